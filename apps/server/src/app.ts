@@ -1,0 +1,61 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { CODES, MESSAGES } from '@ship-cctv/protocol';
+import { ApiError } from './lib/envelope.ts';
+import cookiePlugin from './plugins/external/cookie.ts';
+import rateLimitPlugin from './plugins/external/rate-limit.ts';
+import swaggerPlugin from './plugins/external/swagger.ts';
+import webAppPlugin from './plugins/external/web-app.ts';
+import databasePlugin, { type DatabasePluginOptions } from './plugins/app/database.ts';
+import sessionsPlugin, { type SessionsPluginOptions } from './plugins/app/sessions.ts';
+import fleetPlugin from './plugins/app/fleet.ts';
+import rootRoutes from './routes/root.ts';
+import sysRoutes from './routes/api/sys.ts';
+import cctvRoutes from './routes/api/cctv/index.ts';
+
+export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPluginOptions> {
+  logger?: FastifyServerOptions['logger'];
+  /** Folder of the built web app; absent or missing folder answers a "not built" page. */
+  webDist?: string | undefined;
+  /** Sign-in attempts per address per minute. */
+  logonPerAddressPerMinute?: number;
+}
+
+export type App = FastifyInstance;
+
+/** Builds the shore server with every plugin and route; the caller listens (server.ts) or injects (tests). */
+export async function buildApp(opts: AppOptions): Promise<App> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 1_048_576,
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown }, req, reply) => {
+    if (err instanceof ApiError) return reply.code(err.code).send({ code: err.code, message: err.message, data: null });
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ code: status, message: err.message, data: null });
+    }
+    req.log.error({ err }, 'request failed');
+    return reply.code(CODES.internal).send({ code: CODES.internal, message: MESSAGES.internal, data: null });
+  });
+
+  await app.register(cookiePlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(swaggerPlugin);
+  await app.register(databasePlugin, { databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, seedDemo: opts.seedDemo });
+  await app.register(sessionsPlugin, {
+    ttlHours: opts.ttlHours ?? 24,
+    logonFailures: opts.logonFailures ?? { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
+  });
+  await app.register(fleetPlugin);
+
+  await app.register(rootRoutes);
+  await app.register(sysRoutes, { prefix: '/api/v1/sys', logonPerAddressPerMinute: opts.logonPerAddressPerMinute ?? 20 });
+  await app.register(cctvRoutes, { prefix: '/api/v1/cctv' });
+  await app.register(webAppPlugin, { webDist: opts.webDist });
+
+  return app;
+}

@@ -1,0 +1,40 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  logLevel: string;
+  /** Folder of the built web app served under /monitor/. */
+  webDist: string;
+  sessionTtlHours: number;
+  /** Seed the demo fleet into an empty database. */
+  seedDemo: boolean;
+}
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+function intFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
+  return n;
+}
+
+/** Reads the environment variables architecture.md lists. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  return {
+    port: intFrom(env.PORT, 8080, 'PORT'),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    webDist: resolve(env.WEB_DIST ?? resolve(repoRoot, 'apps/web/dist')),
+    sessionTtlHours: intFrom(env.SESSION_TTL_HOURS, 24, 'SESSION_TTL_HOURS'),
+    seedDemo: env.SEED_DEMO !== '0',
+  };
+}

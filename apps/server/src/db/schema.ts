@@ -1,0 +1,208 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { ShipJsonObject } from '@ship-cctv/protocol';
+
+/** Operators who sign in. */
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  username: text('username').notNull().unique(),
+  displayName: text('display_name').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Organisations form a tree through parentId; membership of a node covers its subtree. */
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull().unique(),
+    displayName: text('display_name').notNull(),
+    parentId: text('parent_id'),
+    /** Seconds a viewer should expect before a ship's first frame. */
+    waitTimeSeconds: integer('wait_time_seconds').notNull().default(8),
+    /** Continuous watching limit for playback and live (spec §9: 20 minutes). */
+    autoShutdownEnabled: boolean('auto_shutdown_enabled').notNull().default(true),
+    autoShutdownMinutes: integer('auto_shutdown_minutes').notNull().default(20),
+    autoShutdownCountdownSeconds: integer('auto_shutdown_countdown_seconds').notNull().default(10),
+  },
+  (t) => [index('organizations_parent_idx').on(t.parentId)],
+);
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Only "manager" exists today (spec §6); kept per membership for later role rules. */
+    role: text('role').notNull().default('manager'),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.orgId] })],
+);
+
+export const ships = pgTable(
+  'ships',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    enName: text('en_name').notNull().default(''),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    jsonObject: jsonb('json_object').$type<ShipJsonObject>().notNull(),
+    timeZone: text('time_zone').notNull().default('Asia/Shanghai'),
+    /** Sort order within the organisation. */
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [index('ships_org_idx').on(t.orgId)],
+);
+
+export const channels = pgTable(
+  'channels',
+  {
+    id: text('id').primaryKey(),
+    shipId: text('ship_id')
+      .notNull()
+      .references(() => ships.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** 1: hidden from operators. */
+    block: integer('block').notNull().default(0),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [index('channels_ship_idx').on(t.shipId)],
+);
+
+export const cameras = pgTable(
+  'cameras',
+  {
+    id: text('id').primaryKey(),
+    channelId: text('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: text('type').notNull().default('ipc'),
+    sourceType: text('source_type').notNull(),
+    /** Source parameters as the spec parses them (cameraId=… or cctvInstanceId=…|iosChannelId=…). */
+    other: text('other').notNull().default(''),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [index('cameras_channel_idx').on(t.channelId)],
+);
+
+/** A definition group holds definition models (templates) a stream can be encoded at. */
+export const definitionGroups = pgTable('definition_groups', {
+  id: serial('id').primaryKey(),
+  orgId: text('org_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  displayName: text('display_name').notNull(),
+  defaultModelId: integer('default_model_id'),
+});
+
+export const definitionModels = pgTable(
+  'definition_models',
+  {
+    id: serial('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => definitionGroups.id, { onDelete: 'cascade' }),
+    displayName: text('display_name').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    frameRate: integer('frame_rate').notNull(),
+    bitrateKbps: integer('bitrate_kbps').notNull(),
+    codec: text('codec').notNull().default('h264'),
+  },
+  (t) => [index('definition_models_group_idx').on(t.groupId)],
+);
+
+/** Per-ship configuration: which definition groups apply, the default one, talkback and audio. */
+export const shipConfigs = pgTable('ship_configs', {
+  shipId: text('ship_id')
+    .primaryKey()
+    .references(() => ships.id, { onDelete: 'cascade' }),
+  defaultGroupId: integer('default_group_id').references(() => definitionGroups.id, { onDelete: 'set null' }),
+  talk: boolean('talk').notNull().default(false),
+  audio: boolean('audio').notNull().default(false),
+});
+
+export const shipDefinitionGroups = pgTable(
+  'ship_definition_groups',
+  {
+    shipId: text('ship_id')
+      .notNull()
+      .references(() => ships.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => definitionGroups.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.shipId, t.groupId] })],
+);
+
+export const channelTags = pgTable('channel_tags', {
+  id: serial('id').primaryKey(),
+  orgId: text('org_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+});
+
+export const channelTagMembers = pgTable(
+  'channel_tag_members',
+  {
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => channelTags.id, { onDelete: 'cascade' }),
+    channelId: text('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.tagId, t.channelId] })],
+);
+
+/**
+ * One row per sign-in. A token is accepted only while its session row is active; a newer sign-in
+ * of the same user ends older sessions with endReason "displaced" (answered as code 402).
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** "logout" or "displaced". */
+    endReason: text('end_reason'),
+    address: text('address'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [
+    index('sessions_user_idx').on(t.userId),
+    uniqueIndex('sessions_one_active_per_user').on(t.userId).where(sql`ended_at is null`),
+  ],
+);
+
+/** Installation-wide values shared by every server instance (e.g. the token signing key). */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

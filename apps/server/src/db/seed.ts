@@ -1,0 +1,139 @@
+import { sql } from 'drizzle-orm';
+import { hashPassword } from '../lib/passwords.ts';
+import type { Db } from './client.ts';
+import {
+  DEMO_PASSWORD,
+  demoCameraOther,
+  demoDefinitionTiers,
+  demoOrganizations,
+  demoShips,
+  demoUsers,
+} from './demo-fleet.ts';
+import * as t from './schema.ts';
+
+const SEED_LOCK = 7_245_002;
+
+/** Group ids of the demo: one standard group per top-level organisation, one group without models. */
+const GROUPS = [
+  { id: 1, orgId: 'blueocean', displayName: 'Standard', firstModelId: 5 },
+  { id: 2, orgId: 'njzsz', displayName: 'Standard', firstModelId: 8 },
+  { id: 3, orgId: 'blueocean', displayName: 'Legacy (no models)', firstModelId: null },
+] as const;
+
+function topLevelOrg(orgId: string): string {
+  const org = demoOrganizations.find((o) => o.id === orgId);
+  return org?.parentId ?? orgId;
+}
+
+/**
+ * Seeds the demo fleet when the database holds no organisation yet. Safe when several server
+ * instances start at once: the transaction-scoped lock lets one seed and the others see its rows.
+ * Returns true when it seeded.
+ */
+export async function seedDemoFleet(db: Db): Promise<boolean> {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    const existing = await tx.select({ id: t.organizations.id }).from(t.organizations).limit(1);
+    if (existing.length > 0) return false;
+
+    await tx.insert(t.organizations).values(demoOrganizations.map((o) => ({ ...o })));
+    await tx.insert(t.users).values(demoUsers.map((u) => ({ id: u.id, username: u.username, displayName: u.displayName, passwordHash })));
+    await tx
+      .insert(t.memberships)
+      .values(demoUsers.flatMap((u) => u.orgIds.map((orgId) => ({ userId: u.id, orgId, role: 'manager' }))));
+
+    for (const g of GROUPS) {
+      const defaultModelId = g.firstModelId === null ? null : g.firstModelId + 1;
+      await tx.insert(t.definitionGroups).values({ id: g.id, orgId: g.orgId, displayName: g.displayName, defaultModelId });
+      if (g.firstModelId !== null) {
+        const first = g.firstModelId;
+        await tx.insert(t.definitionModels).values(
+          demoDefinitionTiers.map((tier) => ({
+            id: first + tier.offset,
+            groupId: g.id,
+            displayName: tier.displayName,
+            width: tier.width,
+            height: tier.height,
+            frameRate: tier.frameRate,
+            bitrateKbps: tier.bitrateKbps,
+            codec: 'h264',
+          })),
+        );
+      }
+    }
+
+    const tagChannels = new Map<string, { nav: string[]; engine: string[] }>();
+    for (const [shipIndex, ship] of demoShips.entries()) {
+      await tx.insert(t.ships).values({
+        id: ship.id,
+        name: ship.name,
+        enName: ship.enName,
+        orgId: ship.orgId,
+        timeZone: ship.timeZone,
+        sort: shipIndex,
+        jsonObject: { version: '3', third: ship.xplusId ? [{ type: 'xplus', thirdId: ship.xplusId }] : [] },
+      });
+      const top = topLevelOrg(ship.orgId);
+      const groupIds = GROUPS.filter((g) => g.orgId === top).map((g) => g.id);
+      const standard = groupIds[0] ?? null;
+      await tx.insert(t.shipConfigs).values({
+        shipId: ship.id,
+        defaultGroupId: ship.hasDefault ? standard : null,
+        talk: ship.talk,
+        audio: ship.audio,
+      });
+      if (groupIds.length > 0) {
+        await tx.insert(t.shipDefinitionGroups).values(groupIds.map((groupId) => ({ shipId: ship.id, groupId })));
+      }
+      const tags = tagChannels.get(top) ?? { nav: [], engine: [] };
+      tagChannels.set(top, tags);
+      for (const [channelIndex, channel] of ship.channels.entries()) {
+        const channelId = `${ship.id}-C${String(channelIndex + 1).padStart(2, '0')}`;
+        await tx.insert(t.channels).values({
+          id: channelId,
+          shipId: ship.id,
+          name: channel.name,
+          block: channel.block ?? 0,
+          sort: channelIndex,
+        });
+        await tx.insert(t.cameras).values(
+          channel.cameras.map((c, cameraIndex) => {
+            const cameraId = `${channelId}-${cameraIndex + 1}`;
+            return {
+              id: cameraId,
+              channelId,
+              name: c.name,
+              type: c.type,
+              sourceType: c.sourceType,
+              other: demoCameraOther(ship, cameraId, c.sourceType, channelIndex + cameraIndex),
+              sort: cameraIndex,
+            };
+          }),
+        );
+        if (/bridge/i.test(channel.name)) tags.nav.push(channelId);
+        if (/engine/i.test(channel.name)) tags.engine.push(channelId);
+      }
+    }
+
+    for (const [orgId, tags] of tagChannels) {
+      for (const [name, ids] of [
+        ['Navigation', tags.nav],
+        ['Engine', tags.engine],
+      ] as const) {
+        const [tag] = await tx.insert(t.channelTags).values({ orgId, name }).returning({ id: t.channelTags.id });
+        if (tag && ids.length > 0) {
+          await tx.insert(t.channelTagMembers).values(ids.map((channelId) => ({ tagId: tag.id, channelId })));
+        }
+      }
+    }
+
+    // Explicit ids were inserted into serial columns: move the sequences past them.
+    for (const table of ['definition_groups', 'definition_models'] as const) {
+      await tx.execute(
+        sql.raw(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`),
+      );
+    }
+    return true;
+  });
+}

@@ -1,0 +1,28 @@
+import fp from 'fastify-plugin';
+import { type Database, openDatabase } from '../../db/client.ts';
+import { seedDemoFleet } from '../../db/seed.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    database: Database;
+  }
+}
+
+export interface DatabasePluginOptions {
+  databaseUrl?: string | undefined;
+  /** Embedded database folder; absent means in memory. */
+  dataDir?: string | undefined;
+  seedDemo?: boolean | undefined;
+  /** An already open database (tests share one per worker); it is not closed with the app. */
+  database?: Database | undefined;
+}
+
+export default fp<DatabasePluginOptions>(async (app, opts) => {
+  const database = opts.database ?? (await openDatabase({ url: opts.databaseUrl, dataDir: opts.dataDir }));
+  app.decorate('database', database);
+  if (!opts.database) app.addHook('onClose', () => database.close());
+  if (opts.seedDemo) {
+    const seeded = await seedDemoFleet(database.db);
+    app.log.info({ seeded, kind: database.kind }, seeded ? 'seeded the demo fleet' : 'database already holds data');
+  }
+});

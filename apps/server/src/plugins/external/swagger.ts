@@ -1,0 +1,23 @@
+import fp from 'fastify-plugin';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { PRODUCT_VERSION, TOKEN_HEADER } from '@ship-cctv/protocol';
+
+/** OpenAPI document generated from the route schemas, with Swagger UI at /docs. */
+export default fp(async (app) => {
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Ship CCTV shore server',
+        description: 'REST API of the shore server. Every answer is wrapped as {code, message, data}.',
+        version: PRODUCT_VERSION,
+      },
+      components: {
+        securitySchemes: {
+          casJwt: { type: 'apiKey', in: 'header', name: TOKEN_HEADER },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+});

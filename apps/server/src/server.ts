@@ -1,0 +1,41 @@
+import { buildApp } from './app.ts';
+import { readConfig } from './config.ts';
+
+/** Bootstrap only: read the environment, build, listen, and shut down cleanly on a signal. */
+const config = readConfig();
+const app = await buildApp({
+  logger: { level: config.logLevel },
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  seedDemo: config.seedDemo,
+  webDist: config.webDist,
+  ttlHours: config.sessionTtlHours,
+});
+
+let closing = false;
+async function shutdown(signal: string): Promise<void> {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => {
+    app.log.error('shutdown took longer than 10 s; exiting');
+    process.exit(1);
+  }, 10_000);
+  force.unref();
+  try {
+    await app.close();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (err) {
+  app.log.error({ err }, 'could not start');
+  process.exit(1);
+}

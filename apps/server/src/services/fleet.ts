@@ -1,0 +1,196 @@
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import type {
+  Channel,
+  ChannelTag,
+  DefinitionGroup,
+  OrgShipTreeNode,
+  PlaybackAutoShutdown,
+  Ship,
+  ShipConfig,
+  ShipsAndChannels,
+  WaitTime,
+} from '@ship-cctv/protocol';
+import type { Db } from '../db/client.ts';
+import * as t from '../db/schema.ts';
+import { forbidden, notFound } from '../lib/envelope.ts';
+import { type Access, requireOrg, subtreeIds } from './access.ts';
+
+type ShipRow = typeof t.ships.$inferSelect;
+
+/** Read side of the fleet: organisations, ships, channels and their configuration, as the user may see them. */
+export class FleetService {
+  constructor(private readonly db: Db) {}
+
+  async orgShipTree(access: Access): Promise<OrgShipTreeNode[]> {
+    const visible = [...access.visibleOrgIds];
+    if (visible.length === 0) return [];
+    const [orgs, ships] = await Promise.all([
+      this.db.select().from(t.organizations).where(inArray(t.organizations.id, visible)).orderBy(asc(t.organizations.id)),
+      this.db.select().from(t.ships).where(inArray(t.ships.orgId, visible)).orderBy(asc(t.ships.sort), asc(t.ships.id)),
+    ]);
+    const orgName = new Map(orgs.map((o) => [o.id, o.name]));
+    const nodes = new Map<string, OrgShipTreeNode>(
+      orgs.map((o) => [
+        o.id,
+        {
+          organizationid: o.id,
+          organizationname: o.name,
+          displayName: o.displayName,
+          parentId: o.parentId,
+          orgShipTreeNodes: [],
+          shipList: [],
+        },
+      ]),
+    );
+    for (const s of ships) nodes.get(s.orgId)?.shipList.push(toShip(s, orgName.get(s.orgId) ?? ''));
+    const roots: OrgShipTreeNode[] = [];
+    for (const node of nodes.values()) {
+      const parent = node.parentId === null ? undefined : nodes.get(node.parentId);
+      if (parent) parent.orgShipTreeNodes.push(node);
+      else roots.push(node);
+    }
+    return roots;
+  }
+
+  /** A ship the user may see: 404 when unknown, 403 when in another organisation. */
+  async requireShip(access: Access, shipId: string): Promise<ShipRow> {
+    const [ship] = await this.db.select().from(t.ships).where(eq(t.ships.id, shipId));
+    if (!ship) throw notFound('Ship');
+    if (!access.visibleOrgIds.has(ship.orgId)) throw forbidden();
+    return ship;
+  }
+
+  async channels(access: Access, shipId: string): Promise<Channel[]> {
+    await this.requireShip(access, shipId);
+    const rows = await this.db
+      .select({ channel: t.channels, camera: t.cameras })
+      .from(t.channels)
+      .leftJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
+      .where(eq(t.channels.shipId, shipId))
+      .orderBy(asc(t.channels.sort), asc(t.channels.id), asc(t.cameras.sort), asc(t.cameras.id));
+    const out = new Map<string, Channel>();
+    for (const { channel, camera } of rows) {
+      let c = out.get(channel.id);
+      if (!c) {
+        c = { id: channel.id, name: channel.name, shipId: channel.shipId, block: channel.block, sort: channel.sort, cameras: [] };
+        out.set(channel.id, c);
+      }
+      if (camera) {
+        c.cameras.push({ id: camera.id, name: camera.name, type: camera.type, sourceType: camera.sourceType, other: camera.other });
+      }
+    }
+    return [...out.values()];
+  }
+
+  async shipConfig(access: Access, orgId: string, shipId: string): Promise<ShipConfig> {
+    await requireOrg(this.db, access, orgId);
+    const ship = await this.requireShip(access, shipId);
+    if (ship.orgId !== orgId) throw notFound('Ship in this organisation');
+    const [config] = await this.db.select().from(t.shipConfigs).where(eq(t.shipConfigs.shipId, shipId));
+    const groups = await this.db
+      .select({ group: t.definitionGroups })
+      .from(t.shipDefinitionGroups)
+      .innerJoin(t.definitionGroups, eq(t.definitionGroups.id, t.shipDefinitionGroups.groupId))
+      .where(eq(t.shipDefinitionGroups.shipId, shipId))
+      .orderBy(asc(t.definitionGroups.id));
+    const groupIds = groups.map((g) => g.group.id);
+    const models =
+      groupIds.length === 0
+        ? []
+        : await this.db
+            .select()
+            .from(t.definitionModels)
+            .where(inArray(t.definitionModels.groupId, groupIds))
+            .orderBy(asc(t.definitionModels.id));
+    const groupAliasResDTOS: DefinitionGroup[] = groups.map(({ group }) => ({
+      id: group.id,
+      displayName: group.displayName,
+      defaultModelId: group.defaultModelId,
+      models: models
+        .filter((m) => m.groupId === group.id)
+        .map((m) => ({
+          id: m.id,
+          displayName: m.displayName,
+          width: m.width,
+          height: m.height,
+          frameRate: m.frameRate,
+          bitrateKbps: m.bitrateKbps,
+          codec: m.codec,
+        })),
+    }));
+    return {
+      groupAliasResDTOS,
+      defaultGroupId: config?.defaultGroupId ?? null,
+      talk: config?.talk ?? false,
+      audio: config?.audio ?? false,
+    };
+  }
+
+  async channelTags(access: Access, orgId: string | undefined): Promise<ChannelTag[]> {
+    let orgIds = [...access.visibleOrgIds];
+    if (orgId !== undefined) {
+      await requireOrg(this.db, access, orgId);
+      orgIds = [orgId];
+    }
+    if (orgIds.length === 0) return [];
+    const rows = await this.db
+      .select({ tag: t.channelTags, channelId: t.channelTagMembers.channelId })
+      .from(t.channelTags)
+      .leftJoin(t.channelTagMembers, eq(t.channelTagMembers.tagId, t.channelTags.id))
+      .where(inArray(t.channelTags.orgId, orgIds))
+      .orderBy(asc(t.channelTags.id), asc(t.channelTagMembers.channelId));
+    const out = new Map<number, ChannelTag>();
+    for (const { tag, channelId } of rows) {
+      const entry = out.get(tag.id) ?? { id: tag.id, name: tag.name, orgId: tag.orgId, channelIds: [] };
+      if (channelId) entry.channelIds.push(channelId);
+      out.set(tag.id, entry);
+    }
+    return [...out.values()];
+  }
+
+  /** Counts over the organisation and its sub-organisations that the user may see. */
+  async shipsAndChannels(access: Access, orgId: string): Promise<ShipsAndChannels> {
+    await requireOrg(this.db, access, orgId);
+    const all = await this.db
+      .select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId })
+      .from(t.organizations);
+    const orgIds = [...subtreeIds(all, [orgId])].filter((id) => access.visibleOrgIds.has(id));
+    const [ships] = await this.db.select({ n: count() }).from(t.ships).where(inArray(t.ships.orgId, orgIds));
+    const channelRows = await this.db
+      .select({ block: t.channels.block, n: count() })
+      .from(t.channels)
+      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
+      .where(inArray(t.ships.orgId, orgIds))
+      .groupBy(t.channels.block);
+    const [cameras] = await this.db
+      .select({ n: count() })
+      .from(t.cameras)
+      .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
+      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
+      .where(and(inArray(t.ships.orgId, orgIds), eq(t.channels.block, 0)));
+    const channelCount = channelRows.filter((r) => r.block !== 1).reduce((a, r) => a + r.n, 0);
+    const blockedChannelCount = channelRows.filter((r) => r.block === 1).reduce((a, r) => a + r.n, 0);
+    return { orgId, shipCount: ships?.n ?? 0, channelCount, blockedChannelCount, cameraCount: cameras?.n ?? 0 };
+  }
+
+  async playbackAutoShutdown(access: Access, orgId: string): Promise<PlaybackAutoShutdown> {
+    const { row } = await requireOrg(this.db, access, orgId);
+    return {
+      orgId: row.id,
+      enabled: row.autoShutdownEnabled,
+      minutes: row.autoShutdownMinutes,
+      countdownSeconds: row.autoShutdownCountdownSeconds,
+    };
+  }
+
+  async waitTimeByOrgName(access: Access, orgName: string): Promise<WaitTime> {
+    const [row] = await this.db.select().from(t.organizations).where(eq(t.organizations.name, orgName));
+    if (!row) throw notFound('Organisation');
+    if (!access.visibleOrgIds.has(row.id)) throw forbidden();
+    return { orgId: row.id, waitTime: row.waitTimeSeconds };
+  }
+}
+
+export function toShip(s: ShipRow, orgName: string): Ship {
+  return { id: s.id, name: s.name, enName: s.enName, orgId: s.orgId, orgName, jsonObject: s.jsonObject, timeZone: s.timeZone };
+}
