@@ -45,7 +45,12 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(cookiePlugin);
   await app.register(rateLimitPlugin);
   await app.register(swaggerPlugin);
-  await app.register(databasePlugin, { databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, seedDemo: opts.seedDemo });
+  await app.register(databasePlugin, {
+    databaseUrl: opts.databaseUrl,
+    dataDir: opts.dataDir,
+    seedDemo: opts.seedDemo,
+    database: opts.database,
+  });
   await app.register(sessionsPlugin, {
     ttlHours: opts.ttlHours ?? 24,
     logonFailures: opts.logonFailures ?? { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },

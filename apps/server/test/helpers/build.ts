@@ -1,0 +1,29 @@
+import type { LogonData } from '@ship-cctv/protocol';
+import { type App, type AppOptions, buildApp } from '../../src/app.ts';
+import { DEMO_PASSWORD } from '../../src/db/demo-fleet.ts';
+import { type DatabaseKind, freshDatabase } from './database.ts';
+
+export interface TestApp {
+  app: App;
+  close(): Promise<void>;
+}
+
+/** A server on a fresh database seeded with the demo fleet, driven through app.inject(). */
+export async function build(opts: Partial<AppOptions> & { kind?: DatabaseKind } = {}): Promise<TestApp> {
+  const database = await freshDatabase(opts.kind ?? 'pglite');
+  const app = await buildApp({ seedDemo: true, database, ...opts });
+  await app.ready();
+  return {
+    app,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export async function logon(app: App, username: string, password = DEMO_PASSWORD): Promise<LogonData> {
+  const res = await app.inject({ method: 'POST', url: '/api/v1/sys/logon', payload: { username, password } });
+  if (res.statusCode !== 200) throw new Error(`logon ${username} failed: ${res.statusCode} ${res.body}`);
+  return res.json<{ data: LogonData }>().data;
+}
