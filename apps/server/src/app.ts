@@ -6,6 +6,12 @@ import cookiePlugin from './plugins/external/cookie.ts';
 import rateLimitPlugin from './plugins/external/rate-limit.ts';
 import swaggerPlugin from './plugins/external/swagger.ts';
 import webAppPlugin from './plugins/external/web-app.ts';
+import websocketPlugin from './plugins/external/websocket.ts';
+import metricsPlugin from './plugins/app/metrics.ts';
+import statusPlugin from './plugins/app/status.ts';
+import stompPlugin, { type StompPluginOptions } from './plugins/app/stomp.ts';
+import agentLinkPlugin, { type AgentLinkOptions } from './plugins/app/agent-link.ts';
+import cctvServerRoutes from './routes/api/cctv-server.ts';
 import databasePlugin, { type DatabasePluginOptions } from './plugins/app/database.ts';
 import sessionsPlugin, { type SessionsPluginOptions } from './plugins/app/sessions.ts';
 import fleetPlugin from './plugins/app/fleet.ts';
@@ -13,12 +19,16 @@ import rootRoutes from './routes/root.ts';
 import sysRoutes from './routes/api/sys.ts';
 import cctvRoutes from './routes/api/cctv/index.ts';
 
-export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPluginOptions> {
+export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPluginOptions>, AgentLinkOptions {
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built web app; absent or missing folder answers a "not built" page. */
   webDist?: string | undefined;
   /** Sign-in attempts per address per minute. */
   logonPerAddressPerMinute?: number;
+  /** Shares live status between server instances; unset keeps it in this process. */
+  redisUrl?: string | undefined;
+  redisPrefix?: string | undefined;
+  stomp?: StompPluginOptions;
 }
 
 export type App = FastifyInstance;
@@ -45,6 +55,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(cookiePlugin);
   await app.register(rateLimitPlugin);
   await app.register(swaggerPlugin);
+  await app.register(websocketPlugin);
+  await app.register(metricsPlugin);
   await app.register(databasePlugin, {
     databaseUrl: opts.databaseUrl,
     dataDir: opts.dataDir,
@@ -56,10 +68,20 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     logonFailures: opts.logonFailures ?? { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
   });
   await app.register(fleetPlugin);
+  await app.register(statusPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });
+  await app.register(stompPlugin, opts.stomp ?? {});
+  await app.register(agentLinkPlugin, { liveness: opts.liveness });
+  // Status reported to any instance reaches this instance's STOMP subscribers; a new subscriber
+  // first gets the current state.
+  app.status.onDeliver((event) => app.stomp.publish(event.destination, event.body));
+  app.stomp.setSnapshotProvider(async (destination) =>
+    app.status.snapshot(destination, await app.fleet.shipsForDestination(destination)),
+  );
 
   await app.register(rootRoutes);
   await app.register(sysRoutes, { prefix: '/api/v1/sys', logonPerAddressPerMinute: opts.logonPerAddressPerMinute ?? 20 });
   await app.register(cctvRoutes, { prefix: '/api/v1/cctv' });
+  await app.register(cctvServerRoutes, { prefix: '/api/v1/cctv-server' });
   await app.register(webAppPlugin, { webDist: opts.webDist });
 
   return app;

@@ -13,6 +13,11 @@ export interface ServerConfig {
   sessionTtlHours: number;
   /** Seed the demo fleet into an empty database. */
   seedDemo: boolean;
+  /**
+   * When set, the server provisions every ship with a fresh agent key at start and writes this
+   * file for the simulated fleet (apps/agent/src/fleet.ts) to read.
+   */
+  fleetFile: string | undefined;
 }
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -36,5 +41,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webDist: resolve(env.WEB_DIST ?? resolve(repoRoot, 'apps/web/dist')),
     sessionTtlHours: intFrom(env.SESSION_TTL_HOURS, 24, 'SESSION_TTL_HOURS'),
     seedDemo: env.SEED_DEMO !== '0',
+    fleetFile: env.FLEET_FILE ? resolve(env.FLEET_FILE) : undefined,
   };
 }

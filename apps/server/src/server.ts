@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { readConfig } from './config.ts';
+import { writeFleetFile } from './services/fleet-file.ts';
 
 /** Bootstrap only: read the environment, build, listen, and shut down cleanly on a signal. */
 const config = readConfig();
@@ -10,6 +11,7 @@ const app = await buildApp({
   seedDemo: config.seedDemo,
   webDist: config.webDist,
   ttlHours: config.sessionTtlHours,
+  redisUrl: config.redisUrl,
 });
 
 let closing = false;
@@ -35,6 +37,10 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 try {
   await app.listen({ port: config.port, host: config.host });
+  if (config.fleetFile) {
+    const ships = await writeFleetFile(app.database.db, app.agentKeys, config.fleetFile, `ws://127.0.0.1:${config.port}`);
+    app.log.info({ ships, file: config.fleetFile }, 'provisioned the simulated fleet');
+  }
 } catch (err) {
   app.log.error({ err }, 'could not start');
   process.exit(1);

@@ -83,5 +83,7 @@ export const PATHS = {
   runtimeConfig: '/monitor/static/config-data.json',
   stomp: '/cctvv3-server/cctv/',
   media: '/cctvv3-server/v3/media',
+  /** Where ship agents dial in (WebSocket). */
+  agentLink: '/cctvv3-server/agent-link',
   apiBase: '/api/v1',
 } as const;

@@ -88,6 +88,8 @@ export async function seedDemoFleet(db: Db): Promise<boolean> {
       }
       const tags = tagChannels.get(top) ?? { nav: [], engine: [] };
       tagChannels.set(top, tags);
+      // Numbers the ship's cameras one after another, so that no two share a source channel (iosChannelId).
+      let cameraOrdinal = 0;
       for (const [channelIndex, channel] of ship.channels.entries()) {
         const channelId = `${ship.id}-C${String(channelIndex + 1).padStart(2, '0')}`;
         await tx.insert(t.channels).values({
@@ -106,7 +108,7 @@ export async function seedDemoFleet(db: Db): Promise<boolean> {
               name: c.name,
               type: c.type,
               sourceType: c.sourceType,
-              other: demoCameraOther(ship, cameraId, c.sourceType, channelIndex + cameraIndex),
+              other: demoCameraOther(ship, cameraId, c.sourceType, cameraOrdinal++),
               sort: cameraIndex,
             };
           }),

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, like, or } from 'drizzle-orm';
 import type {
   Channel,
   ChannelTag,
@@ -10,6 +10,7 @@ import type {
   ShipsAndChannels,
   WaitTime,
 } from '@ship-cctv/protocol';
+import { parseDestination } from '@ship-cctv/protocol';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { forbidden, notFound } from '../lib/envelope.ts';
@@ -189,6 +190,48 @@ export class FleetService {
     if (!access.visibleOrgIds.has(row.id)) throw forbidden();
     return { orgId: row.id, waitTime: row.waitTimeSeconds };
   }
+  /** Ships the user may see, optionally limited to the given ids (ids they may not see are left out). */
+  async visibleShips(access: Access, shipIds?: readonly string[]): Promise<{ id: string; name: string }[]> {
+    const orgIds = [...access.visibleOrgIds];
+    if (orgIds.length === 0 || shipIds?.length === 0) return [];
+    const where = shipIds ? and(inArray(t.ships.orgId, orgIds), inArray(t.ships.id, [...shipIds])) : inArray(t.ships.orgId, orgIds);
+    return this.db.select({ id: t.ships.id, name: t.ships.name }).from(t.ships).where(where).orderBy(asc(t.ships.sort), asc(t.ships.id));
+  }
+
+  /**
+   * The ships a STOMP destination speaks of: /shipStatus/{shipName} names a ship; /mediaList/{instance}
+   * names a ship (its name is the instance of most sources) or a landsea instance (cctvInstanceId).
+   */
+  async shipsForDestination(destination: string): Promise<ShipRow[]> {
+    const d = parseDestination(destination);
+    if (!d) return [];
+    if (d.kind === 'shipStatus') return this.db.select().from(t.ships).where(eq(t.ships.name, d.shipName));
+    const rows = await this.db
+      .selectDistinct({ ship: t.ships })
+      .from(t.ships)
+      .leftJoin(t.channels, eq(t.channels.shipId, t.ships.id))
+      .leftJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
+      .where(
+        or(
+          eq(t.ships.name, d.instanceId),
+          and(
+            inArray(t.cameras.sourceType, ['xplus', 'xplus-remote']),
+            like(t.cameras.other, `%cctvInstanceId=${escapeLike(d.instanceId)}|%`),
+          ),
+        ),
+      );
+    return rows.map((r) => r.ship);
+  }
+
+  /** A user may subscribe to a destination when every ship it speaks of is theirs to see. */
+  async canSubscribe(access: Access, destination: string): Promise<boolean> {
+    const ships = await this.shipsForDestination(destination);
+    return ships.length > 0 && ships.every((s) => access.visibleOrgIds.has(s.orgId));
+  }
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 export function toShip(s: ShipRow, orgName: string): Ship {

@@ -1,0 +1,192 @@
+import { EventEmitter } from 'node:events';
+import WebSocket from 'ws';
+import {
+  AGENT_HEADERS,
+  AGENT_LINK_VERSION,
+  type AgentMessage,
+  type CameraState,
+  type LinkReport,
+  PATHS,
+  type ShoreMessage,
+} from '@ship-cctv/protocol';
+import { type CameraConfig, initialCameraState, isSynthetic, probeCamera } from './cameras.ts';
+
+export const AGENT_VERSION = '0.1.0';
+
+export interface AgentConfig {
+  /** Shore server base URL, e.g. ws://shore.example:8080 (in the demo: the link emulator's port). */
+  shoreUrl: string;
+  shipId: string;
+  key: string;
+  cameras: CameraConfig[];
+}
+
+/** What the ship's modem says about the link; the demo drives it from the link emulator's schedule. */
+export interface LinkStatusSource {
+  current(): LinkReport;
+  onChange(listener: (report: LinkReport) => void): () => void;
+}
+
+export interface AgentOptions {
+  /** First reconnect delay; doubles up to maxBackoffMs, with ±20 % jitter. */
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** How often URL cameras are probed. */
+  probeEveryMs?: number;
+  probe?: (url: string) => Promise<boolean>;
+}
+
+export interface AgentEvents {
+  connected: [];
+  disconnected: [reason: string];
+  message: [ShoreMessage];
+  rejected: [status: number];
+}
+
+/**
+ * The ship edge agent: dials out to shore (ships sit behind satellite NAT), authenticates with its
+ * ship key, reports link and camera state, and reconnects with capped backoff, resuming by sending
+ * its whole state again in `hello`.
+ */
+export class ShipAgent extends EventEmitter<AgentEvents> {
+  private ws: WebSocket | undefined;
+  private stopped = true;
+  private attempt = 0;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private unsubscribeLink: (() => void) | undefined;
+  private readonly cameras = new Map<string, CameraState>();
+  private readonly opts: Required<AgentOptions>;
+
+  constructor(
+    readonly config: AgentConfig,
+    private readonly link: LinkStatusSource,
+    opts: AgentOptions = {},
+  ) {
+    super();
+    this.opts = {
+      minBackoffMs: opts.minBackoffMs ?? 1_000,
+      maxBackoffMs: opts.maxBackoffMs ?? 30_000,
+      probeEveryMs: opts.probeEveryMs ?? 30_000,
+      probe: opts.probe ?? ((url) => probeCamera(url)),
+    };
+    const now = Date.now();
+    for (const c of config.cameras) this.cameras.set(c.cameraId, initialCameraState(c, now));
+  }
+
+  get connected(): boolean {
+    return this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  cameraState(cameraId: string): CameraState | undefined {
+    return this.cameras.get(cameraId);
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.unsubscribeLink = this.link.onChange((report) => this.send({ type: 'link', ...report }));
+    this.probeTimer = setInterval(() => void this.probeAll(), this.opts.probeEveryMs);
+    this.probeTimer.unref();
+    void this.probeAll();
+    this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.probeTimer);
+    this.unsubscribeLink?.();
+    const ws = this.ws;
+    this.ws = undefined;
+    if (ws && ws.readyState !== WebSocket.CLOSED) {
+      await new Promise<void>((resolve) => {
+        ws.once('close', () => resolve());
+        ws.close(1000, 'agent stopping');
+        setTimeout(() => {
+          ws.terminate();
+          resolve();
+        }, 2_000).unref();
+      });
+    }
+  }
+
+  /** Updates a camera's state and reports it when it changed. */
+  setCamera(state: CameraState): void {
+    const before = this.cameras.get(state.cameraId);
+    if (!before) return;
+    this.cameras.set(state.cameraId, state);
+    if (before.online !== state.online || before.recording !== state.recording || before.recordingSince !== state.recordingSince) {
+      this.send({ type: 'camera', ...state });
+    }
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    const url = new URL(PATHS.agentLink, this.config.shoreUrl);
+    const ws = new WebSocket(url, {
+      headers: {
+        [AGENT_HEADERS.shipId]: this.config.shipId,
+        [AGENT_HEADERS.authorization]: `Ship ${this.config.key}`,
+        [AGENT_HEADERS.protocol]: String(AGENT_LINK_VERSION),
+      },
+      handshakeTimeout: 30_000,
+    });
+    this.ws = ws;
+    ws.on('open', () => {
+      this.attempt = 0;
+      this.send({
+        type: 'hello',
+        protocol: AGENT_LINK_VERSION,
+        agentVersion: AGENT_VERSION,
+        link: this.link.current(),
+        cameras: [...this.cameras.values()],
+      });
+      this.emit('connected');
+    });
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      try {
+        this.emit('message', JSON.parse(String(data)) as ShoreMessage);
+      } catch {
+        // shore only sends JSON text; ignore anything else
+      }
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      this.emit('rejected', res.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.on('error', () => undefined); // 'close' follows and schedules the retry
+    ws.on('close', (code, reason) => {
+      if (this.ws !== ws) return;
+      this.ws = undefined;
+      this.emit('disconnected', `${code} ${reason.toString()}`.trim());
+      this.scheduleReconnect();
+    });
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped) return;
+    const base = Math.min(this.opts.maxBackoffMs, this.opts.minBackoffMs * 2 ** this.attempt);
+    this.attempt += 1;
+    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+    this.reconnectTimer.unref();
+  }
+
+  private send(msg: AgentMessage): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  private async probeAll(): Promise<void> {
+    await Promise.all(
+      this.config.cameras
+        .filter((c) => !isSynthetic(c))
+        .map(async (c) => {
+          const online = await this.opts.probe(c.source);
+          const before = this.cameras.get(c.cameraId);
+          if (before) this.setCamera({ ...before, online });
+        }),
+    );
+  }
+}

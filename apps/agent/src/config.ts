@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { LINK_TYPES, type LinkReport } from '@ship-cctv/protocol';
+import type { AgentConfig } from './agent.ts';
+import type { CameraConfig } from './cameras.ts';
+
+export interface AgentFileConfig extends AgentConfig {
+  /** The link as configured on a ship without modem telemetry. */
+  link?: LinkReport;
+}
+
+/** A fleet file: what `FLEET_FILE` holds (the shore server writes one for the demo fleet). */
+export interface FleetFile {
+  shoreUrl: string;
+  ships: { shipId: string; key: string; cameras: CameraConfig[] }[];
+}
+
+function fail(path: string, what: string): never {
+  throw new Error(`${path}: ${what}`);
+}
+
+function cameras(path: string, value: unknown): CameraConfig[] {
+  if (!Array.isArray(value)) fail(path, '"cameras" must be a list');
+  return value.map((c: unknown, i) => {
+    const cam = c as Partial<CameraConfig>;
+    if (typeof cam?.cameraId !== 'string' || !cam.cameraId) fail(path, `cameras[${i}].cameraId is missing`);
+    if (typeof cam.source !== 'string' || !cam.source) fail(path, `cameras[${i}].source is missing ("synthetic" or a URL)`);
+    return { cameraId: cam.cameraId, source: cam.source, ...(cam.name ? { name: cam.name } : {}) };
+  });
+}
+
+/** Reads and checks one agent's configuration file, naming the field that is wrong. */
+export function readAgentConfig(path: string): AgentFileConfig {
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as Partial<AgentFileConfig>;
+  if (typeof raw.shoreUrl !== 'string' || !/^wss?:\/\//.test(raw.shoreUrl)) fail(path, '"shoreUrl" must be a ws:// or wss:// URL');
+  if (typeof raw.shipId !== 'string' || !raw.shipId) fail(path, '"shipId" is missing');
+  if (typeof raw.key !== 'string' || !raw.key) fail(path, '"key" is missing');
+  const link = raw.link;
+  if (link && !LINK_TYPES.includes(link.linkType)) fail(path, `"link.linkType" must be one of ${LINK_TYPES.join(', ')}`);
+  return { shoreUrl: raw.shoreUrl, shipId: raw.shipId, key: raw.key, cameras: cameras(path, raw.cameras), ...(link ? { link } : {}) };
+}
+
+export function readFleetFile(path: string): FleetFile {
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as Partial<FleetFile>;
+  if (typeof raw.shoreUrl !== 'string') fail(path, '"shoreUrl" is missing');
+  if (!Array.isArray(raw.ships)) fail(path, '"ships" must be a list');
+  return {
+    shoreUrl: raw.shoreUrl,
+    ships: raw.ships.map((s, i) => {
+      if (typeof s.shipId !== 'string' || typeof s.key !== 'string') fail(path, `ships[${i}] needs shipId and key`);
+      return { shipId: s.shipId, key: s.key, cameras: cameras(path, s.cameras) };
+    }),
+  };
+}

@@ -1,0 +1,108 @@
+import type { LinkReport } from '@ship-cctv/protocol';
+import { type LinkStatusSource, ShipAgent } from './agent.ts';
+import { type FleetFile, readFleetFile } from './config.ts';
+import { LinkSchedule, LinkShaper, demoScheduleFor } from './link/index.ts';
+
+/** How often a ship's modem reading (signal quality) is sampled and reported when it moved. */
+const QUALITY_EVERY_MS = 20_000;
+const QUALITY_STEP = 5;
+
+export interface SimulatedShip {
+  shipId: string;
+  agent: ShipAgent;
+  shaper: LinkShaper;
+  schedule: LinkSchedule;
+}
+
+/** The link source of a simulated ship: the schedule's link type and a sampled signal quality. */
+function scheduleLinkSource(schedule: LinkSchedule): LinkStatusSource & { stop(): void } {
+  const listeners = new Set<(r: LinkReport) => void>();
+  const read = (): LinkReport => ({
+    linkType: schedule.state.linkType,
+    quality: Math.max(0, Math.min(100, Math.round(schedule.quality()))),
+    duplex: 'BOTH',
+  });
+  let last = read();
+  const emit = (r: LinkReport) => {
+    last = r;
+    for (const l of listeners) l(r);
+  };
+  schedule.on('change', () => emit(read()));
+  const timer = setInterval(() => {
+    const r = read();
+    if (r.linkType !== last.linkType || Math.abs(r.quality - last.quality) >= QUALITY_STEP) emit(r);
+  }, QUALITY_EVERY_MS);
+  timer.unref();
+  return {
+    current: () => last,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/**
+ * Runs every ship of a fleet file as a real agent, each behind its own emulated satellite link
+ * (a shaping TCP proxy between the agent and shore) whose profile changes over time.
+ */
+export async function startFleet(fleet: FleetFile): Promise<{ ships: SimulatedShip[]; stop(): Promise<void> }> {
+  const shore = new URL(fleet.shoreUrl);
+  const target = { host: shore.hostname, port: Number(shore.port || (shore.protocol === 'wss:' ? 443 : 80)) };
+  const ships: SimulatedShip[] = [];
+  const stops: (() => void)[] = [];
+  for (const [i, s] of fleet.ships.entries()) {
+    const spec = demoScheduleFor(i);
+    const probe = new LinkSchedule(spec);
+    const shaper = new LinkShaper({ target, profile: probe.state.profile });
+    await shaper.listen();
+    const schedule = new LinkSchedule({ ...spec, target: shaper });
+    const link = scheduleLinkSource(schedule);
+    stops.push(() => link.stop());
+    const agent = new ShipAgent(
+      { shoreUrl: `ws://127.0.0.1:${shaper.port}`, shipId: s.shipId, key: s.key, cameras: s.cameras },
+      link,
+      { minBackoffMs: 1_000, maxBackoffMs: 15_000 },
+    );
+    schedule.start();
+    agent.start();
+    ships.push({ shipId: s.shipId, agent, shaper, schedule });
+  }
+  return {
+    ships,
+    async stop() {
+      for (const stop of stops) stop();
+      await Promise.all(
+        ships.map(async (s) => {
+          s.schedule.stop();
+          await s.agent.stop();
+          await s.shaper.close();
+        }),
+      );
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const path = process.argv[2] ?? process.env.FLEET_FILE;
+  if (!path) {
+    console.error('usage: fleet.ts <fleet.json>   (or FLEET_FILE=<file>)');
+    process.exit(2);
+  }
+  const fleet = await startFleet(readFleetFile(path));
+  for (const s of fleet.ships) {
+    s.agent.on('connected', () => console.log(`[fleet] ${s.shipId} connected over ${s.schedule.state.linkType}`));
+    s.agent.on('disconnected', (reason) => console.log(`[fleet] ${s.shipId} link lost (${reason})`));
+    s.agent.on('rejected', (status) => console.error(`[fleet] ${s.shipId} refused by shore (HTTP ${status})`));
+    s.schedule.on('change', (_p, state) => console.log(`[fleet] ${s.shipId} link now ${state.linkType}${state.label ? ` (${state.label})` : ''}`));
+  }
+  console.log(`[fleet] ${fleet.ships.length} ships sailing`);
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      void fleet.stop().then(() => process.exit(0));
+    });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -1,0 +1,27 @@
+import type { LinkReport } from '@ship-cctv/protocol';
+import { type LinkStatusSource, ShipAgent } from './agent.ts';
+import { readAgentConfig } from './config.ts';
+
+/**
+ * One ship's agent, as installed on a ship:
+ *   node --import tsx apps/agent/src/main.ts path/to/agent.json
+ * The file names the shore URL, the ship id, its key and its cameras (see README).
+ */
+const path = process.argv[2] ?? process.env.AGENT_CONFIG;
+if (!path) {
+  console.error('usage: main.ts <agent-config.json>   (or AGENT_CONFIG=<file>)');
+  process.exit(2);
+}
+const config = readAgentConfig(path);
+const report: LinkReport = config.link ?? { linkType: 'VSAT', quality: 80, duplex: 'BOTH' };
+const link: LinkStatusSource = { current: () => report, onChange: () => () => undefined };
+const agent = new ShipAgent(config, link);
+agent.on('connected', () => console.log(`[agent ${config.shipId}] connected to ${config.shoreUrl}`));
+agent.on('disconnected', (reason) => console.log(`[agent ${config.shipId}] disconnected (${reason}); retrying`));
+agent.on('rejected', (status) => console.error(`[agent ${config.shipId}] shore refused the connection (HTTP ${status}): check shipId and key`));
+agent.start();
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    void agent.stop().then(() => process.exit(0));
+  });
+}

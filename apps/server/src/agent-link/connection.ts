@@ -1,0 +1,124 @@
+import { EventEmitter } from 'node:events';
+import type { WebSocket } from 'ws';
+import { type AgentMessage, BINARY_KIND, type LinkPurpose, type ShoreMessage, isAgentMessage } from '@ship-cctv/protocol';
+
+/** WebSocket framing bytes around a payload (RFC 6455): what crosses the link besides the payload. */
+export function wsFrameOverhead(payloadBytes: number, masked: boolean): number {
+  const length = payloadBytes < 126 ? 0 : payloadBytes < 65_536 ? 2 : 8;
+  return 2 + length + (masked ? 4 : 0);
+}
+
+const PURPOSE_OF_KIND = new Map<number, LinkPurpose>([
+  [BINARY_KIND.live, 'live'],
+  [BINARY_KIND.playback, 'playback'],
+  [BINARY_KIND.pictures, 'pictures'],
+]);
+
+export type LinkCounter = (direction: 'up' | 'down', purpose: LinkPurpose, bytes: number) => void;
+
+export interface ConnectionEvents {
+  message: [AgentMessage];
+  binary: [kind: number, payload: Buffer];
+  close: [reason: string];
+}
+
+export interface LivenessOptions {
+  /** How often shore pings the agent. */
+  pingMs: number;
+  /** Silence after which the link is taken as lost. */
+  timeoutMs: number;
+}
+
+/**
+ * One agent's WebSocket on shore: decodes and counts every frame in both directions, and notices
+ * a silent link (satellite outage) by ping/pong within `timeoutMs`, closing it so the ship goes
+ * OFFLINE within seconds rather than when TCP gives up.
+ */
+export class AgentConnection extends EventEmitter<ConnectionEvents> {
+  private lastHeard = Date.now();
+  private readonly timer: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    readonly shipId: string,
+    private readonly ws: WebSocket,
+    private readonly count: LinkCounter,
+    liveness: LivenessOptions,
+  ) {
+    super();
+    ws.on('message', (data, isBinary) => this.receive(data as Buffer | Buffer[] | ArrayBuffer, isBinary));
+    ws.on('pong', (data) => {
+      this.lastHeard = Date.now();
+      this.count('up', 'control', data.length + wsFrameOverhead(data.length, true));
+    });
+    ws.on('close', (code, reason) => this.finish(`closed ${code} ${reason.toString()}`.trim()));
+    ws.on('error', (err) => this.finish(`error ${err.message}`));
+    this.timer = setInterval(() => {
+      if (Date.now() - this.lastHeard > liveness.timeoutMs) {
+        this.ws.terminate();
+        this.finish('link silent');
+        return;
+      }
+      // Any frame from the agent proves the link; ping only an idle one (pings cost money on L-band).
+      if (Date.now() - this.lastHeard < liveness.pingMs) return;
+      this.ws.ping();
+      this.count('down', 'control', wsFrameOverhead(0, false));
+    }, liveness.pingMs);
+    this.timer.unref();
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  /** Bytes queued on shore for this ship's downlink, not yet handed to the network. */
+  get bufferedAmount(): number {
+    return this.ws.bufferedAmount;
+  }
+
+  send(message: ShoreMessage): void {
+    if (this.closed) return;
+    const text = JSON.stringify(message);
+    const bytes = Buffer.byteLength(text);
+    this.ws.send(text);
+    this.count('down', 'control', bytes + wsFrameOverhead(bytes, false));
+  }
+
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.ws.close(code, reason);
+    this.finish(reason);
+  }
+
+  private receive(data: Buffer | Buffer[] | ArrayBuffer, isBinary: boolean): void {
+    this.lastHeard = Date.now();
+    const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    const overhead = wsFrameOverhead(buf.length, true);
+    if (isBinary) {
+      const kind = buf[0] ?? 0;
+      this.count('up', PURPOSE_OF_KIND.get(kind) ?? 'control', buf.length + overhead);
+      this.emit('binary', kind, buf.subarray(1));
+      return;
+    }
+    this.count('up', 'control', buf.length + overhead);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(buf.toString('utf8'));
+    } catch {
+      this.send({ type: 'error', message: 'malformed JSON' });
+      return;
+    }
+    if (!isAgentMessage(parsed)) {
+      this.send({ type: 'error', message: 'unknown message type' });
+      return;
+    }
+    this.emit('message', parsed);
+  }
+
+  private finish(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    this.emit('close', reason);
+  }
+}

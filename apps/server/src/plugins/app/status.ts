@@ -1,0 +1,29 @@
+import fp from 'fastify-plugin';
+import { MemoryStatusBackend, type StatusBackend } from '../../status/backend.ts';
+import { RedisStatusBackend } from '../../status/redis-backend.ts';
+import { StatusService } from '../../status/status-service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    status: StatusService;
+  }
+}
+
+export interface StatusPluginOptions {
+  /** With a Redis URL, status is shared by every server instance; without, it lives in this process. */
+  redisUrl?: string | undefined;
+  /** Key prefix in Redis (tests use their own). */
+  redisPrefix?: string | undefined;
+}
+
+export default fp<StatusPluginOptions>(
+  async (app, opts) => {
+    const backend: StatusBackend = opts.redisUrl
+      ? await RedisStatusBackend.connect(opts.redisUrl, opts.redisPrefix)
+      : new MemoryStatusBackend();
+    const service = new StatusService(app.database.db, backend);
+    app.decorate('status', service);
+    app.addHook('onClose', () => service.close());
+  },
+  { name: 'status' },
+);

@@ -1,0 +1,39 @@
+import fp from 'fastify-plugin';
+import websocket from '@fastify/websocket';
+
+/** STOMP over WebSocket subprotocol names; this server speaks STOMP 1.2 only. */
+export const STOMP_SUBPROTOCOL = 'v12.stomp';
+
+/**
+ * Largest WebSocket message accepted from a client. Clients here only send small control frames
+ * (STOMP frames are limited to 64 KiB by the STOMP server, and a message may carry a few of them).
+ */
+export const WS_MAX_PAYLOAD = 256 * 1024;
+
+/**
+ * Picks the subprotocol of an upgrade. Clients such as stompjs offer v10.stomp, v11.stomp and
+ * v12.stomp together: v12.stomp is chosen when offered. An offer without it gets no subprotocol
+ * (a browser then carries on and the CONNECT frame's version negotiation refuses a pre-1.2 client;
+ * a client that insists on a subprotocol fails the handshake), and non-STOMP sockets are unaffected.
+ */
+export function chooseSubprotocol(offered: ReadonlySet<string>): string | false {
+  return offered.has(STOMP_SUBPROTOCOL) ? STOMP_SUBPROTOCOL : false;
+}
+
+/** @fastify/websocket, once for the whole app; routes opt in with `{ websocket: true }`. */
+export default fp(
+  async (app) => {
+    await app.register(websocket, {
+      options: {
+        maxPayload: WS_MAX_PAYLOAD,
+        handleProtocols: (protocols) => chooseSubprotocol(protocols),
+      },
+      // A broken socket is the client's doing (reset, bad frame), not a server error.
+      errorHandler(error, socket, request) {
+        request.log.warn({ err: error }, 'websocket error');
+        socket.terminate();
+      },
+    });
+  },
+  { name: 'app-websocket' },
+);

@@ -1,0 +1,57 @@
+import type { SourceType } from './constants.ts';
+
+/** STOMP destinations are built here, never typed by hand (spec §7 "Live channel"). */
+export const dest = {
+  shipStatus: (shipName: string) => `/shipStatus/${shipName}`,
+  mediaList: (clientInstanceId: string) => `/mediaList/${clientInstanceId}`,
+} as const;
+
+export type ParsedDestination =
+  | { kind: 'shipStatus'; shipName: string }
+  | { kind: 'mediaList'; instanceId: string };
+
+export function parseDestination(destination: string): ParsedDestination | undefined {
+  const m = /^\/(shipStatus|mediaList)\/(.+)$/.exec(destination);
+  if (!m || !m[2] || m[2].includes('/')) return undefined;
+  return m[1] === 'shipStatus' ? { kind: 'shipStatus', shipName: m[2] } : { kind: 'mediaList', instanceId: m[2] };
+}
+
+/** `/shipStatus/{shipName}` message body. */
+export interface ShipStatusMessage {
+  /** Link type in upper case (VSAT, FBB, FOURTHG, IRIDIUM, OFFLINE, …). */
+  status: string;
+  /** Signal quality 0–100, or -1 when unknown. */
+  quality: number;
+  udpConnectionStats: { duplex: 'BOTH' | 'UP' | 'DOWN' | 'NONE' };
+}
+
+/**
+ * `/mediaList/{clientInstanceId}` message body. With `remoteRecord` null it is a live status
+ * (`status` ONLINE/OFFLINE); with `remoteRecord` set it is a recording status, and `recorder`
+ * says whose recorder (the ship's own, or the shore recorder with `argId` = record config id).
+ */
+export interface MediaListMessage {
+  sourceId: string;
+  status: 'ONLINE' | 'OFFLINE';
+  remoteRecord: boolean | null;
+  remoteStart: number | null;
+  remoteEnd: number | null;
+  argId: string | null;
+  recorder?: 'ship' | 'shore';
+}
+
+const LANDSEA: ReadonlySet<string> = new Set<SourceType>(['xplus', 'xplus-remote']);
+
+/**
+ * Where a camera's status is published and what it is called at its source (spec §3): landsea
+ * sources name their instance after `cctvInstanceId=` (up to a bar) and the camera after
+ * `iosChannelId=`; every other source uses the ship name as instance and the value after `cameraId=`.
+ */
+export function cameraSource(sourceType: string, other: string, shipName: string): { instanceId: string; cameraName: string } {
+  if (LANDSEA.has(sourceType)) {
+    const instance = /cctvInstanceId=([^|]*)/.exec(other)?.[1] ?? '';
+    const channel = /iosChannelId=([^|]*)/.exec(other)?.[1] ?? '';
+    return { instanceId: instance || shipName, cameraName: channel };
+  }
+  return { instanceId: shipName, cameraName: /cameraId=([^|;&]*)/.exec(other)?.[1] ?? '' };
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// Makes this machine ready to run or test Ship CCTV: Node version, npm packages, and the Debian
+// packages and local services the tests use. Plain Node, no dependencies: it runs before npm install.
+//   node scripts/setup.mjs [--for=demo|test] [--quiet]
+import { execSync, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const mode = (args.find((a) => a.startsWith('--for=')) ?? '--for=test').slice('--for='.length);
+const quiet = args.includes('--quiet');
+const say = (msg) => console.log(`[setup] ${msg}`);
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+function fail(msg) {
+  console.error(`[setup] ${msg}`);
+  process.exit(1);
+}
+
+function run(cmd, opts = {}) {
+  const r = spawnSync(cmd, { shell: true, stdio: 'inherit', cwd: root, ...opts });
+  if (r.status !== 0) fail(`command failed (${r.status}): ${cmd}`);
+}
+
+function has(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+// 1. Node
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) fail(`Node ${process.versions.node} is too old: install Node 20.19 or newer.`);
+
+// 2. npm packages: install when node_modules is missing or older than the lock file.
+const lock = join(root, 'package-lock.json');
+const installed = join(root, 'node_modules', '.package-lock.json');
+const stale = !existsSync(installed) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs + 1000);
+if (stale) {
+  say('installing npm packages…');
+  run(process.env.CI && existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund');
+} else if (!quiet) say('npm packages are installed');
+
+// 3. Debian packages: ffmpeg for video; chromium and CJK fonts for the browser tests.
+const wanted = [{ bin: 'ffmpeg', pkg: 'ffmpeg' }];
+if (mode === 'test') {
+  wanted.push({ bin: 'chromium', pkg: 'chromium' });
+  wanted.push({ file: '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc', pkg: 'fonts-wqy-microhei' });
+}
+const missing = wanted.filter((w) => (w.bin ? !has(w.bin) : !existsSync(w.file))).map((w) => w.pkg);
+if (missing.length > 0) {
+  if (isRoot && has('apt-get')) {
+    say(`installing Debian packages: ${missing.join(' ')} (apt-get)…`);
+    run('apt-get update -qq', { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    run(`apt-get install -y -qq --no-install-recommends ${missing.join(' ')}`, {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  } else {
+    fail(`missing Debian packages: ${missing.join(' ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`);
+  }
+} else if (!quiet) say('ffmpeg' + (mode === 'test' ? ', chromium and fonts are' : ' is') + ' installed');
+
+// 4. Local services the tests talk to: PostgreSQL (5432) and Redis (6379).
+function listening(port) {
+  return new Promise((resolve) => {
+    const s = connect({ host: '127.0.0.1', port });
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+    s.setTimeout(1500, () => (s.destroy(), resolve(false)));
+  });
+}
+async function waitFor(port, name) {
+  for (let i = 0; i < 40; i++) {
+    if (await listening(port)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  fail(`${name} did not start on 127.0.0.1:${port}`);
+}
+if (mode === 'test') {
+  if (!(await listening(5432))) {
+    if (isRoot && has('pg_ctlcluster')) {
+      say('starting PostgreSQL…');
+      const version = execSync('ls /etc/postgresql').toString().trim().split('\n')[0];
+      run(`pg_ctlcluster --skip-systemctl-redirect ${version} main start`);
+      await waitFor(5432, 'PostgreSQL');
+    } else fail('PostgreSQL is not running on 127.0.0.1:5432 (trust auth, database "test"); start it, or set TEST_POSTGRES_URL.');
+  }
+  if (!(await listening(6379))) {
+    if (has('redis-server')) {
+      say('starting Redis…');
+      run('redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no');
+      await waitFor(6379, 'Redis');
+    } else fail('Redis is not running on 127.0.0.1:6379; start it, or set TEST_REDIS_URL.');
+  }
+  if (!quiet) say('PostgreSQL and Redis are up');
+}
