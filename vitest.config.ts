@@ -22,6 +22,7 @@ export default defineConfig({
         },
       },
       './apps/web/vitest.config.ts',
+      './apps/agent/vitest.config.ts',
     ],
   },
 });

@@ -33,6 +33,8 @@ export interface AgentOptions {
   maxBackoffMs?: number;
   /** How often URL cameras are probed. */
   probeEveryMs?: number;
+  /** Shore pings an idle link; this long without a word from shore, the agent redials. */
+  silenceTimeoutMs?: number;
   probe?: (url: string) => Promise<boolean>;
 }
 
@@ -54,6 +56,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private attempt = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
+  private silenceTimer: NodeJS.Timeout | undefined;
+  private lastHeard = 0;
   private unsubscribeLink: (() => void) | undefined;
   private readonly cameras = new Map<string, CameraState>();
   private readonly opts: Required<AgentOptions>;
@@ -68,6 +72,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       minBackoffMs: opts.minBackoffMs ?? 1_000,
       maxBackoffMs: opts.maxBackoffMs ?? 30_000,
       probeEveryMs: opts.probeEveryMs ?? 30_000,
+      silenceTimeoutMs: opts.silenceTimeoutMs ?? 30_000,
       probe: opts.probe ?? ((url) => probeCamera(url)),
     };
     const now = Date.now();
@@ -96,6 +101,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.probeTimer);
+    clearInterval(this.silenceTimer);
     this.unsubscribeLink?.();
     const ws = this.ws;
     this.ws = undefined;
@@ -133,8 +139,16 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       handshakeTimeout: 30_000,
     });
     this.ws = ws;
+    const heard = () => (this.lastHeard = Date.now());
+    ws.on('ping', heard);
     ws.on('open', () => {
+      heard();
       this.attempt = 0;
+      clearInterval(this.silenceTimer);
+      this.silenceTimer = setInterval(() => {
+        if (Date.now() - this.lastHeard > this.opts.silenceTimeoutMs) ws.terminate();
+      }, Math.min(5_000, this.opts.silenceTimeoutMs));
+      this.silenceTimer.unref();
       this.send({
         type: 'hello',
         protocol: AGENT_LINK_VERSION,
@@ -145,6 +159,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.emit('connected');
     });
     ws.on('message', (data, isBinary) => {
+      heard();
       if (isBinary) return;
       try {
         this.emit('message', JSON.parse(String(data)) as ShoreMessage);
@@ -160,6 +175,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     ws.on('close', (code, reason) => {
       if (this.ws !== ws) return;
       this.ws = undefined;
+      clearInterval(this.silenceTimer);
       this.emit('disconnected', `${code} ${reason.toString()}`.trim());
       this.scheduleReconnect();
     });

@@ -1,0 +1,5 @@
+export { ShipAgent, AGENT_VERSION, type AgentConfig, type AgentOptions, type LinkStatusSource } from './agent.ts';
+export { type CameraConfig, probeCamera, SYNTHETIC_RETENTION_MS } from './cameras.ts';
+export { readAgentConfig, readFleetFile, type FleetFile } from './config.ts';
+export { startFleet, type SimulatedShip } from './fleet.ts';
+export * from './link/index.ts';
