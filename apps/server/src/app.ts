@@ -29,6 +29,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   redisUrl?: string | undefined;
   redisPrefix?: string | undefined;
   stomp?: StompPluginOptions;
+  /** Trust X-Forwarded-* headers (true, or the proxies' addresses), as behind a TLS proxy. */
+  trustProxy?: boolean | string | undefined;
 }
 
 export type App = FastifyInstance;
@@ -37,7 +39,8 @@ export type App = FastifyInstance;
 export async function buildApp(opts: AppOptions): Promise<App> {
   const app = Fastify({
     logger: opts.logger ?? false,
-    trustProxy: true,
+    // Only behind a known reverse proxy may X-Forwarded-For name the client (it keys the sign-in limit).
+    trustProxy: opts.trustProxy ?? false,
     bodyLimit: 1_048_576,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -18,6 +18,8 @@ export interface ServerConfig {
    * file for the simulated fleet (apps/agent/src/fleet.ts) to read.
    */
   fleetFile: string | undefined;
+  /** TRUST_PROXY: "true", or the proxies' addresses (comma-separated); unset trusts no forwarded headers. */
+  trustProxy: boolean | string | undefined;
 }
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -42,5 +44,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sessionTtlHours: intFrom(env.SESSION_TTL_HOURS, 24, 'SESSION_TTL_HOURS'),
     seedDemo: env.SEED_DEMO !== '0',
     fleetFile: env.FLEET_FILE ? resolve(env.FLEET_FILE) : undefined,
+    trustProxy: !env.TRUST_PROXY ? undefined : env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY,
   };
 }

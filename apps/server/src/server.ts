@@ -12,6 +12,7 @@ const app = await buildApp({
   webDist: config.webDist,
   ttlHours: config.sessionTtlHours,
   redisUrl: config.redisUrl,
+  trustProxy: config.trustProxy,
 });
 
 let closing = false;

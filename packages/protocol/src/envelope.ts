@@ -24,6 +24,7 @@ export const MESSAGES = {
   displaced: 'Your account signed in elsewhere; this session has ended',
   wrongCredentials: 'Wrong user name or password',
   lockedOut: 'Too many failed sign-in attempts; try again later',
+  tooManyFromAddress: 'Too many sign-in attempts from this address; try again later',
   notFound: 'Not found',
   internal: 'Internal server error',
 } as const;

@@ -86,7 +86,8 @@ export class FleetService {
   async shipConfig(access: Access, orgId: string, shipId: string): Promise<ShipConfig> {
     await requireOrg(this.db, access, orgId);
     const ship = await this.requireShip(access, shipId);
-    if (ship.orgId !== orgId) throw notFound('Ship in this organisation');
+    // The organisation may be the ship's own or any above it (the tree's root, say).
+    if (!subtreeIds(await this.allOrgs(), [orgId]).has(ship.orgId)) throw notFound('Ship in this organisation');
     const [config] = await this.db.select().from(t.shipConfigs).where(eq(t.shipConfigs.shipId, shipId));
     const groups = await this.db
       .select({ group: t.definitionGroups })
@@ -152,10 +153,7 @@ export class FleetService {
   /** Counts over the organisation and its sub-organisations that the user may see. */
   async shipsAndChannels(access: Access, orgId: string): Promise<ShipsAndChannels> {
     await requireOrg(this.db, access, orgId);
-    const all = await this.db
-      .select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId })
-      .from(t.organizations);
-    const orgIds = [...subtreeIds(all, [orgId])].filter((id) => access.visibleOrgIds.has(id));
+    const orgIds = [...subtreeIds(await this.allOrgs(), [orgId])].filter((id) => access.visibleOrgIds.has(id));
     const [ships] = await this.db.select({ n: count() }).from(t.ships).where(inArray(t.ships.orgId, orgIds));
     const channelRows = await this.db
       .select({ block: t.channels.block, n: count() })
@@ -172,6 +170,12 @@ export class FleetService {
     const channelCount = channelRows.filter((r) => r.block !== 1).reduce((a, r) => a + r.n, 0);
     const blockedChannelCount = channelRows.filter((r) => r.block === 1).reduce((a, r) => a + r.n, 0);
     return { orgId, shipCount: ships?.n ?? 0, channelCount, blockedChannelCount, cameraCount: cameras?.n ?? 0 };
+  }
+
+  private allOrgs() {
+    return this.db
+      .select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId })
+      .from(t.organizations);
   }
 
   async playbackAutoShutdown(access: Access, orgId: string): Promise<PlaybackAutoShutdown> {

@@ -58,7 +58,12 @@ export interface HeartBeatPreference {
   incomingMs: number;
 }
 
-export type SnapshotProvider<P> = (destination: string, principal: P) => string | undefined | Promise<string | undefined>;
+/**
+ * Current state of a destination as message bodies, sent right after a SUBSCRIBE is accepted: one
+ * body, several (e.g. one per camera of a /mediaList instance), or none.
+ */
+export type Snapshot = string | readonly string[] | undefined;
+export type SnapshotProvider<P> = (destination: string, principal: P) => Snapshot | Promise<Snapshot>;
 
 export interface StompServerOptions<P, R = unknown> {
   /** Resolves the principal of a CONNECT; throwing refuses it (ERROR, then close). */
@@ -404,6 +409,8 @@ export class StompServer<P, R = unknown> {
       this.addTimer(
         conn,
         setInterval(() => {
+          // While paused for back-pressure the server is not reading, so silence proves nothing.
+          if (conn.ws.isPaused) return;
           const silent = Date.now() - conn.lastReceivedAt;
           if (silent > limit) {
             this.log.debug({ connection: conn.id, silent }, 'stomp client silent; dropping it');
@@ -449,7 +456,7 @@ export class StompServer<P, R = unknown> {
     this.index(sub);
 
     if (provider) {
-      let snapshot: string | undefined;
+      let snapshot: Snapshot;
       try {
         snapshot = await provider(destination, principal);
       } catch (err) {
@@ -457,9 +464,10 @@ export class StompServer<P, R = unknown> {
       }
       // Unsubscribed in the meantime only by the connection going away (frames are sequential).
       if (conn.subscriptions.get(id) !== sub) return;
-      const pending = sub.pending ?? [];
+      const current = snapshot === undefined ? [] : typeof snapshot === 'string' ? [snapshot] : snapshot;
+      const queued = [...current.map((body) => Buffer.from(body, 'utf8')), ...(sub.pending ?? [])];
       sub.pending = undefined;
-      for (const body of snapshot === undefined ? pending : [Buffer.from(snapshot, 'utf8'), ...pending]) {
+      for (const body of queued) {
         const result = this.sendMessage(sub, body);
         if (result === 'slow') return this.dropSlow(conn);
         if (result === 'closed') return;

@@ -9,7 +9,7 @@ export default fp(async (app) => {
     errorResponseBuilder: (_req, context) => ({
       statusCode: CODES.tooMany,
       code: CODES.tooMany,
-      message: `${MESSAGES.lockedOut} (${Math.ceil(context.ttl / 1000)} s)`,
+      message: `${MESSAGES.tooManyFromAddress} (${Math.ceil(context.ttl / 1000)} s)`,
       data: null,
     }),
   });

@@ -13,6 +13,7 @@ import {
 } from '@ship-cctv/protocol';
 import { forbidden, notFound, ok } from '../../lib/envelope.ts';
 import { requestToken } from '../../plugins/app/sessions.ts';
+import { loadAccess } from '../../services/access.ts';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };
 const security = [{ casJwt: [] }];
@@ -78,7 +79,9 @@ const routes: FastifyPluginAsyncTypebox<SysRoutesOptions> = async (app, opts) =>
     async (req) => {
       const user = await app.sessions.userInfo(req.query.userid);
       if (!user) throw notFound('User');
-      const shares = user.id === req.auth.userId || user.orgIds.some((id) => req.auth.visibleOrgIds.has(id));
+      // Two users share an organisation when what either may see overlaps.
+      const theirs = user.id === req.auth.userId ? req.auth.visibleOrgIds : (await loadAccess(app.database.db, user.id)).visibleOrgIds;
+      const shares = [...theirs].some((id) => req.auth.visibleOrgIds.has(id));
       if (!shares) throw forbidden();
       return ok(user);
     },
