@@ -12,6 +12,7 @@ import statusPlugin from './plugins/app/status.ts';
 import stompPlugin, { type StompPluginOptions } from './plugins/app/stomp.ts';
 import agentLinkPlugin, { type AgentLinkOptions } from './plugins/app/agent-link.ts';
 import cctvServerRoutes from './routes/api/cctv-server.ts';
+import livePlugin, { type LivePluginOptions } from './plugins/app/live.ts';
 import databasePlugin, { type DatabasePluginOptions } from './plugins/app/database.ts';
 import sessionsPlugin, { type SessionsPluginOptions } from './plugins/app/sessions.ts';
 import fleetPlugin from './plugins/app/fleet.ts';
@@ -31,6 +32,7 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   stomp?: StompPluginOptions;
   /** Trust X-Forwarded-* headers (true, or the proxies' addresses), as behind a TLS proxy. */
   trustProxy?: boolean | string | undefined;
+  live?: LivePluginOptions;
 }
 
 export type App = FastifyInstance;
@@ -74,6 +76,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(statusPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });
   await app.register(stompPlugin, opts.stomp ?? {});
   await app.register(agentLinkPlugin, { liveness: opts.liveness });
+  await app.register(livePlugin, opts.live ?? {});
   // Status reported to any instance reaches this instance's STOMP subscribers; a new subscriber
   // first gets the current state.
   app.status.onDeliver((event) => app.stomp.publish(event.destination, event.body));

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { LINK_TYPES, type LinkType } from './constants.ts';
+import type { AgentStreamMessage, ShoreStreamMessage } from './media.ts';
 
 /**
  * The agent link: each ship's edge agent dials out to the shore server (ships sit behind
@@ -45,9 +46,13 @@ export type AgentMessage =
   /** Sent first on every (re)connection: the whole state, so shore resumes from it. */
   | { type: 'hello'; protocol: number; agentVersion: string; link: LinkReport; cameras: CameraState[] }
   | ({ type: 'link' } & LinkReport)
-  | ({ type: 'camera' } & CameraState);
+  | ({ type: 'camera' } & CameraState)
+  | AgentStreamMessage;
 
-export type ShoreMessage = { type: 'welcome'; shipId: string; serverTime: number } | { type: 'error'; message: string };
+export type ShoreMessage =
+  | { type: 'welcome'; shipId: string; serverTime: number }
+  | { type: 'error'; message: string }
+  | ShoreStreamMessage;
 
 const LinkReportSchema = {
   linkType: Type.Union(LINK_TYPES.map((l) => Type.Literal(l))),
@@ -61,6 +66,8 @@ const CameraStateSchema = {
   recordingSince: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
 };
 
+const StreamId = Type.Integer({ minimum: 0, maximum: 0xffff_ffff });
+
 /** What an agent may send; anything else is answered with an error and ignored. */
 export const AgentMessageSchema = Type.Union([
   Type.Object({
@@ -72,6 +79,14 @@ export const AgentMessageSchema = Type.Union([
   }),
   Type.Object({ type: Type.Literal('link'), ...LinkReportSchema }),
   Type.Object({ type: Type.Literal('camera'), ...CameraStateSchema }),
+  Type.Object({ type: Type.Literal('live.started'), streamId: StreamId }),
+  Type.Object({ type: Type.Literal('live.failed'), streamId: StreamId, message: Type.String({ maxLength: 4096 }) }),
+  Type.Object({ type: Type.Literal('live.ended'), streamId: StreamId, reason: Type.String({ maxLength: 4096 }) }),
+  Type.Object({
+    type: Type.Literal('link.queue'),
+    bufferedBytes: Type.Integer({ minimum: 0 }),
+    queuedMs: Type.Number({ minimum: 0 }),
+  }),
 ]);
 
 const agentMessageCheck = Compile(AgentMessageSchema);

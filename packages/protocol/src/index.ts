@@ -6,3 +6,4 @@ export * from './schemas/runtime-config.ts';
 export * from './destinations.ts';
 export * from './agent-link.ts';
 export * from './schemas/status.ts';
+export * from './media.ts';

@@ -38,6 +38,7 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
   private lastHeard = Date.now();
   private readonly timer: NodeJS.Timeout;
   private closed = false;
+  private helloSeen = false;
 
   constructor(
     readonly shipId: string,
@@ -74,6 +75,14 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
   /** Bytes queued on shore for this ship's downlink, not yet handed to the network. */
   get bufferedAmount(): number {
     return this.ws.bufferedAmount;
+  }
+
+  /** Whether the agent has said hello on this connection (it is then ready for stream requests). */
+  get ready(): boolean {
+    return this.helloSeen;
+  }
+  markReady(): void {
+    this.helloSeen = true;
   }
 
   send(message: ShoreMessage): void {

@@ -1,6 +1,7 @@
+import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
-import { type AgentMessage, AGENT_LINK_VERSION } from '@ship-cctv/protocol';
+import { type AgentMessage, type AgentStreamMessage, AGENT_LINK_VERSION } from '@ship-cctv/protocol';
 import type { StatusService } from '../status/status-service.ts';
 import { AgentConnection, type LinkCounter, type LivenessOptions } from './connection.ts';
 
@@ -11,8 +12,17 @@ export const CLOSE_REPLACED = 4000;
  * The agents connected to this instance, one per ship. It turns their reports into fleet status
  * and is where later features (live streams, playback) find a ship's link.
  */
+export interface GatewayEvents {
+  /** The ship's agent said hello on a new connection (also after a reconnect). */
+  online: [shipId: string, conn: AgentConnection];
+  offline: [shipId: string];
+  stream: [shipId: string, message: AgentStreamMessage];
+  binary: [shipId: string, kind: number, payload: Buffer];
+}
+
 export class AgentGateway {
   private readonly connections = new Map<string, AgentConnection>();
+  readonly events = new EventEmitter<GatewayEvents>();
 
   constructor(
     private readonly status: StatusService,
@@ -36,6 +46,9 @@ export class AgentGateway {
     previous?.close(CLOSE_REPLACED, 'replaced by a newer connection');
     this.log.info({ shipId }, 'agent connected');
 
+    conn.on('binary', (kind, payload) => {
+      if (this.connections.get(shipId) === conn) this.events.emit('binary', shipId, kind, payload);
+    });
     conn.on('message', (msg) => {
       this.handle(conn, msg).catch((err: unknown) => this.log.error({ err, shipId }, 'agent message failed'));
     });
@@ -43,6 +56,7 @@ export class AgentGateway {
       this.log.info({ shipId, reason }, 'agent disconnected');
       if (this.connections.get(shipId) !== conn) return;
       this.connections.delete(shipId);
+      this.events.emit('offline', shipId);
       this.status.agentOffline(shipId).catch((err: unknown) => this.log.error({ err, shipId }, 'marking ship offline failed'));
     });
     conn.send({ type: 'welcome', shipId, serverTime: Date.now() });
@@ -64,6 +78,8 @@ export class AgentGateway {
           return;
         }
         await this.status.agentOnline(conn.shipId, msg.link, msg.cameras);
+        conn.markReady();
+        if (this.connections.get(conn.shipId) === conn) this.events.emit('online', conn.shipId, conn);
         return;
       case 'link':
         await this.status.linkReport(conn.shipId, msg);
@@ -71,6 +87,8 @@ export class AgentGateway {
       case 'camera':
         await this.status.cameraReport(conn.shipId, msg);
         return;
+      default:
+        this.events.emit('stream', conn.shipId, msg);
     }
   }
 }

@@ -53,6 +53,20 @@ export class FleetService {
     return roots;
   }
 
+  /** A camera the user may see, with its channel, ship and organisation: 404 unknown, 403 another organisation's. */
+  async requireCamera(access: Access, cameraId: string) {
+    const [row] = await this.db
+      .select({ camera: t.cameras, channel: t.channels, ship: t.ships, org: t.organizations })
+      .from(t.cameras)
+      .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
+      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
+      .innerJoin(t.organizations, eq(t.organizations.id, t.ships.orgId))
+      .where(eq(t.cameras.id, cameraId));
+    if (!row) throw notFound('Camera');
+    if (!access.visibleOrgIds.has(row.ship.orgId)) throw forbidden();
+    return row;
+  }
+
   /** A ship the user may see: 404 when unknown, 403 when in another organisation. */
   async requireShip(access: Access, shipId: string): Promise<ShipRow> {
     const [ship] = await this.db.select().from(t.ships).where(eq(t.ships.id, shipId));

@@ -1,0 +1,165 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { BINARY_KIND, type AgentStreamMessage } from '@ship-cctv/protocol';
+import type { AgentGateway } from '../agent-link/gateway.ts';
+import { type Lease, StreamRegistry } from '../media/stream-registry.ts';
+import { type Access } from '../services/access.ts';
+import type { FleetService } from '../services/fleet.ts';
+import { DEFAULT_DEFINITION_CONTROL, DefinitionController, type DefinitionControllerOptions } from './definition-controller.ts';
+import { type LiveViewer, LiveSource } from './live-source.ts';
+import { chooseTemplate } from './templates.ts';
+
+export interface LiveServiceOptions {
+  /** How long an unwatched uplink keeps running before the ship is told to stop (at most 10 s). */
+  lingerMs: number;
+  definitionControl?: DefinitionControllerOptions;
+  retryMs?: number;
+}
+
+export interface LiveTicket {
+  key: string;
+  shipId: string;
+  cameraId: string;
+  orgId: string;
+  waitSeconds: number;
+  autoShutdown: { enabled: boolean; minutes: number; countdownSeconds: number };
+}
+
+/** Thrown for a play request that cannot start; `code` is the media socket's error code. */
+export class LiveRequestError extends Error {
+  constructor(
+    readonly code: 'noDefaultTemplate' | 'badRequest',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Live video on shore: one uplink per (camera, definition) however many watch, started when the
+ * first viewer comes, stopped a linger after the last leaves. Routes the agents' stream bytes and
+ * messages to their sources, and turns each ship's uplink queue reports into definition switches.
+ */
+export class LiveService {
+  private readonly registry: StreamRegistry<string, LiveSource>;
+  private readonly byStreamId = new Map<number, LiveSource>();
+  private readonly controllers = new Map<string, DefinitionController>();
+  private nextStreamId = 1;
+
+  constructor(
+    private readonly fleet: FleetService,
+    private readonly gateway: AgentGateway,
+    private readonly log: FastifyBaseLogger,
+    private readonly opts: LiveServiceOptions,
+  ) {
+    this.registry = new StreamRegistry<string, LiveSource>({
+      lingerMs: opts.lingerMs,
+      onStopError: (err, key) => log.error({ err, key }, 'stopping a live stream failed'),
+    });
+    gateway.events.on('binary', (_shipId, kind, payload) => {
+      if (kind !== BINARY_KIND.live || payload.length < 4) return;
+      const source = this.byStreamId.get(payload.readUInt32BE(0));
+      source?.onData(payload.subarray(4));
+    });
+    gateway.events.on('stream', (shipId, msg) => this.onStreamMessage(shipId, msg));
+    gateway.events.on('online', (shipId) => {
+      for (const s of this.sourcesOf(shipId)) s.onAgentOnline();
+    });
+    gateway.events.on('offline', (shipId) => {
+      this.controllers.delete(shipId);
+      for (const s of this.sourcesOf(shipId)) s.onAgentOffline();
+    });
+  }
+
+  /** Checks access and picks the definition; throws ApiError (403/404) or LiveRequestError. */
+  async resolve(access: Access, cameraId: string, templateId: number | undefined): Promise<LiveTicket & { source: () => LiveSource }> {
+    const { ship, org } = await this.fleet.requireCamera(access, cameraId);
+    const config = await this.fleet.shipConfig(access, ship.orgId, ship.id);
+    const choice = chooseTemplate(config, templateId);
+    if (!choice.ok) {
+      if (choice.error === 'noDefaultTemplate') throw new LiveRequestError('noDefaultTemplate', '无默认清晰度模板 (no default definition template)');
+      throw new LiveRequestError('badRequest', `definition template ${templateId} is not configured for this ship`);
+    }
+    const key = `${cameraId}@${choice.requested.id}`;
+    return {
+      key,
+      shipId: ship.id,
+      cameraId,
+      orgId: org.id,
+      waitSeconds: org.waitTimeSeconds,
+      autoShutdown: { enabled: org.autoShutdownEnabled, minutes: org.autoShutdownMinutes, countdownSeconds: org.autoShutdownCountdownSeconds },
+      source: () =>
+        new LiveSource({
+          gateway: this.gateway,
+          shipId: ship.id,
+          cameraId,
+          requested: choice.requested,
+          lowest: choice.lowest,
+          allocateStreamId: () => this.nextStreamId++,
+          onStreamId: (src, previous, next) => {
+            if (previous !== undefined) this.byStreamId.delete(previous);
+            if (next !== undefined) this.byStreamId.set(next, src);
+          },
+          log: this.log,
+          ...(this.opts.retryMs !== undefined ? { retryMs: this.opts.retryMs } : {}),
+        }),
+    };
+  }
+
+  /** Adds a viewer to the ticket's stream, starting the uplink if nobody watched it; release the lease to leave. */
+  join(ticket: LiveTicket & { source: () => LiveSource }, viewer: LiveViewer): Lease<LiveSource> {
+    const lease = this.registry.lease(ticket.key, () => {
+      const s = ticket.source();
+      if (this.controllers.get(s.shipId)?.isDegraded) s.setDegraded(true);
+      s.start();
+      return s;
+    });
+    lease.source.addViewer(viewer);
+    return {
+      source: lease.source,
+      release: () => {
+        lease.source.removeViewer(viewer);
+        lease.release();
+      },
+    };
+  }
+
+  /** Uplinks currently requested from ships (for tests and introspection). */
+  activeStreams(): { key: string; shipId: string; viewers: number; definition: number; state: string; lingering: boolean }[] {
+    return this.registry.entries().map((e) => ({
+      key: e.key,
+      shipId: e.source.shipId,
+      viewers: e.source.viewerCount,
+      definition: e.source.definition.id,
+      state: e.source.currentState,
+      lingering: e.lingering,
+    }));
+  }
+
+  stopAll(): void {
+    this.registry.stopAll();
+  }
+
+  private sourcesOf(shipId: string): LiveSource[] {
+    return this.registry
+      .entries()
+      .map((e) => e.source)
+      .filter((s) => s.shipId === shipId);
+  }
+
+  private onStreamMessage(shipId: string, msg: AgentStreamMessage): void {
+    if (msg.type === 'link.queue') {
+      let ctl = this.controllers.get(shipId);
+      if (!ctl) {
+        ctl = new DefinitionController(this.opts.definitionControl ?? DEFAULT_DEFINITION_CONTROL);
+        this.controllers.set(shipId, ctl);
+      }
+      const decision = ctl.report(msg.queuedMs, Date.now());
+      if (decision) {
+        this.log.info({ shipId, queuedMs: msg.queuedMs, decision }, 'ship uplink definition change');
+        for (const s of this.sourcesOf(shipId)) s.setDegraded(decision === 'degrade');
+      }
+      return;
+    }
+    this.byStreamId.get(msg.streamId)?.onStreamMessage(msg);
+  }
+}

@@ -1,0 +1,195 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  type AgentStreamMessage,
+  type DefinitionModel,
+  type MediaServerMessage,
+  type StreamState,
+} from '@ship-cctv/protocol';
+import type { AgentGateway } from '../agent-link/gateway.ts';
+import { Fmp4Splitter, type InitSegment, type MediaFragment, mimeFor } from '../media/fmp4.ts';
+import { StreamHub, type StreamConsumer } from '../media/stream-hub.ts';
+import type { Source } from '../media/stream-registry.ts';
+import { encodeSpec } from './templates.ts';
+
+/** A viewer as a source sees it: JSON events, and the consumer the hub sends bytes to. */
+export interface LiveViewer {
+  sendJson(message: MediaServerMessage): void;
+  readonly consumer: StreamConsumer<InitSegment, MediaFragment>;
+}
+
+export interface LiveSourceDeps {
+  gateway: AgentGateway;
+  shipId: string;
+  cameraId: string;
+  requested: DefinitionModel;
+  lowest: DefinitionModel;
+  /** A fresh stream id, unique on this instance. */
+  allocateStreamId(): number;
+  /** The source now answers to a different stream id (or none). */
+  onStreamId(source: LiveSource, previous: number | undefined, next: number | undefined): void;
+  log: FastifyBaseLogger;
+  /** Delay before asking again after the agent reported a failed or ended stream. */
+  retryMs?: number;
+}
+
+/**
+ * One uplink stream: a camera at a definition, requested from the ship's agent while anyone
+ * watches and fanned out to every viewer through a StreamHub. It follows the agent: offline when
+ * the ship drops, restarted when it returns, re-encoded at the lowest definition when the link
+ * cannot carry it.
+ */
+export class LiveSource implements Source {
+  readonly hub = new StreamHub<InitSegment, MediaFragment>();
+  private readonly viewers = new Set<LiveViewer>();
+  private splitter = new Fmp4Splitter();
+  private streamId: number | undefined;
+  private state: StreamState = 'starting';
+  private effective: DefinitionModel;
+  private codec: MediaServerMessage | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: LiveSourceDeps) {
+    this.effective = deps.requested;
+  }
+
+  get shipId(): string {
+    return this.deps.shipId;
+  }
+  get currentState(): StreamState {
+    return this.state;
+  }
+  get definition(): DefinitionModel {
+    return this.effective;
+  }
+  get viewerCount(): number {
+    return this.viewers.size;
+  }
+
+  start(): void {
+    const conn = this.deps.gateway.get(this.deps.shipId);
+    if (!conn?.ready) {
+      this.setState('offline', 'ship link is down');
+      return;
+    }
+    this.request();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.release();
+    for (const v of this.viewers) this.hub.removeConsumer(v.consumer);
+    this.viewers.clear();
+  }
+
+  addViewer(viewer: LiveViewer): void {
+    this.viewers.add(viewer);
+    viewer.sendJson({ type: 'status', state: this.state });
+    if (this.effective.id !== this.deps.requested.id) {
+      viewer.sendJson({ type: 'notice', code: 'lowestDefinition', templateId: this.effective.id });
+    }
+    // The codec event must reach the viewer before the init segment the hub sends on joining.
+    if (this.codec) viewer.sendJson(this.codec);
+    this.hub.addConsumer(viewer.consumer);
+  }
+
+  removeViewer(viewer: LiveViewer): void {
+    this.viewers.delete(viewer);
+    this.hub.removeConsumer(viewer.consumer);
+  }
+
+  onAgentOnline(): void {
+    if (!this.stopped && this.streamId === undefined) this.request();
+  }
+
+  onAgentOffline(): void {
+    this.release();
+    this.setState('offline', 'ship link is down');
+  }
+
+  onStreamMessage(msg: AgentStreamMessage): void {
+    if (msg.type === 'live.started' || msg.type === 'link.queue') return;
+    this.deps.log.warn({ shipId: this.deps.shipId, cameraId: this.deps.cameraId, msg }, 'ship stream stopped');
+    this.release();
+    if (msg.type === 'live.failed') {
+      for (const v of this.viewers) v.sendJson({ type: 'error', code: 'startFailed', message: msg.message });
+    }
+    this.setState('stalled', msg.type === 'live.failed' ? 'the ship could not start the camera' : 'the ship ended the stream');
+    this.retryTimer = setTimeout(() => {
+      if (!this.stopped && this.streamId === undefined) this.start();
+    }, this.deps.retryMs ?? 5_000);
+    this.retryTimer.unref();
+  }
+
+  /** Bytes of the encoder's output, in order, as the agent sent them. */
+  onData(payload: Uint8Array): void {
+    let units;
+    try {
+      units = this.splitter.push(payload);
+    } catch (err) {
+      this.deps.log.error({ err, cameraId: this.deps.cameraId }, 'malformed stream from the ship; restarting it');
+      this.restart(this.effective);
+      return;
+    }
+    for (const unit of units) {
+      if (unit.kind === 'init') {
+        this.codec = {
+          type: 'codec',
+          mime: mimeFor(unit.codec),
+          width: unit.width,
+          height: unit.height,
+          frameRate: this.effective.frameRate,
+          templateId: this.effective.id,
+        };
+        for (const v of this.viewers) v.sendJson(this.codec);
+        this.hub.setInit(unit);
+      } else if (unit.kind === 'fragment') {
+        this.hub.pushFragment(unit);
+        if (this.state !== 'playing') this.setState('playing');
+      }
+    }
+  }
+
+  /** Switch to the lowest definition (the link cannot carry this one) or back to the requested one. */
+  setDegraded(degraded: boolean): void {
+    const target = degraded ? this.deps.lowest : this.deps.requested;
+    if (target.id === this.effective.id) return;
+    for (const v of this.viewers) {
+      v.sendJson({ type: 'notice', code: degraded ? 'lowestDefinition' : 'definitionRestored', templateId: target.id });
+    }
+    this.restart(target);
+  }
+
+  private restart(model: DefinitionModel): void {
+    this.release();
+    this.effective = model;
+    this.start();
+  }
+
+  private request(): void {
+    const conn = this.deps.gateway.get(this.deps.shipId);
+    if (!conn) return;
+    const previous = this.streamId;
+    this.streamId = this.deps.allocateStreamId();
+    this.splitter = new Fmp4Splitter();
+    this.deps.onStreamId(this, previous, this.streamId);
+    conn.send({ type: 'live.start', streamId: this.streamId, cameraId: this.deps.cameraId, encode: encodeSpec(this.effective) });
+    if (this.state !== 'playing') this.setState('starting');
+  }
+
+  /** Tells the agent to stop the current stream, if any. */
+  private release(): void {
+    const id = this.streamId;
+    if (id === undefined) return;
+    this.streamId = undefined;
+    this.deps.onStreamId(this, id, undefined);
+    this.deps.gateway.get(this.deps.shipId)?.send({ type: 'live.stop', streamId: id });
+  }
+
+  private setState(state: StreamState, reason?: string): void {
+    if (state === this.state && state !== 'offline') return;
+    this.state = state;
+    for (const v of this.viewers) v.sendJson({ type: 'status', state, ...(reason ? { reason } : {}) });
+  }
+}
