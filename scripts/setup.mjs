@@ -43,7 +43,11 @@ if (stale) {
 } else if (!quiet) say('npm packages are installed');
 
 // 3. Debian packages: ffmpeg for video; chromium and CJK fonts for the browser tests.
-const wanted = [{ bin: 'ffmpeg', pkg: 'ffmpeg' }];
+const wanted = [
+  { bin: 'ffmpeg', pkg: 'ffmpeg' },
+  // The synthetic cameras draw their name and clock with this font.
+  { file: '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf', pkg: 'fonts-dejavu-core' },
+];
 if (mode === 'test') {
   wanted.push({ bin: 'chromium', pkg: 'chromium' });
   wanted.push({ file: '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc', pkg: 'fonts-wqy-microhei' });
@@ -59,7 +63,7 @@ if (missing.length > 0) {
   } else {
     fail(`missing Debian packages: ${missing.join(' ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`);
   }
-} else if (!quiet) say('ffmpeg' + (mode === 'test' ? ', chromium and fonts are' : ' is') + ' installed');
+} else if (!quiet) say(`${wanted.map((w) => w.pkg).join(', ')}: installed`);
 
 // 4. Local services the tests talk to: PostgreSQL (5432) and Redis (6379).
 function listening(port) {

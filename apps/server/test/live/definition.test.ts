@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { ShipConfig } from '@ship-cctv/protocol';
+import { DefinitionController } from '../../src/live/definition-controller.ts';
+import { chooseTemplate } from '../../src/live/templates.ts';
+
+const model = (id: number, width: number, height: number, frameRate: number, bitrateKbps: number) => ({
+  id,
+  displayName: `${width}x${height}`,
+  width,
+  height,
+  frameRate,
+  bitrateKbps,
+  codec: 'h264',
+});
+
+const config: ShipConfig = {
+  groupAliasResDTOS: [
+    { id: 1, displayName: 'Standard', defaultModelId: 6, models: [model(6, 640, 360, 10, 400), model(5, 320, 180, 5, 150), model(7, 1280, 720, 15, 1200)] },
+    { id: 3, displayName: 'Empty', defaultModelId: null, models: [] },
+  ],
+  defaultGroupId: 1,
+  talk: false,
+  audio: false,
+};
+
+describe('chooseTemplate', () => {
+  it("uses the default group's default model when no template is asked for, with the group's lowest as fallback", () => {
+    const c = chooseTemplate(config, undefined);
+    expect(c).toMatchObject({ ok: true, requested: { id: 6 }, lowest: { id: 5 } });
+  });
+
+  it('takes an asked-for model of any of the ship’s groups', () => {
+    expect(chooseTemplate(config, 7)).toMatchObject({ ok: true, requested: { id: 7, width: 1280 }, lowest: { id: 5 } });
+  });
+
+  it('refuses a template the ship does not have', () => {
+    expect(chooseTemplate(config, 99)).toEqual({ ok: false, error: 'unknownTemplate' });
+  });
+
+  it('answers noDefaultTemplate for a ship without a default group (nothing may start)', () => {
+    expect(chooseTemplate({ ...config, defaultGroupId: null }, undefined)).toEqual({ ok: false, error: 'noDefaultTemplate' });
+    // A default group whose default model is missing is no default either.
+    const broken: ShipConfig = { ...config, groupAliasResDTOS: [{ ...config.groupAliasResDTOS[0]!, defaultModelId: 42 }] };
+    expect(chooseTemplate(broken, undefined)).toEqual({ ok: false, error: 'noDefaultTemplate' });
+  });
+});
+
+describe('DefinitionController', () => {
+  const opts = { degradeAboveMs: 1000, degradeAfterReports: 2, restoreBelowMs: 200, restoreAfterMs: 10_000, maxRestoreAfterMs: 40_000 };
+
+  it('degrades only after consecutive congested reports', () => {
+    const c = new DefinitionController(opts);
+    expect(c.report(1500, 0)).toBeUndefined();
+    expect(c.report(100, 1000)).toBeUndefined(); // one clear report resets the count
+    expect(c.report(1500, 2000)).toBeUndefined();
+    expect(c.report(1600, 3000)).toBe('degrade');
+    expect(c.isDegraded).toBe(true);
+  });
+
+  it('restores only after the link stayed clear for the hold time', () => {
+    const c = new DefinitionController(opts);
+    c.report(2000, 0);
+    c.report(2000, 1000);
+    expect(c.report(100, 2000)).toBeUndefined();
+    expect(c.report(500, 6000)).toBeUndefined(); // not clear: the clock restarts
+    expect(c.report(100, 7000)).toBeUndefined();
+    expect(c.report(100, 16_000)).toBeUndefined();
+    expect(c.report(100, 17_000)).toBe('restore');
+    expect(c.isDegraded).toBe(false);
+  });
+
+  it('doubles the hold time when the link relapses soon after a restore (no flapping)', () => {
+    const c = new DefinitionController(opts);
+    c.report(2000, 0);
+    c.report(2000, 1000);
+    c.report(0, 2000);
+    expect(c.report(0, 12_000)).toBe('restore');
+    c.report(2000, 13_000);
+    expect(c.report(2000, 14_000)).toBe('degrade');
+    c.report(0, 15_000);
+    expect(c.report(0, 25_000)).toBeUndefined(); // 10 s is no longer enough
+    expect(c.report(0, 35_000)).toBe('restore'); // 20 s is
+  });
+});
