@@ -183,6 +183,9 @@ export class LiveSource implements Source {
     const id = this.streamId;
     if (id === undefined) return;
     this.streamId = undefined;
+    // Joiners must not get the ended stream's init or pictures: they wait for the next stream's.
+    this.hub.reset();
+    this.codec = undefined;
     this.deps.onStreamId(this, id, undefined);
     this.deps.gateway.get(this.deps.shipId)?.send({ type: 'live.stop', streamId: id });
   }
