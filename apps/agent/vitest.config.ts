@@ -5,6 +5,7 @@ export default defineProject({
     name: 'agent',
     include: ['test/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 15_000,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
   },
 });
