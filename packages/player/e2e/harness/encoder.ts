@@ -1,0 +1,45 @@
+/**
+ * The test camera: ffmpeg's testsrc2 encoded the way the ship agents encode (libx264 baseline,
+ * zerolatency, 1 s GOP, a fragment per frame). A strip at the top carries the capture wall clock
+ * (ms mod 2^24, one black/white block per bit) so the page can measure capture-to-screen latency.
+ */
+export const CLOCK_BITS = 24;
+/** Height of the clock strip as a fraction of the picture. */
+export const CLOCK_STRIP = 1 / 12;
+
+export interface EncodeSize {
+  width: number;
+  height: number;
+  fps?: number;
+}
+
+/** The capture clock: stamp each frame with RTCTIME (µs) as its pts, draw the bits, renumber. */
+export function clockFilter(fps: number): string {
+  const strip = `h=ih*${CLOCK_STRIP}`;
+  const bits = Array.from(
+    { length: CLOCK_BITS },
+    (_, i) =>
+      `drawbox=x=${i}*iw/${CLOCK_BITS}:y=0:w=iw/${CLOCK_BITS}:${strip}:color=white:t=fill:` +
+      `enable='mod(floor((t*1000+0.5)/${2 ** i}),2)'`,
+  );
+  return [
+    'settb=1/1000',
+    'setpts=RTCTIME/1000',
+    `drawbox=x=0:y=0:w=iw:${strip}:color=black:t=fill`,
+    ...bits,
+    // Back to plain frame numbers, so the stream's timestamps start at 0 as a camera's would.
+    `settb=1/${fps}`,
+    'setpts=N',
+  ].join(',');
+}
+
+export function encoderArgs({ width, height, fps = 15 }: EncodeSize): string[] {
+  return [
+    ['-hide_banner', '-loglevel', 'error', '-nostdin'],
+    ['-re', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${fps}`],
+    ['-vf', clockFilter(fps)],
+    ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-profile:v', 'baseline', '-pix_fmt', 'yuv420p'],
+    ['-g', String(fps), '-keyint_min', String(fps), '-sc_threshold', '0', '-b:v', '400k', '-flags:v', '+global_header'],
+    ['-an', '-f', 'mp4', '-movflags', '+frag_every_frame+empty_moov+default_base_moof', 'pipe:1'],
+  ].flat();
+}

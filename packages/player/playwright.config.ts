@@ -1,0 +1,45 @@
+import { defineConfig } from '@playwright/test';
+
+// Its own port, so it can run next to the root e2e run (18080).
+const PORT = Number(process.env.PLAYER_E2E_PORT ?? 18190);
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  forbidOnly: !!process.env.CI,
+  // The minute-long run goes alongside the short specs.
+  fullyParallel: true,
+  workers: 2,
+  reporter: 'list',
+  use: {
+    baseURL,
+    headless: true,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      // Debian's chromium; Playwright's own browsers are not downloaded on this machine.
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { viewport: { width: 800, height: 450 } } }],
+  webServer: {
+    // Runs from this folder (the config's); tsx resolves from the root node_modules.
+    command: 'node --import tsx e2e/harness/server.ts',
+    env: { PORT: String(PORT) },
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+  },
+});

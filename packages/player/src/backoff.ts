@@ -1,0 +1,13 @@
+export interface BackoffRange {
+  minMs: number;
+  maxMs: number;
+}
+
+/**
+ * Delay before reconnect attempt `attempt` (0-based): minMs doubling up to maxMs, less up to a
+ * fifth at random so a wall of players does not hit a restarted server in the same instant.
+ */
+export function backoffDelay(attempt: number, range: BackoffRange, random: number = Math.random()): number {
+  const base = Math.min(range.maxMs, range.minMs * 2 ** Math.max(0, attempt));
+  return Math.max(range.minMs, Math.round(base * (1 - 0.2 * random)));
+}

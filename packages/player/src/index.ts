@@ -1,0 +1,26 @@
+export { MsePlayer } from './mse-player.ts';
+export { AppendQueue } from './append-queue.ts';
+export type { AppendQueueHooks, QueueOp, SourceBufferLike } from './append-queue.ts';
+export { backoffDelay } from './backoff.ts';
+export type { BackoffRange } from './backoff.ts';
+export { decideLiveEdge, toRanges, trimRange } from './live-edge.ts';
+export type { LiveEdgeDecision, LiveEdgeInput, Ranges } from './live-edge.ts';
+export { interpretServerMessage } from './server-events.ts';
+export type { ServerEffect } from './server-events.ts';
+export { SlidingRate, stallVerdict } from './watchdog.ts';
+export type { StallInput, StallVerdict } from './watchdog.ts';
+export type {
+  CodecInfo,
+  MediaSourceConstructor,
+  MediaSourceLike,
+  MsePlayerOptions,
+  NoticeInfo,
+  PlayerError,
+  PlayerErrorKind,
+  PlayerEventMap,
+  PlayerState,
+  PlayerStats,
+  SocketConstructor,
+  SocketLike,
+  StatusInfo,
+} from './types.ts';

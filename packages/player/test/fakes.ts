@@ -1,0 +1,191 @@
+import type { SourceBufferLike } from '../src/append-queue.ts';
+import { isInitSegment } from '../src/fmp4.ts';
+import type { SocketLike } from '../src/types.ts';
+
+/** TimeRanges over plain pairs. */
+export function timeRanges(ranges: Array<[number, number]>): TimeRanges {
+  return {
+    length: ranges.length,
+    start: (i: number) => ranges[i]?.[0] ?? Number.NaN,
+    end: (i: number) => ranges[i]?.[1] ?? Number.NaN,
+  };
+}
+
+/**
+ * A SourceBuffer that records calls. Each media append (not an init segment) extends the buffer by `secondsPerAppend` (from 0
+ * when it is empty; timestamps are not modelled). With `autoComplete` an operation ends on
+ * the next microtask; otherwise the test calls complete().
+ */
+export class FakeSourceBuffer extends EventTarget implements SourceBufferLike {
+  updating = false;
+  mode: AppendMode = 'segments';
+  timestampOffset = 0;
+  ranges: Array<[number, number]> = [];
+  readonly calls: Array<{ op: 'append'; bytes: number[] } | { op: 'remove'; start: number; end: number } | { op: 'changeType'; mime: string }> = [];
+  /** Appends that throw QuotaExceededError before one succeeds. */
+  quotaFailures = 0;
+  secondsPerAppend = 1;
+
+  constructor(private readonly autoComplete = false) {
+    super();
+  }
+
+  get buffered(): TimeRanges {
+    return timeRanges(this.ranges);
+  }
+
+  appendBuffer(data: BufferSource): void {
+    if (this.updating) throw new DOMException('updating', 'InvalidStateError');
+    if (this.quotaFailures > 0) {
+      this.quotaFailures--;
+      throw new DOMException('full', 'QuotaExceededError');
+    }
+    const bytes = [...new Uint8Array(ArrayBuffer.isView(data) ? data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) : data)];
+    this.calls.push({ op: 'append', bytes });
+    const last = this.ranges.at(-1);
+    if (!isInitSegment(new Uint8Array(bytes))) {
+      if (last) last[1] += this.secondsPerAppend;
+      else this.ranges.push([0, this.secondsPerAppend]);
+    }
+    this.begin();
+  }
+
+  remove(start: number, end: number): void {
+    if (this.updating) throw new DOMException('updating', 'InvalidStateError');
+    this.calls.push({ op: 'remove', start, end });
+    const first = this.ranges[0];
+    if (first) first[0] = Math.max(first[0], end);
+    this.begin();
+  }
+
+  changeType(mime: string): void {
+    if (this.updating) throw new DOMException('updating', 'InvalidStateError');
+    this.calls.push({ op: 'changeType', mime });
+  }
+
+  complete(): void {
+    if (!this.updating) throw new Error('nothing to complete');
+    this.updating = false;
+    this.dispatchEvent(new Event('updateend'));
+  }
+
+  private begin(): void {
+    this.updating = true;
+    if (this.autoComplete) queueMicrotask(() => this.complete());
+  }
+}
+
+/** A MediaSource that opens when the test says so and hands out FakeSourceBuffers. */
+export class FakeMediaSource extends EventTarget {
+  static instances: FakeMediaSource[] = [];
+  static isTypeSupported(mime: string): boolean {
+    return mime.includes('avc1.');
+  }
+
+  readyState: ReadyState = 'closed';
+  sourceBuffer: FakeSourceBuffer | undefined;
+  mimes: string[] = [];
+
+  constructor() {
+    super();
+    FakeMediaSource.instances.push(this);
+  }
+
+  open(): void {
+    this.readyState = 'open';
+    this.dispatchEvent(new Event('sourceopen'));
+  }
+
+  addSourceBuffer(mime: string): SourceBuffer {
+    this.mimes.push(mime);
+    this.sourceBuffer = new FakeSourceBuffer(true);
+    return this.sourceBuffer as unknown as SourceBuffer;
+  }
+}
+
+/** A WebSocket the test drives from the server side. */
+export class FakeSocket implements SocketLike {
+  static instances: FakeSocket[] = [];
+
+  binaryType: BinaryType = 'blob';
+  readyState = 0;
+  onopen: ((ev: Event) => unknown) | null = null;
+  onmessage: ((ev: MessageEvent) => unknown) | null = null;
+  onclose: ((ev: CloseEvent) => unknown) | null = null;
+  onerror: ((ev: Event) => unknown) | null = null;
+  readonly sent: unknown[] = [];
+  closedByClient = false;
+
+  constructor(readonly url: string) {
+    FakeSocket.instances.push(this);
+  }
+
+  send(data: string): void {
+    this.sent.push(JSON.parse(data));
+  }
+
+  close(): void {
+    this.closedByClient = true;
+    this.readyState = 3;
+  }
+
+  // Server side
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.(new Event('open'));
+  }
+
+  receive(message: object | Uint8Array): void {
+    const data = message instanceof Uint8Array ? message.slice().buffer : JSON.stringify(message);
+    this.onmessage?.({ data } as MessageEvent);
+  }
+
+  serverClose(): void {
+    this.readyState = 3;
+    this.onclose?.({ code: 1006 } as CloseEvent);
+  }
+}
+
+// ── minimal fMP4 ────────────────────────────────────────────────────────────────────────────────
+
+export function box(type: string, ...parts: Uint8Array[]): Uint8Array {
+  const size = 8 + parts.reduce((n, p) => n + p.length, 0);
+  const out = new Uint8Array(size);
+  new DataView(out.buffer).setUint32(0, size);
+  out.set([...type].map((c) => c.charCodeAt(0)), 4);
+  let at = 8;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+function u32(...values: number[]): Uint8Array {
+  const out = new Uint8Array(values.length * 4);
+  values.forEach((v, i) => new DataView(out.buffer).setUint32(i * 4, v));
+  return out;
+}
+
+/** ftyp + moov/trak/mdia/mdhd (version 0) with the given timescale. */
+export function initSegment(timescale: number): Uint8Array {
+  // version+flags, creation, modification, timescale, duration
+  const mdhd = box('mdhd', u32(0, 0, 0, timescale, 0), new Uint8Array(4));
+  return concat(box('ftyp', new TextEncoder().encode('iso5')), box('moov', box('trak', box('mdia', mdhd))));
+}
+
+/** moof/traf/tfdt (version 1, 64-bit) + mdat. */
+export function fragment(baseDecodeTime: number, payload = [1, 2, 3]): Uint8Array {
+  const tfdt = box('tfdt', u32(0x01000000, Math.floor(baseDecodeTime / 2 ** 32), baseDecodeTime >>> 0));
+  return concat(box('moof', box('traf', tfdt)), box('mdat', new Uint8Array(payload)));
+}
+
+export function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
