@@ -1,10 +1,14 @@
 import { defineProject } from 'vitest/config';
+import viteConfig from './vite.config.ts';
 
 export default defineProject({
+  // Same plugins and aliases as the app build, so tests run the code the browser runs.
+  plugins: viteConfig.plugins,
+  resolve: viteConfig.resolve,
   test: {
     name: 'web',
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
-    passWithNoTests: true,
+    setupFiles: ['src/test/setup.ts'],
   },
 });

@@ -1,0 +1,54 @@
+import { useState, type ReactNode } from 'react';
+import { App as AntdApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { i18n } from 'i18next';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import type { RuntimeConfig } from '../lib/runtime-config.ts';
+import { RuntimeConfigProvider } from './runtime-config.tsx';
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      // The api client already waits up to 40 s per call; retrying on top would keep a user waiting minutes.
+      queries: { retry: 1, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** antd follows the i18next language, so one switch changes both. */
+function AntdProvider({ children }: { children: ReactNode }) {
+  const { i18n } = useTranslation();
+  return (
+    <ConfigProvider
+      locale={i18n.language === 'en' ? enUS : zhCN}
+      // antd puts a space between two Chinese characters in buttons ("登 录"); the texts are written as wanted.
+      button={{ autoInsertSpace: false }}
+    >
+      <AntdApp>{children}</AntdApp>
+    </ConfigProvider>
+  );
+}
+
+export interface AppProvidersProps {
+  config: RuntimeConfig;
+  i18n: i18n;
+  queryClient?: QueryClient;
+  children: ReactNode;
+}
+
+/** Everything a screen may rely on, in one place so tests render screens the way the app does. */
+export function AppProviders({ config, i18n, queryClient, children }: AppProvidersProps) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <RuntimeConfigProvider config={config}>
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={client}>
+          <AntdProvider>{children}</AntdProvider>
+        </QueryClientProvider>
+      </I18nextProvider>
+    </RuntimeConfigProvider>
+  );
+}

@@ -1,0 +1,29 @@
+import type { Messages } from '../messages.ts';
+
+export const en: Messages = {
+  app: {
+    title: 'Ship Remote CCTV Monitoring',
+    version: 'Version {{version}}',
+    placeholderNote: 'The full monitoring screens are on their way.',
+  },
+  language: {
+    label: 'Language',
+    zhCN: '中文',
+    en: 'English',
+  },
+  signIn: {
+    title: 'Sign in',
+    username: 'User name',
+    usernamePrompt: 'Enter your user name',
+    password: 'Password',
+    passwordPrompt: 'Enter your password',
+    submit: 'Sign in',
+    signedInAs: 'Signed in as {{name}}',
+    errors: {
+      wrongCredentials: 'Wrong user name or password',
+      lockedOut: 'Too many failed sign-in attempts; the account is locked for a while. Try again later',
+      unreachable: 'Cannot reach the server. Check the network and try again',
+      failed: 'Sign-in failed: {{message}} ({{code}})',
+    },
+  },
+};

@@ -1,0 +1,31 @@
+/**
+ * Chinese texts: the source of the key types (see ../messages.ts). The spec's Chinese texts are
+ * used verbatim. Every key added here must be added to en.ts too (type error and unit test).
+ */
+export const zhCN = {
+  app: {
+    title: '船舶远程视频监控',
+    version: '版本 {{version}}',
+    placeholderNote: '完整的监控界面即将上线。',
+  },
+  language: {
+    label: '语言',
+    zhCN: '中文',
+    en: 'English',
+  },
+  signIn: {
+    title: '登录',
+    username: '用户名',
+    usernamePrompt: '请输入用户名',
+    password: '密码',
+    passwordPrompt: '请输入密码',
+    submit: '登录',
+    signedInAs: '已登录：{{name}}',
+    errors: {
+      wrongCredentials: '用户名或密码错误',
+      lockedOut: '登录失败次数过多，账号已临时锁定，请稍后再试',
+      unreachable: '无法连接服务器，请检查网络后重试',
+      failed: '登录失败：{{message}}（{{code}}）',
+    },
+  },
+} as const;

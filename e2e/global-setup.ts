@@ -1,0 +1,8 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The server serves apps/web/dist; without a build every page test would fail on a "not built" page. */
+export default function globalSetup(): void {
+  const index = fileURLToPath(new URL('../apps/web/dist/index.html', import.meta.url));
+  if (!existsSync(index)) throw new Error(`${index} is missing: run \`npm run build\` before the end-to-end tests`);
+}

@@ -1,0 +1,59 @@
+import { expect, type Locator, type Page, type Response } from '@playwright/test';
+import { en } from '../../apps/web/src/i18n/locales/en.ts';
+import { zhCN } from '../../apps/web/src/i18n/locales/zh-CN.ts';
+
+export const TEXTS = { 'zh-CN': zhCN, en } as const;
+export type Language = keyof typeof TEXTS;
+
+/**
+ * The placeholder page of apps/web (title, version, language choice, sign-in). Locators use the
+ * app's own texts, so a test states the language it expects and finds the controls in it.
+ */
+export class MonitorPage {
+  readonly texts: (typeof TEXTS)[Language];
+  readonly heading: Locator;
+  readonly version: Locator;
+  readonly username: Locator;
+  readonly password: Locator;
+  readonly submit: Locator;
+  readonly error: Locator;
+
+  constructor(
+    readonly page: Page,
+    readonly language: Language = 'zh-CN',
+  ) {
+    this.texts = TEXTS[language];
+    this.heading = page.getByRole('heading', { level: 1 });
+    this.version = page.getByTestId('app-version');
+    this.username = page.getByLabel(this.texts.signIn.username, { exact: true });
+    this.password = page.getByLabel(this.texts.signIn.password, { exact: true });
+    this.submit = page.getByRole('button', { name: this.texts.signIn.submit, exact: true });
+    this.error = page.getByRole('alert');
+  }
+
+  /** Opens a path under /monitor/ and waits until the app has rendered (it reads its config first). */
+  async open(path = '/monitor/'): Promise<Response | null> {
+    const response = await this.page.goto(path);
+    await expect(this.heading).toBeVisible();
+    return response;
+  }
+
+  async signIn(username: string, password: string): Promise<void> {
+    await this.username.fill(username);
+    await this.password.fill(password);
+    await this.submit.click();
+  }
+
+  signedInAs(displayName: string): Locator {
+    return this.page.getByText(this.texts.signIn.signedInAs.replace('{{name}}', displayName), { exact: true });
+  }
+
+  /** Clicks the language choice and answers a page object for the new language. */
+  async switchTo(language: Language): Promise<MonitorPage> {
+    const label = language === 'en' ? this.texts.language.en : this.texts.language.zhCN;
+    await this.page.getByText(label, { exact: true }).click();
+    const next = new MonitorPage(this.page, language);
+    await expect(next.heading).toHaveText(next.texts.app.title);
+    return next;
+  }
+}
