@@ -10,6 +10,7 @@ import {
   type ShoreMessage,
 } from '@ship-cctv/protocol';
 import { type CameraConfig, initialCameraState, isSynthetic, probeCamera } from './cameras.ts';
+import { LiveStreams, type LiveStreamsOptions } from './streams/live-streams.ts';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -36,6 +37,7 @@ export interface AgentOptions {
   /** Shore pings an idle link; this long without a word from shore, the agent redials. */
   silenceTimeoutMs?: number;
   probe?: (url: string) => Promise<boolean>;
+  streams?: LiveStreamsOptions;
 }
 
 export interface AgentEvents {
@@ -60,7 +62,9 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private lastHeard = 0;
   private unsubscribeLink: (() => void) | undefined;
   private readonly cameras = new Map<string, CameraState>();
-  private readonly opts: Required<AgentOptions>;
+  private readonly opts: Required<Omit<AgentOptions, 'streams'>>;
+  /** Live streams shore asked for; they run only while the socket is up. */
+  readonly streams: LiveStreams;
 
   constructor(
     readonly config: AgentConfig,
@@ -75,6 +79,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       silenceTimeoutMs: opts.silenceTimeoutMs ?? 30_000,
       probe: opts.probe ?? ((url) => probeCamera(url)),
     };
+    this.streams = new LiveStreams(config.cameras, opts.streams);
     const now = Date.now();
     for (const c of config.cameras) this.cameras.set(c.cameraId, initialCameraState(c, now));
   }
@@ -103,6 +108,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     clearInterval(this.probeTimer);
     clearInterval(this.silenceTimer);
     this.unsubscribeLink?.();
+    await this.streams.stopAll();
     const ws = this.ws;
     this.ws = undefined;
     if (ws && ws.readyState !== WebSocket.CLOSED) {
@@ -144,6 +150,13 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     ws.on('open', () => {
       heard();
       this.attempt = 0;
+      this.streams.attach({
+        sendJson: (m) => this.send(m),
+        sendBinary: (frame) => {
+          if (ws.readyState === WebSocket.OPEN) ws.send(frame, { binary: true });
+        },
+        bufferedAmount: () => ws.bufferedAmount,
+      });
       clearInterval(this.silenceTimer);
       this.silenceTimer = setInterval(() => {
         if (Date.now() - this.lastHeard > this.opts.silenceTimeoutMs) ws.terminate();
@@ -161,11 +174,14 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     ws.on('message', (data, isBinary) => {
       heard();
       if (isBinary) return;
+      let msg: ShoreMessage;
       try {
-        this.emit('message', JSON.parse(String(data)) as ShoreMessage);
+        msg = JSON.parse(String(data)) as ShoreMessage;
       } catch {
-        // shore only sends JSON text; ignore anything else
+        return; // shore only sends JSON text; ignore anything else
       }
+      if (msg.type === 'live.start' || msg.type === 'live.stop') this.streams.handle(msg);
+      this.emit('message', msg);
     });
     ws.on('unexpected-response', (_req, res) => {
       this.emit('rejected', res.statusCode ?? 0);
@@ -176,6 +192,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       if (this.ws !== ws) return;
       this.ws = undefined;
       clearInterval(this.silenceTimer);
+      this.streams.detach();
       this.emit('disconnected', `${code} ${reason.toString()}`.trim());
       this.scheduleReconnect();
     });

@@ -7,3 +7,4 @@ export * from './destinations.ts';
 export * from './agent-link.ts';
 export * from './schemas/status.ts';
 export * from './media.ts';
+export * from './capture-code.ts';
