@@ -80,8 +80,8 @@ export interface SyntheticCameraOptions {
 }
 
 /**
- * The built-in synthetic camera: a dark field with a box moving with absolute time, the camera
- * name, a UTC clock, and the capture-code grid in the bottom-left corner.
+ * The built-in synthetic camera: a dark, sensor-noisy field with a box moving with absolute
+ * time, the camera name, a UTC clock, and the capture-code grid in the bottom-left corner.
  */
 export function syntheticCameraArgs(o: SyntheticCameraOptions): string[] {
   const { width, height, frameRate } = o.encode;
@@ -93,7 +93,9 @@ export function syntheticCameraArgs(o: SyntheticCameraOptions): string[] {
   const re = o.realtime ? ['-re'] : [];
   const box = Math.max(8, Math.round(height / 8));
   const graph = [
-    `[0:v]drawbox=x='mod((${startS}+t)*iw/10,iw-${box})':y='ih/2-${box}+mod((${startS}+t)*ih/7,ih/3)':w=${box}:h=${box}:color=orange@1:t=fill,` +
+    // Temporal noise, as a real sensor has: without it the encoder needs a tenth of the bitrate
+    // and the emulated links would never see a realistic load. Text and code are drawn on top.
+    `[0:v]noise=alls=10:allf=t,drawbox=x='mod((${startS}+t)*iw/10,iw-${box})':y='ih/2-${box}+mod((${startS}+t)*ih/7,ih/3)':w=${box}:h=${box}:color=orange@1:t=fill,` +
       `drawtext=${font}text='${drawtextText(o.cameraName)}':x=${2 * small}:y=${small}:fontsize=${big}:fontcolor=white,` +
       `drawtext=${font}text='%{pts\\:gmtime\\:${Math.floor(startS)}\\:%Y-%m-%d %H\\\\\\:%M\\\\\\:%S} UTC':x=${2 * small}:y=${small * 2 + big}:fontsize=${small}:fontcolor=white[bg]`,
   ];

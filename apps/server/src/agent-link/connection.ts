@@ -45,8 +45,13 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
     private readonly ws: WebSocket,
     private readonly count: LinkCounter,
     liveness: LivenessOptions,
+    /** The TCP socket under the WebSocket: any byte on it proves the link, even mid-frame. */
+    raw?: { on(event: 'data', listener: () => void): unknown },
   ) {
     super();
+    // A 64 KiB video message takes over a second on FleetBroadband; bytes still flowing mean the
+    // link is alive, even before the message is complete.
+    raw?.on('data', () => (this.lastHeard = Date.now()));
     ws.on('message', (data, isBinary) => this.receive(data as Buffer | Buffer[] | ArrayBuffer, isBinary));
     ws.on('pong', (data) => {
       this.lastHeard = Date.now();

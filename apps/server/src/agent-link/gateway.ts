@@ -39,8 +39,8 @@ export class AgentGateway {
     return [...this.connections.keys()];
   }
 
-  attach(shipId: string, ws: WebSocket): AgentConnection {
-    const conn = new AgentConnection(shipId, ws, this.counterFor(shipId), this.liveness);
+  attach(shipId: string, ws: WebSocket, raw?: ConstructorParameters<typeof AgentConnection>[4]): AgentConnection {
+    const conn = new AgentConnection(shipId, ws, this.counterFor(shipId), this.liveness, raw);
     const previous = this.connections.get(shipId);
     this.connections.set(shipId, conn);
     previous?.close(CLOSE_REPLACED, 'replaced by a newer connection');

@@ -100,6 +100,7 @@ export class LiveService {
             if (next !== undefined) this.byStreamId.set(next, src);
           },
           log: this.log,
+          onLag: (src, excessMs) => this.onQueue(src.shipId, excessMs),
           ...(this.opts.retryMs !== undefined ? { retryMs: this.opts.retryMs } : {}),
         }),
     };
@@ -146,18 +147,27 @@ export class LiveService {
       .filter((s) => s.shipId === shipId);
   }
 
+  /** A measure of the ship's uplink backlog (ms): from the ship's report, or the stream lag seen on shore. */
+  private onQueue(shipId: string, queuedMs: number): void {
+    let ctl = this.controllers.get(shipId);
+    if (!ctl) {
+      ctl = new DefinitionController(this.opts.definitionControl ?? DEFAULT_DEFINITION_CONTROL);
+      this.controllers.set(shipId, ctl);
+    }
+    const decision = ctl.report(queuedMs, Date.now());
+    if (!decision) return;
+    this.log.info({ shipId, queuedMs, decision }, 'ship uplink definition change');
+    for (const s of this.sourcesOf(shipId)) s.setDegraded(decision === 'degrade');
+  }
+
   private onStreamMessage(shipId: string, msg: AgentStreamMessage): void {
     if (msg.type === 'link.queue') {
-      let ctl = this.controllers.get(shipId);
-      if (!ctl) {
-        ctl = new DefinitionController(this.opts.definitionControl ?? DEFAULT_DEFINITION_CONTROL);
-        this.controllers.set(shipId, ctl);
-      }
-      const decision = ctl.report(msg.queuedMs, Date.now());
-      if (decision) {
-        this.log.info({ shipId, queuedMs: msg.queuedMs, decision }, 'ship uplink definition change');
-        for (const s of this.sourcesOf(shipId)) s.setDegraded(decision === 'degrade');
-      }
+      // The ship sees only its own socket buffer, not the bytes already in the kernel or the modem:
+      // a high figure is congestion, a low one proves nothing. Clear readings come from the lag
+      // measured on shore.
+      const ctl = this.controllers.get(shipId);
+      const mark = (this.opts.definitionControl ?? DEFAULT_DEFINITION_CONTROL).degradeAboveMs;
+      if (msg.queuedMs > mark && !ctl?.isDegraded) this.onQueue(shipId, msg.queuedMs);
       return;
     }
     this.byStreamId.get(msg.streamId)?.onStreamMessage(msg);

@@ -30,6 +30,49 @@ export interface LiveSourceDeps {
   log: FastifyBaseLogger;
   /** Delay before asking again after the agent reported a failed or ended stream. */
   retryMs?: number;
+  /**
+   * About once a second: how far (ms) the stream has fallen behind real time since it started,
+   * beyond its best moment. It grows when the ship's uplink cannot carry the stream.
+   */
+  onLag?(source: LiveSource, excessMs: number): void;
+}
+
+/**
+ * How far a live stream has fallen behind: the encoder runs at wall-clock pace, so media time
+ * should arrive as fast as real time; the excess over the smallest lag seen is the queue growing
+ * somewhere on the way (in practice, on the ship's uplink). Measured on shore from what arrives,
+ * it does not wait behind the very bytes that are late, as a report from the ship would.
+ */
+export class LagMeter {
+  private start: { wall: number; media: number } | undefined;
+  private minLag = Infinity;
+  private maxExcess = 0;
+  private lastReport = 0;
+
+  constructor(private readonly everyMs = 1_000) {}
+
+  reset(): void {
+    this.start = undefined;
+    this.minLag = Infinity;
+    this.maxExcess = 0;
+  }
+
+  /** Feeds one fragment's end time (seconds of media); answers the excess to report, once per interval. */
+  fragment(mediaEndSeconds: number, now: number): number | undefined {
+    if (!this.start) {
+      this.start = { wall: now, media: mediaEndSeconds };
+      this.lastReport = now;
+      return undefined;
+    }
+    const lag = now - this.start.wall - (mediaEndSeconds - this.start.media) * 1000;
+    this.minLag = Math.min(this.minLag, lag);
+    this.maxExcess = Math.max(this.maxExcess, lag - this.minLag);
+    if (now - this.lastReport < this.everyMs) return undefined;
+    const excess = this.maxExcess;
+    this.maxExcess = 0;
+    this.lastReport = now;
+    return excess;
+  }
 }
 
 /**
@@ -46,6 +89,8 @@ export class LiveSource implements Source {
   private state: StreamState = 'starting';
   private effective: DefinitionModel;
   private codec: MediaServerMessage | undefined;
+  private timescale = 0;
+  private readonly lag = new LagMeter();
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -143,9 +188,15 @@ export class LiveSource implements Source {
           templateId: this.effective.id,
         };
         for (const v of this.viewers) v.sendJson(this.codec);
+        this.timescale = unit.timescale;
+        this.lag.reset();
         this.hub.setInit(unit);
       } else if (unit.kind === 'fragment') {
         this.hub.pushFragment(unit);
+        if (this.timescale > 0) {
+          const excess = this.lag.fragment((unit.baseMediaDecodeTime + unit.duration) / this.timescale, Date.now());
+          if (excess !== undefined) this.deps.onLag?.(this, excess);
+        }
         if (this.state !== 'playing') this.setState('playing');
       }
     }

@@ -82,3 +82,20 @@ describe('DefinitionController', () => {
     expect(c.report(0, 35_000)).toBe('restore'); // 20 s is
   });
 });
+
+describe('LagMeter', () => {
+  it('reports how far arriving media falls behind real time, beyond its best moment, once per interval', async () => {
+    const { LagMeter } = await import('../../src/live/live-source.ts');
+    const m = new LagMeter(1000);
+    expect(m.fragment(10, 0)).toBeUndefined(); // the first fragment sets the baseline
+    // Media arrives at real-time pace with 200 ms of jitter: no lag to report.
+    expect(m.fragment(10.5, 700)).toBeUndefined();
+    expect(m.fragment(11.0, 1000)).toBe(0);
+    // Now only a third of real time arrives each second: the lag grows.
+    expect(m.fragment(11.33, 2000)).toBeCloseTo(670, -1);
+    expect(m.fragment(11.66, 3000)).toBeCloseTo(1340, -1);
+    m.reset();
+    expect(m.fragment(50, 4000)).toBeUndefined();
+    expect(m.fragment(51, 5000)).toBe(0);
+  });
+});

@@ -51,7 +51,7 @@ export default fp<AgentLinkOptions>(
         },
       },
       (socket, req) => {
-        gateway.attach(String(req.headers[AGENT_HEADERS.shipId]), socket);
+        gateway.attach(String(req.headers[AGENT_HEADERS.shipId]), socket, req.raw.socket);
       },
     );
   },
