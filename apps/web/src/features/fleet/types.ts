@@ -1,0 +1,20 @@
+/**
+ * A channel's camera as the play grid receives it from the source tree (spec §3 "Camera or
+ * source"): everything a cell needs to start the stream and title itself without another lookup.
+ */
+export interface PlayableSource {
+  cameraId: string;
+  /** Shown as the cell's title: the channel name, with the camera name for multi-camera channels. */
+  title: string;
+  channelId: string;
+  shipId: string;
+  /** The ship's `name` (its STOMP destinations are built from it). */
+  shipName: string;
+  /** enName + name (spec §3 displayName). */
+  shipDisplayName: string;
+  orgId: string;
+  orgName: string;
+  /** Seconds to expect before the first frame, from the organisation's wait time. */
+  waitTime: number;
+  componentType: 'live';
+}
