@@ -79,6 +79,16 @@ describe('live stream control', () => {
     c.events.length = 0;
     c.send({ type: 'continue' });
     await c.until((x) => x.event('status', (e) => e.state === 'playing') !== undefined && x.bytes > bytes, 20_000, 'playing again');
+
+    // Continue during the countdown: the limit starts over and the stream never stops.
+    await c.until((x) => x.event('status', (e) => e.state === 'limit' && e.countdownSeconds === 2) !== undefined, 10_000, 'countdown');
+    c.events.length = 0;
+    c.send({ type: 'continue' });
+    const warnedAt = Date.now();
+    await c.until((x) => x.event('status', (e) => e.state === 'limit') !== undefined, 10_000, 'next countdown');
+    // The next warning comes a whole limit (3 s, less the 2 s countdown) later, not at 0.
+    expect(Date.now() - warnedAt).toBeGreaterThan(700);
+    expect(c.event('status', (e) => e.state === 'limit')?.countdownSeconds).toBe(2);
     await c.close();
   });
 

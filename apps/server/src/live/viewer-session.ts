@@ -97,7 +97,10 @@ export class ViewerSession implements LiveViewer {
         this.sendJson({ type: 'status', state: 'ended', reason: 'stopped by the viewer' });
         return;
       case 'continue':
-        if (this.ticket && !this.lease) this.join();
+        if (!this.ticket) return;
+        // During the countdown the stream still runs: only the limit starts over.
+        if (this.lease) this.armLimit(this.ticket);
+        else this.join();
         return;
     }
   }
