@@ -45,7 +45,7 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'desktop', use: { viewport: { width: 1366, height: 768 } } },
+    { name: 'desktop', use: { viewport: { width: 1440, height: 900 } } },
     // A 'mobile' project (phone user agent and viewport, spec §2 mobile routes) joins here.
   ],
   webServer: {

@@ -6,7 +6,7 @@ export const TEXTS = { 'zh-CN': zhCN, en } as const;
 export type Language = keyof typeof TEXTS;
 
 /**
- * The placeholder page of apps/web (title, version, language choice, sign-in). Locators use the
+ * The sign-in screen of apps/web (title, version, language choice, sign-in form). Locators use the
  * app's own texts, so a test states the language it expects and finds the controls in it.
  */
 export class MonitorPage {

@@ -44,6 +44,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     // Only behind a known reverse proxy may X-Forwarded-For name the client (it keys the sign-in limit).
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: 1_048_576,
+    // Migrations and the demo seed on the embedded database can take a while on a loaded machine.
+    pluginTimeout: 120_000,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

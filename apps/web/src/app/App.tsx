@@ -1,20 +1,58 @@
 import type { i18n } from 'i18next';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { LIMITS } from '@ship-cctv/protocol';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { JumpPage } from '../features/session/components/JumpPage.tsx';
+import { LoginPage } from '../features/session/components/LoginPage.tsx';
+import { RepeatLoginPage } from '../features/session/components/RepeatLoginPage.tsx';
+import { RouteGuard } from '../features/session/components/RouteGuard.tsx';
+import { useSessionEndedHandler } from '../features/session/hooks/useSessionEndedHandler.ts';
 import type { RuntimeConfig } from '../lib/runtime-config.ts';
+import { FORM_FACTOR, type FormFactor } from './form-factor.ts';
+import { DesktopShell } from './layout/DesktopShell.tsx';
 import { AppProviders } from './providers.tsx';
-import { PlaceholderPage } from './routes/PlaceholderPage.tsx';
+import { LivePreviewPage } from './routes/LivePreviewPage.tsx';
+import { MobilePlaceholderPage } from './routes/MobilePlaceholderPage.tsx';
 
 /** Router basename: the app is served under /monitor/ (spec §2), taken from Vite's `base`. */
 export const ROUTER_BASENAME = import.meta.env.BASE_URL.replace(/\/+$/, '');
 
-export function App({ config, i18n }: { config: RuntimeConfig; i18n: i18n }) {
+/** Spec §8: a 401/402 anywhere is handled once, here at the root, whatever screen is showing. */
+function SessionEvents() {
+  useSessionEndedHandler();
+  return null;
+}
+
+/** Spec §2 desktop routes; screens of later issues (playback, photos, carousel) join here. */
+function DesktopRoutes() {
+  return (
+    <Routes>
+      <Route path="/login" element={<RouteGuard kind="login"><LoginPage /></RouteGuard>} />
+      <Route path="/jump" element={<JumpPage />} />
+      <Route path="/repeatLogin" element={<RepeatLoginPage />} />
+      <Route element={<RouteGuard kind="auth"><DesktopShell /></RouteGuard>}>
+        <Route path="/live" element={<Navigate to="/live/index" replace />} />
+        <Route path="/live/index" element={<LivePreviewPage />} />
+      </Route>
+      <Route path="*" element={<Navigate to="/live" replace />} />
+    </Routes>
+  );
+}
+
+export function App({ config, i18n, formFactor = FORM_FACTOR }: { config: RuntimeConfig; i18n: i18n; formFactor?: FormFactor }) {
   return (
     <AppProviders config={config} i18n={i18n}>
       <BrowserRouter basename={ROUTER_BASENAME}>
-        <Routes>
-          {/* Until the real routes of spec §2 arrive, every path shows the placeholder. */}
-          <Route path="*" element={<PlaceholderPage />} />
-        </Routes>
+        <SessionEvents />
+        {formFactor === 'mobile' ? (
+          <Routes>
+            <Route path="*" element={<MobilePlaceholderPage />} />
+          </Routes>
+        ) : (
+          // Spec §1: the desktop layout is at least 1250 px wide; narrower windows scroll.
+          <div style={{ minWidth: LIMITS.minWidthDesktopPx }}>
+            <DesktopRoutes />
+          </div>
+        )}
       </BrowserRouter>
     </AppProviders>
   );

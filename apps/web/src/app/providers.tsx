@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { App as AntdApp, ConfigProvider } from 'antd';
+import { App as AntdApp, ConfigProvider, theme } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -7,6 +7,7 @@ import type { i18n } from 'i18next';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import type { RuntimeConfig } from '../lib/runtime-config.ts';
 import { RuntimeConfigProvider } from './runtime-config.tsx';
+import { useThemeMode } from './theme.ts';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -18,12 +19,14 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** antd follows the i18next language, so one switch changes both. */
+/** antd follows the i18next language, so one switch changes both; and the day/night theme. */
 function AntdProvider({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
+  const mode = useThemeMode();
   return (
     <ConfigProvider
       locale={i18n.language === 'en' ? enUS : zhCN}
+      theme={{ algorithm: mode === 'night' ? theme.darkAlgorithm : theme.defaultAlgorithm }}
       // antd puts a space between two Chinese characters in buttons ("登 录"); the texts are written as wanted.
       button={{ autoInsertSpace: false }}
     >

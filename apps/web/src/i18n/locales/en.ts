@@ -1,13 +1,18 @@
 import type { Messages } from '../messages.ts';
 
 import { liveEn } from '../../features/live/locales.ts';
+import { shellEn } from '../../app/locales.ts';
+import { fleetEn } from '../../features/fleet/locales.ts';
+import { sessionEn } from '../../features/session/locales.ts';
 
 export const en: Messages = {
   live: liveEn,
+  shell: shellEn,
+  session: sessionEn,
+  fleet: fleetEn,
   app: {
     title: 'Ship Remote CCTV Monitoring',
     version: 'Version {{version}}',
-    placeholderNote: 'The full monitoring screens are on their way.',
   },
   language: {
     label: 'Language',

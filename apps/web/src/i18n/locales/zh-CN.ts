@@ -3,14 +3,20 @@
  * used verbatim. Every key added here must be added to en.ts too (type error and unit test).
  */
 import { liveZhCN } from '../../features/live/locales.ts';
+import { shellZhCN } from '../../app/locales.ts';
+import { fleetZhCN } from '../../features/fleet/locales.ts';
+import { sessionZhCN } from '../../features/session/locales.ts';
 
 export const zhCN = {
   /** The play grid's texts live beside it (features/live/locales.ts). */
   live: liveZhCN,
+  /** Shell, session screens and source tree: texts beside their features too. */
+  shell: shellZhCN,
+  session: sessionZhCN,
+  fleet: fleetZhCN,
   app: {
     title: '船舶远程视频监控',
     version: '版本 {{version}}',
-    placeholderNote: '完整的监控界面即将上线。',
   },
   language: {
     label: '语言',

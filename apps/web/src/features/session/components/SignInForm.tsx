@@ -1,15 +1,20 @@
 import { Alert, Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { LogonBody } from '@ship-cctv/protocol';
+import type { LogonBody, LogonData } from '@ship-cctv/protocol';
 import { useLogon } from '../api/logon.ts';
 import { logonErrorText } from '../logon-error.ts';
 
-/** Placeholder sign-in: the real login screen (/login) replaces it with the app shell. */
-export function SignInForm() {
+export interface SignInFormProps {
+  /** Called once signed in (the login screen enters the app); without it the form says who signed in. */
+  onSignedIn?: (data: LogonData) => void;
+}
+
+/** User name, password, and the sign-in errors worded (wrong password, locked out, unreachable). */
+export function SignInForm({ onSignedIn }: SignInFormProps) {
   const { t } = useTranslation();
   const logon = useLogon();
 
-  if (logon.data) {
+  if (logon.data && !onSignedIn) {
     return <Alert type="success" showIcon title={t('signIn.signedInAs', { name: logon.data.user.displayName })} />;
   }
 
@@ -18,7 +23,7 @@ export function SignInForm() {
       layout="vertical"
       requiredMark={false}
       aria-label={t('signIn.title')}
-      onFinish={(values) => logon.mutate(values)}
+      onFinish={(values) => logon.mutate(values, { onSuccess: (data) => onSignedIn?.(data) })}
     >
       <Form.Item label={t('signIn.username')} name="username" rules={[{ required: true, message: t('signIn.usernamePrompt') }]}>
         <Input autoComplete="username" placeholder={t('signIn.usernamePrompt')} maxLength={64} />

@@ -1,19 +1,23 @@
-import { Card, Flex, Segmented, Typography } from 'antd';
+import { Card, Flex, Segmented, Typography, theme } from 'antd';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, switchLanguage, toLanguage, type Language } from '../../i18n/index.ts';
-import { SignInForm } from '../../features/session/components/SignInForm.tsx';
-import { useRuntimeConfig } from '../runtime-config.tsx';
+import { LANGUAGES, switchLanguage, toLanguage, type Language } from '../../../i18n/index.ts';
+import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
+import { sessionStore } from '../session-store.ts';
+import { SignInForm } from './SignInForm.tsx';
 
 const LANGUAGE_LABEL_KEYS = { 'zh-CN': 'language.zhCN', en: 'language.en' } as const;
 
-/** Stands in for the app shell: title, version, language choice and sign-in. */
-export function PlaceholderPage() {
+/** /login: product title, version, language choice and the sign-in form. */
+export function LoginPage() {
   const { t, i18n } = useTranslation();
   const { version } = useRuntimeConfig();
+  const navigate = useNavigate();
+  const { token } = theme.useToken();
   const language = toLanguage(i18n.language) ?? 'zh-CN';
 
   return (
-    <Flex vertical align="center" gap={24} style={{ minHeight: '100vh', padding: '64px 16px', background: '#f0f2f5' }}>
+    <Flex vertical align="center" gap={24} style={{ minHeight: '100vh', padding: '64px 16px', background: token.colorBgLayout }}>
       <Flex vertical align="center" gap={4}>
         <Typography.Title level={1} style={{ margin: 0 }}>
           {t('app.title')}
@@ -29,9 +33,14 @@ export function PlaceholderPage() {
         onChange={(value) => void switchLanguage(i18n, value)}
       />
       <Card title={t('signIn.title')} style={{ width: 360, maxWidth: '100%' }}>
-        <SignInForm />
+        <SignInForm
+          onSignedIn={(data) => {
+            // The token was just issued: no need for the guard to validate it again in this page load.
+            sessionStore.signedIn(data.user);
+            void navigate('/', { replace: true });
+          }}
+        />
       </Card>
-      <Typography.Text type="secondary">{t('app.placeholderNote')}</Typography.Text>
     </Flex>
   );
 }

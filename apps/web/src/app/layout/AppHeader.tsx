@@ -1,0 +1,113 @@
+import { BarChartOutlined, BgColorsOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Flex, Layout, Menu, Tag, Typography, theme, type MenuProps } from 'antd';
+import { useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useOrganisations } from '../../features/fleet/selection.ts';
+import { useLogout } from '../../features/session/hooks/useLogout.ts';
+import { useSessionUser } from '../../features/session/session-store.ts';
+import { LANGUAGES, switchLanguage, toLanguage } from '../../i18n/index.ts';
+import { setThemeMode, THEME_MODES, useThemeMode } from '../theme.ts';
+import { hasSidebarToggle, menuKeyOf } from './header-rules.ts';
+import { useShellState } from './shell-state.tsx';
+
+const LANGUAGE_LABEL_KEYS = { 'zh-CN': 'language.zhCN', en: 'language.en' } as const;
+const THEME_LABEL_KEYS = { day: 'shell.theme.day', night: 'shell.theme.night' } as const;
+
+/**
+ * Spec §2 desktop header: the organisation as brand, the top menu, the settings menu (language,
+ * theme), the role text and the user menu (name, Logout).
+ */
+export function AppHeader() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const { token } = theme.useToken();
+  const { selected } = useOrganisations();
+  const user = useSessionUser();
+  const logout = useLogout();
+  const mode = useThemeMode();
+  const shell = useShellState();
+  const language = toLanguage(i18n.language) ?? 'zh-CN';
+
+  // Later issues add ship playback, shore playback (label via shorePlaybackLabel) and carousel here.
+  const topMenu: MenuProps['items'] = [{ key: 'live', label: t('shell.menu.mainPreview') }];
+
+  const settingsMenu: MenuProps = {
+    selectable: true,
+    selectedKeys: [`language:${language}`, `theme:${mode}`],
+    items: [
+      {
+        type: 'group',
+        label: t('language.label'),
+        children: LANGUAGES.map((value) => ({ key: `language:${value}`, label: t(LANGUAGE_LABEL_KEYS[value]) })),
+      },
+      { type: 'divider' },
+      {
+        type: 'group',
+        label: t('shell.theme.label'),
+        children: THEME_MODES.map((value) => ({ key: `theme:${value}`, icon: <BgColorsOutlined />, label: t(THEME_LABEL_KEYS[value]) })),
+      },
+    ],
+    onClick: ({ key }) => {
+      const [kind, value] = key.split(':');
+      if (kind === 'language') {
+        const next = toLanguage(value);
+        if (next) void switchLanguage(i18n, next);
+      } else if (value === 'day' || value === 'night') setThemeMode(value);
+    },
+  };
+
+  const userMenu: MenuProps = {
+    items: [{ key: 'logout', label: t('shell.logout') }],
+    onClick: ({ key }) => {
+      if (key === 'logout') void logout();
+    },
+  };
+
+  return (
+    <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 16, paddingInline: 16, background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
+      <Typography.Title level={4} style={{ margin: 0, whiteSpace: 'nowrap' }} data-testid="brand">
+        {selected?.displayName ?? t('app.title')}
+      </Typography.Title>
+      {hasSidebarToggle(pathname) ? (
+        <Button
+          type="text"
+          icon={shell.sidebarCollapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+          aria-label={shell.sidebarCollapsed ? t('shell.expandSidebar') : t('shell.collapseSidebar')}
+          title={shell.sidebarCollapsed ? t('shell.expandSidebar') : t('shell.collapseSidebar')}
+          onClick={shell.toggleSidebar}
+        />
+      ) : null}
+      <Menu
+        mode="horizontal"
+        items={topMenu}
+        selectedKeys={[menuKeyOf(pathname) ?? '']}
+        onClick={({ key }) => {
+          if (key === 'live') void navigate('/live/index');
+        }}
+        style={{ flex: 1, minWidth: 0, borderBottom: 'none', background: 'transparent' }}
+      />
+      <Flex align="center" gap={8}>
+        <Button
+          type={shell.statisticsOpen ? 'primary' : 'text'}
+          icon={<BarChartOutlined />}
+          aria-pressed={shell.statisticsOpen}
+          onClick={() => shell.setStatisticsOpen(!shell.statisticsOpen)}
+        >
+          {t('shell.statistics')}
+        </Button>
+        <Tag data-testid="role">{t('shell.role', { role: t('shell.roleManager') })}</Tag>
+        <Dropdown menu={settingsMenu} trigger={['click']}>
+          <Button type="text" icon={<SettingOutlined />} aria-label={t('shell.settings')}>
+            {t('shell.settings')}
+          </Button>
+        </Dropdown>
+        <Dropdown menu={userMenu} trigger={['click']}>
+          <Button type="text" icon={<UserOutlined />} aria-label={t('shell.user')} data-testid="user-menu">
+            {user?.displayName ?? ''}
+          </Button>
+        </Dropdown>
+      </Flex>
+    </Layout.Header>
+  );
+}

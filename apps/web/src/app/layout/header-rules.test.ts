@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { hasSidebarToggle, menuKeyOf, shorePlaybackLabel } from './header-rules.ts';
+
+describe('header rules (spec §2)', () => {
+  it('calls shore playback near-end for njzsz only', () => {
+    expect(shorePlaybackLabel('njzsz')).toBe('shell.menu.nearEndPlayback');
+    expect(shorePlaybackLabel('blueocean')).toBe('shell.menu.shorePlayback');
+    expect(shorePlaybackLabel(undefined)).toBe('shell.menu.shorePlayback');
+  });
+
+  it('shows the collapse-sidebar icon only on the source-tree screens', () => {
+    for (const path of ['/live/index', '/live/index/', '/live/photo', '/live/recordlivevideo', '/recordlivephoto']) expect(hasSidebarToggle(path), path).toBe(true);
+    for (const path of ['/live', '/record/video', '/carouselConfig', '/login']) expect(hasSidebarToggle(path), path).toBe(false);
+  });
+
+  it('highlights Main preview on the live screens', () => {
+    expect(menuKeyOf('/live/index')).toBe('live');
+    expect(menuKeyOf('/record/video')).toBeUndefined();
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Texts of the desktop shell (header, menus, themes) and the mobile placeholder, merged into the
+ * app's locales under `shell` (see ../i18n/locales). zh-CN is the source of the keys.
+ */
+export const shellZhCN = {
+  menu: {
+    mainPreview: '主预览',
+    shorePlayback: '岸端回放',
+    /** Spec §2/§6: organisation njzsz calls shore playback near-end playback. */
+    nearEndPlayback: '近端回放',
+  },
+  settings: '设置',
+  theme: {
+    label: '主题',
+    day: '白天模式',
+    night: '夜间模式',
+  },
+  role: '角色：{{role}}',
+  roleManager: '管理员',
+  user: '用户',
+  logout: '退出登录',
+  collapseSidebar: '收起侧边栏',
+  expandSidebar: '展开侧边栏',
+  statistics: '统计信息',
+  mobile: {
+    note: '移动端界面即将上线，请暂时使用电脑浏览器访问。',
+  },
+};
+
+type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
+
+export const shellEn: Widen<typeof shellZhCN> = {
+  menu: {
+    mainPreview: 'Main preview',
+    shorePlayback: 'Shore playback',
+    nearEndPlayback: 'Near-end playback',
+  },
+  settings: 'Settings',
+  theme: {
+    label: 'Theme',
+    day: 'Day mode',
+    night: 'Night mode',
+  },
+  role: 'Role: {{role}}',
+  roleManager: 'Manager',
+  user: 'User',
+  logout: 'Logout',
+  collapseSidebar: 'Collapse sidebar',
+  expandSidebar: 'Expand sidebar',
+  statistics: 'Statistics',
+  mobile: {
+    note: 'The mobile screens are on their way; please use a desktop browser for now.',
+  },
+};

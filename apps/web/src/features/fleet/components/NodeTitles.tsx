@@ -1,0 +1,88 @@
+import { ApartmentOutlined, AppstoreOutlined, VideoCameraFilled } from '@ant-design/icons';
+import { Flex, Spin, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { Camera, Channel, OrgShipTreeNode, Ship } from '@ship-cctv/protocol';
+import { useCameraStatus, useShipStatus } from '../../../lib/realtime/index.ts';
+import { cameraInstanceId, shipDisplayName } from '../tree.ts';
+import { LinkIcon, SignalDot } from './LinkIcon.tsx';
+
+/*
+ * Each title reads its own STOMP destination: with the virtual tree only rows on screen are
+ * mounted, so only they hold subscriptions, which keeps hundreds of ships cheap.
+ */
+
+export function OrgTitle({ org }: { org: OrgShipTreeNode }) {
+  return (
+    <Flex gap={6} align="center">
+      <ApartmentOutlined />
+      <span>{org.displayName || org.organizationname}</span>
+    </Flex>
+  );
+}
+
+export function ShipTitle({ ship }: { ship: Ship }) {
+  const { linkType, quality } = useShipStatus(ship.name);
+  return (
+    <Flex gap={6} align="center" data-ship={ship.id}>
+      <LinkIcon linkType={linkType} />
+      <SignalDot quality={quality} />
+      <Typography.Text ellipsis style={{ maxWidth: 210 }}>
+        {shipDisplayName(ship)}
+      </Typography.Text>
+    </Flex>
+  );
+}
+
+function CameraStatusIcons({ ship, camera }: { ship: Ship; camera: Camera }) {
+  const { t } = useTranslation();
+  const status = useCameraStatus(cameraInstanceId(camera, ship), camera.id);
+  const onlineText = status.online ? t('fleet.online') : t('fleet.offline');
+  const recordText = status.recording ? t('fleet.recording') : t('fleet.notRecording');
+  return (
+    <>
+      <span role="img" aria-label={onlineText} title={onlineText} data-online={status.online} style={{ color: status.online ? '#52c41a' : '#bfbfbf' }}>
+        <VideoCameraFilled />
+      </span>
+      <span
+        role="img"
+        aria-label={recordText}
+        title={recordText}
+        data-recording={status.recording}
+        style={{ display: 'inline-block', width: 8, height: 8, borderRadius: '50%', background: status.recording ? '#f5222d' : 'transparent', border: `1px solid ${status.recording ? '#f5222d' : '#bfbfbf'}` }}
+      />
+    </>
+  );
+}
+
+export function ChannelTitle({ ship, channel }: { ship: Ship; channel: Channel }) {
+  const single = channel.cameras.length === 1 ? channel.cameras[0] : undefined;
+  return (
+    <Flex gap={6} align="center" data-channel={channel.id}>
+      {/* A multi-camera channel shows its status per camera, on the sub-items. */}
+      {single ? <CameraStatusIcons ship={ship} camera={single} /> : <AppstoreOutlined />}
+      <span>{channel.name}</span>
+    </Flex>
+  );
+}
+
+export function CameraTitle({ ship, camera }: { ship: Ship; camera: Camera }) {
+  return (
+    <Flex gap={6} align="center" data-camera={camera.id}>
+      <CameraStatusIcons ship={ship} camera={camera} />
+      <span>{camera.name}</span>
+    </Flex>
+  );
+}
+
+export function MessageTitle({ message }: { message: 'loading' | 'empty' | 'error' }) {
+  const { t } = useTranslation();
+  if (message === 'loading') {
+    return (
+      <Flex gap={6} align="center">
+        <Spin size="small" />
+        <Typography.Text type="secondary">{t('fleet.channelsLoading')}</Typography.Text>
+      </Flex>
+    );
+  }
+  return <Typography.Text type={message === 'error' ? 'danger' : 'secondary'}>{t(message === 'error' ? 'fleet.channelsFailed' : 'fleet.channelsEmpty')}</Typography.Text>;
+}

@@ -1,0 +1,60 @@
+import { useMemo } from 'react';
+import { Alert, Button, Card, Col, Row, Statistic, Typography } from 'antd';
+import { CloseOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useCameraStatuses } from '../api/camera-status.ts';
+import { useShipStatuses } from '../api/ship-status.ts';
+import { useShipsAndChannels } from '../api/ships-and-channels.ts';
+import { useOrganisations } from '../selection.ts';
+import { countFleet } from '../statistics.ts';
+import { shipsOf } from '../tree.ts';
+
+/**
+ * The static-info panel (spec §3 "static-info closed"): online and offline ships and channels of
+ * the selected organisation. Polled only while open, so it costs nothing when closed.
+ */
+export function StatisticsPanel({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const { selected } = useOrganisations();
+  const shipIds = useMemo(() => (selected ? shipsOf(selected.node).map((ship) => ship.id) : []), [selected]);
+  const totals = useShipsAndChannels(selected?.id);
+  const ships = useShipStatuses(shipIds);
+  const onlineShipIds = useMemo(() => (ships.data ?? []).filter((ship) => ship.online).map((ship) => ship.shipId), [ships.data]);
+  const cameras = useCameraStatuses(onlineShipIds);
+  const cameraEntries = cameras.flatMap((query) => query.data ?? []);
+
+  let body;
+  if (!selected) body = <Typography.Text type="secondary">{t('fleet.stats.chooseOrganisation')}</Typography.Text>;
+  else if (totals.isError || ships.isError) body = <Alert type="error" showIcon title={t('fleet.stats.loadFailed')} />;
+  else {
+    const counts = totals.data ? countFleet(totals.data, ships.data ?? [], cameraEntries) : undefined;
+    const loading = !counts || ships.isLoading;
+    body = (
+      <Row gutter={16}>
+        <Col span={6}>
+          <Statistic loading={loading} title={`${t('fleet.stats.ships')} · ${t('fleet.stats.online')}`} value={counts?.shipsOnline ?? 0} styles={{ content: { color: '#389e0d' } }} />
+        </Col>
+        <Col span={6}>
+          <Statistic loading={loading} title={`${t('fleet.stats.ships')} · ${t('fleet.stats.offline')}`} value={counts?.shipsOffline ?? 0} />
+        </Col>
+        <Col span={6}>
+          <Statistic loading={loading} title={`${t('fleet.stats.channels')} · ${t('fleet.stats.online')}`} value={counts?.channelsOnline ?? 0} styles={{ content: { color: '#389e0d' } }} />
+        </Col>
+        <Col span={6}>
+          <Statistic loading={loading} title={`${t('fleet.stats.channels')} · ${t('fleet.stats.offline')}`} value={counts?.channelsOffline ?? 0} />
+        </Col>
+      </Row>
+    );
+  }
+
+  return (
+    <Card
+      size="small"
+      title={t('fleet.stats.title')}
+      aria-label={t('fleet.stats.title')}
+      extra={<Button type="text" size="small" icon={<CloseOutlined />} aria-label={t('fleet.stats.close')} onClick={onClose} />}
+    >
+      {body}
+    </Card>
+  );
+}

@@ -1,0 +1,64 @@
+import { Button, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { Banner, Overlay } from '../player-view.ts';
+import styles from './PlayerCell.module.css';
+
+export interface CellOverlayProps {
+  overlay: Overlay;
+  onReplay(): void;
+  onContinue(): void;
+  onClickToPlay(): void;
+}
+
+/** What covers the picture while there is none: progress, or why not and what to do. */
+export function CellOverlay({ overlay, onReplay, onContinue, onClickToPlay }: CellOverlayProps) {
+  const { t } = useTranslation();
+  if (overlay.kind === 'none') return null;
+  if (overlay.kind === 'busy') {
+    const text = overlay.text === 'waiting' ? t('live.cell.waiting', { seconds: overlay.seconds ?? 0 }) : t(`live.cell.${overlay.text}`);
+    return (
+      <div className={styles.overlay} role="status" aria-live="polite">
+        <Spin size="small" />
+        <span>{text}</span>
+      </div>
+    );
+  }
+  const action =
+    overlay.action === 'replay'
+      ? { label: t('live.cell.replay'), run: onReplay }
+      : overlay.action === 'continue'
+        ? { label: t('live.cell.continue'), run: onContinue }
+        : overlay.action === 'clickToPlay'
+          ? { label: t('live.cell.clickToPlay'), run: onClickToPlay }
+          : undefined;
+  return (
+    <div className={styles.overlay} data-tone={overlay.tone} role={overlay.tone === 'error' ? 'alert' : 'status'}>
+      <span>{overlay.text === 'clickToPlay' ? null : t(`live.cell.${overlay.text}`)}</span>
+      {overlay.hint ? <span className={styles.hint}>{t(`live.cell.${overlay.hint}`)}</span> : null}
+      {action ? (
+        <Button size="small" type="primary" onClick={action.run}>
+          {action.label}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+/** A note over a picture that keeps playing. */
+export function CellBanner({ banner, onContinue }: { banner: Banner; onContinue(): void }) {
+  const { t } = useTranslation();
+  return (
+    <div className={styles.banner} role="status" aria-live="polite">
+      {banner.kind === 'limitCountdown' ? (
+        <>
+          <span>{t('live.cell.limitCountdown', { seconds: banner.seconds })}</span>
+          <Button size="small" type="primary" onClick={onContinue}>
+            {t('live.cell.continue')}
+          </Button>
+        </>
+      ) : (
+        <span>{t(`live.cell.${banner.kind}`)}</span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { definitionChoices, useShipConfig } from '../api/get-ship-config.ts';
+
+export interface DefinitionSelectProps {
+  orgId: string;
+  shipId: string;
+  /** The model playing or chosen; undefined while unknown (shows the placeholder). */
+  value: number | undefined;
+  onChange(templateId: number): void;
+  /** Where the list opens: the cell, so it also shows while the cell is fullscreen. */
+  getPopupContainer(): HTMLElement;
+}
+
+/** The ship's definition templates (spec §3 Config); hidden until they are known. */
+export function DefinitionSelect({ orgId, shipId, value, onChange, getPopupContainer }: DefinitionSelectProps) {
+  const { t } = useTranslation();
+  const { data } = useShipConfig(orgId, shipId);
+  if (!data) return null;
+  const { choices, defaultModelId } = definitionChoices(data);
+  if (choices.length === 0) return null;
+  // Until the stream reports its model, the ship's default is what the server will pick.
+  const shown = value ?? defaultModelId;
+  const groups = new Map<number, { label: string; options: { value: number; label: string }[] }>();
+  for (const c of choices) {
+    const group = groups.get(c.groupId) ?? { label: c.groupName, options: [] };
+    group.options.push({ value: c.model.id, label: c.model.displayName });
+    groups.set(c.groupId, group);
+  }
+  const options = groups.size === 1 ? [...groups.values()][0]?.options : [...groups.values()];
+  return (
+    <Select<number>
+      size="small"
+      variant="borderless"
+      aria-label={t('live.cell.definition')}
+      placeholder={t('live.cell.definition')}
+      value={choices.some((c) => c.model.id === shown) ? shown : undefined}
+      options={options}
+      onChange={onChange}
+      getPopupContainer={getPopupContainer}
+      popupMatchSelectWidth={false}
+      style={{ minWidth: 120 }}
+    />
+  );
+}

@@ -1,0 +1,46 @@
+import { Segmented } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { GRID_SIZES, isGridSize, usePlaylist, usePlaylistActions } from '../playlist.ts';
+import styles from './PlayGrid.module.css';
+import { PlayerCell } from './PlayerCell.tsx';
+
+/**
+ * The main area of /live/index (spec §2 "Play grid"): 1, 4, 9 or 16 cells filled in playlist
+ * order. Channels beyond the grid size stay in the playlist (and do not play) until the grid grows
+ * or earlier cells are closed.
+ */
+export function PlayGrid() {
+  const { t } = useTranslation();
+  const { gridSize, playlist } = usePlaylist();
+  const { remove, setGridSize } = usePlaylistActions();
+  const side = Math.sqrt(gridSize);
+  const shown = playlist.slice(0, gridSize);
+  const empty = gridSize - shown.length;
+
+  return (
+    <section className={styles.root} aria-label={t('live.grid.label')}>
+      <div className={styles.toolbar}>
+        <Segmented<number>
+          aria-label={t('live.grid.layout')}
+          size="small"
+          value={gridSize}
+          options={GRID_SIZES.map((n) => ({ value: n, label: t('live.grid.layoutOption', { count: n }) }))}
+          onChange={(n) => {
+            if (isGridSize(n)) setGridSize(n);
+          }}
+        />
+      </div>
+      <div className={styles.grid} style={{ gridTemplateColumns: `repeat(${side}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${side}, minmax(0, 1fr))` }}>
+        {/* Keyed by camera: closing a cell moves the later ones up without restarting their streams. */}
+        {shown.map((source) => (
+          <PlayerCell key={source.cameraId} source={source} onClose={remove} />
+        ))}
+        {Array.from({ length: empty }, (_, i) => (
+          <div key={`empty-${i}`} className={styles.empty} data-empty-cell="">
+            {t('live.grid.emptyCell')}
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,98 @@
+import { useCallback, useRef, useState } from 'react';
+import { Button, ConfigProvider, theme, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
+import { useShipStatus } from '../../../lib/realtime/index.ts';
+import type { PlayableSource } from '../../fleet/types.ts';
+import { useFullscreen } from '../hooks/useFullscreen.ts';
+import { useMsePlayer } from '../hooks/useMsePlayer.ts';
+import { useNow } from '../hooks/useNow.ts';
+import { usePlayerStats } from '../hooks/usePlayerStats.ts';
+import { mediaSocketUrl } from '../media-url.ts';
+import { bannerFor, needsClock, overlayFor } from '../player-view.ts';
+import { CellBanner, CellOverlay } from './CellOverlay.tsx';
+import { DefinitionSelect } from './DefinitionSelect.tsx';
+import { CloseIcon, FullscreenIcon, StatsIcon } from './icons.tsx';
+import styles from './PlayerCell.module.css';
+import { StatsPanel } from './StatsPanel.tsx';
+
+/** The cell is a black video surface: its controls use antd's dark algorithm to stay readable. */
+const CELL_THEME = { algorithm: theme.darkAlgorithm, token: { fontSize: 12 } };
+
+export interface PlayerCellProps {
+  source: PlayableSource;
+  onClose(cameraId: string): void;
+}
+
+/** One live channel of the play grid: its own MsePlayer, title, state, definition and controls. */
+export function PlayerCell({ source, onClose }: PlayerCellProps) {
+  const { t } = useTranslation();
+  const { mediaPath } = useRuntimeConfig();
+  const cellRef = useRef<HTMLDivElement>(null);
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const [templateId, setTemplateId] = useState<number>();
+  const [showStats, setShowStats] = useState(false);
+
+  const url = mediaSocketUrl(mediaPath, window.location);
+  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, templateId, source.waitTime);
+  const { linkType } = useShipStatus(source.shipName);
+  const now = useNow(needsClock(view, performance.now()));
+  const overlay = overlayFor(view, now, linkType === 'OFFLINE');
+  const banner = bannerFor(view, now);
+  const stats = usePlayerStats(player, showStats);
+  const fullscreen = useFullscreen(cellRef);
+
+  const continueWatching = useCallback(() => player?.continueWatching(), [player]);
+  // The browser refused to start muted video without a gesture: this click is the gesture.
+  const clickToPlay = useCallback(() => void videoRef.current?.play().catch(() => undefined), []);
+  const popupContainer = useCallback(() => cellRef.current ?? document.body, []);
+  const title = source.title;
+
+  return (
+    <ConfigProvider theme={CELL_THEME}>
+      <div ref={cellRef} className={styles.cell} role="region" aria-label={`${title} ${source.shipDisplayName}`} data-camera-id={source.cameraId} data-state={view.state}>
+        <video ref={videoRef} className={styles.video} muted playsInline aria-label={title} onDoubleClick={fullscreen.toggle} />
+        <div className={styles.bar}>
+          <span className={styles.title} title={`${title} · ${source.shipDisplayName}`}>
+            {title}
+            <span className={styles.ship}>{source.shipDisplayName}</span>
+          </span>
+          <span className={styles.controls}>
+            <DefinitionSelect
+              orgId={source.orgId}
+              shipId={source.shipId}
+              value={templateId ?? view.codec?.templateId}
+              onChange={setTemplateId}
+              getPopupContainer={popupContainer}
+            />
+            <Tooltip title={t('live.cell.stats')} getPopupContainer={popupContainer}>
+              <Button
+                size="small"
+                type="text"
+                aria-label={t('live.cell.stats')}
+                aria-pressed={showStats}
+                icon={<StatsIcon />}
+                onClick={() => setShowStats((v) => !v)}
+              />
+            </Tooltip>
+            <Tooltip title={fullscreen.active ? t('live.cell.exitFullscreen') : t('live.cell.fullscreen')} getPopupContainer={popupContainer}>
+              <Button
+                size="small"
+                type="text"
+                aria-label={fullscreen.active ? t('live.cell.exitFullscreen') : t('live.cell.fullscreen')}
+                icon={<FullscreenIcon exit={fullscreen.active} />}
+                onClick={fullscreen.toggle}
+              />
+            </Tooltip>
+            <Tooltip title={t('live.cell.close')} getPopupContainer={popupContainer}>
+              <Button size="small" type="text" aria-label={t('live.cell.close')} icon={<CloseIcon />} onClick={() => onClose(source.cameraId)} />
+            </Tooltip>
+          </span>
+        </div>
+        <CellOverlay overlay={overlay} onReplay={replay} onContinue={continueWatching} onClickToPlay={clickToPlay} />
+        {banner ? <CellBanner banner={banner} onContinue={continueWatching} /> : null}
+        {showStats ? <StatsPanel stats={stats} linkType={linkType} /> : null}
+      </div>
+    </ConfigProvider>
+  );
+}

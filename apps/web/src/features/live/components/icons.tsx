@@ -1,0 +1,33 @@
+/**
+ * The few icons of the cell toolbar, inline so the app does not depend on @ant-design/icons
+ * (not a declared dependency of apps/web). 1em boxes in currentColor, like antd's own icons.
+ */
+const base = { width: '1em', height: '1em', fill: 'currentColor', 'aria-hidden': true, focusable: false } as const;
+
+export function CloseIcon() {
+  return (
+    <svg viewBox="0 0 16 16" {...base}>
+      <path d="M3.3 2.3 8 7l4.7-4.7 1 1L9 8l4.7 4.7-1 1L8 9l-4.7 4.7-1-1L7 8 2.3 3.3z" />
+    </svg>
+  );
+}
+
+export function FullscreenIcon({ exit = false }: { exit?: boolean }) {
+  return (
+    <svg viewBox="0 0 16 16" {...base}>
+      {exit ? (
+        <path d="M5 1h1.5v5.5H1V5h4zM11 1H9.5v5.5H15V5h-4zM5 15h1.5V9.5H1V11h4zM11 15H9.5V9.5H15V11h-4z" />
+      ) : (
+        <path d="M1 1h5v1.5H2.5V6H1zM15 1h-5v1.5h3.5V6H15zM1 15h5v-1.5H2.5V10H1zM15 15h-5v-1.5h3.5V10H15z" />
+      )}
+    </svg>
+  );
+}
+
+export function StatsIcon() {
+  return (
+    <svg viewBox="0 0 16 16" {...base}>
+      <path d="M2 14V9h2.5v5zM6.75 14V5h2.5v9zM11.5 14V2H14v12z" />
+    </svg>
+  );
+}

@@ -1,0 +1,72 @@
+import { useCallback, useEffect, useReducer, useRef, useState, type RefObject } from 'react';
+import { MsePlayer, type PlayerEventMap } from '@ship-cctv/player';
+import type { PlayCommand } from '@ship-cctv/protocol';
+import { initialPlayerView, reducePlayerEvent, startedView, type PlayerEvent, type PlayerView } from '../player-view.ts';
+
+/** Reconnect pacing for satellite links: quick first retry, then no faster than every 8 s. */
+const RECONNECT = { minMs: 500, maxMs: 8000 };
+
+type Action = { kind: 'event'; event: PlayerEvent; now: number } | { kind: 'started'; now: number; waitSeconds: number };
+
+function reducer(view: PlayerView, action: Action): PlayerView {
+  return action.kind === 'started' ? startedView(action.now, action.waitSeconds) : reducePlayerEvent(view, action.event, action.now);
+}
+
+const EVENTS = ['state', 'error', 'status', 'notice', 'codec'] as const satisfies readonly (keyof PlayerEventMap)[];
+
+export interface MsePlayerHandle {
+  /** undefined before mount and after unmount. */
+  player: MsePlayer | undefined;
+  view: PlayerView;
+  /** Plays the same camera and definition again (after an error or an end). */
+  replay(): void;
+}
+
+/**
+ * The thin React side of MsePlayer: one player per <video> for the component's life, created on
+ * mount and destroyed on unmount; the camera is played again whenever it or the definition
+ * changes. `waitSeconds` (the ship's expected wait) only seeds the countdown: a change of it alone
+ * must not restart a stream.
+ */
+export function useMsePlayer(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  url: string,
+  cameraId: string,
+  templateId: number | undefined,
+  waitSeconds: number,
+): MsePlayerHandle {
+  const waitRef = useRef(waitSeconds);
+  useEffect(() => {
+    waitRef.current = waitSeconds;
+  }, [waitSeconds]);
+  const [player, setPlayer] = useState<MsePlayer>();
+  const [view, dispatch] = useReducer(reducer, undefined, initialPlayerView);
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    const instance = new MsePlayer(video, { url, reconnect: RECONNECT });
+    for (const type of EVENTS) {
+      instance.on(type, (payload: PlayerEventMap[typeof type]) =>
+        dispatch({ kind: 'event', event: { type, payload } as PlayerEvent, now: performance.now() }),
+      );
+    }
+    setPlayer(instance);
+    return () => {
+      instance.destroy();
+      setPlayer(undefined);
+    };
+  }, [videoRef, url]);
+
+  const replay = useCallback(() => {
+    if (!player) return;
+    const command: PlayCommand = { type: 'play', mode: 'live', cameraId, ...(templateId === undefined ? {} : { templateId }) };
+    dispatch({ kind: 'started', now: performance.now(), waitSeconds: waitRef.current });
+    player.play(command);
+  }, [player, cameraId, templateId]);
+
+  // A new player, camera or definition: (re)start the stream.
+  useEffect(replay, [replay]);
+
+  return { player, view, replay };
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { PlayerError, PlayerState } from '@ship-cctv/player';
+import {
+  bannerFor,
+  initialPlayerView,
+  limitSecondsLeft,
+  needsClock,
+  overlayFor,
+  reducePlayerEvent,
+  RESTORED_NOTE_MS,
+  secondsLeft,
+  startedView,
+  type PlayerView,
+} from './player-view.ts';
+
+const view = (patch: Partial<PlayerView>): PlayerView => ({ ...initialPlayerView(), ...patch });
+const serverError = (code: NonNullable<PlayerError['code']>): PlayerError => ({ kind: 'server', code, message: code });
+
+describe('secondsLeft (countdown formatting)', () => {
+  it('rounds up, so the last second shows until it is over', () => {
+    expect(secondsLeft(10_000, 0)).toBe(10);
+    expect(secondsLeft(10_000, 1)).toBe(10);
+    expect(secondsLeft(10_000, 9_001)).toBe(1);
+    expect(secondsLeft(10_000, 10_000)).toBe(0);
+  });
+
+  it('never goes below zero', () => {
+    expect(secondsLeft(1_000, 5_000)).toBe(0);
+  });
+});
+
+describe('limitSecondsLeft', () => {
+  it('counts down locally between the server ticks', () => {
+    expect(limitSecondsLeft({ seconds: 30, at: 1_000 }, 1_000)).toBe(30);
+    expect(limitSecondsLeft({ seconds: 30, at: 1_000 }, 2_200)).toBe(29);
+  });
+
+  it('forgets a countdown the server stopped sending', () => {
+    expect(limitSecondsLeft({ seconds: 30, at: 0 }, 3_000)).toBeUndefined();
+    expect(limitSecondsLeft(undefined, 0)).toBeUndefined();
+  });
+});
+
+describe('overlayFor', () => {
+  const cases: [string, PlayerView, ReturnType<typeof overlayFor>][] = [
+    ['playing: nothing covers the picture', view({ state: 'playing' }), { kind: 'none' }],
+    ['offline: channel not online', view({ state: 'offline' }), { kind: 'message', tone: 'warning', text: 'offline' }],
+    ['stalled: unstable network', view({ state: 'stalled' }), { kind: 'message', tone: 'warning', text: 'stalled' }],
+    ['limit: paused, continue', view({ state: 'limit' }), { kind: 'message', tone: 'info', text: 'limitReached', action: 'continue' }],
+    ['ended: replay', view({ state: 'ended' }), { kind: 'message', tone: 'info', text: 'ended', action: 'replay' }],
+    [
+      'noDefaultTemplate: the spec text, pointing at the definition switch',
+      view({ state: 'error', error: serverError('noDefaultTemplate') }),
+      { kind: 'message', tone: 'warning', text: 'noDefaultTemplate', hint: 'chooseDefinition' },
+    ],
+    ['forbidden', view({ state: 'error', error: serverError('forbidden') }), { kind: 'message', tone: 'error', text: 'forbidden' }],
+    ['unauthorized reads as forbidden', view({ state: 'error', error: serverError('unauthorized') }), { kind: 'message', tone: 'error', text: 'forbidden' }],
+    ['notFound', view({ state: 'error', error: serverError('notFound') }), { kind: 'message', tone: 'error', text: 'notFound' }],
+    [
+      'unsupported codec',
+      view({ state: 'error', error: { kind: 'unsupported', message: '' } }),
+      { kind: 'message', tone: 'error', text: 'unsupported' },
+    ],
+    ['badRequest: play failed, replay', view({ state: 'error', error: serverError('badRequest') }), { kind: 'message', tone: 'error', text: 'playFailed', action: 'replay' }],
+    ['startFailed while retrying: play failed, still busy', view({ state: 'reconnecting', error: serverError('startFailed') }), { kind: 'busy', text: 'playFailed' }],
+    ['startup time-out: play failed, still busy', view({ state: 'starting', error: { kind: 'startup', message: '' } }), { kind: 'busy', text: 'playFailed' }],
+    [
+      'autoplay refused: click to play',
+      view({ state: 'starting', error: { kind: 'autoplay', message: '' } }),
+      { kind: 'message', tone: 'info', text: 'clickToPlay', action: 'clickToPlay' },
+    ],
+    ['reconnecting', view({ state: 'reconnecting' }), { kind: 'busy', text: 'reconnecting' }],
+    ['starting with a wait: countdown', view({ state: 'starting', waitUntil: 8_000 }), { kind: 'busy', text: 'waiting', seconds: 8 }],
+    ['starting past the wait: please wait', view({ state: 'starting', waitUntil: -1 }), { kind: 'busy', text: 'waitingLong' }],
+    ['connecting without a wait', view({ state: 'connecting' }), { kind: 'busy', text: 'connecting' }],
+  ];
+  it.each(cases)('%s', (_name, input, expected) => {
+    expect(overlayFor(input, 0)).toEqual(expected);
+  });
+
+  it('says the ship link is down when the ship status says so', () => {
+    expect(overlayFor(view({ state: 'offline' }), 0, true)).toEqual({ kind: 'message', tone: 'warning', text: 'offline', hint: 'shipLinkDown' });
+  });
+
+  it('has an overlay for every player state', () => {
+    const states: PlayerState[] = ['idle', 'connecting', 'starting', 'playing', 'stalled', 'reconnecting', 'offline', 'limit', 'ended', 'error'];
+    for (const state of states) expect(overlayFor(view({ state }), 0).kind).toMatch(/none|busy|message/);
+  });
+});
+
+describe('reducePlayerEvent', () => {
+  it('starts the wait countdown from the tree, then from the server', () => {
+    let v = startedView(1_000, 8);
+    expect(v.waitUntil).toBe(9_000);
+    v = reducePlayerEvent(v, { type: 'status', payload: { type: 'status', state: 'starting', waitSeconds: 3 } }, 2_000);
+    expect(v.waitUntil).toBe(5_000);
+    expect(overlayFor(v, 2_000)).toEqual({ kind: 'busy', text: 'waiting', seconds: 3 });
+  });
+
+  it('clears the error and the wait once frames show', () => {
+    let v = view({ state: 'starting', error: { kind: 'startup', message: '' }, waitUntil: 5 });
+    v = reducePlayerEvent(v, { type: 'state', payload: { state: 'playing', previous: 'starting' } }, 0);
+    expect(v.error).toBeUndefined();
+    expect(v.waitUntil).toBeUndefined();
+  });
+
+  it('shows the limit countdown as a banner while playing, and drops it when stopped', () => {
+    let v = view({ state: 'playing' });
+    v = reducePlayerEvent(v, { type: 'status', payload: { type: 'status', state: 'limit', countdownSeconds: 30 } }, 100);
+    expect(bannerFor(v, 100)).toEqual({ kind: 'limitCountdown', seconds: 30 });
+    expect(needsClock(v, 100)).toBe(true);
+    v = reducePlayerEvent(v, { type: 'status', payload: { type: 'status', state: 'limit', countdownSeconds: 0 } }, 30_100);
+    v = reducePlayerEvent(v, { type: 'state', payload: { state: 'limit', previous: 'playing' } }, 30_100);
+    expect(bannerFor(v, 30_100)).toBeUndefined();
+    expect(overlayFor(v, 30_100)).toMatchObject({ text: 'limitReached', action: 'continue' });
+  });
+
+  it('keeps the lowest-definition warning until restored, and shows the restored note for a while', () => {
+    let v = view({ state: 'playing' });
+    v = reducePlayerEvent(v, { type: 'notice', payload: { type: 'notice', code: 'lowestDefinition', templateId: 5 } }, 0);
+    expect(bannerFor(v, 600_000)).toEqual({ kind: 'lowestDefinition' });
+    v = reducePlayerEvent(v, { type: 'notice', payload: { type: 'notice', code: 'definitionRestored', templateId: 6 } }, 1_000);
+    expect(bannerFor(v, 1_000)).toEqual({ kind: 'definitionRestored' });
+    expect(bannerFor(v, 1_000 + RESTORED_NOTE_MS)).toBeUndefined();
+    expect(needsClock(v, 1_000 + RESTORED_NOTE_MS)).toBe(false);
+  });
+});

@@ -1,0 +1,55 @@
+import { parseDestination, type MediaListMessage } from '@ship-cctv/protocol';
+
+/** Live and recording state of one camera, merged from the two kinds of /mediaList message. */
+export interface CameraStatus {
+  online: boolean;
+  recording: boolean;
+  recordStart: number | null;
+  recordEnd: number | null;
+  recordConfigId: string | null;
+}
+
+/** /mediaList/{instance} carries every camera of the instance: the store keeps one entry per sourceId. */
+export type MediaListState = ReadonlyMap<string, CameraStatus>;
+
+export const OFFLINE_CAMERA: CameraStatus = Object.freeze({
+  online: false,
+  recording: false,
+  recordStart: null,
+  recordEnd: null,
+  recordConfigId: null,
+});
+
+/**
+ * Spec §4: a message with remoteRecord set is a recording status (recording flag, start, end and
+ * config id); otherwise it is a live status. Entries of other cameras keep their identity, so
+ * a view selecting one camera re-renders only when that camera changed.
+ */
+export function reduceMediaList(prev: MediaListState | undefined, message: MediaListMessage): MediaListState {
+  if (!message || typeof message.sourceId !== 'string') return prev ?? new Map();
+  const before = prev?.get(message.sourceId) ?? OFFLINE_CAMERA;
+  const isRecordStatus = message.remoteRecord !== null && message.remoteRecord !== undefined;
+  const after: CameraStatus = isRecordStatus
+    ? {
+        ...before,
+        recording: message.remoteRecord === true,
+        recordStart: message.remoteStart ?? null,
+        recordEnd: message.remoteEnd ?? null,
+        recordConfigId: message.argId ?? null,
+      }
+    : { ...before, online: message.status === 'ONLINE' };
+  const next = new Map(prev);
+  next.set(message.sourceId, after);
+  return next;
+}
+
+/**
+ * How a destination's messages fold into the value the store keeps: /mediaList accumulates per
+ * camera, everything else keeps the latest message.
+ */
+export function reduceMessage(destination: string, prev: unknown, message: unknown): unknown {
+  if (parseDestination(destination)?.kind === 'mediaList') {
+    return reduceMediaList(prev as MediaListState | undefined, message as MediaListMessage);
+  }
+  return message;
+}

@@ -1,0 +1,148 @@
+import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
+import { SignInScreen, TEXTS } from './pages/shell-page.ts';
+
+/**
+ * The desktop shell against the demo stack: sign-in, header, source tree with live link status,
+ * language, logout, /jump and a displaced session. The tests share the demo users, so they run
+ * one after another (a second sign-in of a user ends the first one's session).
+ */
+test.describe.configure({ mode: 'serial' });
+
+const SCREENSHOTS = 'docs/screenshots';
+const KNOWN_LINKS = /^(VSAT|FBB|FOURTHG|OFFLINE|DEFAULT|AUTO|UNKNOWN|IRIDIUM|IRIDIUM1|FX)$/;
+
+async function logon(request: APIRequestContext, username: string): Promise<string> {
+  const res = await request.post('/api/v1/sys/logon', { data: { username, password: 'demo-pass' } });
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { data: { token: string } }).data.token;
+}
+
+async function cookie(context: BrowserContext, name: string): Promise<string | undefined> {
+  return (await context.cookies()).find((c) => c.name === name)?.value;
+}
+
+test('signing in as demo shows the shell; the tree shows ships with link icons and live signal colours', async ({ page }) => {
+  // The simulated fleet connects over emulated satellite links after the server starts.
+  test.setTimeout(120_000);
+  const signIn = new SignInScreen(page);
+  await signIn.open();
+  const shell = await signIn.signIn('demo');
+  await expect(page).toHaveTitle(TEXTS['zh-CN'].app.title);
+  await expect(shell.role).toHaveText('角色：管理员');
+  await expect(shell.userMenu).toHaveText('Demo Operator');
+  // Two organisations: nothing is picked for the user, so the brand is the product title.
+  await expect(shell.brand).toHaveText(TEXTS['zh-CN'].app.title);
+
+  await shell.pickOrganisation('Blue Ocean Shipping');
+  await expect(shell.ship('S1001')).toContainText('BLUE OCEAN STAR 蓝海之星');
+  await expect(shell.ships).toHaveCount(3);
+  for (const id of ['S1001', 'S1002', 'S1003']) {
+    await expect(shell.linkIcon(id)).toHaveAttribute('data-link', KNOWN_LINKS);
+    await expect(shell.signal(id)).toHaveAttribute('data-signal', /^(green|lightGreen|yellow|orange|red|white)$/);
+  }
+  // Live over STOMP: some ship reports a link other than OFFLINE, with a real signal colour.
+  await expect(shell.sidebar.locator('[data-link]:not([data-link="OFFLINE"])').first()).toBeVisible({ timeout: 90_000 });
+  await expect(shell.sidebar.locator('[data-signal]:not([data-signal="white"])').first()).toBeVisible({ timeout: 90_000 });
+
+  // Expanding a ship loads its channels (blocked ones hidden, multi-camera ones with sub-items).
+  await shell.expandShip('S1002');
+  await expect(shell.channel('S1002-C01')).toBeVisible();
+  await expect(shell.sidebar.locator('[data-camera]')).toHaveCount(0);
+  await expect(shell.channel('S1002-C02')).toBeVisible();
+
+  // Double-click plays a channel in the grid; the search filters ships.
+  const emptyBefore = await shell.emptyCells.count();
+  await shell.channel('S1002-C01').dblclick();
+  await expect(shell.emptyCells).toHaveCount(emptyBefore - 1);
+  await shell.search.fill('voyager');
+  await expect(shell.ships).toHaveCount(1);
+  await expect(shell.ship('S1003')).toBeVisible();
+  await shell.search.fill('');
+
+  await page.screenshot({ path: `${SCREENSHOTS}/desktop-main-zh-CN.png` });
+});
+
+test('switching to English changes the texts and survives a reload', async ({ page, context }) => {
+  const signIn = new SignInScreen(page);
+  await signIn.open();
+  await page.screenshot({ path: `${SCREENSHOTS}/desktop-sign-in-zh-CN.png` });
+  const zh = await signIn.signIn('demo');
+  const english = await zh.switchLanguage('en');
+  await expect(page).toHaveTitle('Ship Remote CCTV Monitoring');
+  await expect(english.role).toHaveText('Role: Manager');
+  await expect(english.mainPreview).toHaveText('Main preview');
+  expect(await cookie(context, 'language')).toBe('en');
+
+  await page.reload();
+  await english.waitUntilShown();
+  await expect(english.role).toHaveText('Role: Manager');
+  await english.pickOrganisation('Blue Ocean Shipping');
+  await expect(english.ship('S1001')).toBeVisible();
+  await english.expandShip('S1002');
+  await expect(english.sidebar.getByText('Main Deck')).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOTS}/desktop-main-en.png` });
+
+  const signInEn = await english.logout();
+  await expect(signInEn.heading).toHaveText('Ship Remote CCTV Monitoring');
+  await page.screenshot({ path: `${SCREENSHOTS}/desktop-sign-in-en.png` });
+});
+
+test('njzsz sees only its organisation, selected automatically', async ({ page }) => {
+  const shell = await (async () => {
+    const signIn = new SignInScreen(page);
+    await signIn.open();
+    return signIn.signIn('njzsz');
+  })();
+  await expect(shell.brand).not.toHaveText(TEXTS['zh-CN'].app.title);
+  const brand = (await shell.brand.textContent()) ?? '';
+  await expect(shell.orgPicker).toBeVisible();
+  await shell.orgPicker.click();
+  await expect(shell.orgOptions).toHaveCount(1);
+  await expect(shell.orgOptions).toHaveText(brand);
+  await page.keyboard.press('Escape');
+  await expect(shell.ships).toHaveCount(2);
+  await expect(shell.ship('S3001')).toBeVisible();
+  await expect(shell.ship('S1001')).toHaveCount(0);
+});
+
+test('logout returns to /login and deletes the token cookie', async ({ page, context }) => {
+  const signIn = new SignInScreen(page);
+  await signIn.open();
+  const shell = await signIn.signIn('njzsz');
+  expect(await cookie(context, 'newOrgToken')).toBeTruthy();
+  await shell.logout();
+  expect(await cookie(context, 'newOrgToken')).toBeUndefined();
+  // The guard now keeps the app closed.
+  await page.goto('/monitor/live/index');
+  await expect(page).toHaveURL(/\/monitor\/login$/);
+});
+
+test('/jump?token=… enters the app with the handed-over token', async ({ page, context, request }) => {
+  const token = await logon(request, 'njzsz');
+  await page.goto(`/monitor/jump?token=${encodeURIComponent(token)}`);
+  const shell = new SignInScreen(page);
+  await expect(page).toHaveURL(/\/monitor\/live\/index$/);
+  await expect(page.getByTestId('brand')).not.toHaveText(shell.texts.app.title);
+  expect(await cookie(context, 'newOrgToken')).toBe(token);
+  expect(await cookie(context, 'isjump')).toBe('1');
+});
+
+test('/jump with a bad token says so and offers the sign-in', async ({ page }) => {
+  await page.goto('/monitor/jump?token=not-a-token');
+  await expect(page.getByText(TEXTS['zh-CN'].session.jump.failed)).toBeVisible();
+  await page.getByRole('button', { name: TEXTS['zh-CN'].session.jump.toSignIn }).click();
+  await expect(page).toHaveURL(/\/monitor\/login$/);
+});
+
+test('a second sign-in elsewhere makes the first tab land on /repeatLogin', async ({ page, request, context }) => {
+  const signIn = new SignInScreen(page);
+  await signIn.open();
+  await signIn.signIn('njzsz');
+  // The same user signs in from somewhere else.
+  await logon(request, 'njzsz');
+  await expect(page).toHaveURL(/\/monitor\/repeatLogin$/, { timeout: 15_000 });
+  await expect(page.getByText(TEXTS['zh-CN'].session.repeatLogin.title)).toBeVisible();
+  expect(await cookie(context, 'newOrgToken')).toBeUndefined();
+  await page.getByRole('button', { name: TEXTS['zh-CN'].session.repeatLogin.toSignIn }).click();
+  await expect(page).toHaveURL(/\/monitor\/login$/);
+});

@@ -1,0 +1,135 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { en } from '../../apps/web/src/i18n/locales/en.ts';
+import { zhCN } from '../../apps/web/src/i18n/locales/zh-CN.ts';
+
+export const TEXTS = { 'zh-CN': zhCN, en } as const;
+export type Language = keyof typeof TEXTS;
+
+/** Sign-in screen (/login) of the desktop app. */
+export class SignInScreen {
+  readonly texts: (typeof TEXTS)[Language];
+  readonly heading: Locator;
+  readonly username: Locator;
+  readonly password: Locator;
+  readonly submit: Locator;
+  readonly error: Locator;
+
+  constructor(
+    readonly page: Page,
+    readonly language: Language = 'zh-CN',
+  ) {
+    this.texts = TEXTS[language];
+    this.heading = page.getByRole('heading', { level: 1 });
+    this.username = page.getByLabel(this.texts.signIn.username, { exact: true });
+    this.password = page.getByLabel(this.texts.signIn.password, { exact: true });
+    this.submit = page.getByRole('button', { name: this.texts.signIn.submit, exact: true });
+    this.error = page.getByRole('alert');
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto('/monitor/login');
+    await expect(this.submit).toBeVisible();
+  }
+
+  async signIn(username: string, password = 'demo-pass'): Promise<ShellScreen> {
+    await this.username.fill(username);
+    await this.password.fill(password);
+    await this.submit.click();
+    const shell = new ShellScreen(this.page, this.language);
+    await shell.waitUntilShown();
+    return shell;
+  }
+}
+
+/** The signed-in desktop shell on /live/index: header, source tree, play grid. */
+export class ShellScreen {
+  readonly texts: (typeof TEXTS)[Language];
+  readonly brand: Locator;
+  readonly role: Locator;
+  readonly mainPreview: Locator;
+  readonly settings: Locator;
+  readonly userMenu: Locator;
+  readonly orgPicker: Locator;
+  readonly search: Locator;
+  readonly sidebar: Locator;
+  readonly emptyCells: Locator;
+
+  constructor(
+    readonly page: Page,
+    readonly language: Language = 'zh-CN',
+  ) {
+    this.texts = TEXTS[language];
+    this.brand = page.getByTestId('brand');
+    this.role = page.getByTestId('role');
+    this.mainPreview = page.getByRole('menuitem', { name: this.texts.shell.menu.mainPreview });
+    this.settings = page.getByRole('button', { name: this.texts.shell.settings });
+    this.userMenu = page.getByTestId('user-menu');
+    this.orgPicker = page.getByRole('combobox', { name: this.texts.fleet.organisation });
+    this.search = page.getByRole('searchbox', { name: this.texts.fleet.searchPrompt }).or(page.getByPlaceholder(this.texts.fleet.searchPrompt));
+    this.sidebar = page.getByTestId('sidebar');
+    this.emptyCells = page.locator('[data-empty-cell]');
+  }
+
+  async waitUntilShown(): Promise<void> {
+    await expect(this.page).toHaveURL(/\/monitor\/live\/index$/);
+    await expect(this.mainPreview).toBeVisible();
+  }
+
+  /** Picks an organisation by its display name in the sidebar's picker. */
+  async pickOrganisation(displayName: string): Promise<void> {
+    await this.orgPicker.click();
+    await this.orgOptions.and(this.page.locator(`[title="${displayName}"]`)).click();
+    await expect(this.brand).toHaveText(displayName);
+    await expect(this.orgOptions).toHaveCount(0);
+  }
+
+  /** Options of the open organisation picker. */
+  get orgOptions(): Locator {
+    return this.page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+  }
+
+  ship(shipId: string): Locator {
+    return this.sidebar.locator(`[data-ship="${shipId}"]`);
+  }
+
+  /** Every ship row the tree shows. */
+  get ships(): Locator {
+    return this.sidebar.locator('[data-ship]');
+  }
+
+  linkIcon(shipId: string): Locator {
+    return this.ship(shipId).locator('[data-link]');
+  }
+
+  signal(shipId: string): Locator {
+    return this.ship(shipId).locator('[data-signal]');
+  }
+
+  channel(channelId: string): Locator {
+    return this.sidebar.locator(`[data-channel="${channelId}"]`);
+  }
+
+  /** Opens a ship's channels with the tree's expander. */
+  async expandShip(shipId: string): Promise<void> {
+    // `has` is relative to the tree node, so the ship is looked up from there, not from the sidebar.
+    const node = this.sidebar.locator('.ant-tree-treenode', { has: this.page.locator(`[data-ship="${shipId}"]`) });
+    await node.locator('.ant-tree-switcher').click();
+  }
+
+  async switchLanguage(language: Language): Promise<ShellScreen> {
+    await this.settings.click();
+    await this.page.getByRole('menuitem', { name: language === 'en' ? this.texts.language.en : this.texts.language.zhCN }).click();
+    const next = new ShellScreen(this.page, language);
+    await expect(next.mainPreview).toBeVisible();
+    return next;
+  }
+
+  async logout(): Promise<SignInScreen> {
+    await this.userMenu.click();
+    await this.page.getByRole('menuitem', { name: this.texts.shell.logout }).click();
+    const signIn = new SignInScreen(this.page, this.language);
+    await expect(this.page).toHaveURL(/\/monitor\/login$/);
+    await expect(signIn.submit).toBeVisible();
+    return signIn;
+  }
+}
