@@ -10,7 +10,7 @@ import {
   type ShoreMessage,
 } from '@ship-cctv/protocol';
 import { type CameraConfig, initialCameraState, isSynthetic, probeCamera } from './cameras.ts';
-import { LiveStreams, type LiveStreamsOptions } from './streams/live-streams.ts';
+import { LiveStreams, type LiveStreamsOptions } from './media/live-streams.ts';
 
 export const AGENT_VERSION = '0.1.0';
 

@@ -1,0 +1,303 @@
+import {
+  CODE_BLACK,
+  CODE_CELLS,
+  CODE_COLS,
+  CODE_DATA_BITS,
+  CODE_DATA_START,
+  CODE_PARITY_BITS,
+  CODE_PARITY_START,
+  CODE_ROWS,
+  CODE_WHITE,
+  type EncodeSpec,
+  captureCodeLayout,
+} from '@ship-cctv/protocol';
+import { chain, filter } from './filtergraph.ts';
+
+/**
+ * Pure ffmpeg argument builders (no I/O, no clock): every camera ends in the same H.264 encoder and
+ * fragmented-MP4 muxer, written to stdout for the agent to forward up the link.
+ */
+
+/** Quiet, non-interactive: stderr carries only errors (it becomes the failure message's tail). */
+export const FFMPEG_GLOBAL_ARGS = ['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error'] as const;
+
+/** What ffprobe told us about a camera's video stream (see probe.ts). */
+export interface InputProbe {
+  /** ffmpeg codec name: h264, hevc, mjpeg … */
+  codec: string;
+  width: number;
+  height: number;
+  /** Frames per second when the input declares a plausible one. */
+  frameRate?: number;
+  bitrateKbps?: number;
+  pixFmt?: string;
+}
+
+const gop = (encode: EncodeSpec) => String(Math.max(1, Math.round(encode.frameRate)));
+
+/**
+ * H.264 for Chromium's MSE at the lowest cost on the ship: ultrafast/zerolatency (no lookahead, no
+ * B-frames), Baseline, a keyframe every second exactly (new viewers start at the latest keyframe),
+ * a one-second VBV at the template's bitrate so the uplink sees a steady rate. `+global_header`
+ * puts SPS/PPS in the init segment's avcC; without it the codec header comes out empty.
+ */
+export function h264EncodeArgs(encode: EncodeSpec): string[] {
+  const rate = `${Math.max(1, Math.round(encode.bitrateKbps))}k`;
+  return [
+    '-c:v', 'libx264',
+    '-preset', 'ultrafast',
+    '-tune', 'zerolatency',
+    '-profile:v', 'baseline',
+    '-pix_fmt', 'yuv420p',
+    '-g', gop(encode),
+    '-keyint_min', gop(encode),
+    '-sc_threshold', '0',
+    '-b:v', rate,
+    '-maxrate', rate,
+    '-bufsize', rate,
+    '-flags:v', '+global_header',
+  ];
+}
+
+/**
+ * Fragmented MP4 on stdout: an init segment (ftyp+moov, no samples) then one moof+mdat per frame;
+ * `-flush_packets 1` hands each fragment to the pipe at once (ffmpeg 5.1 already does so for pipes; explicit,
+ * so it does not hang on how a version detects the output).
+ */
+export const FMP4_OUTPUT_ARGS = [
+  '-f', 'mp4',
+  '-movflags', '+frag_every_frame+empty_moov+default_base_moof',
+  '-flush_packets', '1',
+  'pipe:1',
+] as const;
+
+const NO_OTHER_STREAMS = ['-an', '-sn', '-dn'] as const;
+
+export interface SyntheticCameraOptions {
+  /** Drawn in the top-left corner (any characters; a CJK name needs a CJK font, see fonts.ts). */
+  cameraName: string;
+  encode: EncodeSpec;
+  /**
+   * Absolute time of the first frame. Given: frame n shows startEpochMs + n/fps (any past moment
+   * can be rendered again exactly). Absent: each frame shows the wall clock when it was made
+   * (live; use with `realtime`).
+   */
+  startEpochMs?: number;
+  /** Font for the clock (a monospace one keeps the digits still). Absent: fontconfig's monospace. */
+  fontFile?: string;
+  /** Font for the camera name; defaults to fontFile, else fontconfig's sans. */
+  nameFontFile?: string;
+  /** Make frames at wall-clock pace (live) rather than as fast as the encoder goes (rendering). */
+  realtime: boolean;
+  /** Stop after this many seconds of video. */
+  durationSeconds?: number;
+}
+
+/**
+ * The capture code as a geq expression over a CODE_COLS × CODE_ROWS image (one pixel per cell,
+ * scaled up afterwards), from the frame time T in seconds. ld(0) = epoch ms, ld(1) = cell index.
+ * Mirrors captureCodeCells() in @ship-cctv/protocol.
+ */
+export function captureCodeExpression(): string {
+  const bit = (index: string) => `mod(floor(ld(0)/pow(2,${index})),2)`;
+  const lastData = CODE_DATA_START + CODE_DATA_BITS - 1;
+  const parityTerms: string[] = [];
+  for (let j = 0; j < CODE_DATA_BITS / CODE_PARITY_BITS; j++) {
+    parityTerms.push(bit(`${j * CODE_PARITY_BITS}+ld(1)-${CODE_PARITY_START}`));
+  }
+  const white =
+    `if(lt(ld(1),${CODE_DATA_START}),eq(ld(1),0),` +
+    `if(lt(ld(1),${CODE_PARITY_START}),${bit(`${lastData}-ld(1)`)},` +
+    `if(lt(ld(1),${CODE_PARITY_START + CODE_PARITY_BITS}),mod(${parityTerms.join('+')},2),` +
+    `eq(ld(1),${CODE_CELLS - 1}))))`;
+  return `st(0,round(T*1000));st(1,Y*${CODE_COLS}+X);${CODE_BLACK}+${CODE_WHITE - CODE_BLACK}*${white}`;
+}
+
+const fontOption = (file: string | undefined, family: string) => (file ? { fontfile: file } : { font: family });
+
+/**
+ * The built-in synthetic camera: a lavfi picture that is a pure function of absolute time — a
+ * moving square placed by the time, the camera name, a UTC clock to the millisecond, and the
+ * capture code — encoded like any camera.
+ *
+ * Time: frames are re-stamped in milliseconds of absolute time (settb=1/1000, then setpts from
+ * startEpochMs or from the wall clock `time(0)`), every time-dependent filter reads that stamp
+ * (geq T, overlay t, drawtext pts/t), and the output is re-stamped N/FRAME_RATE so the MP4 has a
+ * steady frame rate from 0
+ * (time base 1/fps). The code is computed by geq on a 14×4 crop (56 expression evaluations
+ * per frame) and scaled up with nearest-neighbour, which costs next to nothing.
+ */
+export function syntheticCameraArgs(opts: SyntheticCameraOptions): string[] {
+  const { encode } = opts;
+  const W = encode.width;
+  const H = encode.height;
+  const clockFont = fontOption(opts.fontFile, 'Monospace');
+  const nameFont = fontOption(opts.nameFontFile ?? opts.fontFile, 'Sans');
+  const box = Math.max(8, Math.round(H / 8 / 2) * 2);
+  const nameSize = Math.max(10, Math.round(H / 16));
+  const clockSize = Math.max(9, Math.round(H / 22));
+  const margin = Math.max(4, Math.round(H / 40));
+
+  const timeStage = [
+    filter('color', { c: '0x1b3a57', s: `${W}x${H}`, r: encode.frameRate }),
+    // Pinned, or negotiation picks yuva420p for the overlays and the code branch comes out transparent.
+    filter('format', { pix_fmts: 'yuv420p' }),
+    ...(opts.realtime ? [filter('realtime')] : []),
+    filter('settb', { expr: '1/1000' }),
+    filter('setpts', { expr: opts.startEpochMs === undefined ? 'round(time(0)*1000)' : `PTS+${Math.round(opts.startEpochMs)}` }),
+  ];
+  const layout = captureCodeLayout(W, H);
+  const scene = [
+    // A grid gives the picture detail that moves nowhere, so motion and blocking are easy to see.
+    filter('drawgrid', { w: Math.round(W / 8), h: Math.round(H / 6), t: 1, c: '0x5a7d9a@0.6' }),
+  ];
+  const moving = filter('overlay', {
+    // One lap across in 12 s, down-and-up in 8 s: positions depend on absolute time only.
+    x: `(main_w-overlay_w)*(0.5+0.5*sin(2*PI*t/12))`,
+    y: `(main_h-overlay_h)*(0.5+0.5*sin(2*PI*t/8))`,
+    eof_action: 'repeat',
+  });
+  const labels = [
+    filter('drawtext', {
+      ...nameFont,
+      expansion: 'none',
+      text: opts.cameraName,
+      fontsize: nameSize,
+      fontcolor: 'white',
+      box: 1,
+      boxcolor: 'black@0.55',
+      boxborderw: 4,
+      x: margin,
+      y: margin,
+    }),
+    filter('drawtext', {
+      ...clockFont,
+      text: '%{pts:gmtime:0}.%{eif:mod(round(t*1000),1000):d:3} UTC',
+      fontsize: clockSize,
+      fontcolor: 'white',
+      box: 1,
+      boxcolor: 'black@0.55',
+      boxborderw: 4,
+      x: margin,
+      y: margin * 2 + nameSize + 8,
+    }),
+  ];
+  // Back to a 1/fps time base: left in milliseconds, ffmpeg spends ~2.7 s probing the frame rate
+  // of the lavfi input (in real time, when realtime) before the first byte.
+  const restamp = [filter('settb', { expr: `1/${encode.frameRate}` }), filter('setpts', { expr: 'N' })];
+
+  const graph: string[] = [];
+  graph.push(chain([], [filter('color', { c: '0xf0a030', s: `${box}x${box}`, r: 1 }), filter('format', { pix_fmts: 'yuv420p' }), filter('trim', { end_frame: 1 })], ['mover']));
+  if (layout) {
+    graph.push(chain([], [...timeStage, filter('split')], ['bg', 'cc']));
+    graph.push(
+      chain(
+        ['cc'],
+        [
+          filter('crop', { w: CODE_COLS, h: CODE_ROWS, x: 0, y: 0 }),
+          filter('geq', { lum: captureCodeExpression(), cb: 128, cr: 128 }),
+          filter('scale', { w: CODE_COLS * layout.cell, h: CODE_ROWS * layout.cell, flags: 'neighbor' }),
+        ],
+        ['code'],
+      ),
+    );
+    graph.push(chain(['bg'], scene, ['scene']));
+    graph.push(chain(['scene', 'mover'], [moving, ...labels], ['labelled']));
+    graph.push(chain(['labelled', 'code'], [filter('overlay', { x: layout.x, y: layout.y }), ...restamp], ['out0']));
+  } else {
+    graph.push(chain([], [...timeStage, ...scene], ['scene']));
+    graph.push(chain(['scene', 'mover'], [moving, ...labels, ...restamp], ['out0']));
+  }
+
+  return [
+    ...FFMPEG_GLOBAL_ARGS,
+    '-f', 'lavfi',
+    '-i', graph.join(';'),
+    ...(opts.durationSeconds !== undefined ? ['-t', String(opts.durationSeconds)] : []),
+    ...NO_OTHER_STREAMS,
+    ...h264EncodeArgs(encode),
+    ...FMP4_OUTPUT_ARGS,
+  ];
+}
+
+export type UrlKind = 'rtsp' | 'file' | 'network';
+
+/** How ffmpeg should open a camera URL: RTSP, a local file (played as a looping live camera), or other network input. */
+export function urlKind(url: string): UrlKind {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === 'rtsp' || scheme === 'rtsps') return 'rtsp';
+  if (scheme === undefined || scheme === 'file' || /^[a-z]:[\\/]/i.test(url)) return 'file';
+  return 'network';
+}
+
+/**
+ * Whether a camera's own stream can go up the link untouched: H.264 (H.265 never: browsers' MSE
+ * does not take it), 4:2:0 8-bit if known, exactly the template's size, a known frame rate no higher
+ * than the template's, and a bitrate no higher than the template's when the input declares one.
+ */
+export function canCopy(probe: InputProbe, encode: EncodeSpec): boolean {
+  return (
+    probe.codec === 'h264' &&
+    (probe.pixFmt === undefined || probe.pixFmt === 'yuv420p' || probe.pixFmt === 'yuvj420p') &&
+    probe.width === encode.width &&
+    probe.height === encode.height &&
+    probe.frameRate !== undefined &&
+    probe.frameRate <= encode.frameRate + 0.01 &&
+    (probe.bitrateKbps === undefined || probe.bitrateKbps <= encode.bitrateKbps)
+  );
+}
+
+export interface UrlCameraOptions {
+  url: string;
+  encode: EncodeSpec;
+  /** What ffprobe found; absent (probe failed or skipped) means transcode. */
+  probe?: InputProbe;
+  /** Stop after this many seconds of video. */
+  durationSeconds?: number;
+}
+
+/**
+ * A camera at any URL ffmpeg opens. RTSP goes over TCP (satellite-grade loss would tear UDP video
+ * apart) with a 5 s socket time-out so a dead camera fails instead of hanging; network inputs skip
+ * input buffering and analyse at most 1 s; a local file plays at its own pace, looping, like a live
+ * camera. The video is copied when it already fits the template (see canCopy), else scaled into the
+ * template's size keeping its aspect (letterboxed), set to its frame rate and encoded.
+ */
+export function urlCameraArgs(opts: UrlCameraOptions): string[] {
+  const { url, encode } = opts;
+  const kind = urlKind(url);
+  const input: string[] =
+    kind === 'file'
+      ? ['-re', '-stream_loop', '-1']
+      : [
+          ...(kind === 'rtsp' ? ['-rtsp_transport', 'tcp', '-timeout', '5000000'] : []),
+          '-fflags', 'nobuffer',
+          '-flags', 'low_delay',
+          '-analyzeduration', '1000000',
+        ];
+  const W = encode.width;
+  const H = encode.height;
+  const video =
+    opts.probe && canCopy(opts.probe, encode)
+      ? ['-c:v', 'copy']
+      : [
+          '-vf',
+          [
+            filter('scale', { w: W, h: H, force_original_aspect_ratio: 'decrease', force_divisible_by: 2 }),
+            filter('pad', { w: W, h: H, x: '(ow-iw)/2', y: '(oh-ih)/2' }),
+            filter('setsar', { sar: 1 }),
+            filter('fps', { fps: encode.frameRate }),
+          ].join(','),
+          ...h264EncodeArgs(encode),
+        ];
+  return [
+    ...FFMPEG_GLOBAL_ARGS,
+    ...input,
+    '-i', url,
+    ...(opts.durationSeconds !== undefined ? ['-t', String(opts.durationSeconds)] : []),
+    '-map', '0:v:0',
+    ...NO_OTHER_STREAMS,
+    ...video,
+    ...FMP4_OUTPUT_ARGS,
+  ];
+}

@@ -1,0 +1,347 @@
+import {
+  type AgentStreamMessage,
+  BINARY_KIND,
+  type EncodeSpec,
+  type ShoreStreamMessage,
+  encodeStreamFrame,
+} from '@ship-cctv/protocol';
+import { type CameraConfig, isSynthetic } from '../cameras.ts';
+import { type Encoder, type EncoderExit, startEncoder } from './encoder.ts';
+import { type InputProbe, syntheticCameraArgs, urlCameraArgs } from './ffmpeg-args.ts';
+import { type Fmp4Unit, Fmp4Reader } from './fmp4.ts';
+import { fontsFor } from './fonts.ts';
+import { probeInput } from './probe.ts';
+
+/** The agent link as LiveStreams sees it: the current WebSocket's send functions and queue. */
+export interface LiveLink {
+  sendJson(msg: AgentStreamMessage): void;
+  sendBinary(frame: Uint8Array): void;
+  /** Bytes accepted but not yet sent (WebSocket.bufferedAmount). */
+  bufferedAmount(): number;
+}
+
+export interface LiveStreamsOptions {
+  /** A stream that sends nothing this long after its start fails. Default 15 s. */
+  firstByteTimeoutMs?: number;
+  /** How often the uplink queue is reported while streams run. Default 1 s. */
+  reportEveryMs?: number;
+  /** Queue bound: this many seconds of the running streams' bitrate … Default 8. */
+  maxQueueSeconds?: number;
+  /** … but never below this many bytes. Default 1 MiB. */
+  minQueueBytes?: number;
+  /** ffprobe of URL cameras (replaceable in tests). */
+  probe?: (url: string) => Promise<InputProbe>;
+  /** A good probe of a URL is reused this long (definition switches restart streams). Default 60 s. */
+  probeCacheMs?: number;
+  /** Fonts of the synthetic camera. Default: fonts.ts. */
+  fonts?: (cameraName: string) => { fontFile: string | undefined; nameFontFile: string | undefined };
+  /** Default "ffmpeg". */
+  ffmpegCommand?: string;
+  stopGraceMs?: number;
+}
+
+interface LiveStream {
+  id: number;
+  cameraId: string;
+  encode: EncodeSpec;
+  encoder: Encoder | undefined;
+  reader: Fmp4Reader;
+  started: boolean;
+  /** Shore asked to stop it: report `live.ended stopped`. */
+  stopRequested: boolean;
+  /** Ending without a word to shore (link gone, or replaced by a new start of the same id). */
+  silent: boolean;
+  /** A failure found on our side (malformed output), reported instead of the exit. */
+  error: string | undefined;
+  /** Fragments are being dropped until a keyframe finds the queue drained. */
+  dropping: boolean;
+  droppedFragments: number;
+}
+
+/** A failure message to shore: reason, then ffmpeg's last words; credentials in URLs blanked. */
+const MAX_MESSAGE_CHARS = 2_400;
+export function failureMessage(prefix: string, detail?: string): string {
+  const text = detail ? `${prefix}: ${detail}` : prefix;
+  const safe = text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1***@');
+  return safe.length <= MAX_MESSAGE_CHARS ? safe : `${safe.slice(0, 200)} … ${safe.slice(-(MAX_MESSAGE_CHARS - 203))}`;
+}
+
+function invalidEncode(e: EncodeSpec): string | undefined {
+  const even = (n: number) => Number.isInteger(n) && n >= 16 && n <= 4096 && n % 2 === 0;
+  if (e.codec !== 'h264') return `codec ${String(e.codec)} is not supported (h264 only)`;
+  if (!even(e.width) || !even(e.height)) return `size ${e.width}×${e.height} is not an even size within 16–4096`;
+  if (!(e.frameRate > 0 && e.frameRate <= 60)) return `frame rate ${e.frameRate} is outside 0–60`;
+  if (!(e.bitrateKbps >= 16 && e.bitrateKbps <= 50_000)) return `bitrate ${e.bitrateKbps} kbit/s is outside 16–50000`;
+  return undefined;
+}
+
+/**
+ * The ship's live streams: starts one encoder per shore `live.start` (synthetic or URL camera),
+ * forwards its fragmented MP4 as binary agent-link frames [BINARY_KIND.live][streamId][bytes],
+ * and answers live.started (first byte), live.failed (with ffmpeg's stderr tail) and live.ended.
+ * It works on whichever socket is attached; shore owns the stream ids and asks again after a
+ * reconnect, so `detach()` (the socket closed) ends every stream here without a word. The API
+ * (attach/detach/handle/stopAll/activeStreamIds) is the one ShipAgent wires.
+ *
+ * Uplink queue. Every second while streams run it reports `link.queue` (WebSocket bufferedAmount,
+ * and that amount as milliseconds of the running streams' total bitrate) so shore can switch to a
+ * lower definition when the link cannot carry the stream. The queue is also bounded here: past
+ * max(minQueueBytes, maxQueueSeconds × bitrate), whole fragments (frames) are dropped, not bytes —
+ * the output is cut at MP4 box boundaries (fmp4.ts) — and forwarding resumes at the next keyframe
+ * once the queue is back under half the bound. Shore thus always receives a decodable stream,
+ * with a gap in decode time where frames were dropped, and a link.queue report is sent the moment
+ * dropping starts. The encoder itself is never paused: blocking its stdout would only make it
+ * fall behind the camera, and memory stays bounded by the socket's queue plus one MP4 box.
+ */
+export class LiveStreams {
+  private readonly streams = new Map<number, LiveStream>();
+  /** Streams told to stop whose process has not exited yet. */
+  private readonly stopping = new Set<LiveStream>();
+  private readonly cameras: Map<string, CameraConfig>;
+  private readonly probes = new Map<string, { probe: InputProbe; at: number }>();
+  private timer: NodeJS.Timeout | undefined;
+  private link: LiveLink | undefined;
+  private readonly opts: Required<LiveStreamsOptions>;
+
+  constructor(cameras: readonly CameraConfig[], opts: LiveStreamsOptions = {}) {
+    this.cameras = new Map(cameras.map((c) => [c.cameraId, c]));
+    this.opts = {
+      firstByteTimeoutMs: opts.firstByteTimeoutMs ?? 15_000,
+      reportEveryMs: opts.reportEveryMs ?? 1_000,
+      maxQueueSeconds: opts.maxQueueSeconds ?? 8,
+      minQueueBytes: opts.minQueueBytes ?? 1024 * 1024,
+      probe: opts.probe ?? ((url) => probeInput(url)),
+      probeCacheMs: opts.probeCacheMs ?? 60_000,
+      fonts: opts.fonts ?? fontsFor,
+      ffmpegCommand: opts.ffmpegCommand ?? 'ffmpeg',
+      stopGraceMs: opts.stopGraceMs ?? 2_000,
+    };
+  }
+
+  /** The socket is up: streams may start and send. */
+  attach(link: LiveLink): void {
+    this.link = link;
+  }
+
+  /** The socket is gone: every stream ends without a word (shore asks again after reconnecting). */
+  detach(): void {
+    this.link = undefined;
+    void this.stopAll();
+  }
+
+  /** Ids of the streams shore has running (starting or sending). */
+  get activeStreamIds(): number[] {
+    return [...this.streams.keys()];
+  }
+
+  /** Per stream: sending, and how many fragments the queue bound has dropped (diagnostics). */
+  stats(): { streamId: number; cameraId: string; started: boolean; dropping: boolean; droppedFragments: number }[] {
+    return [...this.streams.values()].map((s) => ({
+      streamId: s.id,
+      cameraId: s.cameraId,
+      started: s.started,
+      dropping: s.dropping,
+      droppedFragments: s.droppedFragments,
+    }));
+  }
+
+  /** Encoder process ids, for diagnostics and tests. */
+  pids(): number[] {
+    return [...this.streams.values(), ...this.stopping].flatMap((s) => (s.encoder?.pid === undefined ? [] : [s.encoder.pid]));
+  }
+
+  handle(msg: ShoreStreamMessage): void {
+    if (!this.link) return; // no socket to answer on; shore asks again after reconnecting
+    if (msg.type === 'live.start') void this.start(msg.streamId, msg.cameraId, msg.encode);
+    else this.stop(msg.streamId);
+  }
+
+  /** Ends every stream without reporting (the link is gone); resolves when every process has exited. */
+  async stopAll(): Promise<void> {
+    const all = [...this.streams.values(), ...this.stopping];
+    this.streams.clear();
+    this.updateTimer();
+    for (const s of all) s.silent = true;
+    await Promise.all(all.map((s) => s.encoder?.stop()));
+  }
+
+  /** The running streams' total bitrate in kbit/s (what the queue is measured against). */
+  totalKbps(): number {
+    let kbps = 0;
+    for (const s of this.streams.values()) if (s.started) kbps += s.encode.bitrateKbps;
+    return kbps;
+  }
+
+  /** The queue bound in bytes for the current streams. */
+  queueLimitBytes(): number {
+    return Math.max(this.opts.minQueueBytes, (this.opts.maxQueueSeconds * this.totalKbps() * 1000) / 8);
+  }
+
+  private async start(id: number, cameraId: string, encode: EncodeSpec): Promise<void> {
+    const previous = this.streams.get(id);
+    if (previous) {
+      // Shore restarted a stream id it still had: the new request replaces the old one.
+      previous.silent = true;
+      this.retire(previous);
+    }
+    const camera = this.cameras.get(cameraId);
+    if (!camera) return this.send({ type: 'live.failed', streamId: id, message: `unknown camera ${cameraId}` });
+    const invalid = invalidEncode(encode);
+    if (invalid) return this.send({ type: 'live.failed', streamId: id, message: `bad encoding request: ${invalid}` });
+
+    const s: LiveStream = {
+      id,
+      cameraId,
+      encode,
+      encoder: undefined,
+      reader: new Fmp4Reader(),
+      started: false,
+      stopRequested: false,
+      silent: false,
+      error: undefined,
+      dropping: false,
+      droppedFragments: 0,
+    };
+    this.streams.set(id, s);
+
+    let args: string[];
+    if (isSynthetic(camera)) {
+      const cameraName = camera.name ?? camera.cameraId;
+      args = syntheticCameraArgs({ cameraName, encode, realtime: true, ...this.opts.fonts(cameraName) });
+    } else {
+      let probe: InputProbe;
+      try {
+        probe = await this.probe(camera.source);
+      } catch (err) {
+        if (this.streams.get(id) !== s) return; // stopped or replaced while probing; already answered
+        this.streams.delete(id);
+        return this.send({ type: 'live.failed', streamId: id, message: failureMessage(`camera ${cameraId} did not answer`, (err as Error).message) });
+      }
+      if (this.streams.get(id) !== s) return;
+      args = urlCameraArgs({ url: camera.source, encode, probe });
+    }
+
+    s.encoder = startEncoder(args, {
+      command: this.opts.ffmpegCommand,
+      firstByteTimeoutMs: this.opts.firstByteTimeoutMs,
+      stopGraceMs: this.opts.stopGraceMs,
+      onRunning: () => {
+        if (s.silent || s.stopRequested) return;
+        s.started = true;
+        this.send({ type: 'live.started', streamId: id });
+        this.updateTimer();
+      },
+      onData: (chunk) => this.receive(s, chunk),
+      onExit: (info) => this.exited(s, info),
+    });
+  }
+
+  private stop(id: number): void {
+    const s = this.streams.get(id);
+    if (!s) {
+      // Already gone (failed, or never started): say so, so shore's view converges.
+      this.send({ type: 'live.ended', streamId: id, reason: 'not running' });
+      return;
+    }
+    s.stopRequested = true;
+    if (!s.encoder) {
+      // Still probing its camera: nothing to stop yet.
+      this.streams.delete(id);
+      this.updateTimer();
+      this.send({ type: 'live.ended', streamId: id, reason: 'stopped' });
+      return;
+    }
+    this.retire(s);
+  }
+
+  /** Takes a stream out of service; its exit is reported (or not) by `exited`. */
+  private retire(s: LiveStream): void {
+    if (this.streams.get(s.id) === s) this.streams.delete(s.id);
+    this.updateTimer();
+    if (s.encoder) {
+      this.stopping.add(s);
+      void s.encoder.stop();
+    }
+  }
+
+  private receive(s: LiveStream, chunk: Buffer): void {
+    if (s.silent || s.stopRequested || s.error !== undefined) return;
+    let units: Fmp4Unit[];
+    try {
+      units = s.reader.push(chunk);
+    } catch (err) {
+      s.error = `encoder output unreadable: ${(err as Error).message}`;
+      this.retire(s);
+      return;
+    }
+    for (const unit of units) this.forward(s, unit);
+  }
+
+  private forward(s: LiveStream, unit: Fmp4Unit): void {
+    if (unit.kind === 'fragment') {
+      const queued = this.buffered();
+      const limit = this.queueLimitBytes();
+      if (s.dropping) {
+        if (!unit.keyframe || queued > limit / 2) {
+          s.droppedFragments += 1;
+          return;
+        }
+        s.dropping = false;
+      } else if (queued > limit) {
+        s.dropping = true;
+        s.droppedFragments += 1;
+        this.reportQueue();
+        return;
+      }
+    }
+    this.link?.sendBinary(encodeStreamFrame(BINARY_KIND.live, s.id, unit.bytes));
+  }
+
+  private exited(s: LiveStream, info: EncoderExit): void {
+    this.stopping.delete(s);
+    if (this.streams.get(s.id) === s) this.streams.delete(s.id);
+    this.updateTimer();
+    if (s.silent) return;
+    if (s.error !== undefined) {
+      this.send({ type: 'live.failed', streamId: s.id, message: failureMessage(s.error) });
+    } else if (info.state === 'ended') {
+      this.send({ type: 'live.ended', streamId: s.id, reason: s.stopRequested ? 'stopped' : info.reason });
+    } else {
+      this.send({ type: 'live.failed', streamId: s.id, message: failureMessage(info.reason, info.stderrTail) });
+    }
+  }
+
+  private async probe(url: string): Promise<InputProbe> {
+    const cached = this.probes.get(url);
+    if (cached && Date.now() - cached.at < this.opts.probeCacheMs) return cached.probe;
+    const probe = await this.opts.probe(url);
+    this.probes.set(url, { probe, at: Date.now() });
+    return probe;
+  }
+
+  private send(msg: AgentStreamMessage): void {
+    this.link?.sendJson(msg);
+  }
+
+  private buffered(): number {
+    return this.link?.bufferedAmount() ?? 0;
+  }
+
+  private reportQueue(): void {
+    const kbps = this.totalKbps();
+    if (kbps === 0) return;
+    const bufferedBytes = this.buffered();
+    this.send({ type: 'link.queue', bufferedBytes, queuedMs: Math.round((bufferedBytes * 8) / kbps) });
+  }
+
+  private updateTimer(): void {
+    const running = this.totalKbps() > 0;
+    if (running && !this.timer) {
+      this.timer = setInterval(() => this.reportQueue(), this.opts.reportEveryMs);
+      this.timer.unref();
+    } else if (!running && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+}

@@ -1,0 +1,195 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AgentStreamMessage, BINARY_KIND, decodeStreamFrame } from '@ship-cctv/protocol';
+import type { CameraConfig } from '../../src/cameras.ts';
+import type { InputProbe } from '../../src/media/ffmpeg-args.ts';
+import { firstSampleFlags } from '../../src/media/fmp4.ts';
+import { type LiveLink, LiveStreams, type LiveStreamsOptions, failureMessage } from '../../src/media/live-streams.ts';
+import { processGone, spec, topLevelBoxes } from './helpers.ts';
+
+/** A socket stand-in: records what is sent, in order, and lets the test set the queue. */
+class FakeLink implements LiveLink {
+  readonly log: ({ json: AgentStreamMessage } | { binary: { kind: number; streamId: number; payload: Uint8Array } })[] = [];
+  buffered = 0;
+  sendJson(json: AgentStreamMessage): void {
+    this.log.push({ json });
+  }
+  sendBinary(frame: Uint8Array): void {
+    const decoded = decodeStreamFrame(frame);
+    if (!decoded) throw new Error('short frame');
+    this.log.push({ binary: decoded });
+  }
+  bufferedAmount(): number {
+    return this.buffered;
+  }
+  get json(): AgentStreamMessage[] {
+    return this.log.flatMap((e) => ('json' in e ? [e.json] : []));
+  }
+  get payloads(): Uint8Array[] {
+    return this.log.flatMap((e) => ('binary' in e ? [e.binary.payload] : []));
+  }
+  of<T extends AgentStreamMessage['type']>(type: T): Extract<AgentStreamMessage, { type: T }>[] {
+    return this.json.filter((m): m is Extract<AgentStreamMessage, { type: T }> => m.type === type);
+  }
+}
+
+const CAMERAS: CameraConfig[] = [
+  { cameraId: 'S1-C01-1', source: 'synthetic', name: 'Bridge' },
+  { cameraId: 'S1-C02-1', source: '/nonexistent/deck.mp4' },
+  { cameraId: 'S1-C03-1', source: 'rtsp://admin:secret@127.0.0.1:9/stream' },
+];
+const ENCODE = spec(320, 180, 10, 400);
+const FITS: InputProbe = { codec: 'h264', width: 320, height: 180, frameRate: 10 };
+
+/** A fragment payload (moof+mdat) whose first sample is a sync sample. */
+function isKeyframe(payload: Uint8Array): boolean {
+  const buf = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  const flags = firstSampleFlags(buf.subarray(0, buf.readUInt32BE(0)));
+  return flags !== undefined && (flags & 0x1_0000) === 0;
+}
+
+const made: LiveStreams[] = [];
+function setup(opts: LiveStreamsOptions = {}): { streams: LiveStreams; link: FakeLink } {
+  const streams = new LiveStreams(CAMERAS, { reportEveryMs: 100, ...opts });
+  const link = new FakeLink();
+  streams.attach(link);
+  made.push(streams);
+  return { streams, link };
+}
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((s) => s.stopAll()));
+});
+
+describe('LiveStreams', () => {
+  it('starts a synthetic camera: live.started, then the init segment and fragments tagged with the stream id', async () => {
+    const { streams, link } = setup();
+    streams.handle({ type: 'live.start', streamId: 7, cameraId: 'S1-C01-1', encode: ENCODE });
+    await expect.poll(() => link.payloads.length, { timeout: 10_000 }).toBeGreaterThan(5);
+    expect(link.log[0]).toEqual({ json: { type: 'live.started', streamId: 7 } });
+    const binaries = link.log.flatMap((e) => ('binary' in e ? [e.binary] : []));
+    expect(binaries.every((b) => b.kind === BINARY_KIND.live && b.streamId === 7)).toBe(true);
+    expect(topLevelBoxes(binaries[0]!.payload)).toEqual(['ftyp', 'moov']);
+    expect(topLevelBoxes(binaries[1]!.payload)).toEqual(['moof', 'mdat']);
+    expect(streams.activeStreamIds).toEqual([7]);
+
+    const [pid] = streams.pids();
+    streams.handle({ type: 'live.stop', streamId: 7 });
+    expect(streams.activeStreamIds).toEqual([]);
+    await expect.poll(() => link.of('live.ended')).toEqual([{ type: 'live.ended', streamId: 7, reason: 'stopped' }]);
+    expect(processGone(pid!)).toBe(true);
+    expect(streams.pids()).toEqual([]);
+  });
+
+  it('fails an unknown camera and a definition it cannot encode', () => {
+    const { streams, link } = setup();
+    streams.handle({ type: 'live.start', streamId: 1, cameraId: 'S9-C99-9', encode: ENCODE });
+    streams.handle({ type: 'live.start', streamId: 2, cameraId: 'S1-C01-1', encode: { ...ENCODE, width: 321 } });
+    expect(link.json).toEqual([
+      { type: 'live.failed', streamId: 1, message: 'unknown camera S9-C99-9' },
+      { type: 'live.failed', streamId: 2, message: 'bad encoding request: size 321×180 is not an even size within 16–4096' },
+    ]);
+    expect(streams.activeStreamIds).toEqual([]);
+  });
+
+  it('fails a URL camera that does not answer its probe, with ffprobe’s words', async () => {
+    const { streams, link } = setup();
+    streams.handle({ type: 'live.start', streamId: 3, cameraId: 'S1-C02-1', encode: ENCODE });
+    await expect.poll(() => link.of('live.failed').length, { timeout: 10_000 }).toBe(1);
+    expect(link.of('live.failed')[0]!.message).toMatch(/^camera S1-C02-1 did not answer: .*No such file or directory/);
+  });
+
+  it('fails with ffmpeg’s stderr tail when the camera breaks after the probe, without leaking its password', async () => {
+    const { streams, link } = setup({ probe: async () => FITS });
+    streams.handle({ type: 'live.start', streamId: 4, cameraId: 'S1-C03-1', encode: ENCODE });
+    await expect.poll(() => link.of('live.failed').length, { timeout: 10_000 }).toBe(1);
+    const { message } = link.of('live.failed')[0]!;
+    expect(message).toMatch(/^ffmpeg exited with code \d+: .*Connection refused/s);
+    expect(message).not.toContain('secret');
+    expect(streams.activeStreamIds).toEqual([]);
+  });
+
+  it('reports the uplink queue every interval while a stream runs, in ms of the stream’s bitrate', async () => {
+    const { streams, link } = setup();
+    link.buffered = 50_000;
+    streams.handle({ type: 'live.start', streamId: 5, cameraId: 'S1-C01-1', encode: ENCODE });
+    await expect.poll(() => link.of('link.queue').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    // 50 000 bytes at 400 kbit/s
+    expect(link.of('link.queue')[0]).toEqual({ type: 'link.queue', bufferedBytes: 50_000, queuedMs: 1_000 });
+    streams.handle({ type: 'live.stop', streamId: 5 });
+    await expect.poll(() => link.of('live.ended').length).toBe(1);
+    const reports = link.of('link.queue').length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(link.of('link.queue').length).toBe(reports);
+  });
+
+  it('drops whole fragments past the queue bound and resumes at a keyframe once it drains', async () => {
+    const { streams, link } = setup({ minQueueBytes: 100_000, maxQueueSeconds: 1 });
+    streams.handle({ type: 'live.start', streamId: 6, cameraId: 'S1-C01-1', encode: ENCODE });
+    await expect.poll(() => link.payloads.length, { timeout: 10_000 }).toBeGreaterThan(3);
+    link.buffered = 150_000; // over max(100 000 B, 1 s × 50 000 B/s)
+    const sentBefore = link.payloads.length;
+    const reportsBefore = link.of('link.queue').length;
+    // The next fragment is dropped and shore hears at once how far behind the ship is.
+    await expect.poll(() => link.of('link.queue').length).toBeGreaterThan(reportsBefore);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(link.payloads.length).toBe(sentBefore);
+    expect(streams.stats()).toEqual([expect.objectContaining({ streamId: 6, dropping: true, droppedFragments: expect.any(Number) as number })]);
+    expect(streams.stats()[0]!.droppedFragments).toBeGreaterThan(3);
+    link.buffered = 0;
+    await expect.poll(() => link.payloads.length, { timeout: 5_000 }).toBeGreaterThan(sentBefore + 2);
+    const resumed = link.payloads.slice(sentBefore);
+    expect(resumed.map((p) => topLevelBoxes(p).join('+'))).toEqual(resumed.map(() => 'moof+mdat'));
+    expect(resumed.map(isKeyframe).slice(0, 2)).toEqual([true, false]);
+  });
+
+  it('answers a stop for a stream it does not have, and a stop while the camera is still being probed', async () => {
+    let release!: () => void;
+    const { streams, link } = setup({ probe: () => new Promise<InputProbe>((resolve) => (release = () => resolve(FITS))) });
+    streams.handle({ type: 'live.stop', streamId: 40 });
+    streams.handle({ type: 'live.start', streamId: 41, cameraId: 'S1-C02-1', encode: ENCODE });
+    streams.handle({ type: 'live.stop', streamId: 41 });
+    release();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(link.json).toEqual([
+      { type: 'live.ended', streamId: 40, reason: 'not running' },
+      { type: 'live.ended', streamId: 41, reason: 'stopped' },
+    ]);
+    expect(streams.pids()).toEqual([]);
+  });
+
+  it('ends every stream without a word when the link goes, and ignores requests until a new one', async () => {
+    const { streams, link } = setup();
+    streams.handle({ type: 'live.start', streamId: 8, cameraId: 'S1-C01-1', encode: ENCODE });
+    streams.handle({ type: 'live.start', streamId: 9, cameraId: 'S1-C01-1', encode: spec(640, 360, 15, 400) });
+    await expect.poll(() => link.of('live.started').length, { timeout: 10_000 }).toBe(2);
+    const pids = streams.pids();
+    expect(pids).toHaveLength(2);
+    const before = link.json.length;
+    streams.detach();
+    await expect.poll(() => pids.every(processGone), { timeout: 5_000 }).toBe(true);
+    expect(streams.activeStreamIds).toEqual([]);
+    expect(link.json.length).toBe(before);
+    streams.handle({ type: 'live.start', streamId: 10, cameraId: 'S1-C01-1', encode: ENCODE });
+    expect(streams.activeStreamIds).toEqual([]);
+  });
+
+  it('replaces a stream when shore starts the same id again', async () => {
+    const { streams, link } = setup();
+    streams.handle({ type: 'live.start', streamId: 11, cameraId: 'S1-C01-1', encode: ENCODE });
+    await expect.poll(() => link.of('live.started').length, { timeout: 10_000 }).toBe(1);
+    const [first] = streams.pids();
+    streams.handle({ type: 'live.start', streamId: 11, cameraId: 'S1-C01-1', encode: spec(640, 360, 15, 400) });
+    await expect.poll(() => link.of('live.started').length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => processGone(first!)).toBe(true);
+    expect(streams.pids()).toHaveLength(1);
+    expect(link.of('live.ended')).toEqual([]);
+  });
+});
+
+describe('failureMessage', () => {
+  it('blanks URL credentials and caps the length', () => {
+    expect(failureMessage('x', 'rtsp://user:pw@10.0.0.1/s: refused')).toBe('x: rtsp://***@10.0.0.1/s: refused');
+    const long = failureMessage('boom', 'y'.repeat(10_000));
+    expect(long.length).toBeLessThanOrEqual(2_400);
+    expect(long.startsWith('boom: yyy')).toBe(true);
+  });
+});
