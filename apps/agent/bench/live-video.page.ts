@@ -1,0 +1,188 @@
+/// <reference lib="dom" />
+/**
+ * The page of live-video.bench.ts's glass-to-glass part, bundled with esbuild. It plays one camera
+ * with one MsePlayer per requested setting (each on its own <video>), and on every presented frame
+ * (requestVideoFrameCallback) draws the video to a canvas at its own size, reads the capture code
+ * (packages/protocol/src/capture-code.ts) and records Date.now() − capture time: both clocks are
+ * this machine's.
+ */
+import { decodeCaptureCode } from '@ship-cctv/protocol';
+import { MsePlayer } from '../../../packages/player/src/index.ts';
+import type { PlayerState, PlayerStats } from '../../../packages/player/src/index.ts';
+
+export interface PageStart {
+  /** ws URL of the shore's media socket. */
+  url: string;
+  token: string;
+  cameraId: string;
+  players: { label: string; liveLatencyTargetMs?: number }[];
+}
+
+export interface PagePlayerReport {
+  label: string;
+  state: PlayerState;
+  stats: PlayerStats;
+  /** Date.now() at the frame callback − capture time, ms, one per presented frame since mark(). */
+  glass: number[];
+  /** The frame's expected display time − capture time, ms. */
+  display: number[];
+  /** Presented frames whose capture code could not be read, since mark(). */
+  unreadable: number;
+  /** The player's stats.latencyMs once a second, since mark(). */
+  bufferLatency: number[];
+  errors: string[];
+  states: string[];
+  /** 'waiting' events of the video since mark(): playback ran dry at the live edge. */
+  waiting: number;
+  /** playbackRate once a second since mark() (the catch-up). */
+  rates: number[];
+  videoWidth: number;
+  videoHeight: number;
+  droppedFrames: number;
+  totalFrames: number;
+}
+
+export interface PageApi {
+  start(options: PageStart): void;
+  /** Starts the measured window: forgets what was recorded so far. */
+  mark(): void;
+  report(): PagePlayerReport[];
+  stop(): void;
+}
+
+declare global {
+  interface Window {
+    bench: PageApi;
+  }
+}
+
+interface Running {
+  label: string;
+  player: MsePlayer;
+  video: HTMLVideoElement;
+  glass: number[];
+  display: number[];
+  unreadable: number;
+  bufferLatency: number[];
+  errors: string[];
+  states: string[];
+  waiting: number;
+  rates: number[];
+  sampler: ReturnType<typeof setInterval>;
+  alive: boolean;
+}
+
+let running: Running[] = [];
+
+function watchFrames(r: Running): void {
+  const canvas = document.createElement('canvas');
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  const onFrame = (_now: number, meta: VideoFrameCallbackMetadata): void => {
+    if (!r.alive) return;
+    const w = r.video.videoWidth;
+    const h = r.video.videoHeight;
+    if (ctx && w > 0 && h > 0) {
+      if (canvas.width !== w || canvas.height !== h) {
+        canvas.width = w;
+        canvas.height = h;
+      }
+      ctx.drawImage(r.video, 0, 0, w, h);
+      const captured = decodeCaptureCode(ctx.getImageData(0, 0, w, h).data, w, h);
+      if (captured === undefined) {
+        r.unreadable++;
+      } else {
+        r.glass.push(Date.now() - captured);
+        r.display.push(performance.timeOrigin + meta.expectedDisplayTime - captured);
+      }
+    }
+    r.video.requestVideoFrameCallback(onFrame);
+  };
+  r.video.requestVideoFrameCallback(onFrame);
+}
+
+function start(options: PageStart): void {
+  stop();
+  running = options.players.map((p) => {
+    const video = document.createElement('video');
+    video.width = 320;
+    video.height = 180;
+    document.body.appendChild(video);
+    const player = new MsePlayer(video, {
+      url: options.url,
+      token: options.token,
+      reconnect: { minMs: 250, maxMs: 4_000 },
+      ...(p.liveLatencyTargetMs !== undefined ? { liveLatencyTargetMs: p.liveLatencyTargetMs } : {}),
+    });
+    const r: Running = {
+      label: p.label,
+      player,
+      video,
+      glass: [],
+      display: [],
+      unreadable: 0,
+      bufferLatency: [],
+      errors: [],
+      states: [],
+      waiting: 0,
+      rates: [],
+      alive: true,
+      sampler: setInterval(() => {
+        const l = player.stats.latencyMs;
+        if (l !== undefined) r.bufferLatency.push(l);
+        r.rates.push(video.playbackRate);
+      }, 1_000),
+    };
+    video.addEventListener('waiting', () => r.waiting++);
+    player.on('state', ({ state }) => r.states.push(`${Math.round(performance.now())}:${state}`));
+    player.on('error', (e) => r.errors.push(`${e.kind}: ${e.message}`));
+    watchFrames(r);
+    player.play({ type: 'play', mode: 'live', cameraId: options.cameraId });
+    return r;
+  });
+}
+
+function mark(): void {
+  for (const r of running) {
+    r.glass = [];
+    r.display = [];
+    r.unreadable = 0;
+    r.bufferLatency = [];
+    r.waiting = 0;
+    r.rates = [];
+  }
+}
+
+function report(): PagePlayerReport[] {
+  return running.map((r) => {
+    const q = r.video.getVideoPlaybackQuality();
+    return {
+      label: r.label,
+      state: r.player.state,
+      stats: r.player.stats,
+      glass: r.glass,
+      display: r.display,
+      unreadable: r.unreadable,
+      bufferLatency: r.bufferLatency,
+      errors: r.errors,
+      states: r.states,
+      waiting: r.waiting,
+      rates: r.rates,
+      videoWidth: r.video.videoWidth,
+      videoHeight: r.video.videoHeight,
+      droppedFrames: q.droppedVideoFrames,
+      totalFrames: q.totalVideoFrames,
+    };
+  });
+}
+
+function stop(): void {
+  for (const r of running) {
+    r.alive = false;
+    clearInterval(r.sampler);
+    r.player.destroy();
+    r.video.remove();
+  }
+  running = [];
+}
+
+window.bench = { start, mark, report, stop };
