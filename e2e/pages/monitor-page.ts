@@ -38,10 +38,12 @@ export class MonitorPage {
     return response;
   }
 
-  async signIn(username: string, password: string): Promise<void> {
+  /** Submits the form; a subclass answers the screen it lands on (see SignInScreen). */
+  async signIn(username: string, password: string): Promise<unknown> {
     await this.username.fill(username);
     await this.password.fill(password);
     await this.submit.click();
+    return undefined;
   }
 
   signedInAs(displayName: string): Locator {

@@ -1,10 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { COOKIES } from '@ship-cctv/protocol';
-import { en } from '../../apps/web/src/i18n/locales/en.ts';
-import { zhCN } from '../../apps/web/src/i18n/locales/zh-CN.ts';
+import { type Language, TEXTS } from './monitor-page.ts';
 
-const TEXTS = { 'zh-CN': zhCN, en } as const;
-export type Language = keyof typeof TEXTS;
+export type { Language };
 
 /**
  * The desktop live screen (/monitor/live/index): the source tree on the left (features/fleet) and

@@ -1,40 +1,18 @@
-import { expect, type Locator, type Page } from '@playwright/test';
-import { en } from '../../apps/web/src/i18n/locales/en.ts';
-import { zhCN } from '../../apps/web/src/i18n/locales/zh-CN.ts';
+import { expect, type Locator, type Page, type Response } from '@playwright/test';
+import { type Language, MonitorPage, TEXTS } from './monitor-page.ts';
 
-export const TEXTS = { 'zh-CN': zhCN, en } as const;
-export type Language = keyof typeof TEXTS;
+export { type Language, TEXTS };
 
-/** Sign-in screen (/login) of the desktop app. */
-export class SignInScreen {
-  readonly texts: (typeof TEXTS)[Language];
-  readonly heading: Locator;
-  readonly username: Locator;
-  readonly password: Locator;
-  readonly submit: Locator;
-  readonly error: Locator;
-
-  constructor(
-    readonly page: Page,
-    readonly language: Language = 'zh-CN',
-  ) {
-    this.texts = TEXTS[language];
-    this.heading = page.getByRole('heading', { level: 1 });
-    this.username = page.getByLabel(this.texts.signIn.username, { exact: true });
-    this.password = page.getByLabel(this.texts.signIn.password, { exact: true });
-    this.submit = page.getByRole('button', { name: this.texts.signIn.submit, exact: true });
-    this.error = page.getByRole('alert');
-  }
-
-  async open(): Promise<void> {
-    await this.page.goto('/monitor/login');
+/** Sign-in screen (/login) of the desktop app: the same controls as MonitorPage, opened at /login. */
+export class SignInScreen extends MonitorPage {
+  override async open(path = '/monitor/login'): Promise<Response | null> {
+    const response = await this.page.goto(path);
     await expect(this.submit).toBeVisible();
+    return response;
   }
 
-  async signIn(username: string, password = 'demo-pass'): Promise<ShellScreen> {
-    await this.username.fill(username);
-    await this.password.fill(password);
-    await this.submit.click();
+  override async signIn(username: string, password = 'demo-pass'): Promise<ShellScreen> {
+    await super.signIn(username, password);
     const shell = new ShellScreen(this.page, this.language);
     await shell.waitUntilShown();
     return shell;
