@@ -161,6 +161,7 @@ export class LiveSource implements Source {
       for (const v of this.viewers) v.sendJson({ type: 'error', code: 'startFailed', message: msg.message });
     }
     this.setState('stalled', msg.type === 'live.failed' ? 'the ship could not start the camera' : 'the ship ended the stream');
+    clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
       if (!this.stopped && this.streamId === undefined) this.start();
     }, this.deps.retryMs ?? 5_000);
