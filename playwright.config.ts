@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-const PORT = 18080;
+const PORT = Number(process.env.E2E_PORT ?? 18080);
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 // A fresh database per run. The runner and every worker load this file; only the first load (the

@@ -25,11 +25,14 @@ function newest(path) {
 step(process.execPath, ['scripts/setup.mjs', '--for=demo']);
 
 const web = join(root, 'apps/web');
-const builtAt = newest(join(web, 'dist/index.html'));
+// WEB_DIST (also read by the server) lets several checkouts' test runs build side by side.
+const webDist = process.env.WEB_DIST ?? join(web, 'dist');
+const builtAt = newest(join(webDist, 'index.html'));
 const sourcesAt = Math.max(newest(join(web, 'src')), newest(join(web, 'index.html')), newest(join(root, 'packages')));
 if (builtAt === 0 || sourcesAt > builtAt) {
   say('building the web app…');
-  step('npm', ['run', 'build', '--silent']);
+  if (process.env.WEB_DIST) step('npm', ['run', 'build', '--silent', '-w', '@ship-cctv/web', '--', '--outDir', webDist, '--emptyOutDir']);
+  else step('npm', ['run', 'build', '--silent']);
 } else say('web app is up to date');
 
 const dataDir = process.env.DATA_DIR ?? join(root, 'data');
