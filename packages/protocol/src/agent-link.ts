@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { LINK_TYPES, type LinkType } from './constants.ts';
 import type { AgentStreamMessage, ShoreStreamMessage } from './media.ts';
+import type { AgentPlaybackMessage, ShorePlaybackMessage } from './playback.ts';
 
 /**
  * The agent link: each ship's edge agent dials out to the shore server (ships sit behind
@@ -47,12 +48,14 @@ export type AgentMessage =
   | { type: 'hello'; protocol: number; agentVersion: string; link: LinkReport; cameras: CameraState[] }
   | ({ type: 'link' } & LinkReport)
   | ({ type: 'camera' } & CameraState)
-  | AgentStreamMessage;
+  | AgentStreamMessage
+  | AgentPlaybackMessage;
 
 export type ShoreMessage =
   | { type: 'welcome'; shipId: string; serverTime: number }
   | { type: 'error'; message: string }
-  | ShoreStreamMessage;
+  | ShoreStreamMessage
+  | ShorePlaybackMessage;
 
 const LinkReportSchema = {
   linkType: Type.Union(LINK_TYPES.map((l) => Type.Literal(l))),
@@ -67,6 +70,28 @@ const CameraStateSchema = {
 };
 
 const StreamId = Type.Integer({ minimum: 0, maximum: 0xffff_ffff });
+const EpochMs = Type.Integer({ minimum: 0 });
+const Message = Type.String({ maxLength: 4096 });
+
+/** Agent → shore playback messages (see playback.ts). A query answers at most 10,000 spans. */
+const AgentPlaybackMessageSchemas = [
+  Type.Object({
+    type: Type.Literal('vod.result'),
+    requestId: StreamId,
+    cameraId: Type.String({ minLength: 1, maxLength: 64 }),
+    spans: Type.Array(Type.Object({ start: EpochMs, end: EpochMs }), { maxItems: 10_000 }),
+  }),
+  Type.Object({ type: Type.Literal('vod.failed'), requestId: StreamId, message: Message }),
+  Type.Object({ type: Type.Literal('playback.started'), streamId: StreamId }),
+  Type.Object({ type: Type.Literal('playback.position'), streamId: StreamId, time: EpochMs }),
+  Type.Object({
+    type: Type.Literal('playback.failed'),
+    streamId: StreamId,
+    code: Type.Union([Type.Literal('noRecording'), Type.Literal('playbackFailed')]),
+    message: Message,
+  }),
+  Type.Object({ type: Type.Literal('playback.ended'), streamId: StreamId }),
+];
 
 /** What an agent may send; anything else is answered with an error and ignored. */
 export const AgentMessageSchema = Type.Union([
@@ -87,6 +112,7 @@ export const AgentMessageSchema = Type.Union([
     bufferedBytes: Type.Integer({ minimum: 0 }),
     queuedMs: Type.Number({ minimum: 0 }),
   }),
+  ...AgentPlaybackMessageSchemas,
 ]);
 
 const agentMessageCheck = Compile(AgentMessageSchema);

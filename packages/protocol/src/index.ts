@@ -8,3 +8,4 @@ export * from './agent-link.ts';
 export * from './schemas/status.ts';
 export * from './media.ts';
 export * from './capture-code.ts';
+export * from './playback.ts';

@@ -10,6 +10,8 @@
  *   server ← <binary init segment> <binary fragment> <binary fragment> …
  *   server ← {"type":"status","state":"playing"}
  */
+import type { PlaybackControlCommand, PlaybackServerMessage, ShipPlaybackCommand } from './playback.ts';
+
 export const MEDIA_PROTOCOL_VERSION = 1;
 
 export type PlayCommand = {
@@ -22,6 +24,8 @@ export type PlayCommand = {
 
 export type MediaClientMessage =
   | PlayCommand
+  | ShipPlaybackCommand
+  | PlaybackControlCommand
   | { type: 'stop' }
   /** After the continuous-watching limit stopped the stream: carry on watching. */
   | { type: 'continue' };
@@ -41,7 +45,8 @@ export type MediaServerMessage =
     }
   /** The link could not carry the stream: switched to the lowest definition (or back up). */
   | { type: 'notice'; code: 'lowestDefinition' | 'definitionRestored'; templateId: number }
-  | { type: 'error'; code: MediaErrorCode; message: string };
+  | { type: 'error'; code: MediaErrorCode; message: string }
+  | PlaybackServerMessage;
 
 export type MediaErrorCode =
   | 'badRequest'
@@ -51,6 +56,10 @@ export type MediaErrorCode =
   | 'noDefaultTemplate'
   | 'cameraOffline'
   | 'startFailed'
+  /** Ship-end playback: no playback video in the selected time range. */
+  | 'noRecording'
+  /** Ship-end playback: playback failed. */
+  | 'playbackFailed'
   | 'internal';
 
 /** Encoding parameters of one uplink stream (a definition model). */

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
-import { type AgentMessage, type AgentStreamMessage, AGENT_LINK_VERSION } from '@ship-cctv/protocol';
+import { type AgentMessage, type AgentPlaybackMessage, type AgentStreamMessage, AGENT_LINK_VERSION } from '@ship-cctv/protocol';
 import type { StatusService } from '../status/status-service.ts';
 import { AgentConnection, type LinkCounter, type LivenessOptions } from './connection.ts';
 
@@ -17,6 +17,8 @@ export interface GatewayEvents {
   online: [shipId: string, conn: AgentConnection];
   offline: [shipId: string];
   stream: [shipId: string, message: AgentStreamMessage];
+  /** vod.* and playback.* messages of the ship recorder. */
+  playback: [shipId: string, message: AgentPlaybackMessage];
   binary: [shipId: string, kind: number, payload: Buffer];
 }
 
@@ -88,7 +90,8 @@ export class AgentGateway {
         await this.status.cameraReport(conn.shipId, msg);
         return;
       default:
-        this.events.emit('stream', conn.shipId, msg);
+        if (msg.type.startsWith('vod.') || msg.type.startsWith('playback.')) this.events.emit('playback', conn.shipId, msg as AgentPlaybackMessage);
+        else this.events.emit('stream', conn.shipId, msg as AgentStreamMessage);
     }
   }
 }

@@ -206,7 +206,7 @@ wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
     } catch {
       return;
     }
-    if (message.type === 'play') onPlay(ws, message, token);
+    if (message.type === 'play' && message.mode === 'live') onPlay(ws, message, token);
     else if (message.type === 'stop') ws.close(1000);
   });
 });

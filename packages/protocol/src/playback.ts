@@ -1,0 +1,172 @@
+import type { PlaybackSpeed } from './constants.ts';
+import type { EncodeSpec } from './media.ts';
+
+/**
+ * Recordings and playback (spec §2 `/live/recordlivevideo`, `/record/video`; §3 record state and
+ * playback options; §5; §8). Two recorders exist:
+ *
+ * - the **ship recorder** (on the agent): what the ship itself recorded. Asked over the agent link
+ *   (`vod.query`) and played back over the link (`playback.*`, binary kind BINARY_KIND.playback);
+ * - the **shore recorder** (on the server): what crossed the link while somebody watched live and a
+ *   recording configuration of the channel was active. It never asks the ship for anything.
+ *
+ * Every time is epoch milliseconds (UTC). A time zone only changes how a time is shown or typed.
+ */
+
+/** A recorded span [start, end) of one camera. Gaps between spans are times nothing was recorded. */
+export interface RecordedSpan {
+  start: number;
+  end: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Media socket (PATHS.media): ship-end playback. The play command replaces `mode: "live"`.
+
+export interface ShipPlaybackCommand {
+  type: 'play';
+  mode: 'shipPlayback';
+  cameraId: string;
+  /** Definition model id; absent means the ship's default (no default → `noDefaultTemplate`). */
+  templateId?: number;
+  start: number;
+  end: number;
+  speed: PlaybackSpeed;
+  /** The operator's chosen zone (timezones.json `value`), kept for logs and display only. */
+  timeZone?: string;
+}
+
+/** Controls of a running ship-end playback; the socket stays open. */
+export type PlaybackControlCommand =
+  | { type: 'pause' }
+  | { type: 'resume' }
+  /** Jump to a recorded time inside [start, end). */
+  | { type: 'seek'; time: number }
+  | { type: 'speed'; speed: PlaybackSpeed };
+
+/**
+ * Extra server → client messages of a playback (besides `codec`, `status`, binary and `error`):
+ * `position` about once a second with the recorded time being shown. After `seek` or `speed` the
+ * server sends a new `codec` and init segment, exactly as after a definition change.
+ * `status` `ended` = the range is done. Errors: `noRecording` (no playback video in the selected
+ * time range) and `playbackFailed` (playback failed).
+ */
+export type PlaybackServerMessage = { type: 'position'; time: number; speed: PlaybackSpeed; paused: boolean };
+
+// ---------------------------------------------------------------------------------------------
+// Agent link.
+
+/** Shore → agent. */
+export type ShorePlaybackMessage =
+  /** Which spans of [start, end) the ship recorder holds for a camera. */
+  | { type: 'vod.query'; requestId: number; cameraId: string; start: number; end: number }
+  /**
+   * Send the recording of [start, end) from `from` (= start unless resuming) at `speed`, encoded
+   * to `encode`. At speed ≥ 8 the ship sends keyframes or a decimated frame rate so the link
+   * carries far less than speed × bitrate. The fMP4 media time runs in *played* time; each
+   * `playback.position` maps it to recorded time.
+   */
+  | { type: 'playback.start'; streamId: number; cameraId: string; encode: EncodeSpec; start: number; end: number; from: number; speed: PlaybackSpeed }
+  | { type: 'playback.pause'; streamId: number }
+  | { type: 'playback.resume'; streamId: number }
+  | { type: 'playback.stop'; streamId: number };
+
+/** Agent → shore. */
+export type AgentPlaybackMessage =
+  | { type: 'vod.result'; requestId: number; cameraId: string; spans: RecordedSpan[] }
+  | { type: 'vod.failed'; requestId: number; message: string }
+  | { type: 'playback.started'; streamId: number }
+  /** Recorded time now being sent (about once a second; a few dozen bytes). */
+  | { type: 'playback.position'; streamId: number; time: number }
+  | { type: 'playback.failed'; streamId: number; code: 'noRecording' | 'playbackFailed'; message: string }
+  | { type: 'playback.ended'; streamId: number };
+
+// ---------------------------------------------------------------------------------------------
+// REST.
+
+/**
+ * `GET /cctvv3-server/v3/vod/query/{shipId}/{cameraId}/{start}/{end}` → data: VodQueryResult.
+ * Asked of the agent over the link and cached on shore (a span that ended in the past does not
+ * change). 404 for an unknown ship or camera, 403 outside the user's organisations, 400 for a bad
+ * range, 503 when the ship is offline and nothing is cached.
+ */
+export interface VodQueryResult {
+  shipId: string;
+  cameraId: string;
+  start: number;
+  end: number;
+  spans: RecordedSpan[];
+  /** True when answered from the shore cache without asking the ship. */
+  cached: boolean;
+}
+
+/** A shore recording configuration of one channel (spec §3 recordConfigId). */
+export interface RecordConfig {
+  id: string;
+  cameraId: string;
+  mode: 'continuous' | 'scheduled';
+  /** For `scheduled`: daily windows in minutes after midnight UTC, [from, to). */
+  schedule: { from: number; to: number }[];
+  enabled: boolean;
+}
+
+/** `POST /api/v1/cctv/record/complexQuery/{page}/{size}` body (every field optional). */
+export interface RecordQueryFilter {
+  orgId?: string;
+  shipId?: string;
+  cameraId?: string;
+  /** Recordings overlapping [start, end). */
+  start?: number;
+  end?: number;
+}
+
+/** One shore recording: a continuous run of segments of one camera at one definition. */
+export interface RecordingSummary {
+  id: string;
+  orgId: string;
+  shipId: string;
+  cameraId: string;
+  recordConfigId: string;
+  templateId: number;
+  start: number;
+  end: number;
+  bytes: number;
+  segments: number;
+}
+
+/** data of complexQuery: a page of recordings, newest first. */
+export interface RecordQueryPage {
+  page: number;
+  size: number;
+  total: number;
+  records: RecordingSummary[];
+}
+
+/**
+ * `GET /api/v1/cctv/record/segments/{recordingId}` → data: RecordingSegment[]; each segment is a
+ * self-contained fMP4 file (init + fragments) at `GET /api/v1/cctv/record/segment/{segmentId}`,
+ * served with HTTP Range.
+ */
+export interface RecordingSegment {
+  id: string;
+  recordingId: string;
+  start: number;
+  end: number;
+  bytes: number;
+  mime: string;
+}
+
+/**
+ * `POST /api/v1/cctv/record/clip/{recordingId}` body `{start, end}` → data: ClipJob. Progress:
+ * `GET /api/v1/cctv/record/clip/status/{jobId}`; when `done`, the MP4 is at `downloadUrl`.
+ */
+export interface ClipJob {
+  id: string;
+  recordingId: string;
+  start: number;
+  end: number;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  /** 0–100. */
+  progress: number;
+  downloadUrl: string | null;
+  message: string | null;
+}
