@@ -4,7 +4,9 @@
  * fleet) and one ship agent per `--ships` entry, each dialling shore through a LinkShaper with the
  * given profile (`none`: directly). Driven over the IPC channel of `child_process.fork`:
  *
- *   node --import tsx apps/agent/bench/live-rig.ts --ships=S1001:FOURTHG,S1002:VSAT --linger=500
+ *   node --import tsx apps/agent/bench/live-rig.ts --ships=S1001:FOURTHG,S1002:VSAT --linger=500 [--muxer=flv|fmp4]
+ *
+ * --muxer: what the agents' encoders write (LiveStreamsOptions.output); fmp4 is the old path, a frame later.
  *
  * It answers requests (usage, streams, trace, metrics, stop) and ends by itself when the parent
  * goes away or after --max-seconds.
@@ -17,6 +19,7 @@ import { BINARY_KIND, type LinkReport, type LinkType } from '@ship-cctv/protocol
 import { Fmp4Splitter } from '../../server/src/media/fmp4.ts';
 import { ShipAgent } from '../src/agent.ts';
 import { LinkShaper, PROFILES, type LinkProfileName } from '../src/link/index.ts';
+import type { EncoderOutput } from '../src/media/ffmpeg-args.ts';
 import { signIn } from '../test/helpers/shore.ts';
 
 export type RigProfile = LinkProfileName | 'none';
@@ -87,21 +90,23 @@ export type RigReply = { id: number; ok: true; data: unknown } | { id: number; o
 
 const epochNow = (): number => performance.timeOrigin + performance.now();
 
-function parseArgs(argv: string[]): { ships: RigShip[]; lingerMs: number; maxSeconds: number } {
+function parseArgs(argv: string[]): { ships: RigShip[]; lingerMs: number; maxSeconds: number; output: EncoderOutput } {
   const arg = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const ships = (arg('ships') ?? 'S1001:none').split(',').map((spec): RigShip => {
     const [shipId = 'S1001', profile = 'none'] = spec.split(':');
     if (profile !== 'none' && !(profile in PROFILES)) throw new Error(`unknown link profile ${profile}`);
     return { shipId, cameraId: `${shipId}-C01-1`, profile: profile as RigProfile };
   });
-  return { ships, lingerMs: Number(arg('linger') ?? 500), maxSeconds: Number(arg('max-seconds') ?? 900) };
+  const output = arg('muxer') ?? 'flv';
+  if (output !== 'flv' && output !== 'fmp4') throw new Error(`unknown --muxer=${output}: flv or fmp4`);
+  return { ships, lingerMs: Number(arg('linger') ?? 500), maxSeconds: Number(arg('max-seconds') ?? 900), output };
 }
 
 async function main(): Promise<void> {
   if (!process.send) throw new Error('live-rig.ts runs under child_process.fork (it talks over IPC)');
   const send = (m: RigReady | RigReply) => process.send?.(m);
   const t0 = performance.now();
-  const { ships, lingerMs, maxSeconds } = parseArgs(process.argv.slice(2));
+  const { ships, lingerMs, maxSeconds, output } = parseArgs(process.argv.slice(2));
 
   // Migrated and seeded before buildApp: on a busy machine that can outlast a plugin's start-up limit.
   const database = await openDatabase({});
@@ -183,7 +188,7 @@ async function main(): Promise<void> {
     const agent = new ShipAgent(
       { shoreUrl, shipId: ship.shipId, key, cameras: [{ cameraId: ship.cameraId, source: 'synthetic', name: `${ship.shipId} ${ship.profile}` }] },
       { current: () => report, onChange: () => () => undefined },
-      { minBackoffMs: 200, maxBackoffMs: 1_000 },
+      { minBackoffMs: 200, maxBackoffMs: 1_000, streams: { output } },
     );
     // The agent hands live.start to its streams, which spawn ffmpeg at once: trace around it.
     const handle = agent.streams.handle.bind(agent.streams);

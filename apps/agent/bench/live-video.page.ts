@@ -6,7 +6,7 @@
  * (packages/protocol/src/capture-code.ts) and records Date.now() − capture time: both clocks are
  * this machine's.
  */
-import { decodeCaptureCode } from '@ship-cctv/protocol';
+import { decodeCaptureCode, type LinkType } from '@ship-cctv/protocol';
 import { MsePlayer } from '../../../packages/player/src/index.ts';
 import type { PlayerState, PlayerStats } from '../../../packages/player/src/index.ts';
 
@@ -15,7 +15,7 @@ export interface PageStart {
   url: string;
   token: string;
   cameraId: string;
-  players: { label: string; liveLatencyTargetMs?: number }[];
+  players: { label: string; liveLatencyTargetMs?: number; link?: LinkType }[];
 }
 
 export interface PagePlayerReport {
@@ -26,6 +26,10 @@ export interface PagePlayerReport {
   glass: number[];
   /** The frame's expected display time − capture time, ms. */
   display: number[];
+  /** Date.now() at the frame callback − arrival of the latest media message on the socket, ms. */
+  sinceArrival: number[];
+  /** End of the buffered media − the presented frame's media time, ms (one frame duration when it is the newest). */
+  bufferedAfter: number[];
   /** Presented frames whose capture code could not be read, since mark(). */
   unreadable: number;
   /** The player's stats.latencyMs once a second, since mark(). */
@@ -62,6 +66,10 @@ interface Running {
   video: HTMLVideoElement;
   glass: number[];
   display: number[];
+  sinceArrival: number[];
+  bufferedAfter: number[];
+  /** Date.now() when the latest binary message arrived. */
+  lastArrival: number;
   unreadable: number;
   bufferLatency: number[];
   errors: string[];
@@ -70,6 +78,19 @@ interface Running {
   rates: number[];
   sampler: ReturnType<typeof setInterval>;
   alive: boolean;
+}
+
+/** The browser's WebSocket, noting when each media message arrives. */
+function arrivalSocket(onMedia: () => void): new (url: string) => WebSocket {
+  return class extends WebSocket {
+    constructor(url: string) {
+      super(url);
+      // Registered before the player's onmessage, so it runs first.
+      this.addEventListener('message', (ev: MessageEvent) => {
+        if (typeof ev.data !== 'string') onMedia();
+      });
+    }
+  };
 }
 
 let running: Running[] = [];
@@ -91,8 +112,12 @@ function watchFrames(r: Running): void {
       if (captured === undefined) {
         r.unreadable++;
       } else {
-        r.glass.push(Date.now() - captured);
+        const now = Date.now();
+        r.glass.push(now - captured);
         r.display.push(performance.timeOrigin + meta.expectedDisplayTime - captured);
+        r.sinceArrival.push(now - r.lastArrival);
+        const b = r.video.buffered;
+        if (b.length > 0) r.bufferedAfter.push((b.end(b.length - 1) - meta.mediaTime) * 1000);
       }
     }
     r.video.requestVideoFrameCallback(onFrame);
@@ -110,8 +135,11 @@ function start(options: PageStart): void {
     const player = new MsePlayer(video, {
       url: options.url,
       token: options.token,
+      // r exists by the time a message arrives.
+      WebSocketImpl: arrivalSocket(() => (r.lastArrival = Date.now())),
       reconnect: { minMs: 250, maxMs: 4_000 },
       ...(p.liveLatencyTargetMs !== undefined ? { liveLatencyTargetMs: p.liveLatencyTargetMs } : {}),
+      link: p.link,
     });
     const r: Running = {
       label: p.label,
@@ -119,6 +147,9 @@ function start(options: PageStart): void {
       video,
       glass: [],
       display: [],
+      sinceArrival: [],
+      bufferedAfter: [],
+      lastArrival: 0,
       unreadable: 0,
       bufferLatency: [],
       errors: [],
@@ -145,6 +176,8 @@ function mark(): void {
   for (const r of running) {
     r.glass = [];
     r.display = [];
+    r.sinceArrival = [];
+    r.bufferedAfter = [];
     r.unreadable = 0;
     r.bufferLatency = [];
     r.waiting = 0;
@@ -161,6 +194,8 @@ function report(): PagePlayerReport[] {
       stats: r.player.stats,
       glass: r.glass,
       display: r.display,
+      sinceArrival: r.sinceArrival,
+      bufferedAfter: r.bufferedAfter,
       unreadable: r.unreadable,
       bufferLatency: r.bufferLatency,
       errors: r.errors,

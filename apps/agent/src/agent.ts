@@ -11,6 +11,8 @@ import {
 } from '@ship-cctv/protocol';
 import { type CameraConfig, initialCameraState, isSynthetic, probeCamera } from './cameras.ts';
 import { LiveStreams, type LiveStreamsOptions } from './media/live-streams.ts';
+import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playback-streams.ts';
+import { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -34,10 +36,13 @@ export interface AgentOptions {
   maxBackoffMs?: number;
   /** How often URL cameras are probed. */
   probeEveryMs?: number;
-  /** Shore pings an idle link; this long without a word from shore, the agent redials. */
+  /** Shore pings when either direction was quiet for 5 s; this long without a word from shore, the agent redials. */
   silenceTimeoutMs?: number;
   probe?: (url: string) => Promise<boolean>;
   streams?: LiveStreamsOptions;
+  /** The ship recorder (data directory, retention); without a data directory URL cameras are not recorded. */
+  recorder?: ShipRecorderOptions;
+  playback?: PlaybackStreamsOptions;
 }
 
 export interface AgentEvents {
@@ -62,9 +67,13 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private lastHeard = 0;
   private unsubscribeLink: (() => void) | undefined;
   private readonly cameras = new Map<string, CameraState>();
-  private readonly opts: Required<Omit<AgentOptions, 'streams'>>;
+  private readonly opts: Required<Omit<AgentOptions, 'streams' | 'recorder' | 'playback'>>;
   /** Live streams shore asked for; they run only while the socket is up. */
   readonly streams: LiveStreams;
+  /** The ship's own recordings: kept whether or not the link is up. */
+  readonly recorder: ShipRecorder;
+  /** Playbacks of the ship's recordings shore asked for; they run only while the socket is up. */
+  readonly playback: PlaybackStreams;
 
   constructor(
     readonly config: AgentConfig,
@@ -80,6 +89,16 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       probe: opts.probe ?? ((url) => probeCamera(url)),
     };
     this.streams = new LiveStreams(config.cameras, opts.streams);
+    this.recorder = new ShipRecorder(config.cameras, opts.recorder);
+    this.playback = new PlaybackStreams(this.recorder, {
+      // Live and playback share the socket: the bound covers both (8 s of their bitrate, at least live's own bound).
+      queueLimitBytes: (playbackKbps) => Math.max(this.streams.queueLimitBytes(), (this.streams.totalKbps() + playbackKbps) * 1000),
+      ...opts.playback,
+    });
+    this.recorder.on('recording', (cameraId, recording, since) => {
+      const before = this.cameras.get(cameraId);
+      if (before) this.setCamera({ ...before, recording, recordingSince: since });
+    });
     const now = Date.now();
     for (const c of config.cameras) this.cameras.set(c.cameraId, initialCameraState(c, now));
   }
@@ -96,6 +115,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     if (!this.stopped) return;
     this.stopped = false;
     this.unsubscribeLink = this.link.onChange((report) => this.send({ type: 'link', ...report }));
+    this.recorder.start();
     this.probeTimer = setInterval(() => void this.probeAll(), this.opts.probeEveryMs);
     this.probeTimer.unref();
     void this.probeAll();
@@ -108,7 +128,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     clearInterval(this.probeTimer);
     clearInterval(this.silenceTimer);
     this.unsubscribeLink?.();
-    await this.streams.stopAll();
+    await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop()]);
     const ws = this.ws;
     this.ws = undefined;
     if (ws && ws.readyState !== WebSocket.CLOSED) {
@@ -150,13 +170,15 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     ws.on('open', () => {
       heard();
       this.attempt = 0;
-      this.streams.attach({
-        sendJson: (m) => this.send(m),
-        sendBinary: (frame) => {
+      const link = {
+        sendJson: (m: AgentMessage) => this.send(m),
+        sendBinary: (frame: Uint8Array) => {
           if (ws.readyState === WebSocket.OPEN) ws.send(frame, { binary: true });
         },
         bufferedAmount: () => ws.bufferedAmount,
-      });
+      };
+      this.streams.attach(link);
+      this.playback.attach(link);
       clearInterval(this.silenceTimer);
       this.silenceTimer = setInterval(() => {
         if (Date.now() - this.lastHeard > this.opts.silenceTimeoutMs) ws.terminate();
@@ -181,6 +203,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
         return; // shore only sends JSON text; ignore anything else
       }
       if (msg.type === 'live.start' || msg.type === 'live.stop') this.streams.handle(msg);
+      else if (msg.type === 'vod.query') this.send(this.recorder.query(msg));
+      else if (msg.type === 'playback.start' || msg.type === 'playback.pause' || msg.type === 'playback.resume' || msg.type === 'playback.stop') this.playback.handle(msg);
       this.emit('message', msg);
     });
     ws.on('unexpected-response', (_req, res) => {
@@ -193,6 +217,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.ws = undefined;
       clearInterval(this.silenceTimer);
       this.streams.detach();
+      this.playback.detach();
       this.emit('disconnected', `${code} ${reason.toString()}`.trim());
       this.scheduleReconnect();
     });

@@ -6,6 +6,10 @@ import type { CameraConfig } from './cameras.ts';
 export interface AgentFileConfig extends AgentConfig {
   /** The link as configured on a ship without modem telemetry. */
   link?: LinkReport;
+  /** Where the ship recorder keeps its recordings and index (default: `agent-data` beside the file). */
+  dataDir?: string;
+  /** How much the ship recorder keeps: recordings older than maxAgeDays or beyond maxGiB in all are deleted, oldest first. */
+  retention?: { maxAgeDays?: number; maxGiB?: number };
 }
 
 /** A fleet file: what `FLEET_FILE` holds (the shore server writes one for the demo fleet). */
@@ -36,7 +40,23 @@ export function readAgentConfig(path: string): AgentFileConfig {
   if (typeof raw.key !== 'string' || !raw.key) fail(path, '"key" is missing');
   const link = raw.link;
   if (link && !LINK_TYPES.includes(link.linkType)) fail(path, `"link.linkType" must be one of ${LINK_TYPES.join(', ')}`);
-  return { shoreUrl: raw.shoreUrl, shipId: raw.shipId, key: raw.key, cameras: cameras(path, raw.cameras), ...(link ? { link } : {}) };
+  if (raw.dataDir !== undefined && (typeof raw.dataDir !== 'string' || !raw.dataDir)) fail(path, '"dataDir" must be a directory path');
+  const retention = raw.retention;
+  if (retention !== undefined) {
+    const positive = (v: unknown) => v === undefined || (typeof v === 'number' && v > 0);
+    if (typeof retention !== 'object' || retention === null) fail(path, '"retention" must be {"maxAgeDays": …, "maxGiB": …}');
+    if (!positive(retention.maxAgeDays)) fail(path, '"retention.maxAgeDays" must be a positive number');
+    if (!positive(retention.maxGiB)) fail(path, '"retention.maxGiB" must be a positive number');
+  }
+  return {
+    shoreUrl: raw.shoreUrl,
+    shipId: raw.shipId,
+    key: raw.key,
+    cameras: cameras(path, raw.cameras),
+    ...(link ? { link } : {}),
+    ...(raw.dataDir ? { dataDir: raw.dataDir } : {}),
+    ...(retention ? { retention } : {}),
+  };
 }
 
 export function readFleetFile(path: string): FleetFile {

@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import type { LinkReport } from '@ship-cctv/protocol';
 import { type LinkStatusSource, ShipAgent } from './agent.ts';
 import { type FleetFile, readFleetFile } from './config.ts';
@@ -43,11 +44,17 @@ function scheduleLinkSource(schedule: LinkSchedule): LinkStatusSource & { stop()
   };
 }
 
+export interface FleetOptions {
+  /** Each ship's recorder keeps its data in `<dataDir>/<shipId>` (absent: in memory only). */
+  dataDir?: string;
+}
+
 /**
  * Runs every ship of a fleet file as a real agent, each behind its own emulated satellite link
- * (a shaping TCP proxy between the agent and shore) whose profile changes over time.
+ * (a shaping TCP proxy between the agent and shore) whose profile changes over time. Every ship
+ * records its cameras (synthetic ones cost nothing until played back), so playback works at once.
  */
-export async function startFleet(fleet: FleetFile): Promise<{ ships: SimulatedShip[]; stop(): Promise<void> }> {
+export async function startFleet(fleet: FleetFile, opts: FleetOptions = {}): Promise<{ ships: SimulatedShip[]; stop(): Promise<void> }> {
   const shore = new URL(fleet.shoreUrl);
   const target = { host: shore.hostname, port: Number(shore.port || (shore.protocol === 'wss:' ? 443 : 80)) };
   const ships: SimulatedShip[] = [];
@@ -63,7 +70,7 @@ export async function startFleet(fleet: FleetFile): Promise<{ ships: SimulatedSh
     const agent = new ShipAgent(
       { shoreUrl: `ws://127.0.0.1:${shaper.port}`, shipId: s.shipId, key: s.key, cameras: s.cameras },
       link,
-      { minBackoffMs: 1_000, maxBackoffMs: 15_000 },
+      { minBackoffMs: 1_000, maxBackoffMs: 15_000, recorder: opts.dataDir ? { dataDir: join(opts.dataDir, s.shipId.replace(/[^\w.-]/g, '_')) } : {} },
     );
     schedule.start();
     agent.start();
@@ -90,14 +97,15 @@ async function main(): Promise<void> {
     console.error('usage: fleet.ts <fleet.json>   (or FLEET_FILE=<file>)');
     process.exit(2);
   }
-  const fleet = await startFleet(readFleetFile(path));
+  const dataDir = process.env.FLEET_DATA_DIR ?? join(dirname(path), 'fleet-recordings');
+  const fleet = await startFleet(readFleetFile(path), { dataDir });
   for (const s of fleet.ships) {
     s.agent.on('connected', () => console.log(`[fleet] ${s.shipId} connected over ${s.schedule.state.linkType}`));
     s.agent.on('disconnected', (reason) => console.log(`[fleet] ${s.shipId} link lost (${reason})`));
     s.agent.on('rejected', (status) => console.error(`[fleet] ${s.shipId} refused by shore (HTTP ${status})`));
     s.schedule.on('change', (_p, state) => console.log(`[fleet] ${s.shipId} link now ${state.linkType}${state.label ? ` (${state.label})` : ''}`));
   }
-  console.log(`[fleet] ${fleet.ships.length} ships sailing`);
+  console.log(`[fleet] ${fleet.ships.length} ships sailing (recordings under ${dataDir})`);
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
       void fleet.stop().then(() => process.exit(0));

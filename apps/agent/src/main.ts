@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import type { LinkReport } from '@ship-cctv/protocol';
 import { type LinkStatusSource, ShipAgent } from './agent.ts';
 import { readAgentConfig } from './config.ts';
@@ -15,7 +16,16 @@ if (!path) {
 const config = readAgentConfig(path);
 const report: LinkReport = config.link ?? { linkType: 'VSAT', quality: 80, duplex: 'BOTH' };
 const link: LinkStatusSource = { current: () => report, onChange: () => () => undefined };
-const agent = new ShipAgent(config, link);
+// The recordings' directory: the file's dataDir (relative to the file), else AGENT_DATA_DIR, else agent-data beside the file.
+const dataDir = config.dataDir ? resolve(dirname(path), config.dataDir) : resolve(process.env.AGENT_DATA_DIR ?? resolve(dirname(path), 'agent-data'));
+const agent = new ShipAgent(config, link, {
+  recorder: {
+    dataDir,
+    ...(config.retention?.maxAgeDays ? { maxAgeMs: config.retention.maxAgeDays * 24 * 3_600_000 } : {}),
+    ...(config.retention?.maxGiB ? { maxBytes: Math.round(config.retention.maxGiB * 1024 ** 3) } : {}),
+  },
+});
+console.log(`[agent ${config.shipId}] recording to ${dataDir}`);
 agent.on('connected', () => console.log(`[agent ${config.shipId}] connected to ${config.shoreUrl}`));
 agent.on('disconnected', (reason) => console.log(`[agent ${config.shipId}] disconnected (${reason}); retrying`));
 agent.on('rejected', (status) => console.error(`[agent ${config.shipId}] shore refused the connection (HTTP ${status}): check shipId and key`));

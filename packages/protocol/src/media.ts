@@ -89,6 +89,13 @@ export type AgentStreamMessage =
  */
 export const STREAM_HEADER_BYTES = 5;
 
+/**
+ * The most media bytes an agent puts in one link frame. A larger fragment (a big keyframe) goes up
+ * as consecutive slices — shore reassembles the fMP4 from slices in order — so no frame nears
+ * shore's WebSocket message limit (256 KiB, past which shore closes the whole agent link).
+ */
+export const LINK_FRAME_MAX_PAYLOAD = 64 * 1024;
+
 export function encodeStreamFrame(kind: number, streamId: number, payload: Uint8Array): Uint8Array {
   const out = new Uint8Array(STREAM_HEADER_BYTES + payload.length);
   out[0] = kind;

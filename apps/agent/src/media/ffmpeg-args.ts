@@ -15,7 +15,8 @@ import { chain, filter } from './filtergraph.ts';
 
 /**
  * Pure ffmpeg argument builders (no I/O, no clock): every camera ends in the same H.264 encoder and
- * fragmented-MP4 muxer, written to stdout for the agent to forward up the link.
+ * a muxer on stdout — fragmented MP4, or FLV that the agent repackages into the same fragmented MP4
+ * a frame sooner (live streams) — for the agent to forward up the link.
  */
 
 /** Quiet, non-interactive: stderr carries only errors (it becomes the failure message's tail). */
@@ -62,7 +63,9 @@ export function h264EncodeArgs(encode: EncodeSpec): string[] {
 /**
  * Fragmented MP4 on stdout: an init segment (ftyp+moov, no samples) then one moof+mdat per frame;
  * `-flush_packets 1` hands each fragment to the pipe at once (ffmpeg 5.1 already does so for pipes; explicit,
- * so it does not hang on how a version detects the output).
+ * so it does not hang on how a version detects the output). The muxer writes a fragment only when
+ * the next frame arrives (it needs the sample's duration): one frame of delay. Fine for files and
+ * playback; live streams use FLV_OUTPUT_ARGS.
  */
 export const FMP4_OUTPUT_ARGS = [
   '-f', 'mp4',
@@ -70,6 +73,26 @@ export const FMP4_OUTPUT_ARGS = [
   '-flush_packets', '1',
   'pipe:1',
 ] as const;
+
+/**
+ * FLV on stdout, each frame's tag flushed the moment it is encoded (FLV needs nothing from the next
+ * frame): the sequence header (avcC) first, then one tag per frame with its decode time in ms. The
+ * agent repackages it into the link's fragmented MP4 (FlvToFmp4, flv-packager.ts), a frame
+ * earlier than FMP4_OUTPUT_ARGS would. `no_duration_filesize`: a pipe cannot be rewritten at the end.
+ */
+export const FLV_OUTPUT_ARGS = [
+  '-f', 'flv',
+  '-flvflags', 'no_duration_filesize',
+  '-flush_packets', '1',
+  'pipe:1',
+] as const;
+
+/** What the encoder writes to stdout: fragmented MP4 (read with Fmp4Reader) or FLV (FlvToFmp4). */
+export type EncoderOutput = 'fmp4' | 'flv';
+
+export function outputArgs(output: EncoderOutput = 'fmp4'): readonly string[] {
+  return output === 'flv' ? FLV_OUTPUT_ARGS : FMP4_OUTPUT_ARGS;
+}
 
 const NO_OTHER_STREAMS = ['-an', '-sn', '-dn'] as const;
 
@@ -91,6 +114,8 @@ export interface SyntheticCameraOptions {
   realtime: boolean;
   /** Stop after this many seconds of video. */
   durationSeconds?: number;
+  /** Container on stdout. Default 'fmp4'; live streams use 'flv' (a frame less delay). */
+  output?: EncoderOutput;
 }
 
 /**
@@ -216,7 +241,7 @@ export function syntheticCameraArgs(opts: SyntheticCameraOptions): string[] {
     ...(opts.durationSeconds !== undefined ? ['-t', String(opts.durationSeconds)] : []),
     ...NO_OTHER_STREAMS,
     ...h264EncodeArgs(encode),
-    ...FMP4_OUTPUT_ARGS,
+    ...outputArgs(opts.output),
   ];
 }
 
@@ -254,6 +279,13 @@ export interface UrlCameraOptions {
   probe?: InputProbe;
   /** Stop after this many seconds of video. */
   durationSeconds?: number;
+  /** Container on stdout. Default 'fmp4'; live streams use 'flv' (a frame less delay). */
+  output?: EncoderOutput;
+}
+
+/** Frames per second of urlCameraArgs' output: the camera's own when copied, else the template's. */
+export function urlCameraFrameRate(opts: Pick<UrlCameraOptions, 'encode' | 'probe'>): number {
+  return opts.probe?.frameRate !== undefined && canCopy(opts.probe, opts.encode) ? opts.probe.frameRate : opts.encode.frameRate;
 }
 
 /**
@@ -298,6 +330,6 @@ export function urlCameraArgs(opts: UrlCameraOptions): string[] {
     '-map', '0:v:0',
     ...NO_OTHER_STREAMS,
     ...video,
-    ...FMP4_OUTPUT_ARGS,
+    ...outputArgs(opts.output),
   ];
 }

@@ -4,11 +4,13 @@ import {
   type EncodeSpec,
   type ShoreStreamMessage,
   encodeStreamFrame,
+  LINK_FRAME_MAX_PAYLOAD,
 } from '@ship-cctv/protocol';
 import { type CameraConfig, isSynthetic } from '../cameras.ts';
 import { type Encoder, type EncoderExit, startEncoder } from './encoder.ts';
-import { type InputProbe, syntheticCameraArgs, urlCameraArgs } from './ffmpeg-args.ts';
-import { type Fmp4Unit, Fmp4Reader } from './fmp4.ts';
+import { type EncoderOutput, type InputProbe, syntheticCameraArgs, urlCameraArgs, urlCameraFrameRate } from './ffmpeg-args.ts';
+import { type Fmp4Source, FlvToFmp4 } from './flv-packager.ts';
+import { Fmp4Reader, type Fmp4Unit } from './fmp4.ts';
 import { fontsFor } from './fonts.ts';
 import { probeInput } from './probe.ts';
 
@@ -38,6 +40,16 @@ export interface LiveStreamsOptions {
   /** Default "ffmpeg". */
   ffmpegCommand?: string;
   stopGraceMs?: number;
+  /**
+   * What the encoder writes: 'flv', repackaged here into the link's fragmented MP4 (default), or
+   * 'fmp4', ffmpeg's own MP4 muxer, which holds every frame until the next one (for comparison).
+   */
+  output?: EncoderOutput;
+}
+
+/** The reader that turns an encoder's output into the link's init segment and fragments. */
+function readerFor(output: EncoderOutput, frameRate: number, encode: EncodeSpec): Fmp4Source {
+  return output === 'flv' ? new FlvToFmp4({ frameRate, width: encode.width, height: encode.height }) : new Fmp4Reader();
 }
 
 interface LiveStream {
@@ -45,7 +57,8 @@ interface LiveStream {
   cameraId: string;
   encode: EncodeSpec;
   encoder: Encoder | undefined;
-  reader: Fmp4Reader;
+  /** The encoder's output in, the link's fragmented MP4 out (set when the encoder starts). */
+  reader: Fmp4Source | undefined;
   started: boolean;
   /** Shore asked to stop it: report `live.ended stopped`. */
   stopRequested: boolean;
@@ -77,7 +90,9 @@ function invalidEncode(e: EncodeSpec): string | undefined {
 
 /**
  * The ship's live streams: starts one encoder per shore `live.start` (synthetic or URL camera),
- * forwards its fragmented MP4 as binary agent-link frames [BINARY_KIND.live][streamId][bytes],
+ * repackages its FLV into fragmented MP4 (flv-packager.ts: one fragment per frame the moment the
+ * frame is encoded) and forwards each init segment and fragment as one binary agent-link frame
+ * [BINARY_KIND.live][streamId][bytes],
  * and answers live.started (first byte), live.failed (with ffmpeg's stderr tail) and live.ended.
  * It works on whichever socket is attached; shore owns the stream ids and asks again after a
  * reconnect, so `detach()` (the socket closed) ends every stream here without a word. The API
@@ -86,12 +101,11 @@ function invalidEncode(e: EncodeSpec): string | undefined {
  * Uplink queue. Every second while streams run it reports `link.queue` (WebSocket bufferedAmount,
  * and that amount as milliseconds of the running streams' total bitrate) so shore can switch to a
  * lower definition when the link cannot carry the stream. The queue is also bounded here: past
- * max(minQueueBytes, maxQueueSeconds × bitrate), whole fragments (frames) are dropped, not bytes —
- * the output is cut at MP4 box boundaries (fmp4.ts) — and forwarding resumes at the next keyframe
- * once the queue is back under half the bound. Shore thus always receives a decodable stream,
+ * max(minQueueBytes, maxQueueSeconds × bitrate), whole fragments (frames) are dropped, not bytes,
+ * and forwarding resumes at the next keyframe once the queue is back under half the bound. Shore thus always receives a decodable stream,
  * with a gap in decode time where frames were dropped, and a link.queue report is sent the moment
  * dropping starts. The encoder itself is never paused: blocking its stdout would only make it
- * fall behind the camera, and memory stays bounded by the socket's queue plus one MP4 box.
+ * fall behind the camera, and memory stays bounded by the socket's queue plus one FLV tag.
  */
 export class LiveStreams {
   private readonly streams = new Map<number, LiveStream>();
@@ -115,6 +129,7 @@ export class LiveStreams {
       fonts: opts.fonts ?? fontsFor,
       ffmpegCommand: opts.ffmpegCommand ?? 'ffmpeg',
       stopGraceMs: opts.stopGraceMs ?? 2_000,
+      output: opts.output ?? 'flv',
     };
   }
 
@@ -194,7 +209,7 @@ export class LiveStreams {
       cameraId,
       encode,
       encoder: undefined,
-      reader: new Fmp4Reader(),
+      reader: undefined,
       started: false,
       stopRequested: false,
       silent: false,
@@ -207,7 +222,8 @@ export class LiveStreams {
     let args: string[];
     if (isSynthetic(camera)) {
       const cameraName = camera.name ?? camera.cameraId;
-      args = syntheticCameraArgs({ cameraName, encode, realtime: true, ...this.opts.fonts(cameraName) });
+      args = syntheticCameraArgs({ cameraName, encode, realtime: true, output: this.opts.output, ...this.opts.fonts(cameraName) });
+      s.reader = readerFor(this.opts.output, encode.frameRate, encode);
     } else {
       let probe: InputProbe;
       try {
@@ -218,7 +234,8 @@ export class LiveStreams {
         return this.send({ type: 'live.failed', streamId: id, message: failureMessage(`camera ${cameraId} did not answer`, (err as Error).message) });
       }
       if (this.streams.get(id) !== s) return;
-      args = urlCameraArgs({ url: camera.source, encode, probe });
+      args = urlCameraArgs({ url: camera.source, encode, probe, output: this.opts.output });
+      s.reader = readerFor(this.opts.output, urlCameraFrameRate({ encode, probe }), encode);
     }
 
     s.encoder = startEncoder(args, {
@@ -268,7 +285,7 @@ export class LiveStreams {
     if (s.silent || s.stopRequested || s.error !== undefined) return;
     let units: Fmp4Unit[];
     try {
-      units = s.reader.push(chunk);
+      units = s.reader?.push(chunk) ?? [];
     } catch (err) {
       s.error = `encoder output unreadable: ${(err as Error).message}`;
       this.retire(s);
@@ -294,7 +311,10 @@ export class LiveStreams {
         return;
       }
     }
-    this.link?.sendBinary(encodeStreamFrame(BINARY_KIND.live, s.id, unit.bytes));
+    // Whole fragments are kept or dropped above; a big one goes up in slices under the frame limit.
+    for (let at = 0; at < unit.bytes.length; at += LINK_FRAME_MAX_PAYLOAD) {
+      this.link?.sendBinary(encodeStreamFrame(BINARY_KIND.live, s.id, unit.bytes.subarray(at, at + LINK_FRAME_MAX_PAYLOAD)));
+    }
   }
 
   private exited(s: LiveStream, info: EncoderExit): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canCopy, captureCodeExpression, syntheticCameraArgs, urlCameraArgs, urlKind } from '../../src/media/ffmpeg-args.ts';
+import { canCopy, captureCodeExpression, syntheticCameraArgs, urlCameraArgs, urlCameraFrameRate, urlKind } from '../../src/media/ffmpeg-args.ts';
 import { chain, filter, quote } from '../../src/media/filtergraph.ts';
 import { spec } from './helpers.ts';
 
@@ -10,6 +10,7 @@ const h264 = (fps: string, rate: string) => [
   '-flags:v', '+global_header',
 ];
 const FMP4 = ['-f', 'mp4', '-movflags', '+frag_every_frame+empty_moov+default_base_moof', '-flush_packets', '1', 'pipe:1'];
+const FLV = ['-f', 'flv', '-flvflags', 'no_duration_filesize', '-flush_packets', '1', 'pipe:1'];
 const MONO = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf';
 
 const CODE_EXPR =
@@ -98,6 +99,18 @@ describe('urlCameraArgs', () => {
       ...GLOBAL, '-fflags', 'nobuffer', '-flags', 'low_delay', '-analyzeduration', '1000000',
       '-i', 'udp://239.0.0.1:5000', '-map', '0:v:0', '-an', '-sn', '-dn', ...TRANSCODE_640, ...FMP4,
     ]);
+  });
+
+  it('writes FLV for the live packager when asked, fragmented MP4 otherwise', () => {
+    const encode = spec(640, 360, 15, 400);
+    const fits = { codec: 'h264', width: 640, height: 360, frameRate: 12.5 };
+    expect(urlCameraArgs({ url: 'rtsp://10.0.0.5/s', encode, probe: fits, output: 'flv' }).slice(-FLV.length)).toEqual(FLV);
+    expect(urlCameraArgs({ url: 'rtsp://10.0.0.5/s', encode, probe: fits, output: 'fmp4' }).slice(-FMP4.length)).toEqual(FMP4);
+    expect(syntheticCameraArgs({ cameraName: 'A', encode, realtime: true, output: 'flv' }).slice(-FLV.length)).toEqual(FLV);
+    // The packager's frame rate: the camera's own when copied, the template's when transcoded.
+    expect(urlCameraFrameRate({ encode, probe: fits })).toBe(12.5);
+    expect(urlCameraFrameRate({ encode, probe: { ...fits, codec: 'hevc' } })).toBe(15);
+    expect(urlCameraFrameRate({ encode })).toBe(15);
   });
 
   it('copies only H.264 4:2:0 at the same size, a known frame rate no higher, and a bitrate no higher when known', () => {

@@ -1,10 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type AgentStreamMessage, BINARY_KIND, decodeStreamFrame } from '@ship-cctv/protocol';
+import { Fmp4Splitter, type InitSegment, type MediaFragment } from '../../../server/src/media/fmp4.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
 import type { InputProbe } from '../../src/media/ffmpeg-args.ts';
 import { firstSampleFlags } from '../../src/media/fmp4.ts';
 import { type LiveLink, LiveStreams, type LiveStreamsOptions, failureMessage } from '../../src/media/live-streams.ts';
-import { processGone, spec, topLevelBoxes } from './helpers.ts';
+import { makeClip, processGone, spec, tempDir, topLevelBoxes } from './helpers.ts';
 
 /** A socket stand-in: records what is sent, in order, and lets the test set the queue. */
 class FakeLink implements LiveLink {
@@ -182,6 +184,60 @@ describe('LiveStreams', () => {
     await expect.poll(() => processGone(first!)).toBe(true);
     expect(streams.pids()).toHaveLength(1);
     expect(link.of('live.ended')).toEqual([]);
+  });
+});
+
+describe('LiveStreams output as shore reads it', () => {
+  const tmp = tempDir('live-streams-');
+  afterAll(() => tmp.remove());
+
+  /** Runs one stream until `count` payloads came, stops it, and splits them as the relay does. */
+  async function capture(cameras: CameraConfig[], cameraId: string, count: number, opts: LiveStreamsOptions = {}): Promise<{ init: InitSegment; fragments: MediaFragment[] }> {
+    const streams = new LiveStreams(cameras, { reportEveryMs: 100, ...opts });
+    made.push(streams);
+    const link = new FakeLink();
+    streams.attach(link);
+    streams.handle({ type: 'live.start', streamId: 1, cameraId, encode: ENCODE });
+    await expect.poll(() => link.payloads.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(count);
+    streams.handle({ type: 'live.stop', streamId: 1 });
+    const units = new Fmp4Splitter().push(Buffer.concat(link.payloads));
+    const init = units.find((u): u is InitSegment => u.kind === 'init');
+    if (!init) throw new Error('no init segment');
+    return { init, fragments: units.filter((u): u is MediaFragment => u.kind === 'fragment') };
+  }
+
+  const expectSteadyDecodeTimes = (fragments: MediaFragment[]) => {
+    for (let i = 1; i < fragments.length; i++) {
+      expect(fragments[i]!.baseMediaDecodeTime).toBeGreaterThan(fragments[i - 1]!.baseMediaDecodeTime);
+      expect(fragments[i]!.sequenceNumber).toBe(fragments[i - 1]!.sequenceNumber + 1);
+    }
+  };
+
+  it('a synthetic camera: Constrained Baseline at the template’s size, 1/fps per frame, starting at a keyframe', async () => {
+    const { init, fragments } = await capture(CAMERAS, 'S1-C01-1', 6);
+    expect(init).toMatchObject({ width: 320, height: 180 });
+    expect(init.codec).toMatch(/^avc1\.42c0[0-9a-f]{2}$/);
+    expect(fragments[0]!.keyframe).toBe(true);
+    expect(fragments.map((f) => f.baseMediaDecodeTime / init.timescale)).toEqual(fragments.map((_, i) => i / ENCODE.frameRate));
+    expect(fragments.every((f) => f.duration === init.timescale / ENCODE.frameRate && f.sampleCount === 1)).toBe(true);
+  });
+
+  it('the same from ffmpeg’s own MP4 muxer when asked (output fmp4)', async () => {
+    const { init, fragments } = await capture(CAMERAS, 'S1-C01-1', 4, { output: 'fmp4' });
+    expect(init).toMatchObject({ width: 320, height: 180 });
+    expect(init.codec).toMatch(/^avc1\.42c0[0-9a-f]{2}$/);
+    expect(fragments[0]!.keyframe).toBe(true);
+    expectSteadyDecodeTimes(fragments);
+  });
+
+  it('a URL camera that fits the template: its own H.264 (High, B-frames) copied and repackaged', async () => {
+    const clip = await makeClip(join(tmp.dir, 'deck.mp4'), { width: 320, height: 180, rate: 10, seconds: 3 });
+    const { init, fragments } = await capture([{ cameraId: 'S1-C04-1', source: clip }], 'S1-C04-1', 8);
+    // The clip's High profile: nothing was re-encoded.
+    expect(init.codec).toMatch(/^avc1\.64/);
+    expect(init).toMatchObject({ width: 320, height: 180 });
+    expect(fragments[0]!.keyframe).toBe(true);
+    expectSteadyDecodeTimes(fragments);
   });
 });
 

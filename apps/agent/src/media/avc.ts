@@ -1,0 +1,155 @@
+/**
+ * What the packager needs to know about an H.264 stream from its AVCDecoderConfigurationRecord
+ * (ISO/IEC 14496-15 5.3.3, the avcC box's payload): the RFC 6381 codec string and the picture
+ * size from the first sequence parameter set (ITU-T H.264 7.3.2.1.1).
+ */
+
+export interface AvcConfig {
+  /** The record as given (goes into avcC unchanged). */
+  record: Buffer;
+  /** `avc1.PPCCLL`: profile, constraint flags and level in hex. */
+  codec: string;
+  profile: number;
+  level: number;
+  /** Bytes before each NAL unit in a sample (lengthSizeMinusOne + 1). */
+  nalLengthSize: number;
+  /** Display size from the SPS (cropping applied); undefined if the SPS could not be read. */
+  width: number | undefined;
+  height: number | undefined;
+}
+
+const hex2 = (n: number) => n.toString(16).padStart(2, '0');
+
+/** Reads an AVCDecoderConfigurationRecord; throws on one too short or of another version. */
+export function parseAvcConfig(record: Buffer): AvcConfig {
+  if (record.length < 7) throw new Error(`AVC configuration of ${record.length} bytes is too short`);
+  if (record[0] !== 1) throw new Error(`AVC configuration version ${record[0]} is not 1`);
+  const profile = record[1] as number;
+  const constraints = record[2] as number;
+  const level = record[3] as number;
+  const nalLengthSize = ((record[4] as number) & 0x3) + 1;
+  const spsCount = (record[5] as number) & 0x1f;
+  let size: { width: number; height: number } | undefined;
+  if (spsCount > 0 && record.length >= 8) {
+    const len = record.readUInt16BE(6);
+    if (8 + len <= record.length) {
+      try {
+        size = spsPictureSize(record.subarray(8, 8 + len));
+      } catch {
+        size = undefined;
+      }
+    }
+  }
+  return {
+    record,
+    codec: `avc1.${hex2(profile)}${hex2(constraints)}${hex2(level)}`,
+    profile,
+    level,
+    nalLengthSize,
+    width: size?.width,
+    height: size?.height,
+  };
+}
+
+/** The RBSP of a NAL unit: emulation prevention bytes (00 00 03) removed. */
+function unescapeRbsp(nal: Buffer): Buffer {
+  const out = Buffer.alloc(nal.length);
+  let n = 0;
+  let zeros = 0;
+  for (const b of nal) {
+    if (zeros >= 2 && b === 3) {
+      zeros = 0;
+      continue;
+    }
+    zeros = b === 0 ? zeros + 1 : 0;
+    out[n++] = b;
+  }
+  return out.subarray(0, n);
+}
+
+class BitReader {
+  private bit = 0;
+  constructor(private readonly buf: Buffer) {}
+  u(n: number): number {
+    let v = 0;
+    for (let i = 0; i < n; i++) {
+      const byte = this.buf[this.bit >> 3];
+      if (byte === undefined) throw new Error('SPS ends early');
+      v = v * 2 + ((byte >> (7 - (this.bit & 7))) & 1);
+      this.bit++;
+    }
+    return v;
+  }
+  ue(): number {
+    let zeros = 0;
+    while (this.u(1) === 0) {
+      if (++zeros > 31) throw new Error('bad Exp-Golomb code in SPS');
+    }
+    return 2 ** zeros - 1 + this.u(zeros);
+  }
+  se(): number {
+    const k = this.ue();
+    return k % 2 === 1 ? (k + 1) / 2 : -k / 2;
+  }
+}
+
+/** Profiles whose SPS carries chroma format, bit depths and scaling matrices. */
+const HIGH_PROFILES = new Set([100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135]);
+
+/** Picture size from a sequence parameter set NAL unit (header byte included). */
+export function spsPictureSize(nal: Buffer): { width: number; height: number } {
+  if (((nal[0] ?? 0) & 0x1f) !== 7) throw new Error('not a sequence parameter set');
+  const r = new BitReader(unescapeRbsp(nal.subarray(1)));
+  const profile = r.u(8);
+  r.u(16); // constraint flags, level
+  r.ue(); // seq_parameter_set_id
+  let chromaFormat = 1;
+  let separateColourPlanes = 0;
+  if (HIGH_PROFILES.has(profile)) {
+    chromaFormat = r.ue();
+    if (chromaFormat === 3) separateColourPlanes = r.u(1);
+    r.ue(); // bit_depth_luma_minus8
+    r.ue(); // bit_depth_chroma_minus8
+    r.u(1); // qpprime_y_zero_transform_bypass_flag
+    if (r.u(1)) {
+      for (let i = 0; i < (chromaFormat === 3 ? 12 : 8); i++) {
+        if (!r.u(1)) continue;
+        let last = 8;
+        let next = 8;
+        for (let j = 0; j < (i < 6 ? 16 : 64) && next !== 0; j++) {
+          next = (last + r.se() + 256) % 256;
+          if (next !== 0) last = next;
+        }
+      }
+    }
+  }
+  r.ue(); // log2_max_frame_num_minus4
+  const pocType = r.ue();
+  if (pocType === 0) {
+    r.ue(); // log2_max_pic_order_cnt_lsb_minus4
+  } else if (pocType === 1) {
+    r.u(1); // delta_pic_order_always_zero_flag
+    r.se(); // offset_for_non_ref_pic
+    r.se(); // offset_for_top_to_bottom_field
+    const cycle = r.ue();
+    for (let i = 0; i < cycle; i++) r.se();
+  }
+  r.ue(); // max_num_ref_frames
+  r.u(1); // gaps_in_frame_num_value_allowed_flag
+  const widthMbs = r.ue() + 1;
+  const heightMapUnits = r.ue() + 1;
+  const frameMbsOnly = r.u(1);
+  if (!frameMbsOnly) r.u(1); // mb_adaptive_frame_field_flag
+  r.u(1); // direct_8x8_inference_flag
+  let [left, right, top, bottom] = [0, 0, 0, 0];
+  if (r.u(1)) [left, right, top, bottom] = [r.ue(), r.ue(), r.ue(), r.ue()];
+  const monochrome = chromaFormat === 0 || separateColourPlanes === 1;
+  const subWidth = chromaFormat === 1 || chromaFormat === 2 ? 2 : 1;
+  const subHeight = chromaFormat === 1 ? 2 : 1;
+  const cropX = monochrome ? 1 : subWidth;
+  const cropY = (monochrome ? 1 : subHeight) * (2 - frameMbsOnly);
+  return {
+    width: widthMbs * 16 - cropX * (left + right),
+    height: (2 - frameMbsOnly) * heightMapUnits * 16 - cropY * (top + bottom),
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * Incremental FLV reader (Adobe FLV file format, version 10.1, annex E): the file header, then
+ * tags, each whole in the stream as soon as the muxer wrote it — [type][data size:3][timestamp:3]
+ * [timestamp extended:1][stream id:3][data][previous tag size:4]. Unlike MP4's moof, an FLV tag
+ * needs nothing from the next frame, which is why the encoder writes FLV (see flv-packager.ts).
+ *
+ * Video tags of H.264 (codec id 7) are read into packets; audio and script tags are reported by
+ * type only (the camera streams carry no sound yet). Memory: at most one unfinished tag.
+ */
+
+export type FlvVideoPacket =
+  | {
+      kind: 'config';
+      /** AVCDecoderConfigurationRecord. */
+      record: Buffer;
+      timestampMs: number;
+    }
+  | {
+      kind: 'frame';
+      /** NAL units, each behind its length (the size the configuration record gives). */
+      data: Buffer;
+      keyframe: boolean;
+      /** Decode time in ms (32 bits, as the tag header gives it). */
+      timestampMs: number;
+      /** Presentation − decode time in ms (0 without B-frames). */
+      compositionMs: number;
+    }
+  | { kind: 'end'; timestampMs: number };
+
+export type FlvItem = FlvVideoPacket | { kind: 'other'; tagType: number };
+
+const HEADER_BYTES = 9;
+const TAG_HEADER_BYTES = 11;
+const PREVIOUS_TAG_SIZE_BYTES = 4;
+const TAG_AUDIO = 8;
+const TAG_VIDEO = 9;
+const TAG_SCRIPT = 18;
+const CODEC_AVC = 7;
+const FRAME_KEY = 1;
+
+/** A tag bigger than this is taken as a broken stream (one 1080p keyframe is well under 2 MiB). */
+export const MAX_TAG_BYTES = 16 * 1024 * 1024;
+
+export class FlvReader {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  private headerDone = false;
+
+  /** Bytes held waiting for the rest of a tag. */
+  get pendingBytes(): number {
+    return this.buffered;
+  }
+
+  /** Feeds bytes in stream order; returns the tags they complete. Throws on a malformed stream. */
+  push(chunk: Uint8Array): FlvItem[] {
+    if (chunk.length > 0) {
+      this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      this.buffered += chunk.length;
+    }
+    const out: FlvItem[] = [];
+    if (!this.headerDone) {
+      if (this.buffered < HEADER_BYTES) return out;
+      const head = this.peek(HEADER_BYTES);
+      if (head.toString('latin1', 0, 3) !== 'FLV') throw new Error('not an FLV stream');
+      const dataOffset = head.readUInt32BE(5);
+      if (dataOffset < HEADER_BYTES || dataOffset > 1024) throw new Error(`FLV header size ${dataOffset} is invalid`);
+      if (this.buffered < dataOffset + PREVIOUS_TAG_SIZE_BYTES) return out;
+      this.take(dataOffset + PREVIOUS_TAG_SIZE_BYTES);
+      this.headerDone = true;
+    }
+    for (;;) {
+      if (this.buffered < TAG_HEADER_BYTES) return out;
+      const head = this.peek(TAG_HEADER_BYTES);
+      const tagType = (head[0] as number) & 0x1f;
+      if ((head[0] as number) & 0x20) throw new Error('encrypted FLV tags are not supported');
+      const dataSize = head.readUIntBE(1, 3);
+      if (dataSize > MAX_TAG_BYTES) throw new Error(`FLV tag of ${dataSize} bytes exceeds ${MAX_TAG_BYTES}`);
+      if (tagType !== TAG_AUDIO && tagType !== TAG_VIDEO && tagType !== TAG_SCRIPT) throw new Error(`malformed FLV stream: tag type ${tagType}`);
+      const total = TAG_HEADER_BYTES + dataSize + PREVIOUS_TAG_SIZE_BYTES;
+      if (this.buffered < total) return out;
+      const tag = this.take(total);
+      if (tag.readUInt32BE(TAG_HEADER_BYTES + dataSize) !== TAG_HEADER_BYTES + dataSize) {
+        throw new Error('malformed FLV stream: previous tag size does not match');
+      }
+      // Timestamp: 24 bits, then its upper 8 bits.
+      const timestampMs = (((tag[7] as number) << 24) >>> 0) + tag.readUIntBE(4, 3);
+      const data = tag.subarray(TAG_HEADER_BYTES, TAG_HEADER_BYTES + dataSize);
+      out.push(tagType === TAG_VIDEO ? videoPacket(data, timestampMs) : { kind: 'other', tagType });
+    }
+  }
+
+  private peek(n: number): Buffer {
+    const first = this.chunks[0] as Buffer;
+    if (first.length >= n) return first.subarray(0, n);
+    // Merge just enough leading chunks to hold n bytes.
+    let count = 0;
+    let have = 0;
+    while (have < n) have += (this.chunks[count++] as Buffer).length;
+    const merged = Buffer.concat(this.chunks.slice(0, count));
+    this.chunks.splice(0, count, merged);
+    return merged.subarray(0, n);
+  }
+
+  private take(n: number): Buffer {
+    const first = this.chunks[0] as Buffer;
+    let out: Buffer;
+    if (first.length >= n) {
+      out = first.subarray(0, n);
+      if (first.length === n) this.chunks.shift();
+      else this.chunks[0] = first.subarray(n);
+    } else {
+      const all = Buffer.concat(this.chunks);
+      out = all.subarray(0, n);
+      this.chunks = all.length > n ? [all.subarray(n)] : [];
+    }
+    this.buffered -= n;
+    return out;
+  }
+}
+
+/** VIDEODATA with AVCVIDEOPACKET: [frame type:4 | codec id:4][AVC packet type][composition time:SI24][data]. */
+function videoPacket(data: Buffer, timestampMs: number): FlvItem {
+  if (data.length < 5) throw new Error(`FLV video tag of ${data.length} bytes is too short`);
+  const codecId = (data[0] as number) & 0x0f;
+  if (codecId !== CODEC_AVC) throw new Error(`FLV video codec ${codecId} is not H.264`);
+  const frameType = (data[0] as number) >> 4;
+  const packetType = data[1] as number;
+  const compositionMs = data.readIntBE(2, 3);
+  const payload = data.subarray(5);
+  if (packetType === 0) return { kind: 'config', record: payload, timestampMs };
+  if (packetType === 1) return { kind: 'frame', data: payload, keyframe: frameType === FRAME_KEY, timestampMs, compositionMs };
+  if (packetType === 2) return { kind: 'end', timestampMs };
+  throw new Error(`FLV AVC packet type ${packetType} is unknown`);
+}

@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { FFMPEG_GLOBAL_ARGS, urlKind } from '../media/ffmpeg-args.ts';
+
+/**
+ * ffmpeg for the ship recorder of a URL camera (pure: no I/O, no clock). The camera's video is
+ * copied untouched (no decoding, no encoding: recording costs the ship next to no CPU) into
+ * segments of about `segmentSeconds` each — cut at the first keyframe after that long — each a
+ * fragmented MP4 whose timestamps start at 0, so a segment can be read while it is still being
+ * written and a run of segments plays back through the concat demuxer without a seam.
+ *
+ * Two side channels tell the recorder where the segments lie in time: the segment list (CSV, one
+ * `file,start,end` line in seconds of the run as each segment closes) and `-progress` on stdout
+ * (the output time once a second), which anchors the run to the wall clock and shows the camera is
+ * still sending.
+ */
+export interface SegmentRecorderArgs {
+  url: string;
+  dir: string;
+  /** Names this run's files: `<runId>-00000.mp4`, … and `<runId>.csv`. */
+  runId: string;
+  segmentSeconds: number;
+}
+
+export const segmentFileName = (runId: string, index: number) => `${runId}-${String(index).padStart(5, '0')}.mp4`;
+export const segmentListName = (runId: string) => `${runId}.csv`;
+
+export function segmentRecorderArgs(o: SegmentRecorderArgs): string[] {
+  const kind = urlKind(o.url);
+  const input =
+    kind === 'file'
+      ? ['-re', '-stream_loop', '-1']
+      : kind === 'rtsp'
+        ? ['-rtsp_transport', 'tcp', '-timeout', '5000000']
+        : ['-rw_timeout', '10000000'];
+  return [
+    ...FFMPEG_GLOBAL_ARGS,
+    '-progress', 'pipe:1',
+    '-stats_period', '1',
+    ...input,
+    '-i', o.url,
+    '-map', '0:v:0',
+    '-an', '-sn', '-dn',
+    '-c:v', 'copy',
+    '-f', 'segment',
+    '-segment_time', String(o.segmentSeconds),
+    '-segment_format', 'mp4',
+    '-segment_format_options', 'movflags=+frag_keyframe+empty_moov+default_base_moof',
+    '-reset_timestamps', '1',
+    '-segment_list', join(o.dir, segmentListName(o.runId)),
+    '-segment_list_type', 'csv',
+    join(o.dir, `${o.runId}-%05d.mp4`),
+  ];
+}

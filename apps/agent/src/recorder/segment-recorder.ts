@@ -1,0 +1,254 @@
+import { EventEmitter } from 'node:events';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RecordedSpan } from '@ship-cctv/protocol';
+import { type Encoder, startEncoder } from '../media/encoder.ts';
+import { segmentFileName, segmentListName, segmentRecorderArgs } from './recorder-args.ts';
+import { type Segment, SegmentIndex } from './segment-index.ts';
+
+export interface SegmentRecorderOptions {
+  /** Seconds per segment (cut at the next keyframe). Default 60. */
+  segmentSeconds?: number;
+  /** A camera that sends nothing this long is restarted (and the silence is a gap). Default 20 s. */
+  stallMs?: number;
+  /** First restart delay after the camera failed; doubles up to maxRetryMs. Default 2 s / 60 s. */
+  minRetryMs?: number;
+  maxRetryMs?: number;
+  /** How often the open segment's reach is saved (what survives a crash). Default 10 s. */
+  saveOpenEveryMs?: number;
+  ffmpegCommand?: string;
+  now?: () => number;
+}
+
+export interface SegmentRecorderEvents {
+  /** Recording started (since = the run's first moment) or stopped (since = null). */
+  state: [recording: boolean, since: number | null];
+  /** A segment closed and joined the index. */
+  segment: [Segment];
+}
+
+interface Run {
+  id: string;
+  encoder: Encoder;
+  startedAt: number;
+  /** Wall clock of the run's output time 0: the smallest now − output time seen (output time cannot lead the wall clock). */
+  anchor: number | undefined;
+  /** Output time reached, in ms. */
+  reached: number;
+  lastProgressAt: number;
+  /** Segment list lines already taken. */
+  listed: number;
+  /** Where the segment being written starts (the last closed one's end). */
+  openStart: number | undefined;
+  stopping: boolean;
+}
+
+/**
+ * The ship recorder of one URL camera: ffmpeg copies the camera into segments (recorder-args.ts)
+ * as long as the agent runs, restarting it with backoff when the camera drops or stalls — the time
+ * it is away is simply absent from the index, i.e. a gap. Each closed segment is placed in time
+ * (the run's wall-clock anchor + its offsets in the segment list) and added to the index; the one
+ * being written is listed up to the output time reached, so it is queryable and playable at once.
+ */
+export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
+  readonly index: SegmentIndex;
+  private run: Run | undefined;
+  private stopped = true;
+  private retryMs: number;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private watchTimer: NodeJS.Timeout | undefined;
+  private lastOpenSave = 0;
+  private readonly opts: Required<Omit<SegmentRecorderOptions, 'now'>> & { now: () => number };
+
+  constructor(
+    readonly cameraId: string,
+    readonly url: string,
+    dir: string,
+    opts: SegmentRecorderOptions = {},
+  ) {
+    super();
+    this.opts = {
+      segmentSeconds: opts.segmentSeconds ?? 60,
+      stallMs: opts.stallMs ?? 20_000,
+      minRetryMs: opts.minRetryMs ?? 2_000,
+      maxRetryMs: opts.maxRetryMs ?? 60_000,
+      saveOpenEveryMs: opts.saveOpenEveryMs ?? 10_000,
+      ffmpegCommand: opts.ffmpegCommand ?? 'ffmpeg',
+      now: opts.now ?? Date.now,
+    };
+    this.retryMs = this.opts.minRetryMs;
+    this.index = new SegmentIndex(dir);
+  }
+
+  get recording(): boolean {
+    return this.run?.anchor !== undefined;
+  }
+
+  /** ffmpeg's process id while recording (diagnostics, tests). */
+  get pid(): number | undefined {
+    return this.run?.encoder.pid;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.watchTimer = setInterval(() => this.watch(), 1_000);
+    this.watchTimer.unref();
+    this.spawn();
+  }
+
+  /** Stops recording; the open segment is closed and indexed. Resolves when ffmpeg is gone. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.watchTimer);
+    const run = this.run;
+    if (run) {
+      run.stopping = true;
+      await run.encoder.stop();
+    }
+  }
+
+  /** Recorded spans overlapping [start, end), clipped. */
+  spans(start: number, end: number): RecordedSpan[] {
+    return this.index.spans(start, end);
+  }
+
+  private spawn(): void {
+    if (this.stopped) return;
+    const startedAt = this.opts.now();
+    const id = `r${startedAt}`;
+    const args = segmentRecorderArgs({ url: this.url, dir: this.index.dir, runId: id, segmentSeconds: this.opts.segmentSeconds });
+    let text = '';
+    const run: Run = {
+      id,
+      startedAt,
+      anchor: undefined,
+      reached: 0,
+      lastProgressAt: startedAt,
+      listed: 0,
+      openStart: undefined,
+      stopping: false,
+      encoder: startEncoder(args, {
+        command: this.opts.ffmpegCommand,
+        firstByteTimeoutMs: this.opts.stallMs,
+        onData: (chunk) => {
+          text += chunk.toString('latin1');
+          let end: number;
+          while ((end = text.indexOf('progress=')) >= 0) {
+            const lineEnd = text.indexOf('\n', end);
+            if (lineEnd < 0) break;
+            const block = text.slice(0, lineEnd);
+            text = text.slice(lineEnd + 1);
+            this.progress(run, block);
+          }
+        },
+        onExit: (info) => this.exited(run, info.state === 'failed' && !run.stopping ? `${info.reason}${info.stderrTail ? `: ${info.stderrTail}` : ''}` : undefined),
+      }),
+    };
+    this.run = run;
+  }
+
+  /** One -progress block: the output time reached. */
+  private progress(run: Run, block: string): void {
+    const m = /out_time_us=(-?\d+)/.exec(block);
+    if (!m) return;
+    const reached = Number(m[1]) / 1000;
+    const now = this.opts.now();
+    if (reached <= 0) return;
+    if (reached > run.reached) {
+      run.reached = reached;
+      run.lastProgressAt = now;
+    }
+    const wasRecording = run.anchor !== undefined;
+    // Between the spawn and now − output time: a source cannot have started before ffmpeg did.
+    run.anchor = Math.max(run.startedAt, Math.min(run.anchor ?? Infinity, now - reached));
+    if (!wasRecording) {
+      this.retryMs = this.opts.minRetryMs;
+      this.emit('state', true, Math.round(run.anchor));
+    }
+    run.openStart ??= Math.round(run.anchor);
+    this.collect(run);
+    const persist = now - this.lastOpenSave >= this.opts.saveOpenEveryMs;
+    if (persist) this.lastOpenSave = now;
+    this.index.setOpen({ file: segmentFileName(run.id, run.listed), start: run.openStart, end: Math.max(run.openStart, Math.min(now, Math.round(run.anchor + run.reached))) }, persist);
+  }
+
+  /** Takes the segment list's new lines: each closed segment joins the index. */
+  private collect(run: Run): void {
+    if (run.anchor === undefined) return;
+    let lines: string[];
+    try {
+      lines = readFileSync(join(this.index.dir, segmentListName(run.id)), 'utf8').split('\n').filter((l) => l.trim() !== '');
+    } catch {
+      return; // no segment closed yet
+    }
+    const now = this.opts.now();
+    for (const line of lines.slice(run.listed)) {
+      const [file, startS, endS] = line.split(',');
+      run.listed += 1;
+      if (!file || !Number.isFinite(Number(startS)) || !Number.isFinite(Number(endS))) continue;
+      // A segment cannot end after the moment it is listed (its end is the next frame's time, which
+      // may lead the reported output time by the camera's frame reordering).
+      run.anchor = Math.max(run.startedAt, Math.min(run.anchor, now - Number(endS) * 1000));
+      // Within a run each segment starts where the last one ended.
+      const start = run.openStart ?? Math.round(run.anchor + Number(startS) * 1000);
+      const end = Math.min(now, Math.round(run.anchor + Number(endS) * 1000));
+      let bytes: number | undefined;
+      try {
+        bytes = statSync(join(this.index.dir, file)).size;
+      } catch {
+        bytes = undefined;
+      }
+      if (bytes === undefined || end <= start) {
+        // Nothing worth keeping (a last frame's sliver): not indexed, so not kept.
+        if (this.index.open?.file === file) this.index.setOpen(null, false);
+        rmSync(join(this.index.dir, file), { force: true });
+        continue;
+      }
+      const segment: Segment = { file, start, end, bytes };
+      run.openStart = end;
+      this.index.add(segment);
+      this.emit('segment', segment);
+    }
+  }
+
+  private exited(run: Run, failure: string | undefined): void {
+    if (this.run !== run) return;
+    this.run = undefined;
+    this.collect(run);
+    const open = this.index.open;
+    // Killed before it could close its last segment: keep that segment up to where it got.
+    if (open && open.end > open.start) {
+      try {
+        const bytes = statSync(join(this.index.dir, open.file)).size;
+        if (bytes > 0) {
+          const segment = { ...open, bytes };
+          this.index.add(segment);
+          this.emit('segment', segment);
+        }
+      } catch {
+        // no file: nothing was written
+      }
+    }
+    this.index.setOpen(null);
+    if (run.anchor !== undefined) this.emit('state', false, null);
+    if (this.stopped) return;
+    if (failure) console.error(`[recorder] camera ${this.cameraId}: ${failure.slice(0, 500)}`);
+    const ranFor = this.opts.now() - run.startedAt;
+    if (ranFor > this.opts.maxRetryMs) this.retryMs = this.opts.minRetryMs;
+    this.retryTimer = setTimeout(() => this.spawn(), this.retryMs);
+    this.retryTimer.unref();
+    this.retryMs = Math.min(this.opts.maxRetryMs, this.retryMs * 2);
+  }
+
+  /** A camera that stopped sending (ffmpeg still waiting on it) is restarted. */
+  private watch(): void {
+    const run = this.run;
+    if (!run || run.stopping || run.anchor === undefined) return;
+    if (this.opts.now() - run.lastProgressAt > this.opts.stallMs) {
+      run.stopping = true;
+      void run.encoder.stop();
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EncodeSpec, PlaybackSpeed, RecordedSpan } from '@ship-cctv/protocol';
+import { PlaybackStreams } from '../../src/playback/playback-streams.ts';
+import { ShipRecorder } from '../../src/recorder/ship-recorder.ts';
+import { probeFile, spec, tempDir, topLevelBoxes } from '../media/helpers.ts';
+import { makeCameraFile } from '../recorder/helpers.ts';
+import { FakeLink, decodedFrames, writeStream } from './helpers.ts';
+
+const CAMERA = 'S1-C02-1';
+const tmp = tempDir('recording-playback-');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let recorder: ShipRecorder;
+let spans: RecordedSpan[];
+beforeAll(async () => {
+  const camera = await makeCameraFile(join(tmp.dir, 'deck.mp4'), { width: 320, height: 180, rate: 10 });
+  const options = { dataDir: join(tmp.dir, 'data'), segments: { segmentSeconds: 1 } };
+  // Two recording runs with the camera away in between.
+  for (const [i, ms] of [4_500, 4_500].entries()) {
+    recorder = new ShipRecorder([{ cameraId: CAMERA, source: camera }], options);
+    recorder.start();
+    await sleep(ms);
+    await recorder.stop();
+    if (i === 0) await sleep(2_000);
+  }
+  spans = recorder.spans(CAMERA, 0, Date.now()) ?? [];
+}, 40_000);
+afterAll(() => tmp.remove());
+
+async function playToEnd(encode: EncodeSpec, speed: PlaybackSpeed, start: number, end: number, streamId: number) {
+  const playback = new PlaybackStreams(recorder);
+  const link = new FakeLink();
+  playback.attach(link);
+  playback.handle({ type: 'playback.start', streamId, cameraId: CAMERA, encode, start, end, from: start, speed });
+  await expect.poll(() => link.of('playback.ended').length + link.of('playback.failed').length, { timeout: 20_000 }).toBe(1);
+  expect(link.of('playback.failed')).toEqual([]);
+  return { link, file: writeStream(link, streamId, join(tmp.dir, `play-${streamId}.mp4`)) };
+}
+
+describe('playback of a URL camera’s recorded segments', () => {
+  it('has two spans, with the time the camera was away between them', () => {
+    expect(spans).toHaveLength(2);
+    expect(spans[1]!.start - spans[0]!.end).toBeGreaterThan(1_500);
+  });
+
+  it('at 1× copies the recording when it fits the template', async () => {
+    const [first] = spans;
+    const { link, file } = await playToEnd(spec(320, 180, 10, 8_000), 1, first!.start, first!.end, 1);
+    expect(topLevelBoxes(link.payloads(1)[0]!)).toEqual(['ftyp', 'moov']);
+    const probe = await probeFile(file);
+    // Still the camera's own High-profile stream: nothing was re-encoded.
+    expect(probe).toMatchObject({ codec: 'h264', profile: 'High', width: 320, height: 180 });
+    const seconds = (first!.end - first!.start) / 1000;
+    expect(probe.packets).toBeGreaterThanOrEqual(Math.floor(seconds * 10) - 10);
+    expect(probe.packets).toBeLessThanOrEqual(Math.ceil(seconds * 10) + 10);
+    const positions = link.of('playback.position').map((m) => m.time);
+    expect(positions.length).toBeGreaterThanOrEqual(3);
+    expect(positions.every((t) => t >= first!.start && t <= first!.end)).toBe(true);
+  });
+
+  it('at 4× transcodes to the template, skips the gap and keeps one timeline', async () => {
+    const start = spans[0]!.start;
+    const end = spans[1]!.end;
+    const { link, file } = await playToEnd(spec(256, 144, 10, 300), 4, start, end, 2);
+    expect(link.payloads(2).filter((p) => topLevelBoxes(p)[0] === 'ftyp')).toHaveLength(1);
+    const probe = await probeFile(file);
+    expect(probe).toMatchObject({ codec: 'h264', profile: 'Constrained Baseline', width: 256, height: 144 });
+    const recordedSeconds = (spans[0]!.end - spans[0]!.start + spans[1]!.end - spans[1]!.start) / 1000;
+    // 10 frames a played second, a played second = 4 recorded seconds; the gap plays as nothing.
+    expect(probe.packets).toBeGreaterThanOrEqual(Math.floor((recordedSeconds / 4) * 10) - 6);
+    expect(probe.packets).toBeLessThanOrEqual(Math.ceil((recordedSeconds / 4) * 10) + 6);
+    const frames = await decodedFrames(file, 256, 144);
+    const steps = frames.slice(1).map((f, i) => f.pts - frames[i]!.pts);
+    expect(Math.max(...steps)).toBeLessThan(0.25);
+    expect(Math.min(...steps)).toBeGreaterThan(0);
+    const positions = link.of('playback.position').map((m) => m.time);
+    expect(positions.some((t) => t >= spans[1]!.start)).toBe(true);
+    expect(positions.every((t) => t < spans[0]!.end || t >= spans[1]!.start)).toBe(true);
+  });
+
+  it('at 16× sends keyframes only', async () => {
+    const { file } = await playToEnd(spec(320, 180, 10, 300), 16, spans[0]!.start, spans[1]!.end, 3);
+    const probe = await probeFile(file);
+    expect(probe.packets).toBeGreaterThan(0);
+    expect(probe.keyframes).toHaveLength(probe.packets);
+  });
+
+  it('says noRecording for the time the camera was away', () => {
+    const playback = new PlaybackStreams(recorder);
+    const link = new FakeLink();
+    playback.attach(link);
+    playback.handle({ type: 'playback.start', streamId: 4, cameraId: CAMERA, encode: spec(320, 180, 10, 300), start: spans[0]!.end + 200, end: spans[1]!.start - 200, from: spans[0]!.end + 200, speed: 1 });
+    expect(link.of('playback.failed')).toEqual([expect.objectContaining({ streamId: 4, code: 'noRecording' })]);
+  });
+});
