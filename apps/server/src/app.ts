@@ -13,6 +13,10 @@ import stompPlugin, { type StompPluginOptions } from './plugins/app/stomp.ts';
 import agentLinkPlugin, { type AgentLinkOptions } from './plugins/app/agent-link.ts';
 import cctvServerRoutes from './routes/api/cctv-server.ts';
 import livePlugin, { type LivePluginOptions } from './plugins/app/live.ts';
+import recorderPlugin, { type RecorderPluginOptions } from './plugins/app/recorder.ts';
+import recordRoutes from './routes/api/cctv/record.ts';
+import playbackPlugin, { type PlaybackPluginOptions } from './plugins/app/playback.ts';
+import vodRoutes from './routes/cctvv3-server/vod.ts';
 import databasePlugin, { type DatabasePluginOptions } from './plugins/app/database.ts';
 import sessionsPlugin, { type SessionsPluginOptions } from './plugins/app/sessions.ts';
 import fleetPlugin from './plugins/app/fleet.ts';
@@ -33,6 +37,10 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   /** Trust X-Forwarded-* headers (true, or the proxies' addresses), as behind a TLS proxy. */
   trustProxy?: boolean | string | undefined;
   live?: LivePluginOptions;
+  /** Shore recorder settings (defaults from the environment, files under dataDir/recordings). */
+  recorder?: Omit<RecorderPluginOptions, 'dataDir'>;
+  /** Ship-end playback and span queries over the agent link. */
+  playback?: PlaybackPluginOptions;
 }
 
 export type App = FastifyInstance;
@@ -78,18 +86,24 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(statusPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });
   await app.register(stompPlugin, opts.stomp ?? {});
   await app.register(agentLinkPlugin, { liveness: opts.liveness });
+  await app.register(playbackPlugin, opts.playback ?? {});
   await app.register(livePlugin, opts.live ?? {});
+  await app.register(recorderPlugin, { ...opts.recorder, dataDir: opts.dataDir });
   // Status reported to any instance reaches this instance's STOMP subscribers; a new subscriber
   // first gets the current state.
   app.status.onDeliver((event) => app.stomp.publish(event.destination, event.body));
-  app.stomp.setSnapshotProvider(async (destination) =>
-    app.status.snapshot(destination, await app.fleet.shipsForDestination(destination)),
-  );
+  app.stomp.setSnapshotProvider(async (destination) => [
+    ...(await app.status.snapshot(destination, await app.fleet.shipsForDestination(destination))),
+    // The shore recorder's recording status follows the ship's, so it is what a subscriber sees last.
+    ...(await app.recorder.snapshot(destination)),
+  ]);
 
   await app.register(rootRoutes);
   await app.register(sysRoutes, { prefix: '/api/v1/sys', logonPerAddressPerMinute: opts.logonPerAddressPerMinute ?? 20 });
   await app.register(cctvRoutes, { prefix: '/api/v1/cctv' });
+  await app.register(recordRoutes, { prefix: '/api/v1/cctv/record' });
   await app.register(cctvServerRoutes, { prefix: '/api/v1/cctv-server' });
+  await app.register(vodRoutes, { prefix: '/cctvv3-server/v3/vod' });
   await app.register(webAppPlugin, { webDist: opts.webDist });
 
   return app;

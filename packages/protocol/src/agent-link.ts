@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { LINK_TYPES, type LinkType } from './constants.ts';
 import type { AgentStreamMessage, ShoreStreamMessage } from './media.ts';
-import type { AgentPlaybackMessage, ShorePlaybackMessage } from './playback.ts';
+import { type AgentPlaybackMessage, type ShorePlaybackMessage, VOD_MAX_SPANS } from './playback.ts';
 
 /**
  * The agent link: each ship's edge agent dials out to the shore server (ships sit behind
@@ -73,13 +73,13 @@ const StreamId = Type.Integer({ minimum: 0, maximum: 0xffff_ffff });
 const EpochMs = Type.Integer({ minimum: 0 });
 const Message = Type.String({ maxLength: 4096 });
 
-/** Agent → shore playback messages (see playback.ts). A query answers at most 10,000 spans. */
+/** Agent → shore playback messages (see playback.ts). A query answers at most VOD_MAX_SPANS spans. */
 const AgentPlaybackMessageSchemas = [
   Type.Object({
     type: Type.Literal('vod.result'),
     requestId: StreamId,
     cameraId: Type.String({ minLength: 1, maxLength: 64 }),
-    spans: Type.Array(Type.Object({ start: EpochMs, end: EpochMs }), { maxItems: 10_000 }),
+    spans: Type.Array(Type.Object({ start: EpochMs, end: EpochMs }), { maxItems: VOD_MAX_SPANS }),
   }),
   Type.Object({ type: Type.Literal('vod.failed'), requestId: StreamId, message: Message }),
   Type.Object({ type: Type.Literal('playback.started'), streamId: StreamId }),

@@ -13,6 +13,15 @@ import type { EncodeSpec } from './media.ts';
  * Every time is epoch milliseconds (UTC). A time zone only changes how a time is shown or typed.
  */
 
+/**
+ * Most spans one `vod.result` carries (~45 bytes a span as JSON: 4,000 spans stay well under the
+ * agent link's 256 KiB message limit). A full answer is known only up to its last span.
+ */
+export const VOD_MAX_SPANS = 4_000;
+
+/** Longest range one ship-end playback may cover (the ship keeps at least 7 days). */
+export const SHIP_PLAYBACK_MAX_RANGE_MS = 7 * 24 * 3_600_000;
+
 /** A recorded span [start, end) of one camera. Gaps between spans are times nothing was recorded. */
 export interface RecordedSpan {
   start: number;

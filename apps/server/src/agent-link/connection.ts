@@ -23,7 +23,7 @@ export interface ConnectionEvents {
 }
 
 export interface LivenessOptions {
-  /** How often shore pings the agent. */
+  /** A direction of the link quiet this long gets a ping (see AgentConnection). */
   pingMs: number;
   /** Silence after which the link is taken as lost. */
   timeoutMs: number;
@@ -33,9 +33,17 @@ export interface LivenessOptions {
  * One agent's WebSocket on shore: decodes and counts every frame in both directions, and notices
  * a silent link (satellite outage) by ping/pong within `timeoutMs`, closing it so the ship goes
  * OFFLINE within seconds rather than when TCP gives up.
+ *
+ * Liveness works both ways. Shore pings when the agent has been quiet for `pingMs` (its pong, or
+ * any byte, proves the link), and also when shore itself has sent the agent nothing for `pingMs`:
+ * the agent gives up a link on which it hears nothing from shore (its silence timeout, 30 s), and
+ * an agent busy sending video never goes quiet, so without this it would hear nothing at all for as
+ * long as a stream or playback runs and drop a healthy link.
  */
 export class AgentConnection extends EventEmitter<ConnectionEvents> {
   private lastHeard = Date.now();
+  /** When shore last sent the agent anything (a message or a ping). */
+  private lastSent = Date.now();
   private readonly timer: NodeJS.Timeout;
   private closed = false;
   private helloSeen = false;
@@ -60,14 +68,18 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
     ws.on('close', (code, reason) => this.finish(`closed ${code} ${reason.toString()}`.trim()));
     ws.on('error', (err) => this.finish(`error ${err.message}`));
     this.timer = setInterval(() => {
-      if (Date.now() - this.lastHeard > liveness.timeoutMs) {
+      const now = Date.now();
+      if (now - this.lastHeard > liveness.timeoutMs) {
         this.ws.terminate();
         this.finish('link silent');
         return;
       }
-      // Any frame from the agent proves the link; ping only an idle one (pings cost money on L-band).
-      if (Date.now() - this.lastHeard < liveness.pingMs) return;
+      // Any byte from the agent proves the link, and any message to it tells it shore is there: ping
+      // only when one way or the other has been quiet (pings cost money on L-band; a ping and its
+      // pong are 8 bytes).
+      if (now - this.lastHeard < liveness.pingMs && now - this.lastSent < liveness.pingMs) return;
       this.ws.ping();
+      this.lastSent = now;
       this.count('down', 'control', wsFrameOverhead(0, false));
     }, liveness.pingMs);
     this.timer.unref();
@@ -95,6 +107,7 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
     const text = JSON.stringify(message);
     const bytes = Buffer.byteLength(text);
     this.ws.send(text);
+    this.lastSent = Date.now();
     this.count('down', 'control', bytes + wsFrameOverhead(bytes, false));
   }
 

@@ -175,3 +175,12 @@ export function demoCameraOther(ship: DemoShip, cameraId: string, sourceType: So
   }
   return `cameraId=${cameraId}`;
 }
+
+/**
+ * Ships whose every camera has an active continuous shore recording configuration in the demo:
+ * what operators watch of these ships is recorded on shore (see apps/server/src/recorder).
+ */
+export const demoRecordedShipIds = ['S1001', 'S3001'] as const;
+
+/** The demo's record configuration id of a camera. */
+export const demoRecordConfigId = (cameraId: string): string => `rc-${cameraId}`;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -218,3 +219,69 @@ export const shipAgentKeys = pgTable('ship_agent_keys', {
   keyHash: text('key_hash').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Shore recorder (see src/recorder/): what crossed the link while somebody watched live and a
+// recording configuration of the channel was active. Times are epoch milliseconds.
+
+/** A recording configuration of one camera: continuous, or daily windows (minutes after midnight UTC). */
+export const recordConfigs = pgTable(
+  'record_configs',
+  {
+    id: text('id').primaryKey(),
+    cameraId: text('camera_id')
+      .notNull()
+      .references(() => cameras.id, { onDelete: 'cascade' }),
+    /** "continuous" or "scheduled". */
+    mode: text('mode').notNull(),
+    schedule: jsonb('schedule').$type<{ from: number; to: number }[]>().notNull().default([]),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('record_configs_camera_idx').on(t.cameraId)],
+);
+
+/**
+ * One recording: a continuous run of segments of one camera at one definition. `open` while the
+ * recorder still appends to it; start/end/bytes/segments follow its indexed segments.
+ */
+export const recordings = pgTable(
+  'recordings',
+  {
+    id: text('id').primaryKey(),
+    cameraId: text('camera_id')
+      .notNull()
+      .references(() => cameras.id, { onDelete: 'cascade' }),
+    shipId: text('ship_id')
+      .notNull()
+      .references(() => ships.id, { onDelete: 'cascade' }),
+    /** The configuration that made it (kept as a plain id: the configuration may be deleted later). */
+    recordConfigId: text('record_config_id').notNull(),
+    templateId: integer('template_id').notNull(),
+    startMs: bigint('start_ms', { mode: 'number' }).notNull(),
+    endMs: bigint('end_ms', { mode: 'number' }).notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    segments: integer('segments').notNull().default(0),
+    open: boolean('open').notNull().default(true),
+  },
+  (t) => [index('recordings_camera_start_idx').on(t.cameraId, t.startMs), index('recordings_ship_idx').on(t.shipId)],
+);
+
+/** A self-contained fMP4 file (init + fragments) of a recording, indexed only once it is complete on disk. */
+export const recordingSegments = pgTable(
+  'recording_segments',
+  {
+    id: text('id').primaryKey(),
+    recordingId: text('recording_id')
+      .notNull()
+      .references(() => recordings.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    startMs: bigint('start_ms', { mode: 'number' }).notNull(),
+    endMs: bigint('end_ms', { mode: 'number' }).notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    /** Path under the recordings folder. */
+    file: text('file').notNull(),
+    mime: text('mime').notNull(),
+  },
+  (t) => [index('recording_segments_recording_idx').on(t.recordingId, t.startMs), index('recording_segments_start_idx').on(t.startMs)],
+);

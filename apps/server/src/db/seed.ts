@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { hashPassword } from '../lib/passwords.ts';
 import type { Db } from './client.ts';
 import {
@@ -6,12 +6,16 @@ import {
   demoCameraOther,
   demoDefinitionTiers,
   demoOrganizations,
+  demoRecordConfigId,
+  demoRecordedShipIds,
   demoShips,
   demoUsers,
 } from './demo-fleet.ts';
 import * as t from './schema.ts';
 
 const SEED_LOCK = 7_245_002;
+/** Settings key that says the demo record configurations were seeded (once: deleting them sticks). */
+const RECORD_CONFIGS_SEEDED = 'demo.recordConfigsSeeded';
 
 /** Group ids of the demo: one standard group per top-level organisation, one group without models. */
 const GROUPS = [
@@ -31,6 +35,36 @@ function topLevelOrg(orgId: string): string {
  * Returns true when it seeded.
  */
 export async function seedDemoFleet(db: Db): Promise<boolean> {
+  const seeded = await seedFleet(db);
+  await seedDemoRecordConfigs(db);
+  return seeded;
+}
+
+/**
+ * Continuous shore recording configurations for every camera of the demo's recorded ships, once per
+ * database — also into a database seeded before recording configurations existed.
+ */
+export async function seedDemoRecordConfigs(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    const [done] = await tx.select().from(t.settings).where(eq(t.settings.key, RECORD_CONFIGS_SEEDED));
+    if (done) return;
+    const cameras = await tx
+      .select({ id: t.cameras.id })
+      .from(t.cameras)
+      .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
+      .where(inArray(t.channels.shipId, [...demoRecordedShipIds]));
+    if (cameras.length > 0) {
+      await tx
+        .insert(t.recordConfigs)
+        .values(cameras.map((c) => ({ id: demoRecordConfigId(c.id), cameraId: c.id, mode: 'continuous', schedule: [], enabled: true })))
+        .onConflictDoNothing();
+    }
+    await tx.insert(t.settings).values({ key: RECORD_CONFIGS_SEEDED, value: String(Date.now()) });
+  });
+}
+
+async function seedFleet(db: Db): Promise<boolean> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);

@@ -1,11 +1,19 @@
 import type { WebSocket } from 'ws';
 import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { CODES, type MediaClientMessage, type MediaErrorCode, type MediaServerMessage } from '@ship-cctv/protocol';
+import {
+  CODES,
+  type MediaClientMessage,
+  type MediaErrorCode,
+  type MediaServerMessage,
+  type PlaybackControlCommand,
+  type ShipPlaybackCommand,
+} from '@ship-cctv/protocol';
 import { ApiError } from '../lib/envelope.ts';
 import type { AuthContext } from '../services/sessions.ts';
-import type { Lease } from '../media/stream-registry.ts';
-import type { LiveSource, LiveViewer } from './live-source.ts';
+import { checkPlaybackCommand, type PlaybackCommand } from '../playback/commands.ts';
+import type { PlaybackService } from '../playback/playback-service.ts';
+import type { LiveViewer } from './live-source.ts';
 import { LiveRequestError, type LiveService, type LiveTicket } from './live-service.ts';
 
 const ClientMessage = Compile(
@@ -30,15 +38,33 @@ export interface WatchClock {
 export const CLOSE_TOO_SLOW = 4008;
 
 /**
+ * What the viewer watches — a shared live stream or its own ship-end playback. The watch limit
+ * treats both alike: `join` starts sending, the returned handle's `release` stops.
+ */
+interface Watch {
+  autoShutdown: LiveTicket['autoShutdown'];
+  join(): Joined;
+}
+
+interface Joined {
+  release(): void;
+  /** Playback controls (pause, resume, seek, speed); answers an error message when one cannot apply. */
+  control?(cmd: PlaybackControlCommand): string | undefined;
+}
+
+/**
  * One player's media socket: play/stop/continue commands in, JSON events and fMP4 bytes out. It
  * enforces the continuous-watching limit on the server: after the organisation's minutes a
  * countdown, then the viewer's stream stops (and the uplink too if nobody else watches) until
- * the viewer asks to continue.
+ * the viewer asks to continue. The same socket carries ship-end playback (`mode: "shipPlayback"`
+ * and its pause/resume/seek/speed controls), under the same limit.
  */
 export class ViewerSession implements LiveViewer {
   readonly consumer;
-  private ticket: (LiveTicket & { source: () => LiveSource }) | undefined;
-  private lease: Lease<LiveSource> | undefined;
+  private watch: Watch | undefined;
+  private joined: Joined | undefined;
+  /** Counts play commands: a play answered after a newer one was sent is dropped. */
+  private plays = 0;
   private limitTimer: NodeJS.Timeout | undefined;
   private countdownTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -48,6 +74,7 @@ export class ViewerSession implements LiveViewer {
     readonly auth: AuthContext,
     private readonly live: LiveService,
     private readonly clock: WatchClock,
+    private readonly playback?: PlaybackService,
   ) {
     this.consumer = {
       send: (data: Uint8Array) => {
@@ -87,57 +114,119 @@ export class ViewerSession implements LiveViewer {
     } catch {
       return this.error('badRequest', 'messages must be JSON');
     }
-    if (!ClientMessage.Check(msg)) return this.error('badRequest', 'unknown command: expected {"type":"play","mode":"live","cameraId":…}, stop or continue');
+    const playback = checkPlaybackCommand(msg, Date.now());
+    if (playback) return playback.ok ? this.onPlaybackCommand(playback.command) : this.error('badRequest', playback.message);
+    if (!ClientMessage.Check(msg)) {
+      return this.error(
+        'badRequest',
+        'unknown command: expected {"type":"play","mode":"live"|"shipPlayback","cameraId":…}, stop, continue, pause, resume, seek or speed',
+      );
+    }
     const cmd = msg as MediaClientMessage;
     switch (cmd.type) {
       case 'play':
         return this.play(cmd.cameraId, cmd.templateId);
       case 'stop':
+        this.plays++; // a play still being resolved does not start after all
         this.leave();
         this.sendJson({ type: 'status', state: 'ended', reason: 'stopped by the viewer' });
         return;
       case 'continue':
-        if (!this.ticket) return;
+        if (!this.watch) return;
         // During the countdown the stream still runs: only the limit starts over.
-        if (this.lease) this.armLimit(this.ticket);
+        if (this.joined) this.armLimit(this.watch);
         else this.join();
         return;
     }
   }
 
-  private async play(cameraId: string, templateId: number | undefined): Promise<void> {
+  private async onPlaybackCommand(cmd: PlaybackCommand): Promise<void> {
+    if (cmd.type === 'play') return this.playShip(cmd);
+    const message = this.joined?.control ? this.joined.control(cmd) : 'no ship-end playback is running on this socket';
+    if (message) this.error('badRequest', message);
+  }
+
+  private async playShip(cmd: ShipPlaybackCommand): Promise<void> {
     this.leave();
+    this.watch = undefined;
+    const service = this.playback;
+    if (!service) return this.error('badRequest', 'ship-end playback is not available on this server');
+    const play = ++this.plays;
+    let ticket;
     try {
-      this.ticket = await this.live.resolve(this.auth, cameraId, templateId);
+      ticket = await service.resolve(this.auth, cmd);
     } catch (err) {
-      if (err instanceof LiveRequestError) return this.error(err.code, err.message);
-      if (err instanceof ApiError) {
-        const code: MediaErrorCode = err.code === CODES.forbidden ? 'forbidden' : err.code === CODES.notFound ? 'notFound' : 'badRequest';
-        return this.error(code, err.message);
-      }
+      if (this.refused(err)) return;
       throw err;
     }
-    if (this.closed) return;
-    this.sendJson({ type: 'status', state: 'starting', waitSeconds: this.ticket.waitSeconds });
+    if (this.closed || play !== this.plays) return;
+    this.watch = {
+      autoShutdown: ticket.autoShutdown,
+      join: () => {
+        const control = (c: PlaybackControlCommand) => run.control(c);
+        // The range is done or failed: nothing runs any more, nothing counts towards the limit, and
+        // there is nothing to continue.
+        const finished = () => {
+          if (this.joined?.control !== control) return;
+          this.clearLimit();
+          this.joined = undefined;
+          this.watch = undefined;
+        };
+        const run = service.start(ticket, this, finished);
+        return { release: () => run.stop(), control };
+      },
+    };
+    this.sendJson({ type: 'status', state: 'starting', waitSeconds: ticket.waitSeconds });
+    this.join();
+  }
+
+  /** Answers a refused play request (access, definition) to the viewer; false for other errors. */
+  private refused(err: unknown): boolean {
+    if (err instanceof LiveRequestError) {
+      this.error(err.code, err.message);
+      return true;
+    }
+    if (err instanceof ApiError) {
+      const code: MediaErrorCode = err.code === CODES.forbidden ? 'forbidden' : err.code === CODES.notFound ? 'notFound' : 'badRequest';
+      this.error(code, err.message);
+      return true;
+    }
+    return false;
+  }
+
+  private async play(cameraId: string, templateId: number | undefined): Promise<void> {
+    this.leave();
+    const play = ++this.plays;
+    let ticket;
+    try {
+      ticket = await this.live.resolve(this.auth, cameraId, templateId);
+    } catch (err) {
+      if (this.refused(err)) return;
+      throw err;
+    }
+    if (this.closed || play !== this.plays) return;
+    this.watch = { autoShutdown: ticket.autoShutdown, join: () => this.live.join(ticket, this) };
+    this.sendJson({ type: 'status', state: 'starting', waitSeconds: ticket.waitSeconds });
     this.join();
   }
 
   private join(): void {
-    const ticket = this.ticket;
-    if (!ticket || this.closed) return;
-    this.lease = this.live.join(ticket, this);
-    this.armLimit(ticket);
+    const watch = this.watch;
+    if (!watch || this.closed) return;
+    this.joined = watch.join();
+    this.armLimit(watch);
   }
 
   private leave(): void {
     this.clearLimit();
-    this.lease?.release();
-    this.lease = undefined;
+    const joined = this.joined;
+    this.joined = undefined;
+    joined?.release();
   }
 
-  private armLimit(ticket: LiveTicket): void {
+  private armLimit(watch: Watch): void {
     this.clearLimit();
-    const { enabled, minutes, countdownSeconds } = ticket.autoShutdown;
+    const { enabled, minutes, countdownSeconds } = watch.autoShutdown;
     if (!enabled || minutes <= 0) return;
     const warnAfter = Math.max(0, minutes * this.clock.minuteMs - countdownSeconds * 1000);
     this.limitTimer = setTimeout(() => {

@@ -58,11 +58,11 @@ export default fp<LivePluginOptions>(
         return;
       }
       socket.off('message', keep);
-      const session = new ViewerSession(socket, auth, live, clock);
+      const session = new ViewerSession(socket, auth, live, clock, app.playback);
       sessions.add(session);
       socket.on('close', () => sessions.delete(session));
       for (const text of early) session.handleText(text);
     });
   },
-  { name: 'live', dependencies: ['agent-link', 'app-websocket'] },
+  { name: 'live', dependencies: ['agent-link', 'app-websocket', 'playback'] },
 );

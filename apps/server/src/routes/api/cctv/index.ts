@@ -19,6 +19,8 @@ import {
   WaitTimeQuery,
 } from '@ship-cctv/protocol';
 import { ok } from '../../../lib/envelope.ts';
+import channelSearchRoutes from './channel-search.ts';
+import linkBytesRoutes from './link-bytes.ts';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
 const security = [{ casJwt: [] }];
@@ -26,6 +28,9 @@ const security = [{ casJwt: [] }];
 /** /api/v1/cctv/...: every route here needs a signed-in user, applied once for the subtree. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticate);
+  // Under the same sign-in: the link-bytes statistics and the channel search of the source tree.
+  await app.register(linkBytesRoutes);
+  await app.register(channelSearchRoutes);
 
   app.get(
     '/heartbeat',

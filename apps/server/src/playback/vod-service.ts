@@ -1,0 +1,162 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { CODES, type AgentPlaybackMessage, type RecordedSpan, VOD_MAX_SPANS, type VodQueryResult } from '@ship-cctv/protocol';
+import type { AgentGateway } from '../agent-link/gateway.ts';
+import { ApiError, badRequest, notFound } from '../lib/envelope.ts';
+import type { Access } from '../services/access.ts';
+import type { FleetService } from '../services/fleet.ts';
+import { SpanCache, type SpanCacheOptions, clipSpans, mergeSpans } from './span-cache.ts';
+
+export interface VodServiceOptions {
+  /** How long the ship has to answer a query (a VSAT round trip is ~0.6 s; FleetBroadband can queue for seconds). */
+  timeoutMs: number;
+  /**
+   * Only times this far in the past are taken as settled: the ship indexes what it records a little
+   * later, and its clock may run ahead of shore's.
+   */
+  settleMs: number;
+  /** Longest range one query may ask for. */
+  maxRangeMs: number;
+  /** Most spans the ship puts in one answer (the agent-link schema's bound): a full answer may have been cut short. */
+  maxSpansPerAnswer: number;
+  cache?: Partial<SpanCacheOptions>;
+}
+
+export const VOD_DEFAULTS: VodServiceOptions = { timeoutMs: 15_000, settleMs: 120_000, maxRangeMs: 31 * 24 * 3_600_000, maxSpansPerAnswer: VOD_MAX_SPANS };
+
+const unavailable = (message: string) => new ApiError(CODES.unavailable, message);
+
+/** The ship's answer: its spans, and how far they are complete (a full answer may have been cut short). */
+interface Answer {
+  spans: RecordedSpan[];
+  knownUntil: number;
+}
+
+interface Pending {
+  shipId: string;
+  cameraId: string;
+  resolve(spans: RecordedSpan[]): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Which times the ship recorder holds for a camera (`vod.query` → `vod.result` over the agent link),
+ * answered from shore's cache where it can: a range in the past is asked of the ship once.
+ */
+export class VodService {
+  readonly cache: SpanCache;
+  private readonly opts: VodServiceOptions;
+  private readonly pending = new Map<number, Pending>();
+  /** Identical questions in flight share one query over the link. */
+  private readonly inFlight = new Map<string, Promise<Answer>>();
+  private nextRequestId = 1;
+  /** Queries sent over the link (for tests and introspection). */
+  queriesSent = 0;
+
+  constructor(
+    private readonly fleet: FleetService,
+    private readonly gateway: AgentGateway,
+    private readonly log: FastifyBaseLogger,
+    opts: Partial<VodServiceOptions> = {},
+  ) {
+    this.opts = { ...VOD_DEFAULTS, ...opts };
+    this.cache = new SpanCache(this.opts.cache);
+    gateway.events.on('playback', (shipId, msg) => this.onAgentMessage(shipId, msg));
+    gateway.events.on('offline', (shipId) => {
+      for (const [id, p] of this.pending) {
+        if (p.shipId !== shipId) continue;
+        this.pending.delete(id);
+        clearTimeout(p.timer);
+        p.reject(unavailable('the ship went offline before answering'));
+      }
+    });
+  }
+
+  /** 400 bad range, 404 unknown ship or camera, 403 another organisation's ship, 503 ship offline and nothing cached. */
+  async query(access: Access, shipId: string, cameraId: string, start: number, end: number): Promise<VodQueryResult> {
+    if (!(start < end)) throw badRequest(`start (${start}) must be before end (${end})`);
+    if (end - start > this.opts.maxRangeMs) {
+      throw badRequest(`a query covers at most ${Math.round(this.opts.maxRangeMs / 86_400_000)} days; ask for a shorter range`);
+    }
+    await this.fleet.requireShip(access, shipId);
+    await this.requireCameraOf(access, shipId, cameraId);
+
+    const key = `${shipId}/${cameraId}`;
+    const askedAt = Date.now();
+    const known = this.cache.lookup(key, start, end, askedAt);
+    const result = (spans: RecordedSpan[], cached: boolean): VodQueryResult => ({ shipId, cameraId, start, end, spans, cached });
+    if (known.knownUntil >= end) return result(known.spans, true);
+
+    // Only what shore does not know yet crosses the link.
+    const from = known.knownUntil;
+    const asked = await this.ask(shipId, cameraId, from, end);
+    const settled = Math.min(end, asked.knownUntil, askedAt - this.opts.settleMs);
+    if (settled > from) this.cache.store(key, from, settled, asked.spans, Date.now());
+    return result(mergeSpans([...known.spans, ...asked.spans]), false);
+  }
+
+  private async requireCameraOf(access: Access, shipId: string, cameraId: string): Promise<void> {
+    let shipOfCamera: string;
+    try {
+      shipOfCamera = (await this.fleet.requireCamera(access, cameraId)).ship.id;
+    } catch (err) {
+      // The ship is the user's; a camera of some other ship is simply not on it.
+      if (err instanceof ApiError) throw notFound(`Camera ${cameraId} of ship ${shipId}`);
+      throw err;
+    }
+    if (shipOfCamera !== shipId) throw notFound(`Camera ${cameraId} of ship ${shipId}`);
+  }
+
+  private ask(shipId: string, cameraId: string, start: number, end: number): Promise<Answer> {
+    const key = `${shipId}/${cameraId}/${start}/${end}`;
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const conn = this.gateway.get(shipId);
+    if (!conn?.ready) return Promise.reject(unavailable('the ship is offline and shore has no record of this time range'));
+    const requestId = this.nextRequestId++;
+    const promise = new Promise<Answer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(requestId);
+        reject(unavailable(`the ship did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s`));
+      }, this.opts.timeoutMs);
+      timer.unref();
+      this.pending.set(requestId, {
+        shipId,
+        cameraId,
+        timer,
+        resolve: (spans) =>
+          resolve({
+            spans: clipSpans(mergeSpans(spans), start, end),
+            knownUntil: spans.length >= this.opts.maxSpansPerAnswer ? spans.reduce((t, s) => Math.max(t, s.end), start) : end,
+          }),
+        reject,
+      });
+    }).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, promise);
+    this.queriesSent++;
+    conn.send({ type: 'vod.query', requestId, cameraId, start, end });
+    return promise;
+  }
+
+  private onAgentMessage(shipId: string, msg: AgentPlaybackMessage): void {
+    if (msg.type !== 'vod.result' && msg.type !== 'vod.failed') return;
+    const p = this.pending.get(msg.requestId);
+    if (!p || p.shipId !== shipId) return;
+    if (msg.type === 'vod.result' && msg.cameraId !== p.cameraId) {
+      this.log.warn({ shipId, requestId: msg.requestId, cameraId: msg.cameraId }, 'vod.result for another camera ignored');
+      return;
+    }
+    this.pending.delete(msg.requestId);
+    clearTimeout(p.timer);
+    if (msg.type === 'vod.result') p.resolve(msg.spans);
+    else p.reject(unavailable(`the ship's recorder could not answer: ${msg.message}`));
+  }
+
+  close(): void {
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(unavailable('the server is shutting down'));
+    }
+    this.pending.clear();
+  }
+}

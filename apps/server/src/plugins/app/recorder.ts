@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fp from 'fastify-plugin';
+import { tapLiveMedia } from '../../live/live-source.ts';
+import { type RecorderSettings, readRecorderSettings } from '../../recorder/config.ts';
+import { RecorderService } from '../../recorder/recorder-service.ts';
+import { RecordingStore } from '../../recorder/store.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The shore recorder: records watched live streams of channels with an active configuration. */
+    recorder: RecorderService;
+    recordings: RecordingStore;
+  }
+}
+
+export interface RecorderPluginOptions {
+  /** The server's DATA_DIR; recordings go to DATA_DIR/recordings unless RECORDINGS_DIR says otherwise. */
+  dataDir?: string | undefined;
+  /** Overrides of the settings read from the environment (tests). */
+  settings?: Partial<RecorderSettings> | undefined;
+  /** The recorder's clock (tests run recordings at chosen times). */
+  now?: (() => number) | undefined;
+}
+
+/**
+ * The shore recorder, listening to the live sources of this instance's agent link. Without a data
+ * folder (tests on an in-memory database) its files go to a temporary folder removed on close.
+ */
+export default fp<RecorderPluginOptions>(
+  async (app, opts) => {
+    let scratch: string | undefined;
+    const dataDir = opts.dataDir ?? (scratch = mkdtempSync(join(tmpdir(), 'ship-cctv-recorder-')));
+    const settings = { ...readRecorderSettings(process.env, dataDir), ...opts.settings };
+    if (scratch && !opts.settings?.dir && !process.env.RECORDINGS_DIR) settings.dir = join(scratch, 'recordings');
+    const store = new RecordingStore(app.database.db);
+    const recorder = new RecorderService({
+      store,
+      settings,
+      publish: (destination, body) => app.stomp.publish(destination, body),
+      log: app.log.child({ module: 'recorder' }),
+      ...(opts.now ? { now: opts.now } : {}),
+    });
+    await recorder.start();
+    const untap = tapLiveMedia(app.agents, recorder);
+    app.decorate('recorder', recorder);
+    app.decorate('recordings', store);
+    app.addHook('onClose', async () => {
+      untap();
+      await recorder.close();
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+    });
+  },
+  { name: 'recorder', dependencies: ['agent-link', 'app-stomp'] },
+);

@@ -1,0 +1,257 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DefinitionModel } from '@ship-cctv/protocol';
+import { type InitSegment, type MediaFragment, mimeFor } from '../media/fmp4.ts';
+import { SegmentFile } from './segment-file.ts';
+import type { NewRecording, NewSegment } from './store.ts';
+
+/** What a camera recorder needs of the index. */
+export interface RecorderIndex {
+  createRecording(r: NewRecording): Promise<void>;
+  addSegment(s: NewSegment): Promise<void>;
+  closeRecording(id: string): Promise<boolean>;
+}
+
+export type RecordingEvent =
+  | { kind: 'started'; cameraId: string; recordingId: string; configId: string; start: number }
+  | { kind: 'stopped'; cameraId: string; recordingId: string; configId: string; start: number; end: number };
+
+export interface CameraRecorderDeps {
+  cameraId: string;
+  shipId: string;
+  index: RecorderIndex;
+  /** Folder of the segment files. */
+  root: string;
+  /** A new segment starts at the first keyframe after this many seconds of video. */
+  segmentSeconds: number;
+  newId(): string;
+  now(): number;
+  onEvent(event: RecordingEvent): void;
+  log: FastifyBaseLogger;
+}
+
+interface Segment {
+  seq: number;
+  startTick: number;
+  endTick: number;
+  file: SegmentFile | undefined;
+  failed: boolean;
+}
+
+interface Run {
+  recordingId: string;
+  configId: string;
+  init: InitSegment;
+  mime: string;
+  /** Wall-clock time of a media time: the first keyframe's tick is taken to have been shot when it arrived. */
+  anchor: { wall: number; tick: number };
+  segment: Segment | undefined;
+  nextSeq: number;
+  /** Set when the recording row could not be written: nothing more of this run is kept. */
+  failed: boolean;
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * Records one camera: follows one live source, and while attached writes its fMP4 as a recording
+ * (a continuous run of one stream at one definition) cut into self-contained segment files, each
+ * beginning with the init segment and a keyframe. Decisions are taken synchronously as fragments
+ * arrive; file and index work runs in order on one queue, so a slow disk never holds up the relay.
+ */
+export class CameraRecorder {
+  private source: unknown;
+  private pending: { init: InitSegment; model: DefinitionModel; configId: string } | undefined;
+  private run: Run | undefined;
+  private work: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: CameraRecorderDeps) {}
+
+  /** The live source being recorded, if any. */
+  get attachedTo(): unknown {
+    return this.source;
+  }
+
+  get recording(): { recordingId: string; configId: string; start: number } | undefined {
+    const run = this.run;
+    return run && !run.failed ? { recordingId: run.recordingId, configId: run.configId, start: run.startMs } : undefined;
+  }
+
+  /** Record this source from its next keyframe (a recording already running is finished first). */
+  attach(source: unknown, init: InitSegment, model: DefinitionModel, configId: string): void {
+    this.finishRun();
+    this.source = source;
+    this.pending = { init, model, configId };
+  }
+
+  /** Stop recording (the stream ended, or the configuration is no longer active). */
+  detach(): void {
+    this.finishRun();
+    this.source = undefined;
+    this.pending = undefined;
+  }
+
+  fragment(source: unknown, fragment: MediaFragment): void {
+    if (source !== this.source) return;
+    if (!this.run) {
+      if (!fragment.keyframe || !this.pending) return;
+      this.startRun(fragment);
+    } else {
+      const seg = this.run.segment;
+      const ticks = this.deps.segmentSeconds * this.run.init.timescale;
+      if (fragment.keyframe && seg && fragment.baseMediaDecodeTime - seg.startTick >= ticks) {
+        this.closeSegment();
+        this.openSegment(fragment);
+      }
+    }
+    this.append(fragment);
+  }
+
+  /** Resolves once every queued file and index operation is done. */
+  settled(): Promise<void> {
+    return this.work;
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private enqueue(what: string, op: () => Promise<void>): void {
+    this.work = this.work.then(op).catch((err: unknown) => {
+      this.deps.log.error({ err, cameraId: this.deps.cameraId }, `shore recorder: ${what} failed`);
+    });
+  }
+
+  private ms(run: Run, tick: number): number {
+    return Math.round(run.anchor.wall + ((tick - run.anchor.tick) * 1000) / run.init.timescale);
+  }
+
+  private startRun(first: MediaFragment): void {
+    const pending = this.pending;
+    if (!pending) return;
+    const { init, model, configId } = pending;
+    const firstMs = (first.duration * 1000) / init.timescale;
+    const wall = Math.round(this.deps.now() - firstMs);
+    const run: Run = {
+      recordingId: this.deps.newId(),
+      configId,
+      init,
+      mime: mimeFor(init.codec),
+      anchor: { wall, tick: first.baseMediaDecodeTime },
+      segment: undefined,
+      nextSeq: 0,
+      failed: false,
+      startMs: wall,
+      endMs: wall,
+    };
+    this.run = run;
+    this.enqueue('starting a recording', async () => {
+      try {
+        // The folder first: start-up recovery finds an interrupted recording by its folder.
+        await mkdir(join(this.deps.root, run.recordingId), { recursive: true });
+        await this.deps.index.createRecording({
+          id: run.recordingId,
+          cameraId: this.deps.cameraId,
+          shipId: this.deps.shipId,
+          recordConfigId: configId,
+          templateId: model.id,
+          startMs: run.startMs,
+        });
+      } catch (err) {
+        run.failed = true;
+        throw err;
+      }
+      this.deps.onEvent({ kind: 'started', cameraId: this.deps.cameraId, recordingId: run.recordingId, configId, start: run.startMs });
+    });
+    this.openSegment(first);
+  }
+
+  private openSegment(first: MediaFragment): void {
+    const run = this.run;
+    if (!run) return;
+    const seg: Segment = { seq: run.nextSeq++, startTick: first.baseMediaDecodeTime, endTick: first.baseMediaDecodeTime, file: undefined, failed: false };
+    run.segment = seg;
+    this.enqueue('opening a segment file', async () => {
+      if (run.failed) return;
+      try {
+        seg.file = await SegmentFile.create(this.deps.root, run.recordingId, seg.seq);
+        await seg.file.write(run.init.data);
+      } catch (err) {
+        seg.failed = true;
+        throw err;
+      }
+    });
+  }
+
+  private append(fragment: MediaFragment): void {
+    const run = this.run;
+    const seg = run?.segment;
+    if (!run || !seg) return;
+    seg.endTick = Math.max(seg.endTick, fragment.baseMediaDecodeTime + fragment.duration);
+    const data = fragment.data;
+    this.enqueue('writing a segment', async () => {
+      if (run.failed || seg.failed || !seg.file) return;
+      try {
+        await seg.file.write(data);
+      } catch (err) {
+        seg.failed = true;
+        throw err;
+      }
+    });
+  }
+
+  /** Finishes the segment being written: durable on disk first, then indexed. */
+  private closeSegment(): void {
+    const run = this.run;
+    const seg = run?.segment;
+    if (!run || !seg) return;
+    run.segment = undefined;
+    const startMs = this.ms(run, seg.startTick);
+    const endMs = this.ms(run, seg.endTick);
+    this.enqueue('finishing a segment', async () => {
+      const file = seg.file;
+      if (!file) return;
+      if (run.failed || seg.failed || endMs <= startMs) {
+        await file.abort();
+        return;
+      }
+      const bytes = file.bytes;
+      let relative: string;
+      try {
+        relative = await file.finish(seg.seq, startMs, endMs);
+      } catch (err) {
+        await file.abort();
+        throw err;
+      }
+      await this.deps.index.addSegment({
+        id: `${run.recordingId}-${seg.seq}`,
+        recordingId: run.recordingId,
+        seq: seg.seq,
+        startMs,
+        endMs,
+        bytes,
+        file: relative,
+        mime: run.mime,
+      });
+      run.endMs = endMs;
+    });
+  }
+
+  private finishRun(): void {
+    const run = this.run;
+    if (!run) return;
+    this.closeSegment();
+    this.run = undefined;
+    this.enqueue('closing a recording', async () => {
+      if (run.failed) return;
+      await this.deps.index.closeRecording(run.recordingId);
+      this.deps.onEvent({
+        kind: 'stopped',
+        cameraId: this.deps.cameraId,
+        recordingId: run.recordingId,
+        configId: run.configId,
+        start: run.startMs,
+        end: run.endMs,
+      });
+    });
+  }
+}

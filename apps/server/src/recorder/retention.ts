@@ -1,0 +1,51 @@
+import { unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RecordingStore, SegmentRow } from './store.ts';
+
+export interface RetentionPolicy {
+  maxAgeMs: number;
+  maxBytes: number;
+}
+
+export interface RetentionResult {
+  segments: number;
+  bytes: number;
+}
+
+const BATCH = 200;
+
+/**
+ * Deletes segments older than the age limit, then the oldest ones until the recordings fit the
+ * disk budget. The index row goes first, the file after: a crash in between leaves an unindexed
+ * file that start-up recovery removes, never an index entry without its file.
+ */
+export async function applyRetention(store: RecordingStore, root: string, policy: RetentionPolicy, now: number): Promise<RetentionResult> {
+  const result: RetentionResult = { segments: 0, bytes: 0 };
+  for (;;) {
+    const old = await store.segmentsEndingBefore(now - policy.maxAgeMs, BATCH);
+    if (old.length === 0) break;
+    await remove(store, root, old, result);
+  }
+  let total = await store.totalBytes();
+  while (total > policy.maxBytes) {
+    const oldest = await store.oldestSegments(BATCH);
+    if (oldest.length === 0) break;
+    const batch: SegmentRow[] = [];
+    for (const s of oldest) {
+      if (total <= policy.maxBytes) break;
+      batch.push(s);
+      total -= s.bytes;
+    }
+    await remove(store, root, batch, result);
+  }
+  return result;
+}
+
+async function remove(store: RecordingStore, root: string, segments: SegmentRow[], result: RetentionResult): Promise<void> {
+  await store.deleteSegments(segments.map((s) => s.id));
+  for (const s of segments) {
+    await unlink(join(root, s.file)).catch(() => undefined);
+    result.segments++;
+    result.bytes += s.bytes;
+  }
+}

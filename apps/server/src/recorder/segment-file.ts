@@ -1,0 +1,92 @@
+import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+/** Suffix of a segment file still being written; such a file is never indexed. */
+export const PARTIAL_SUFFIX = '.part';
+
+/** `<seq>_<startMs>_<endMs>.mp4`: a finished segment names its span, so an unindexed one can be recovered. */
+export function segmentFileName(seq: number, startMs: number, endMs: number): string {
+  return `${String(seq).padStart(6, '0')}_${startMs}_${endMs}.mp4`;
+}
+
+export function parseSegmentFileName(name: string): { seq: number; startMs: number; endMs: number } | undefined {
+  const m = /^(\d{6,})_(\d+)_(\d+)\.mp4$/.exec(name);
+  if (!m) return undefined;
+  const [seq, startMs, endMs] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return endMs >= startMs ? { seq, startMs, endMs } : undefined;
+}
+
+/**
+ * One segment file being written: bytes go to `<name>.part`; `finish` flushes it to the disk,
+ * renames it to its final name and flushes the folder, so a finished segment is complete on disk
+ * before it is indexed, and a crash leaves at most a `.part` file behind.
+ */
+export class SegmentFile {
+  private handle: FileHandle | undefined;
+  private bytesWritten = 0;
+
+  private constructor(
+    private readonly root: string,
+    /** Path under root without suffix, e.g. `<recordingId>/000003`. */
+    private readonly stem: string,
+  ) {}
+
+  static async create(root: string, recordingId: string, seq: number): Promise<SegmentFile> {
+    const file = new SegmentFile(root, join(recordingId, String(seq).padStart(6, '0')));
+    await mkdir(join(root, recordingId), { recursive: true });
+    file.handle = await open(file.partialPath, 'w');
+    return file;
+  }
+
+  get partialPath(): string {
+    return join(this.root, this.stem + PARTIAL_SUFFIX);
+  }
+
+  get bytes(): number {
+    return this.bytesWritten;
+  }
+
+  async write(data: Uint8Array): Promise<void> {
+    if (!this.handle) throw new Error('segment file is closed');
+    let at = 0;
+    while (at < data.length) {
+      const { bytesWritten } = await this.handle.write(data, at, data.length - at);
+      at += bytesWritten;
+    }
+    this.bytesWritten += data.length;
+  }
+
+  /** Makes the file durable under its final name; answers that name relative to the root. */
+  async finish(seq: number, startMs: number, endMs: number): Promise<string> {
+    const handle = this.handle;
+    if (!handle) throw new Error('segment file is closed');
+    this.handle = undefined;
+    await handle.sync();
+    await handle.close();
+    const relative = join(dirname(this.stem), segmentFileName(seq, startMs, endMs));
+    await rename(this.partialPath, join(this.root, relative));
+    await syncFolder(join(this.root, dirname(this.stem)));
+    return relative;
+  }
+
+  /** Gives the file up (write error, or nothing worth keeping). */
+  async abort(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close().catch(() => undefined);
+    await unlink(this.partialPath).catch(() => undefined);
+  }
+}
+
+/** fsync of a folder makes a rename in it durable (best effort: not every file system allows it). */
+async function syncFolder(path: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(path, 'r');
+    await handle.sync();
+  } catch {
+    // e.g. EISDIR/EINVAL on file systems that refuse fsync on a folder
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

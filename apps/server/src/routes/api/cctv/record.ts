@@ -1,0 +1,286 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import {
+  ClipJobSchema,
+  ClipRequest,
+  Envelope,
+  ErrorEnvelope,
+  RecordConfigInput,
+  RecordConfigQuery,
+  RecordConfigSchema,
+  RecordIdParam,
+  RecordPageParams,
+  RecordQueryFilterSchema,
+  RecordQueryPageSchema,
+  RecordingSegmentSchema,
+} from '@ship-cctv/protocol';
+import { ApiError, badRequest, forbidden, notFound, ok } from '../../../lib/envelope.ts';
+import { requireOrg, subtreeIds } from '../../../services/access.ts';
+import { toSegment } from '../../../recorder/store.ts';
+import * as t from '../../../db/schema.ts';
+
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
+const security = [{ casJwt: [] }];
+const tags = ['recordings'];
+/** A file streamed as is (never serialised). */
+const FileBody = (description: string) => Type.Unsafe<NodeJS.ReadableStream>({ type: 'string', format: 'binary', description });
+
+/** `bytes=a-b`, `bytes=a-` or `bytes=-n` of a file of `size` bytes; undefined = unsatisfiable. */
+export function parseRange(header: string, size: number): { start: number; end: number } | undefined {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return undefined;
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start >= size || start > end) return undefined;
+  return { start, end };
+}
+
+/**
+ * /api/v1/cctv/record/...: shore recordings (spec §7 complexQuery and clip), their segments (fMP4
+ * files served with HTTP Range), clip jobs, and the recording configurations of channels. Every
+ * answer is limited to the organisations the user may see.
+ */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+
+  const requireRecording = async (access: { visibleOrgIds: Set<string> }, id: string) => {
+    const recording = await app.recordings.recording(id);
+    if (!recording) throw notFound('Recording');
+    if (!access.visibleOrgIds.has(recording.orgId)) throw forbidden();
+    return recording;
+  };
+
+  app.post(
+    '/complexQuery/:page/:size',
+    {
+      schema: {
+        tags,
+        summary: 'Shore recordings (newest first) of the ships the user may see, by organisation, ship, channel and time',
+        security,
+        params: RecordPageParams,
+        body: Type.Optional(RecordQueryFilterSchema),
+        response: { 200: Envelope(RecordQueryPageSchema), ...errors },
+      },
+    },
+    async (req) => {
+      const filter = req.body ?? {};
+      if (filter.start !== undefined && filter.end !== undefined && filter.end <= filter.start) {
+        throw badRequest('end must be after start');
+      }
+      let orgIds = [...req.auth.visibleOrgIds];
+      if (filter.orgId !== undefined) {
+        await requireOrg(app.database.db, req.auth, filter.orgId);
+        const all = await app.database.db.select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId }).from(t.organizations);
+        const below = subtreeIds(all, [filter.orgId]);
+        orgIds = orgIds.filter((id) => below.has(id));
+      }
+      if (filter.shipId !== undefined) await app.fleet.requireShip(req.auth, filter.shipId);
+      if (filter.cameraId !== undefined) await app.fleet.requireCamera(req.auth, filter.cameraId);
+      const { page, size } = req.params;
+      const { total, records } = await app.recordings.query(orgIds, filter, page, size);
+      return ok({ page, size, total, records });
+    },
+  );
+
+  app.get(
+    '/segments/:id',
+    {
+      schema: {
+        tags,
+        summary: "A recording's segments in order; each is a self-contained fMP4 file at /record/segment/{segmentId}",
+        security,
+        params: RecordIdParam,
+        response: { 200: Envelope(Type.Array(RecordingSegmentSchema)), ...errors },
+      },
+    },
+    async (req) => {
+      await requireRecording(req.auth, req.params.id);
+      return ok((await app.recordings.segments(req.params.id)).map(toSegment));
+    },
+  );
+
+  app.get(
+    '/segment/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One segment file (video/mp4, fragmented), with HTTP Range support (206 Partial Content)',
+        security,
+        params: RecordIdParam,
+        response: { 200: FileBody('The whole segment'), 206: FileBody('The requested bytes'), ...errors, 416: ErrorEnvelope },
+      },
+    },
+    async (req, reply) => {
+      const segment = await app.recordings.segment(req.params.id);
+      if (!segment) throw notFound('Segment');
+      if (!req.auth.visibleOrgIds.has(segment.orgId)) throw forbidden();
+      const path = join(app.recorder.root, segment.file);
+      const size = await stat(path).then(
+        (s) => s.size,
+        () => {
+          throw notFound('Segment file');
+        },
+      );
+      reply.header('accept-ranges', 'bytes').header('content-type', 'video/mp4').header('cache-control', 'private, max-age=86400');
+      const range = req.headers.range;
+      if (range === undefined) {
+        reply.header('content-length', size);
+        return reply.send(createReadStream(path));
+      }
+      const r = parseRange(range, size);
+      if (!r) {
+        reply.header('content-range', `bytes */${size}`);
+        throw new ApiError(416, `range ${range} is outside the ${size} bytes of the segment`);
+      }
+      reply.code(206).header('content-range', `bytes ${r.start}-${r.end}/${size}`).header('content-length', r.end - r.start + 1);
+      return reply.send(createReadStream(path, { start: r.start, end: r.end }));
+    },
+  );
+
+  app.post(
+    '/clip/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Export [start, end) of a recording as an MP4 (a job: follow it at /record/clip/status/{jobId})',
+        security,
+        params: RecordIdParam,
+        body: ClipRequest,
+        response: { 200: Envelope(ClipJobSchema), ...errors },
+      },
+    },
+    async (req) => {
+      const recording = await requireRecording(req.auth, req.params.id);
+      const { start, end } = req.body;
+      if (end <= start) throw badRequest('end must be after start');
+      const maxMs = app.recorder.clipMaxMs;
+      if (end - start > maxMs) {
+        const limit = maxMs % 60_000 === 0 ? `${maxMs / 60_000} minutes` : `${Math.round(maxMs / 1000)} seconds`;
+        throw badRequest(`a clip may be at most ${limit} long`);
+      }
+      if (start < recording.startMs || end > recording.endMs) {
+        throw badRequest(`the range must lie within the recording (${new Date(recording.startMs).toISOString()} – ${new Date(recording.endMs).toISOString()})`);
+      }
+      return ok(app.recorder.clips.create({ id: recording.id, orgId: recording.orgId, cameraId: recording.cameraId }, start, end));
+    },
+  );
+
+  app.get(
+    '/clip/status/:id',
+    {
+      schema: { tags, summary: 'Progress (0–100) of a clip job; when done it has a downloadUrl', security, params: RecordIdParam, response: { 200: Envelope(ClipJobSchema), ...errors } },
+    },
+    async (req) => {
+      const found = app.recorder.clips.get(req.params.id);
+      if (!found) throw notFound('Clip job');
+      if (!req.auth.visibleOrgIds.has(found.orgId)) throw forbidden();
+      return ok(found.job);
+    },
+  );
+
+  app.get(
+    '/clip/download/:id',
+    {
+      schema: { tags, summary: 'The finished clip as an MP4 attachment', security, params: RecordIdParam, response: { 200: FileBody('The clip (video/mp4)'), ...errors, 409: ErrorEnvelope } },
+    },
+    async (req, reply) => {
+      const found = app.recorder.clips.get(req.params.id);
+      if (!found) throw notFound('Clip job');
+      if (!req.auth.visibleOrgIds.has(found.orgId)) throw forbidden();
+      if (found.job.state !== 'done') throw new ApiError(409, `the clip is ${found.job.state}, not ready to download`);
+      const { size } = await stat(found.output);
+      reply
+        .header('content-type', 'video/mp4')
+        .header('content-length', size)
+        .header('content-disposition', `attachment; filename="${found.fileName}"`);
+      return reply.send(createReadStream(found.output));
+    },
+  );
+
+  // Recording configurations -----------------------------------------------------------------
+
+  app.get(
+    '/config/list',
+    {
+      schema: {
+        tags,
+        summary: 'Recording configurations of the channels the user may see (optionally of one ship or camera)',
+        security,
+        querystring: RecordConfigQuery,
+        response: { 200: Envelope(Type.Array(RecordConfigSchema)), ...errors },
+      },
+    },
+    async (req) => {
+      const configs = await app.recordings.configs({ orgIds: [...req.auth.visibleOrgIds], shipId: req.query.shipId, cameraId: req.query.cameraId });
+      return ok(configs.map(({ id, cameraId, mode, schedule, enabled }) => ({ id, cameraId, mode, schedule, enabled })));
+    },
+  );
+
+  const checkInput = (input: RecordConfigInput) => {
+    const schedule = input.schedule ?? [];
+    if (input.mode === 'scheduled' && schedule.length === 0) throw badRequest('a scheduled configuration needs at least one window');
+    if (schedule.some((w) => w.from === w.to)) throw badRequest('a schedule window must not be empty (from equals to)');
+    return { cameraId: input.cameraId, mode: input.mode, schedule: input.mode === 'scheduled' ? schedule : [], enabled: input.enabled ?? true };
+  };
+
+  app.post(
+    '/config',
+    {
+      schema: { tags, summary: 'Add a recording configuration to a channel', security, body: RecordConfigInput, response: { 200: Envelope(RecordConfigSchema), ...errors } },
+    },
+    async (req) => {
+      await app.fleet.requireCamera(req.auth, req.body.cameraId);
+      const config = { id: randomUUID(), ...checkInput(req.body) };
+      await app.recordings.saveConfig(config);
+      await app.recorder.reloadConfigs();
+      return ok(config);
+    },
+  );
+
+  app.put(
+    '/config/:id',
+    {
+      schema: { tags, summary: 'Change a recording configuration', security, params: RecordIdParam, body: RecordConfigInput, response: { 200: Envelope(RecordConfigSchema), ...errors } },
+    },
+    async (req) => {
+      const existing = await app.recordings.config(req.params.id);
+      if (!existing) throw notFound('Recording configuration');
+      await app.fleet.requireCamera(req.auth, existing.cameraId);
+      await app.fleet.requireCamera(req.auth, req.body.cameraId);
+      const config = { id: existing.id, ...checkInput(req.body) };
+      await app.recordings.saveConfig(config);
+      await app.recorder.reloadConfigs();
+      return ok(config);
+    },
+  );
+
+  app.delete(
+    '/config/:id',
+    {
+      schema: { tags, summary: 'Remove a recording configuration (its recordings stay)', security, params: RecordIdParam, response: { 200: Envelope(Type.Null()), ...errors } },
+    },
+    async (req) => {
+      const existing = await app.recordings.config(req.params.id);
+      if (!existing) throw notFound('Recording configuration');
+      await app.fleet.requireCamera(req.auth, existing.cameraId);
+      await app.recordings.deleteConfig(existing.id);
+      await app.recorder.reloadConfigs();
+      return ok(null);
+    },
+  );
+};
+
+export default routes;

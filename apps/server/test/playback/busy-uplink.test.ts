@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LinkReport, TOKEN_HEADER, type VodQueryResult } from '@ship-cctv/protocol';
+// The real ship agent behind the real link emulator, dialling this server.
+import { ShipAgent } from '../../../agent/src/agent.ts';
+import { LinkShaper, PROFILES } from '../../../agent/src/link/index.ts';
+import { type TestApp, build, logon } from '../helpers/build.ts';
+import { MediaClient } from './helpers.ts';
+
+const SHIP = 'S1001';
+const CAMERA = 'S1001-C01-1';
+const MINUTE = 60_000;
+const report: LinkReport = { linkType: 'FBB', quality: 68, duplex: 'BOTH' };
+/**
+ * Shore's and the agent's watches over the link, ten times quicker than in service (shore pings
+ * after 5 s, gives a silent link up after 12 s; the agent gives up after 30 s without a word from
+ * shore): a dropped link shows within seconds instead of half a minute.
+ */
+const LIVENESS = { pingMs: 500, timeoutMs: 3_000 };
+const AGENT_SILENCE_MS = 3_000;
+/** How long each case watches a busy link: several times the agent's silence limit. */
+const WATCH_MS = 12_000;
+
+/**
+ * A ship whose uplink is kept busy without a pause — ship-end playback at 4×, or live at high
+ * definition, over FleetBroadband (400 kbit/s up) — keeps its link to shore: the agent hears from
+ * shore even though its own bytes never stop (shore then never finds the link idle), so neither
+ * side takes the busy link for a dead one and the ship stays online.
+ */
+describe('a busy uplink is not a dead link', () => {
+  let t: TestApp;
+  let port: number;
+  let shaper: LinkShaper;
+  let agent: ShipAgent;
+  let token: string;
+  let recorded: { start: number; end: number };
+  const drops: string[] = [];
+  const clients: MediaClient[] = [];
+
+  beforeAll(async () => {
+    t = await build({ liveness: LIVENESS });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    port = address.port;
+    shaper = new LinkShaper({ target: { port }, profile: PROFILES.FBB });
+    await shaper.listen();
+    agent = new ShipAgent(
+      { shoreUrl: `ws://127.0.0.1:${shaper.port}`, shipId: SHIP, key: await t.app.agentKeys.issue(SHIP), cameras: [{ cameraId: CAMERA, source: 'synthetic', name: 'Bridge' }] },
+      { current: () => report, onChange: () => () => undefined },
+      // Small link frames: every keyframe goes up in several slices that shore must put back together.
+      { minBackoffMs: 200, maxBackoffMs: 500, silenceTimeoutMs: AGENT_SILENCE_MS, playback: { maxFramePayloadBytes: 4 * 1024 } },
+    );
+    agent.on('disconnected', (reason) => drops.push(`agent: ${reason}`));
+    t.app.agents.events.on('offline', () => drops.push('shore: ship offline'));
+    agent.start();
+    token = (await logon(t.app, 'demo')).token;
+    const deadline = Date.now() + 20_000;
+    while (!t.app.agents.get(SHIP)?.ready) {
+      if (Date.now() > deadline) throw new Error('the agent did not come online');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const now = Date.now();
+    const res = await t.app.inject({ method: 'GET', url: `/cctvv3-server/v3/vod/query/${SHIP}/${CAMERA}/${now - 6 * 60 * MINUTE}/${now - 10 * MINUTE}`, headers: { [TOKEN_HEADER]: token } });
+    if (res.statusCode !== 200) throw new Error(`vod query: ${res.statusCode} ${res.body}`);
+    const spans = res.json<{ data: VodQueryResult }>().data.spans;
+    const longest = [...spans].sort((a, b) => b.end - b.start - (a.end - a.start))[0];
+    if (!longest) throw new Error('the ship holds no recording');
+    recorded = longest;
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await agent?.stop();
+    await shaper?.close();
+    await t?.close();
+  });
+
+  /** Watches the link while `c` receives video; the link must stay up and carry the video throughout. */
+  async function watchBusyLink(c: MediaClient): Promise<void> {
+    await c.until((x) => x.event('status', (e) => e.state === 'playing') !== undefined, 30_000, 'playing');
+    drops.length = 0;
+    const bytes = c.bytes;
+    const up = shaper.bytes.up;
+    const started = Date.now();
+    let longestQuietMs = 0;
+    let last = { at: started, bytes: shaper.bytes.up };
+    while (Date.now() - started < WATCH_MS) {
+      await new Promise((r) => setTimeout(r, 100));
+      const now = Date.now();
+      if (shaper.bytes.up > last.bytes) last = { at: now, bytes: shaper.bytes.up };
+      longestQuietMs = Math.max(longestQuietMs, now - last.at);
+    }
+    const seconds = (Date.now() - started) / 1000;
+    expect(drops, 'the link dropped while it was busy').toEqual([]);
+    expect(c.events.filter((e) => e.type === 'status' && e.state === 'offline')).toEqual([]);
+    // Busy: bytes came up the link all along, never pausing for shore's ping interval.
+    expect(longestQuietMs).toBeLessThan(LIVENESS.pingMs);
+    expect(shaper.bytes.up - up).toBeGreaterThan(seconds * 8_000);
+    expect(c.bytes - bytes).toBeGreaterThan(seconds * 8_000);
+    expect(t.app.agents.get(SHIP)?.ready).toBe(true);
+  }
+
+  it('keeps the link through a 4× ship-end playback at the default definition', async () => {
+    const c = await MediaClient.open(port, token);
+    clients.push(c);
+    const start = recorded.start + 5 * MINUTE;
+    c.send({ type: 'play', mode: 'shipPlayback', cameraId: CAMERA, start, end: start + 60 * MINUTE, speed: 4 });
+    await watchBusyLink(c);
+    expect(c.event('codec')).toMatchObject({ width: 640, height: 360 });
+    // The viewer gets whole init segments and fragments, however the ship sliced them.
+    expect(new Set(c.order.filter((o) => o.startsWith('binary:')))).toEqual(new Set(['binary:ftyp', 'binary:moof']));
+    expect(agent.playback.stats()[0]?.droppedFragments).toBe(0);
+    c.send({ type: 'stop' });
+    await c.close();
+    await expect.poll(() => agent.playback.activeStreamIds.length, { timeout: 10_000 }).toBe(0);
+  });
+
+  it('keeps the link through live video at high definition, more than the link can carry', async () => {
+    const c = await MediaClient.open(port, token);
+    clients.push(c);
+    c.send({ type: 'play', mode: 'live', cameraId: CAMERA, templateId: 7 });
+    await watchBusyLink(c);
+    expect(c.event('codec')).toMatchObject({ width: 1280, height: 720 });
+    await c.close();
+  });
+});

@@ -1,0 +1,166 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { openDatabase } from '../../src/db/client.ts';
+import * as t from '../../src/db/schema.ts';
+import { PARTIAL_SUFFIX, segmentFileName } from '../../src/recorder/segment-file.ts';
+import { POSTGRES_ADMIN_URL, freshDatabase } from '../helpers/database.ts';
+import { makeClip } from '../media/helpers.ts';
+import { decodesCleanly, fakeSource, feed, liveStream } from './helpers.ts';
+
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const CAMERA = 'S1001-C01-1';
+
+async function until<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Drops without force while the closed pool's connections finish leaving (a forced drop would kill them mid-goodbye). */
+async function dropDatabase(admin: pg.Client, name: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      await admin.query(`drop database if exists ${name}${i >= 50 ? ' with (force)' : ''}`);
+      return;
+    } catch (err) {
+      if (i >= 50) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+const partials = (root: string) =>
+  existsSync(root) ? readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith(PARTIAL_SUFFIX)) : [];
+
+describe('shore recorder crash safety', () => {
+  const dirs: string[] = [];
+  const temp = () => {
+    const d = mkdtempSync(join(tmpdir(), 'recorder-crash-'));
+    dirs.push(d);
+    return d;
+  };
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    child?.kill('SIGKILL');
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('a server killed in the middle of a segment loses only that segment; the next start removes the partial file and closes the recording', async () => {
+    const dir = temp();
+    const root = join(dir, 'recordings');
+    const clip = await makeClip(dir, { name: 'live', width: 320, height: 180, profile: 'baseline', seconds: 20, rate: 10, gop: 10 });
+    const name = `shipcctv_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(POSTGRES_ADMIN_URL);
+    url.pathname = `/${name}`;
+    try {
+      child = spawn(process.execPath, ['--import', 'tsx', join('apps/server/test/recorder/fixtures/record-until-killed.ts'), url.toString(), root, clip], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      await new Promise<void>((resolve, reject) => {
+        child!.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+        child!.once('exit', (code) => reject(new Error(`recording server exited early (${code})`)));
+      });
+      const watcher = await openDatabase({ url: url.toString() });
+      try {
+        // Wait for two finished segments and a third one half written, then kill without warning.
+        await until('two indexed segments and one being written', async () => {
+          const rows = await watcher.db.select().from(t.recordingSegments);
+          const part = partials(root)[0];
+          return rows.length >= 2 && part && statSync(join(root, part)).size > 2_000 ? true : undefined;
+        });
+        child.kill('SIGKILL');
+        await new Promise((r) => child!.once('exit', r));
+        const left = partials(root);
+        expect(left).toHaveLength(1);
+        const [recording] = await watcher.db.select().from(t.recordings);
+        expect(recording?.open).toBe(true);
+        const indexedBefore = await watcher.db.select().from(t.recordingSegments).where(eq(t.recordingSegments.recordingId, recording!.id));
+
+        // Start again on the same database and folder.
+        const app = await buildApp({ database: watcher, recorder: { settings: { dir: root } } });
+        await app.ready();
+        try {
+          expect(partials(root)).toEqual([]);
+          const after = await app.recordings.recording(recording!.id);
+          expect(after?.open).toBe(false);
+          const segments = await app.recordings.segments(recording!.id);
+          expect(segments.length).toBeGreaterThanOrEqual(indexedBefore.length);
+          expect(segments.length).toBeGreaterThanOrEqual(2);
+          for (const [i, s] of segments.entries()) {
+            expect(await decodesCleanly(join(root, s.file))).toBe(true);
+            expect(statSync(join(root, s.file)).size).toBe(s.bytes);
+            if (i > 0) expect(s.startMs).toBe(segments[i - 1]!.endMs);
+          }
+          expect(readdirSync(join(root, recording!.id)).sort()).toEqual(segments.map((s) => s.file.split('/')[1]).sort());
+          expect(after?.segments).toBe(segments.length);
+          expect(after?.endMs).toBe(segments.at(-1)!.endMs);
+        } finally {
+          await app.close();
+        }
+      } finally {
+        await watcher.close();
+      }
+    } finally {
+      await dropDatabase(admin, name);
+      await admin.end();
+    }
+  }, 120_000);
+
+  it.each(['pglite', 'postgres'] as const)('on %s, start-up indexes a finished but unindexed segment and removes partial and orphaned files', async (kind) => {
+    const dir = temp();
+    const root = join(dir, 'recordings');
+    const stream = await liveStream(dir, 'live', 6);
+    const database = await freshDatabase(kind);
+    try {
+      const first = await buildApp({ seedDemo: true, database, recorder: { settings: { dir: root, segmentSeconds: 2 } } });
+      await first.ready();
+      feed(first.recorder, fakeSource(CAMERA, 'S1001'), stream);
+      await first.recorder.settled();
+      const [rec] = await database.db.select().from(t.recordings);
+      const segments = await first.recordings.segments(rec!.id);
+      expect(segments).toHaveLength(3);
+      await first.close();
+
+      // As if the server died between renaming the last segment and indexing it, while the recording was open…
+      const last = segments.at(-1)!;
+      await database.db.delete(t.recordingSegments).where(eq(t.recordingSegments.id, last.id));
+      await database.db.update(t.recordings).set({ open: true, segments: 2 }).where(eq(t.recordings.id, rec!.id));
+      // …with a half-written next segment, a file the index has already let go, and a folder of an unknown recording.
+      writeFileSync(join(root, rec!.id, `000003${PARTIAL_SUFFIX}`), Buffer.alloc(5000, 7));
+      copyFileSync(join(root, segments[0]!.file), join(root, rec!.id, segmentFileName(0, 1, 2)));
+      mkdirSync(join(root, 'no-such-recording'));
+      writeFileSync(join(root, 'no-such-recording', segmentFileName(0, 1, 2)), 'x');
+
+      const second = await buildApp({ database, recorder: { settings: { dir: root } } });
+      await second.ready();
+      try {
+        const now = await second.recordings.segments(rec!.id);
+        expect(now.map((s) => [s.seq, s.startMs, s.endMs, s.bytes])).toEqual(segments.map((s) => [s.seq, s.startMs, s.endMs, s.bytes]));
+        expect(readdirSync(join(root, rec!.id)).sort()).toEqual(segments.map((s) => s.file.split('/')[1]).sort());
+        expect(existsSync(join(root, 'no-such-recording'))).toBe(false);
+        const after = await second.recordings.recording(rec!.id);
+        expect(after).toMatchObject({ open: false, segments: 3, endMs: last.endMs });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+});

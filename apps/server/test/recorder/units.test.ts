@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { clipArgs } from '../../src/recorder/clip.ts';
+import { isConfigActive } from '../../src/recorder/schedule.ts';
+import { parseSegmentFileName, segmentFileName } from '../../src/recorder/segment-file.ts';
+import { parseRange } from '../../src/routes/api/cctv/record.ts';
+
+const at = (hh: number, mm: number) => Date.UTC(2026, 0, 5, hh, mm);
+
+describe('recording configurations', () => {
+  it('a continuous configuration is active whenever it is enabled', () => {
+    expect(isConfigActive({ mode: 'continuous', schedule: [], enabled: true }, at(3, 0))).toBe(true);
+    expect(isConfigActive({ mode: 'continuous', schedule: [], enabled: false }, at(3, 0))).toBe(false);
+  });
+
+  it('a scheduled one only inside its daily UTC windows [from, to), also across midnight', () => {
+    const day = { mode: 'scheduled' as const, schedule: [{ from: 8 * 60, to: 17 * 60 + 30 }], enabled: true };
+    expect(isConfigActive(day, at(7, 59))).toBe(false);
+    expect(isConfigActive(day, at(8, 0))).toBe(true);
+    expect(isConfigActive(day, at(17, 29))).toBe(true);
+    expect(isConfigActive(day, at(17, 30))).toBe(false);
+    const night = { mode: 'scheduled' as const, schedule: [{ from: 22 * 60, to: 6 * 60 }], enabled: true };
+    expect(isConfigActive(night, at(23, 0))).toBe(true);
+    expect(isConfigActive(night, at(5, 59))).toBe(true);
+    expect(isConfigActive(night, at(12, 0))).toBe(false);
+  });
+});
+
+describe('HTTP Range of a segment', () => {
+  it('reads first-last, open-ended and suffix ranges, clamped to the file', () => {
+    expect(parseRange('bytes=0-99', 1000)).toEqual({ start: 0, end: 99 });
+    expect(parseRange('bytes=900-', 1000)).toEqual({ start: 900, end: 999 });
+    expect(parseRange('bytes=-100', 1000)).toEqual({ start: 900, end: 999 });
+    expect(parseRange('bytes=-5000', 1000)).toEqual({ start: 0, end: 999 });
+    expect(parseRange('bytes=990-5000', 1000)).toEqual({ start: 990, end: 999 });
+  });
+
+  it('refuses what cannot be satisfied', () => {
+    for (const h of ['bytes=1000-', 'bytes=5-4', 'bytes=-0', 'bytes=-', 'items=0-1', 'bytes=0-1,5-6']) expect(parseRange(h, 1000)).toBeUndefined();
+  });
+});
+
+describe('segment file names', () => {
+  it('carry the sequence number and the span, so a file can be indexed again', () => {
+    const name = segmentFileName(12, 1_795_000_000_000, 1_795_000_060_000);
+    expect(name).toBe('000012_1795000000000_1795000060000.mp4');
+    expect(parseSegmentFileName(name)).toEqual({ seq: 12, startMs: 1_795_000_000_000, endMs: 1_795_000_060_000 });
+    expect(parseSegmentFileName('000012.part')).toBeUndefined();
+    expect(parseSegmentFileName('000001_20_10.mp4')).toBeUndefined();
+  });
+});
+
+describe('clip command lines', () => {
+  it('copies the stream when the clip may start at the keyframe before', () => {
+    expect(clipArgs('/tmp/c.mp4', { offsetSeconds: 0.5, durationSeconds: 30, reencode: false })).toEqual([
+      '-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error',
+      '-f', 'mp4', '-i', 'pipe:0',
+      '-map', '0:v:0', '-an', '-sn', '-dn',
+      '-c', 'copy',
+      '-movflags', '+faststart',
+      '-progress', 'pipe:1',
+      '-y', '-f', 'mp4', '/tmp/c.mp4',
+    ]);
+  });
+
+  it('re-encodes from the exact start when the keyframe is too far before it', () => {
+    expect(clipArgs('/tmp/c.mp4', { offsetSeconds: 3.25, durationSeconds: 30, reencode: true })).toEqual([
+      '-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error',
+      '-f', 'mp4', '-i', 'pipe:0',
+      '-map', '0:v:0', '-an', '-sn', '-dn',
+      '-ss', '3.250', '-t', '30.000', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p',
+      '-movflags', '+faststart',
+      '-progress', 'pipe:1',
+      '-y', '-f', 'mp4', '/tmp/c.mp4',
+    ]);
+  });
+});

@@ -1,0 +1,116 @@
+import { Type, type Static } from 'typebox';
+import type { ClipJob, RecordConfig, RecordQueryFilter, RecordQueryPage, RecordingSegment, RecordingSummary } from '../playback.ts';
+
+/**
+ * REST schemas of the shore recorder (`/api/v1/cctv/record/…`), matching the interfaces of
+ * ../playback.ts (the checks at the bottom fail the typecheck if the two drift apart).
+ */
+
+const Epoch = (description: string) => Type.Integer({ minimum: 0, description: `${description} (epoch ms)` });
+
+export const RecordPageParams = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 100_000, description: 'Page number, from 1' }),
+  size: Type.Integer({ minimum: 1, maximum: 200, description: 'Recordings per page' }),
+});
+
+export const RecordQueryFilterSchema = Type.Object(
+  {
+    orgId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Organisation (its sub-organisations included)' })),
+    shipId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    cameraId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    start: Type.Optional(Epoch('Recordings overlapping [start, end): from')),
+    end: Type.Optional(Epoch('Recordings overlapping [start, end): to')),
+  },
+  { additionalProperties: false },
+);
+
+export const RecordingSummarySchema = Type.Object({
+  id: Type.String(),
+  orgId: Type.String(),
+  shipId: Type.String(),
+  cameraId: Type.String(),
+  recordConfigId: Type.String(),
+  templateId: Type.Integer(),
+  start: Type.Integer(),
+  end: Type.Integer(),
+  bytes: Type.Integer(),
+  segments: Type.Integer(),
+});
+
+export const RecordQueryPageSchema = Type.Object({
+  page: Type.Integer(),
+  size: Type.Integer(),
+  total: Type.Integer(),
+  records: Type.Array(RecordingSummarySchema),
+});
+
+export const RecordingSegmentSchema = Type.Object({
+  id: Type.String(),
+  recordingId: Type.String(),
+  start: Type.Integer(),
+  end: Type.Integer(),
+  bytes: Type.Integer(),
+  mime: Type.String(),
+});
+
+export const RecordIdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const ClipRequest = Type.Object(
+  {
+    start: Epoch('Clip start'),
+    end: Epoch('Clip end'),
+  },
+  { additionalProperties: false },
+);
+export type ClipRequest = Static<typeof ClipRequest>;
+
+export const ClipJobSchema = Type.Object({
+  id: Type.String(),
+  recordingId: Type.String(),
+  start: Type.Integer(),
+  end: Type.Integer(),
+  state: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+  progress: Type.Integer({ minimum: 0, maximum: 100 }),
+  downloadUrl: Type.Union([Type.String(), Type.Null()]),
+  message: Type.Union([Type.String(), Type.Null()]),
+});
+
+const ScheduleWindow = Type.Object({
+  from: Type.Integer({ minimum: 0, maximum: 1440, description: 'Minutes after midnight UTC' }),
+  to: Type.Integer({ minimum: 0, maximum: 1440, description: 'Minutes after midnight UTC (exclusive)' }),
+});
+
+export const RecordConfigSchema = Type.Object({
+  id: Type.String(),
+  cameraId: Type.String(),
+  mode: Type.Union([Type.Literal('continuous'), Type.Literal('scheduled')]),
+  schedule: Type.Array(ScheduleWindow),
+  enabled: Type.Boolean(),
+});
+
+/** Body of creating or replacing a record configuration. */
+export const RecordConfigInput = Type.Object(
+  {
+    cameraId: Type.String({ minLength: 1, maxLength: 64 }),
+    mode: Type.Union([Type.Literal('continuous'), Type.Literal('scheduled')]),
+    schedule: Type.Optional(Type.Array(ScheduleWindow, { maxItems: 48 })),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type RecordConfigInput = Static<typeof RecordConfigInput>;
+
+export const RecordConfigQuery = Type.Object({
+  shipId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  cameraId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+});
+
+// Compile-time agreement with the interfaces of ../playback.ts.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const agree = <T extends true>(): T | undefined => undefined;
+agree<Same<Static<typeof RecordQueryFilterSchema>, RecordQueryFilter>>();
+agree<Same<Static<typeof RecordingSummarySchema>, RecordingSummary>>();
+agree<Same<Static<typeof RecordQueryPageSchema>, RecordQueryPage>>();
+agree<Same<Static<typeof RecordingSegmentSchema>, RecordingSegment>>();
+agree<Same<Static<typeof ClipJobSchema>, ClipJob>>();
+agree<Same<Static<typeof RecordConfigSchema>, RecordConfig>>();
