@@ -4,17 +4,24 @@ export type { AppendQueueHooks, QueueOp, SourceBufferLike } from './append-queue
 export { backoffDelay } from './backoff.ts';
 export type { BackoffRange } from './backoff.ts';
 export { decideLiveEdge, toRanges, trimRange } from './live-edge.ts';
+export { autoLatencyTargetMs, frameDurationMs, latencyTargetMs } from './latency-target.ts';
+export type { LatencyTarget } from './latency-target.ts';
 export type { LiveEdgeDecision, LiveEdgeInput, Ranges } from './live-edge.ts';
 export { interpretServerMessage } from './server-events.ts';
 export type { ServerEffect } from './server-events.ts';
+export { bufferedAhead, decidePlaybackHead, landingFor, shownRecordedTime } from './playback-head.ts';
 export { SlidingRate, stallVerdict } from './watchdog.ts';
 export type { StallInput, StallVerdict } from './watchdog.ts';
 export type {
   CodecInfo,
   MediaSourceConstructor,
   MediaSourceLike,
+  MsePlayerEventMap,
   MsePlayerOptions,
+  PlaybackEventMap,
   NoticeInfo,
+  PlaybackPosition,
+  PlayerCommand,
   PlayerError,
   PlayerErrorKind,
   PlayerEventMap,

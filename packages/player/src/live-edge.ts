@@ -9,10 +9,39 @@ export function toRanges(buffered: TimeRanges): Array<[number, number]> {
 
 export interface LiveEdgeInput {
   currentTime: number;
+  /**
+   * Media time of the frame on screen (requestVideoFrameCallback), when frames show lately. Once
+   * it ran dry Chrome may go on showing frames as they come while currentTime stands still: the
+   * picture is live then, however far currentTime lags.
+   */
+  presentedTime?: number;
   ranges: Ranges;
+  /**
+   * Latency the catch-up aims for, measured as a frame comes (end of the buffer − currentTime just
+   * after it is appended: the frame's own duration plus the time it waits before it shows).
+   */
   targetSec: number;
-  /** Further behind than this: seek rather than speed up. */
+  /** That latency as measured lately (median over the last frames); currentTime's distance from the end without it. */
+  arrivalLatencySec?: number;
+  /** More than this beyond the target: seek rather than speed up. */
   jumpSec: number;
+  /**
+   * The element is waiting for data at the playhead (readyState below HAVE_FUTURE_DATA, or its
+   * clock did not move since the last look). A starved player is not behind: it is ahead of the
+   * stream, and will show the next frame the moment it comes.
+   */
+  starved?: boolean;
+  /**
+   * How long the element's clock has stood still although it should play. With media ahead of
+   * currentTime that is not starvation: Chrome does not always restart its clock once it ran dry
+   * (it shows frames as they come while currentTime stands still), and a seek into the buffer
+   * restarts it.
+   */
+  stuckSec?: number;
+  /** The rate now: catch-up that has started carries on down to the target (hysteresis). */
+  currentRate?: number;
+  /** Duration of one frame: the latency rises and falls by this much as frames come. */
+  frameSec?: number;
   maxRate?: number;
 }
 
@@ -23,32 +52,52 @@ export interface LiveEdgeDecision {
   seekTo?: number;
 }
 
-/** Below this excess over the target the rate stays 1.0, so it does not flap on frame jitter. */
-const DEADBAND_SEC = 0.05;
-/** Rate gained per second of excess latency: 0.2 s late plays at 1.2×. */
-const GAIN_PER_SEC = 1;
+/** Rate gained per second of surplus: 0.1 s over the target plays at 1.05×. */
+const GAIN_PER_SEC = 0.5;
+/** Slowest catch-up, so a small surplus still drains within a few seconds. */
+const MIN_CATCH_UP_RATE = 1.03;
+/** Fastest catch-up: 10 % faster is not visible on a camera feed and keeps every frame. */
+const MAX_RATE = 1.1;
 /** Allowance for float error when asking whether currentTime lies in a range. */
 const EPSILON_SEC = 0.01;
+/** A clock standing still this long with media ahead: the element is stuck, not starved. */
+const STUCK_SEC = 0.5;
+/** Catch-up starts at this surplus and carries on down to STOP_AT_SEC (hysteresis). */
+const START_AT_SEC = 0.04;
+const STOP_AT_SEC = 0.01;
+/** Frame duration assumed before the stream's frame rate is known (10 fps). */
+const DEFAULT_FRAME_SEC = 0.1;
 
 /**
- * Keep the playhead near the live edge. Speeding up (≤ maxRate) is invisible on a camera feed and
- * keeps every frame; a seek drops frames, so it is kept for big lags and for a playhead that sits
- * outside the newest range (a gap after a definition change or a reconnect that Chrome would not
- * play across by itself). Never slower than 1.0: slowing down would only add latency.
+ * Keep the playhead near the live edge, smoothly:
+ * - A starved element (waiting for the next frame at the end of the buffer) plays at 1.0 and is
+ *   not moved: it is as live as the stream allows, and speeding up would only run it dry again.
+ * - A real surplus of buffered media over the target is played out a little faster (1.03–1.1×,
+ *   in proportion), from 40 ms over the target down to 10 ms over it.
+ * - A seek drops frames, so it is kept for a surplus beyond `jumpSec`, a playhead outside the
+ *   newest range (a gap after a definition change or a reconnect that Chrome would not play
+ *   across), and an element stuck with media ahead (see `stuckSec`).
+ * Never slower than 1.0: slowing down would only add latency.
  */
 export function decideLiveEdge(input: LiveEdgeInput): LiveEdgeDecision {
-  const { currentTime, ranges, targetSec, jumpSec, maxRate = 1.5 } = input;
+  const { currentTime, ranges, targetSec, jumpSec, starved = false, stuckSec = 0, currentRate = 1, frameSec = DEFAULT_FRAME_SEC, maxRate = MAX_RATE } = input;
   const live = ranges.at(-1);
   if (!live) return { latencySec: undefined, playbackRate: 1 };
   const [start, end] = live;
-  const latencySec = end - currentTime;
+  // Where the picture is: the frame on screen when it is ahead of a clock that stands still.
+  const head = Math.max(currentTime, input.presentedTime ?? currentTime);
+  const latencySec = end - head;
   const landing = Math.max(start, end - targetSec);
-  const inLiveRange = currentTime >= start - EPSILON_SEC && currentTime <= end + EPSILON_SEC;
-  if (!inLiveRange || latencySec > jumpSec) {
+  const inLiveRange = head >= start - EPSILON_SEC && head <= end + EPSILON_SEC;
+  const surplus = (input.arrivalLatencySec ?? latencySec) - targetSec;
+  // Media ahead of a clock that stands still, beyond the frame at currentTime: stuck, not starved.
+  const stuck = stuckSec >= STUCK_SEC && end - currentTime > frameSec + EPSILON_SEC;
+  if (!inLiveRange || stuck || latencySec - targetSec > jumpSec) {
     return { latencySec: end - landing, playbackRate: 1, seekTo: landing };
   }
-  const excess = latencySec - targetSec;
-  const playbackRate = excess <= DEADBAND_SEC ? 1 : Math.min(maxRate, 1 + excess * GAIN_PER_SEC);
+  const catchingUp = currentRate > 1;
+  if (starved || surplus <= (catchingUp ? STOP_AT_SEC : START_AT_SEC)) return { latencySec, playbackRate: 1 };
+  const playbackRate = Math.min(maxRate, Math.max(MIN_CATCH_UP_RATE, 1 + surplus * GAIN_PER_SEC));
   return { latencySec, playbackRate: Math.round(playbackRate * 100) / 100 };
 }
 

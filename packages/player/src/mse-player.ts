@@ -1,17 +1,21 @@
-import type { MediaClientMessage, MediaServerMessage, PlayCommand } from '@ship-cctv/protocol';
+import type { LinkType, MediaClientMessage, MediaServerMessage, PlaybackSpeed } from '@ship-cctv/protocol';
 import { AppendQueue } from './append-queue.ts';
 import { backoffDelay } from './backoff.ts';
 import { Emitter } from './emitter.ts';
 import { isInitSegment, readBaseDecodeTime, readTimescale } from './fmp4.ts';
+import { frameDurationMs, latencyTargetMs, type LatencyTarget } from './latency-target.ts';
 import { decideLiveEdge, toRanges, trimRange } from './live-edge.ts';
+import { bufferedAhead, decidePlaybackHead, landingFor, shownRecordedTime } from './playback-head.ts';
 import { interpretServerMessage } from './server-events.ts';
 import type {
   CodecInfo,
   MediaSourceConstructor,
   MediaSourceLike,
+  MsePlayerEventMap,
   MsePlayerOptions,
+  PlaybackPosition,
+  PlayerCommand,
   PlayerError,
-  PlayerEventMap,
   PlayerState,
   PlayerStats,
   SocketConstructor,
@@ -20,19 +24,42 @@ import type {
 import { SlidingRate, stallVerdict } from './watchdog.ts';
 
 const DEFAULTS = {
-  liveLatencyTargetMs: 300,
-  liveJumpMs: 3000,
+  liveLatencyTargetMs: 'auto' as LatencyTarget,
+  liveJumpMs: 1000,
   maxBufferSeconds: 20,
   stallTimeoutMs: 4000,
   silenceReconnectMs: 15_000,
   startupTimeoutMs: 15_000,
 };
-/** Catch-up, stats and the watchdogs run at this pace: fine enough for 1.5× catch-up, cheap. */
+/** Catch-up, stats and the watchdogs run at this pace: fine enough for a 1.1× catch-up, cheap. */
 const TICK_MS = 250;
 const TRIM_EVERY_MS = 2000;
 const SOCKET_OPEN = 1;
+/** Frames over which the arrival latency is taken (the median): a second at 10 fps. */
+const ARRIVAL_SAMPLES = 10;
+/** HTMLMediaElement.HAVE_FUTURE_DATA: below it, the element waits for data at the playhead. */
+const HAVE_FUTURE_DATA = 3;
 
 type Settings = typeof DEFAULTS & MsePlayerOptions;
+
+/** Below this much media ahead of the playhead, a playback the server said was done has ended. */
+const PLAYBACK_END_AHEAD_SEC = 0.25;
+/** After a seek or speed change, positions of the old stream may still be on their way for this long. */
+const STALE_POSITION_MS = 5000;
+
+/** What a ship-end playback adds to a stream (absent for live). */
+interface PlaybackRun {
+  /** The last position, and where the buffer ended when it came (see shownRecordedTime). */
+  position: (PlaybackPosition & { mediaEnd: number | undefined }) | undefined;
+  paused: boolean;
+  /** A seek or speed change was sent (at `changedAt`): the next init segment starts media to jump to. */
+  jumpPending: boolean;
+  changedAt: number;
+  /** Where that media was placed: the playhead moves there once it is buffered. */
+  jumpTo: number | undefined;
+  /** The server said the range is done: `ended` once the buffer has played out. */
+  endPending: boolean;
+}
 
 /**
  * Live H.264 over the media socket into Media Source Extensions. One instance per <video>; play()
@@ -42,7 +69,7 @@ type Settings = typeof DEFAULTS & MsePlayerOptions;
  * reconnect) starts one, and its first fragment is placed where the buffer ends, so the picture
  * carries on without a blank whatever timestamps the new encoder starts from.
  */
-export class MsePlayer extends Emitter<PlayerEventMap> {
+export class MsePlayer extends Emitter<MsePlayerEventMap> {
   private readonly settings: Settings;
   private readonly Socket: SocketConstructor;
   private readonly MediaSourceImpl: MediaSourceConstructor | undefined;
@@ -50,12 +77,13 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
 
   private currentState: PlayerState = 'idle';
   private s: PlayerStats = emptyStats();
-  private command: PlayCommand | undefined;
+  private command: PlayerCommand | undefined;
+  private playback: PlaybackRun | undefined;
   private socket: SocketLike | undefined;
   /** Increments per socket, so callbacks of an old one are ignored. */
   private session = 0;
   private media: { source: MediaSourceLike; mime: string; url: string } | undefined;
-  private generation: { timescale: number | undefined; placed: boolean } | undefined;
+  private generation: { timescale: number | undefined; placed: boolean; jump: boolean } | undefined;
   private tickTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -80,6 +108,17 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
   private lastCurrentTime = 0;
   private lastTrimAt = 0;
   private lastFrameTotal = 0;
+  /** Live: end of the buffer − currentTime just after each of the last frames was appended. */
+  private readonly arrivalLatencies: number[] = [];
+  private lastBufferEnd = 0;
+  /** Since when the element's clock stands still although it should play; undefined while it plays. */
+  private stuckSince: number | undefined;
+  /** Live: the frame on screen lately (requestVideoFrameCallback), and when it showed. */
+  private presented: { mediaTime: number; at: number } | undefined;
+  private presentedWatch: MediaSourceLike | undefined;
+  /** The stream's frame rate (from `codec`) and the ship's link: what an `auto` latency target follows. */
+  private streamFrameRate: number | undefined;
+  private link: LinkType | undefined;
   private readonly byteRate = new SlidingRate(2000);
   private readonly frameRate = new SlidingRate(2000);
 
@@ -89,6 +128,7 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
   ) {
     super();
     this.settings = { ...DEFAULTS, ...stripUndefined(options) };
+    this.link = options.link;
     this.Socket = options.WebSocketImpl ?? (globalThis.WebSocket as SocketConstructor);
     const managed = (globalThis as { ManagedMediaSource?: MediaSourceConstructor }).ManagedMediaSource;
     this.MediaSourceImpl = options.MediaSourceImpl ?? globalThis.MediaSource ?? managed;
@@ -115,10 +155,26 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
     return { ...this.s };
   }
 
-  /** Opens the media socket and plays `command`; again after a close, until stop(). */
-  play(command: PlayCommand): void {
+  /**
+   * The ship's link now (from its status), for an `auto` latency target: a steady link (4G, LEO)
+   * holds about a frame and a half, a satellite link 300 ms. Takes effect at once, without a restart.
+   */
+  setLink(link: LinkType | undefined): void {
+    this.link = link;
+  }
+
+  /** The live latency the catch-up aims for now, ms. */
+  get latencyTargetMs(): number {
+    return latencyTargetMs(this.settings.liveLatencyTargetMs, this.streamFrameRate, this.link);
+  }
+
+  /** Opens the media socket and plays `command` (live or ship-end playback); again after a close, until stop(). */
+  play(command: PlayerCommand): void {
     this.stop();
     this.command = command;
+    if (command.mode === 'shipPlayback') {
+      this.playback = { position: undefined, paused: false, jumpPending: false, changedAt: 0, jumpTo: undefined, endPending: false };
+    }
     this.s = emptyStats();
     this.attempt = 0;
     this.playCalledAt = performance.now();
@@ -134,6 +190,7 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
     this.tickTimer = this.retryTimer = undefined;
     this.dropSocket(true);
     this.command = undefined;
+    this.playback = undefined;
     this.teardownMedia();
     this.setState('idle');
   }
@@ -156,10 +213,115 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
     }
   }
 
+  // ── ship-end playback ─────────────────────────────────────────────────────────────────────────
+
+  /** Ship-end playback: the operator paused it (the state stays `playing`: nothing is wrong). */
+  get paused(): boolean {
+    return this.playback?.paused ?? false;
+  }
+
+  /** Ship-end playback: the last position (server's, or a seek's target); undefined for live. */
+  get position(): PlaybackPosition | undefined {
+    const position = this.playback?.position;
+    return position ? { time: position.time, speed: position.speed, paused: position.paused } : undefined;
+  }
+
+  /** Ship-end playback: the recorded time of the frame on screen, estimated from the last position. */
+  recordedTime(): number | undefined {
+    const position = this.playback?.position;
+    const command = this.command;
+    if (!position || command?.mode !== 'shipPlayback') return undefined;
+    return shownRecordedTime(position, this.video.currentTime, command);
+  }
+
+  /** Ship-end playback: hold the picture and ask the ship to stop sending. */
+  pause(): void {
+    const run = this.playback;
+    if (!run || run.paused) return;
+    run.paused = true;
+    this.send({ type: 'pause' });
+    this.video.pause();
+    this.notePosition({ paused: true });
+  }
+
+  resume(): void {
+    const run = this.playback;
+    if (!run?.paused) return;
+    run.paused = false;
+    this.lastProgressAt = this.lastBytesAt = performance.now();
+    this.send({ type: 'resume' });
+    if (this.mediaStarted) void this.video.play().catch(() => undefined);
+    this.notePosition({ paused: false });
+  }
+
+  /**
+   * Ship-end playback: jump to a recorded time inside the range. The server answers with a new
+   * codec and init segment; the playhead moves to that media as soon as it is buffered. After the
+   * end (or without a socket) the playback starts again from `time`.
+   */
+  seek(time: number): void {
+    const command = this.command;
+    const run = this.playback;
+    if (!run || command?.mode !== 'shipPlayback') return;
+    const target = Math.min(Math.max(Math.round(time), command.start), command.end - 1);
+    run.endPending = false;
+    this.notePosition({ time: target, mediaEnd: undefined });
+    this.changeRun({ type: 'seek', time: target });
+  }
+
+  /** Ship-end playback: another speed from the recorded time on screen; new codec and init follow. */
+  setSpeed(speed: PlaybackSpeed): void {
+    const command = this.command;
+    const run = this.playback;
+    if (!run || command?.mode !== 'shipPlayback' || command.speed === speed) return;
+    this.command = { ...command, speed };
+    this.notePosition({ time: this.recordedTime() ?? command.start, speed, mediaEnd: undefined });
+    this.changeRun({ type: 'speed', speed });
+  }
+
+  /** Sends a seek or speed change on the running socket, or starts afresh where there is none. */
+  private changeRun(message: Extract<MediaClientMessage, { type: 'seek' | 'speed' }>): void {
+    const run = this.playback;
+    if (!run) return;
+    run.jumpPending = true;
+    run.changedAt = performance.now();
+    run.jumpTo = undefined;
+    if (this.socket?.readyState === SOCKET_OPEN && !this.finalFromServer) {
+      this.send(message);
+      return;
+    }
+    // Ended, stopped by an error, or between reconnects: a new play from the position.
+    this.dropSocket(true);
+    clearTimeout(this.retryTimer);
+    this.attempt = 0;
+    this.waitingSince ??= performance.now();
+    this.connect();
+  }
+
+  private notePosition(change: Partial<PlaybackPosition & { mediaEnd: number | undefined }>): void {
+    const run = this.playback;
+    const command = this.command;
+    if (!run || command?.mode !== 'shipPlayback') return;
+    const base = run.position ?? { time: command.start, speed: command.speed, paused: run.paused, mediaEnd: undefined };
+    run.position = { ...base, paused: run.paused, ...change };
+    this.emit('position', { time: run.position.time, speed: run.position.speed, paused: run.position.paused });
+  }
+
+  /**
+   * The command for a new socket. A playback resumes where it was (a reconnect, or Continue after
+   * the watching limit): the same range from the last known position, at the current speed.
+   */
+  private commandToSend(): PlayerCommand | undefined {
+    const command = this.command;
+    const position = this.playback?.position;
+    if (command?.mode !== 'shipPlayback' || !position || position.time <= command.start) return command;
+    return { ...command, start: Math.min(Math.floor(position.time), command.end - 1) };
+  }
+
   // ── socket ────────────────────────────────────────────────────────────────────────────────────
 
   private connect(): void {
-    const command = this.command;
+    const command = this.commandToSend();
     if (!command) return;
     this.retryTimer = undefined;
     const session = ++this.session;
@@ -174,6 +336,7 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
     socket.onopen = () => {
       if (session !== this.session) return;
       socket.send(JSON.stringify(command));
+      if (this.playback?.paused) socket.send(JSON.stringify({ type: 'pause' } satisfies MediaClientMessage));
       this.setState('starting');
     };
     socket.onmessage = (ev) => {
@@ -248,14 +411,32 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
       this.onCodec(msg);
       return;
     }
+    if (msg.type === 'position') {
+      this.onPosition(msg);
+      return;
+    }
     const effect = interpretServerMessage(msg, { framesShowing: this.sessionFrames });
     if (effect.final !== undefined) this.finalFromServer = effect.final;
     if (effect.hold !== undefined) this.serverHold = effect.hold;
     if (effect.startupGraceMs !== undefined) this.startupGraceMs = effect.startupGraceMs;
-    if (effect.state) this.setState(effect.state);
+    if (effect.state === 'ended' && this.playback) {
+      // The ship has sent the whole range; what is buffered still has to play (see followPlayback).
+      this.playback.endPending = true;
+    } else if (effect.state) this.setState(effect.state);
     if (effect.error) this.fail(effect.error);
     if (msg.type === 'status') this.emit('status', msg);
     else if (msg.type === 'notice') this.emit('notice', msg);
+  }
+
+  private onPosition(msg: Extract<MediaServerMessage, { type: 'position' }>): void {
+    const run = this.playback;
+    if (!run) return;
+    // Positions sent before the server took a seek or speed change would pull the time back.
+    const changing = run.jumpPending || run.jumpTo !== undefined;
+    if (changing && performance.now() - run.changedAt < STALE_POSITION_MS) return;
+    const sb = this.queue.attached;
+    const ranges = sb && this.media?.source.readyState === 'open' ? toRanges(sb.buffered) : [];
+    this.notePosition({ time: msg.time, speed: msg.speed, mediaEnd: ranges.at(-1)?.[1] });
   }
 
   private onCodec(codec: CodecInfo): void {
@@ -269,6 +450,7 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
     }
     this.s.width = codec.width;
     this.s.height = codec.height;
+    this.streamFrameRate = codec.frameRate;
     const sb = this.queue.attached;
     const media = this.media;
     if (media && sb && media.source.readyState === 'open' && !this.video.error && typeof sb.changeType === 'function') {
@@ -283,7 +465,7 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
       // First codec, or no changeType (older browsers): a fresh MediaSource, at the cost of a blank.
       this.openMedia(MediaSourceImpl, codec.mime);
     }
-    this.generation = { timescale: undefined, placed: false };
+    this.generation = { timescale: undefined, placed: false, jump: false };
   }
 
   private onBinary(bytes: Uint8Array<ArrayBuffer>): void {
@@ -295,6 +477,11 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
     if (isInitSegment(bytes)) {
       generation.timescale = readTimescale(bytes);
       generation.placed = false;
+      // A playback's new init after a seek or speed change: its media replaces what is buffered.
+      if (this.playback?.jumpPending) {
+        this.playback.jumpPending = false;
+        generation.jump = true;
+      }
     } else if (!generation.placed) {
       generation.placed = true;
       const base = readBaseDecodeTime(bytes);
@@ -302,8 +489,11 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
       if (base !== undefined && timescale) {
         // Place the new generation where the buffer ends (0 in a fresh MediaSource). Done when
         // the queue reaches it, because only then is the end of the earlier appends known.
+        const jump = generation.jump;
         this.queue.run((sb) => {
-          sb.timestampOffset = (toRanges(sb.buffered).at(-1)?.[1] ?? 0) - base / timescale;
+          const at = toRanges(sb.buffered).at(-1)?.[1] ?? 0;
+          sb.timestampOffset = at - base / timescale;
+          if (jump && this.playback) this.playback.jumpTo = at;
         });
       }
       this.sessionMedia = true;
@@ -342,6 +532,10 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
     this.mediaStarted = false;
     this.frameRate.reset();
     this.lastFrameTotal = 0;
+    this.arrivalLatencies.length = 0;
+    this.lastBufferEnd = 0;
+    this.stuckSince = undefined;
+    this.presented = this.presentedWatch = undefined;
     const media = this.media;
     if (!media) return;
     this.media = undefined;
@@ -353,6 +547,13 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
 
   /** After each append or remove: start playback on the first media, watch for the first frame. */
   private onBuffered(sb: SourceBuffer): void {
+    if (!this.playback && this.mediaStarted) this.noteArrival(toRanges(sb.buffered).at(-1)?.[1]);
+    const jumpTo = this.playback?.jumpTo;
+    const landing = jumpTo === undefined ? undefined : landingFor(jumpTo, toRanges(sb.buffered));
+    if (landing !== undefined && this.playback) {
+      this.playback.jumpTo = undefined;
+      this.video.currentTime = landing;
+    }
     if (!this.mediaStarted && sb.buffered.length > 0) this.startPlayback(sb);
     if (this.sessionMedia && !this.sessionFrames && !this.frameWatchArmed) {
       this.frameWatchArmed = true;
@@ -365,16 +566,62 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
     }
   }
 
+  /** After an append that moved the end of the buffer: how far the playhead is from it now. */
+  private noteArrival(end: number | undefined): void {
+    if (end === undefined || end <= this.lastBufferEnd) return;
+    this.lastBufferEnd = end;
+    const list = this.arrivalLatencies;
+    list.push(end - this.playhead(performance.now()));
+    if (list.length > ARRIVAL_SAMPLES) list.shift();
+  }
+
+  /**
+   * Live: note the media time of each frame shown, for as long as this MediaSource lives. The
+   * frame on screen tells where the picture is when currentTime does not (see decideLiveEdge).
+   */
+  private watchPresented(): void {
+    const video = this.video;
+    const source = this.media?.source;
+    if (!source || this.presentedWatch === source || typeof video.requestVideoFrameCallback !== 'function') return;
+    this.presentedWatch = source;
+    const onFrame = (_now: number, meta: VideoFrameCallbackMetadata): void => {
+      if (this.presentedWatch !== source || this.playback) return;
+      this.presented = { mediaTime: meta.mediaTime, at: performance.now() };
+      video.requestVideoFrameCallback(onFrame);
+    };
+    video.requestVideoFrameCallback(onFrame);
+  }
+
+  /** The frame on screen, if one showed within the last two frame durations (and a bit). */
+  private presentedTime(now: number): number | undefined {
+    const p = this.presented;
+    const freshMs = 2 * frameDurationMs(this.streamFrameRate) + 50;
+    return p && now - p.at <= freshMs ? p.mediaTime : undefined;
+  }
+
+  /** Where the picture is: currentTime, or the frame on screen when that is ahead. */
+  private playhead(now: number): number {
+    return Math.max(this.video.currentTime, this.presentedTime(now) ?? 0);
+  }
+
   private startPlayback(sb: SourceBuffer): void {
     this.mediaStarted = true;
     const video = this.video;
-    const decision = decideLiveEdge({
-      currentTime: video.currentTime,
-      ranges: toRanges(sb.buffered),
-      targetSec: this.settings.liveLatencyTargetMs / 1000,
-      jumpSec: this.settings.liveJumpMs / 1000,
-    });
-    if (decision.seekTo !== undefined) video.currentTime = decision.seekTo;
+    if (this.playback) {
+      const seekTo = decidePlaybackHead(video.currentTime, toRanges(sb.buffered));
+      if (seekTo !== undefined) video.currentTime = seekTo;
+      // Paused before the first picture: resume() starts it.
+      if (this.playback.paused) return;
+    } else {
+      const decision = decideLiveEdge({
+        currentTime: video.currentTime,
+        ranges: toRanges(sb.buffered),
+        targetSec: this.latencyTargetMs / 1000,
+        jumpSec: this.settings.liveJumpMs / 1000,
+      });
+      if (decision.seekTo !== undefined) video.currentTime = decision.seekTo;
+      this.watchPresented();
+    }
     Promise.resolve()
       .then(() => video.play())
       .catch((err: unknown) => {
@@ -423,20 +670,43 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
 
     const progressed = !video.paused && Math.abs(video.currentTime - this.lastCurrentTime) > 0.001;
     this.lastCurrentTime = video.currentTime;
-    if (progressed) this.lastProgressAt = now;
+    // Frames showing count as progress too (a live picture whose clock stands still, see decideLiveEdge).
+    if (progressed || (!this.playback && this.presentedTime(now) !== undefined)) this.lastProgressAt = now;
+    // A paused playback shows no progress and gets no bytes on purpose: not a stall, not silence.
+    const userPaused = this.playback?.paused ?? false;
+    if (userPaused) this.lastProgressAt = this.lastBytesAt = now;
 
     const sb = this.queue.attached;
     const ranges = sb && this.media?.source.readyState === 'open' ? toRanges(sb.buffered) : [];
-    if (this.mediaStarted && ranges.length > 0) {
+    if (this.playback) {
+      this.followPlayback(ranges, now);
+    } else if (this.mediaStarted && ranges.length > 0) {
+      // Waiting for the next frame (or a clock that stood still since the last tick): not behind.
+      const starved = !video.paused && (video.readyState < HAVE_FUTURE_DATA || !progressed);
+      const presentedTime = this.presentedTime(now);
+      if (!starved || video.seeking) this.stuckSince = undefined;
+      else this.stuckSince ??= now;
       const decision = decideLiveEdge({
         currentTime: video.currentTime,
+        presentedTime,
         ranges,
-        targetSec: settings.liveLatencyTargetMs / 1000,
+        targetSec: this.latencyTargetMs / 1000,
+        arrivalLatencySec: medianOf(this.arrivalLatencies),
         jumpSec: settings.liveJumpMs / 1000,
+        starved,
+        stuckSec: this.stuckSince === undefined ? 0 : (now - this.stuckSince) / 1000,
+        currentRate: video.playbackRate,
+        frameSec: frameDurationMs(this.streamFrameRate) / 1000,
       });
-      if (decision.seekTo !== undefined && !video.seeking) video.currentTime = decision.seekTo;
+      if (decision.seekTo !== undefined && !video.seeking) {
+        video.currentTime = decision.seekTo;
+        // Measured before the seek: no longer true.
+        this.arrivalLatencies.length = 0;
+        this.stuckSince = undefined;
+      }
       if (video.playbackRate !== decision.playbackRate) video.playbackRate = decision.playbackRate;
-      this.s.latencyMs = decision.latencySec === undefined ? undefined : Math.round(decision.latencySec * 1000);
+      const latencySec = medianOf(this.arrivalLatencies) ?? decision.latencySec;
+      this.s.latencyMs = latencySec === undefined ? undefined : Math.round(latencySec * 1000);
       if (now - this.lastTrimAt >= TRIM_EVERY_MS) {
         this.lastTrimAt = now;
         const cut = trimRange(ranges, video.currentTime, settings.maxBufferSeconds);
@@ -446,6 +716,7 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
       this.s.latencyMs = undefined;
     }
     this.s.playbackRate = video.playbackRate;
+    this.s.latencyTargetMs = this.playback ? undefined : this.latencyTargetMs;
     // Retries an append that met a full buffer.
     this.queue.pump();
 
@@ -473,12 +744,39 @@ export class MsePlayer extends Emitter<PlayerEventMap> {
 
     const waiting = state === 'connecting' || state === 'starting' || state === 'reconnecting';
     const bound = settings.startupTimeoutMs + this.startupGraceMs;
-    if (waiting && this.waitingSince !== undefined && !this.startupReported && now - this.waitingSince >= bound) {
+    if (waiting && !userPaused && this.waitingSince !== undefined && !this.startupReported && now - this.waitingSince >= bound) {
       this.startupReported = true;
       this.fail({ kind: 'startup', message: `No picture within ${bound} ms` });
     }
 
     if (settings.captureLatencyProbe) this.s.captureLatencyMs = settings.captureLatencyProbe(video);
+  }
+
+  /**
+   * Ship-end playback each tick: play every frame at rate 1 (the ship sends at the chosen speed),
+   * step over gaps, keep the buffer bounded behind the playhead, and end once the server said the
+   * range is done and the buffer has played out.
+   */
+  private followPlayback(ranges: Array<[number, number]>, now: number): void {
+    const run = this.playback;
+    const video = this.video;
+    if (!run) return;
+    if (this.mediaStarted && ranges.length > 0 && run.jumpTo === undefined) {
+      const seekTo = decidePlaybackHead(video.currentTime, ranges);
+      if (seekTo !== undefined && !video.seeking) video.currentTime = seekTo;
+    }
+    if (video.playbackRate !== 1) video.playbackRate = 1;
+    const ahead = bufferedAhead(video.currentTime, ranges);
+    this.s.latencyMs = ranges.length > 0 ? Math.round(ahead * 1000) : undefined;
+    if (ranges.length > 0 && now - this.lastTrimAt >= TRIM_EVERY_MS) {
+      this.lastTrimAt = now;
+      const cut = trimRange(ranges, video.currentTime, this.settings.maxBufferSeconds);
+      if (cut) this.queue.remove(cut[0], cut[1]);
+    }
+    if (run.endPending && !run.paused && !run.jumpPending && run.jumpTo === undefined && ahead < PLAYBACK_END_AHEAD_SEC) {
+      run.endPending = false;
+      this.setState('ended');
+    }
   }
 
   /** Frames of the current session are on screen. */
@@ -519,10 +817,17 @@ function emptyStats(): PlayerStats {
     firstFrameMs: undefined,
     captureLatencyMs: undefined,
     playbackRate: 1,
+    latencyTargetMs: undefined,
     reconnects: 0,
     width: undefined,
     height: undefined,
   };
+}
+
+function medianOf(xs: readonly number[]): number | undefined {
+  if (xs.length === 0) return undefined;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** So an explicit `undefined` option does not override a default. */

@@ -19,8 +19,20 @@ export interface ServerEffect {
   startupGraceMs?: number;
 }
 
-/** Errors that the same request will meet again: reconnecting would only repeat them. */
-const PERMANENT: ReadonlySet<MediaErrorCode> = new Set(['badRequest', 'unauthorized', 'forbidden', 'notFound', 'noDefaultTemplate']);
+/**
+ * Errors that the same request will meet again: reconnecting would only repeat them. A ship-end
+ * playback that found nothing or failed on the ship is not asked again over the satellite link by
+ * itself: the operator decides (another range, or Replay).
+ */
+const PERMANENT: ReadonlySet<MediaErrorCode> = new Set([
+  'badRequest',
+  'unauthorized',
+  'forbidden',
+  'notFound',
+  'noDefaultTemplate',
+  'noRecording',
+  'playbackFailed',
+]);
 
 export function interpretServerMessage(
   msg: Exclude<MediaServerMessage, { type: 'codec' }>,

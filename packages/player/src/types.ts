@@ -1,4 +1,8 @@
-import type { MediaErrorCode, MediaServerMessage } from '@ship-cctv/protocol';
+import type { LinkType, MediaErrorCode, MediaServerMessage, PlayCommand, PlaybackSpeed, ShipPlaybackCommand } from '@ship-cctv/protocol';
+import type { LatencyTarget } from './latency-target.ts';
+
+/** What play() takes: a live camera, or a ship-end playback of a recorded range. */
+export type PlayerCommand = PlayCommand | ShipPlaybackCommand;
 
 /**
  * What the player is doing. `starting` lasts until a frame is on screen, whatever the server says;
@@ -31,7 +35,10 @@ export interface PlayerError {
 }
 
 export interface PlayerStats {
-  /** Buffered live-edge latency: end of the buffer minus currentTime. */
+  /**
+   * Buffered live-edge latency: end of the buffer minus the playhead (the frame on screen when it
+   * is ahead of currentTime), live: the median just after each of the last frames was appended.
+   */
   latencyMs: number | undefined;
   bitrateKbps: number;
   fps: number;
@@ -42,6 +49,8 @@ export interface PlayerStats {
   /** From options.captureLatencyProbe, when given: capture to display. */
   captureLatencyMs: number | undefined;
   playbackRate: number;
+  /** The live latency the catch-up aims for (see MsePlayerOptions.liveLatencyTargetMs); undefined for a ship-end playback. */
+  latencyTargetMs: number | undefined;
   reconnects: number;
   width: number | undefined;
   height: number | undefined;
@@ -50,6 +59,16 @@ export interface PlayerStats {
 export type CodecInfo = Extract<MediaServerMessage, { type: 'codec' }>;
 export type StatusInfo = Extract<MediaServerMessage, { type: 'status' }>;
 export type NoticeInfo = Extract<MediaServerMessage, { type: 'notice' }>;
+
+/**
+ * Ship-end playback: the recorded time the ship is sending (from the server's `position`, about
+ * once a second, or the target of a seek at once), the speed and whether the operator paused.
+ */
+export interface PlaybackPosition {
+  time: number;
+  speed: PlaybackSpeed;
+  paused: boolean;
+}
 
 export interface PlayerEventMap {
   state: { state: PlayerState; previous: PlayerState };
@@ -61,6 +80,14 @@ export interface PlayerEventMap {
   reconnect: { attempt: number; delayMs: number };
   firstFrame: { ms: number };
 }
+
+/** Events only a ship-end playback emits. */
+export interface PlaybackEventMap {
+  position: PlaybackPosition;
+}
+
+/** Everything MsePlayer emits. */
+export type MsePlayerEventMap = PlayerEventMap & PlaybackEventMap;
 
 /** The part of WebSocket the player uses, so tests can hand in a fake. */
 export interface SocketLike {
@@ -92,9 +119,15 @@ export interface MsePlayerOptions {
   token?: string;
   WebSocketImpl?: SocketConstructor;
   MediaSourceImpl?: MediaSourceConstructor;
-  /** Latency the catch-up aims for. Default 300 ms; raise it for jittery satellite links. */
-  liveLatencyTargetMs?: number;
-  /** Further behind the live edge than this, jump instead of speeding up. Default 3000 ms. */
+  /**
+   * Live latency (end of the buffer − playhead) the catch-up aims for, ms. Default `auto`: from the
+   * stream's frame rate (its `codec` message) and `link` — about a frame and a half on 4G or LEO
+   * (140 ms at 10 fps), 300 ms on a satellite link or one not known.
+   */
+  liveLatencyTargetMs?: LatencyTarget;
+  /** The ship's link, for an `auto` target; MsePlayer.setLink() changes it later. */
+  link?: LinkType;
+  /** More than this beyond the latency target, jump instead of speeding up. Default 1000 ms. */
   liveJumpMs?: number;
   /** Media kept behind the playhead; older media is removed. Default 20 s. */
   maxBufferSeconds?: number;

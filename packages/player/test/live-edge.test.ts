@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decideLiveEdge, toRanges, trimRange } from '../src/live-edge.ts';
 import { timeRanges } from './fakes.ts';
 
-const base = { targetSec: 0.3, jumpSec: 3 };
+const base = { targetSec: 0.3, jumpSec: 1 };
 
 describe('decideLiveEdge', () => {
   it('does nothing with an empty buffer', () => {
@@ -14,13 +14,57 @@ describe('decideLiveEdge', () => {
     expect(decideLiveEdge({ ...base, currentTime: 9.67, ranges: [[0, 10]] }).playbackRate).toBe(1);
   });
 
-  it('speeds up in proportion to the excess, up to 1.5', () => {
-    expect(decideLiveEdge({ ...base, currentTime: 9.5, ranges: [[0, 10]] }).playbackRate).toBe(1.2);
-    expect(decideLiveEdge({ ...base, currentTime: 8, ranges: [[0, 10]] }).playbackRate).toBe(1.5);
+  it('catches up on a real surplus gently: 1.03–1.1× in proportion, never faster', () => {
+    expect(decideLiveEdge({ ...base, currentTime: 9.6, ranges: [[0, 10]] }).playbackRate).toBe(1.05);
+    expect(decideLiveEdge({ ...base, currentTime: 9.65, ranges: [[0, 10]] }).playbackRate).toBe(1.03);
+    expect(decideLiveEdge({ ...base, currentTime: 9.2, ranges: [[0, 10]] }).playbackRate).toBe(1.1);
+    expect(decideLiveEdge({ ...base, currentTime: 8.8, ranges: [[0, 10]] }).playbackRate).toBe(1.1);
   });
 
-  it('jumps to target behind the edge when further behind than jumpSec', () => {
-    const d = decideLiveEdge({ ...base, currentTime: 5, ranges: [[0, 10]] });
+  it('starts catching up 40 ms over the target and carries on down to 10 ms over it', () => {
+    const at = (currentTime: number, currentRate: number) =>
+      decideLiveEdge({ ...base, currentTime, currentRate, ranges: [[0, 10]] }).playbackRate;
+    // 30 ms over: not yet from 1.0, but on from a catch-up already running.
+    expect(at(9.67, 1)).toBe(1);
+    expect(at(9.67, 1.05)).toBe(1.03);
+    // 10 ms over or less: stop.
+    expect(at(9.695, 1.03)).toBe(1);
+  });
+
+  it('judges the surplus by the latency measured as frames come, when given', () => {
+    // currentTime is 0.4 s from the end now (the saw-tooth between frames), but frames come 0.3 s ahead.
+    expect(decideLiveEdge({ ...base, currentTime: 9.6, arrivalLatencySec: 0.3, ranges: [[0, 10]] }).playbackRate).toBe(1);
+    expect(decideLiveEdge({ ...base, currentTime: 9.8, arrivalLatencySec: 0.5, ranges: [[0, 10]] }).playbackRate).toBe(1.1);
+  });
+
+  it('never speeds up or jumps a starved element (waiting for the next frame at the end)', () => {
+    expect(decideLiveEdge({ ...base, currentTime: 9.95, starved: true, stuckSec: 5, ranges: [[0, 10]] })).toEqual({
+      latencySec: expect.closeTo(0.05, 5),
+      playbackRate: 1,
+    });
+    // Starved with a surplus that is not yet a jump: rate 1, no seek, even mid catch-up.
+    expect(decideLiveEdge({ ...base, currentTime: 9.5, starved: true, currentRate: 1.1, ranges: [[0, 10]] })).toEqual({
+      latencySec: expect.closeTo(0.5, 5),
+      playbackRate: 1,
+    });
+  });
+
+  it('counts a live picture whose clock stands still as live (frames shown as they come)', () => {
+    // currentTime lags 0.8 s, but the frame on screen is the newest: not behind.
+    const d = decideLiveEdge({ ...base, currentTime: 9.1, presentedTime: 9.9, starved: true, stuckSec: 0.25, ranges: [[0, 10]] });
+    expect(d).toEqual({ latencySec: expect.closeTo(0.1, 5), playbackRate: 1 });
+  });
+
+  it('restarts a clock stuck with media ahead by a seek to the target behind the end', () => {
+    const stuck = { ...base, currentTime: 9.1, presentedTime: 9.9, starved: true, ranges: [[0, 10]] as const };
+    expect(decideLiveEdge({ ...stuck, stuckSec: 0.5 }).seekTo).toBe(9.7);
+    // Only with more than the frame on screen ahead of the clock: otherwise it is just starved.
+    expect(decideLiveEdge({ ...base, currentTime: 9.92, starved: true, stuckSec: 3, ranges: [[0, 10]] }).seekTo).toBeUndefined();
+  });
+
+  it('jumps to target behind the edge only for a surplus beyond jumpSec', () => {
+    expect(decideLiveEdge({ ...base, currentTime: 8.8, ranges: [[0, 10]] }).seekTo).toBeUndefined();
+    const d = decideLiveEdge({ ...base, currentTime: 8.6, ranges: [[0, 10]] });
     expect(d).toEqual({ latencySec: expect.closeTo(0.3, 5), playbackRate: 1, seekTo: 9.7 });
   });
 
