@@ -17,6 +17,14 @@ if (!dataDir) {
   process.on('exit', () => rmSync(made, { recursive: true, force: true }));
 }
 
+/** Specs of the mobile app run only in the phone projects, and only they run there. */
+const MOBILE_SPECS = /mobile[^/]*\.spec\.ts$/;
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const IPHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const ANDROID_UA =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
+
 export default defineConfig({
   testDir: 'e2e',
   globalSetup: './e2e/global-setup.ts',
@@ -45,8 +53,10 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'desktop', use: { viewport: { width: 1440, height: 900 } } },
-    // A 'mobile' project (phone user agent and viewport, spec §2 mobile routes) joins here.
+    { name: 'desktop', testIgnore: MOBILE_SPECS, use: { viewport: { width: 1440, height: 900 } } },
+    // Phones (spec §1: the user agent picks the mobile app): 390×844 with touch, iOS and Android.
+    { name: 'mobile-iphone', testMatch: MOBILE_SPECS, use: { ...PHONE, userAgent: IPHONE_UA } },
+    { name: 'mobile-android', testMatch: MOBILE_SPECS, use: { ...PHONE, userAgent: ANDROID_UA } },
   ],
   webServer: {
     // What a user runs: the shore server and the simulated fleet behind emulated satellite links.

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
-import { SignInScreen, TEXTS } from './pages/shell-page.ts';
+import { PlayGridPage } from './pages/play-grid-page.ts';
+import { ShellScreen, SignInScreen, TEXTS } from './pages/shell-page.ts';
 
 /**
  * The desktop shell against the demo stack: sign-in, header, source tree with live link status,
@@ -34,6 +35,8 @@ test('signing in as demo shows the shell; the tree shows ships with link icons a
   await expect(shell.brand).toHaveText(TEXTS['zh-CN'].app.title);
 
   await shell.pickOrganisation('Blue Ocean Shipping');
+  // Only njzsz says near-end playback (see below); every other organisation says shore playback.
+  await expect(shell.menuItem(shell.texts.shell.menu.shorePlayback)).toBeVisible();
   await expect(shell.ship('S1001')).toContainText('BLUE OCEAN STAR 蓝海之星');
   await expect(shell.ships).toHaveCount(3);
   for (const id of ['S1001', 'S1002', 'S1003']) {
@@ -103,6 +106,116 @@ test('njzsz sees only its organisation, selected automatically', async ({ page }
   await expect(shell.ships).toHaveCount(2);
   await expect(shell.ship('S3001')).toBeVisible();
   await expect(shell.ship('S1001')).toHaveCount(0);
+  // Spec §2, §6: for njzsz shore playback is called near-end playback.
+  await expect(shell.menuItem(shell.texts.shell.menu.nearEndPlayback)).toBeVisible();
+  await expect(shell.menuItem(shell.texts.shell.menu.shorePlayback)).toHaveCount(0);
+});
+
+test('the picked organisation is remembered across a reload, per user', async ({ page }) => {
+  const signIn = new SignInScreen(page);
+  await signIn.open();
+  const shell = await signIn.signIn('demo');
+  await expect(shell.brand).toHaveText(TEXTS['zh-CN'].app.title);
+  await shell.pickOrganisation('NJZSZ Shipping');
+  await expect(shell.ship('S3001')).toBeVisible();
+
+  await page.reload();
+  await shell.waitUntilShown();
+  await expect(shell.brand).toHaveText('NJZSZ Shipping');
+  await expect(shell.ship('S3001')).toBeVisible();
+  await expect(shell.ship('S1001')).toHaveCount(0);
+  // The demo user's other organisation shows its default once more when they pick it.
+  await shell.pickOrganisation('Blue Ocean Shipping');
+  await page.reload();
+  await shell.waitUntilShown();
+  await expect(shell.brand).toHaveText('Blue Ocean Shipping');
+});
+
+test("search finds a channel of a ship that was not expanded, and keeps that ship's channels loaded", async ({ page }) => {
+  const getChannel = (shipId: string) => (url: string) => url.includes(`/api/v1/cctv/monitor/getChannel/${shipId}`);
+  const requests: string[] = [];
+  page.on('request', (req) => requests.push(req.url()));
+  const signIn = new SignInScreen(page);
+  await signIn.open();
+  const shell = await signIn.signIn('demo');
+  await shell.pickOrganisation('Blue Ocean Shipping');
+  await expect(shell.ship('S1001')).toBeVisible();
+  // S2001 sits in the closed sub-organisation Blue Ocean Tankers; nothing of it is loaded.
+  await expect(shell.ship('S2001')).toHaveCount(0);
+  expect(requests.filter(getChannel('S2001'))).toHaveLength(0);
+
+  await shell.search.fill('pump');
+  await expect(shell.channel('S2001-C03')).toBeVisible({ timeout: 15_000 });
+  await expect(shell.channel('S2001-C03')).toContainText('Pump Room');
+  await expect(shell.ships).toHaveCount(1);
+  await expect(shell.ship('S2001')).toBeVisible();
+  expect(requests.filter((url) => url.includes('/api/v1/cctv/monitor/searchChannel/blueocean?name=pump'))).toHaveLength(1);
+  // Expanding loads the wait time, then the channels; the camera status rows are live.
+  await expect(shell.channel('S2001-C03').locator('[data-online]')).toHaveCount(1);
+
+  // A camera's name finds its channel too (S1002 "Main Deck" has a "Main Deck Starboard" camera).
+  await shell.search.fill('starboard');
+  await expect(shell.channel('S1002-C02')).toBeVisible({ timeout: 15_000 });
+  await expect(shell.ship('S2001')).toHaveCount(0);
+
+  // Back to the whole tree and to "pump": S2001's channels are not loaded a second time.
+  await shell.search.fill('');
+  await expect(shell.ship('S1003')).toBeVisible();
+  await shell.search.fill('pump');
+  await expect(shell.channel('S2001-C03')).toBeVisible();
+  expect(requests.filter(getChannel('S2001'))).toHaveLength(1);
+  await shell.search.fill('no such channel anywhere');
+  await expect(shell.sidebar.getByText(shell.texts.fleet.noMatch)).toBeVisible();
+});
+
+test('the statistics panel shows the uplink bytes and rate of the ships of the open cells, polled only while open', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const linkBytes: string[] = [];
+  page.on('request', (req) => {
+    if (req.url().includes('/api/v1/cctv/statistics/linkBytes/')) linkBytes.push(req.url());
+  });
+  const signIn = new SignInScreen(page);
+  await signIn.open();
+  const shell = await signIn.signIn('demo');
+  await shell.pickOrganisation('Blue Ocean Shipping');
+  const grid = new PlayGridPage(page);
+  await grid.expandShip('S1001', 'S1001-C01');
+  await grid.playChannel('S1001-C01');
+  await grid.expectPlaying('S1001-C01-1', 60_000);
+
+  // Closed by default (spec §3).
+  await expect(shell.statisticsPanel).toHaveCount(0);
+  expect(linkBytes).toHaveLength(0);
+  await shell.statisticsButton.click();
+  await expect(shell.statisticsPanel).toBeVisible();
+  const row = shell.uplinkOf('S1001');
+  await expect(row).toContainText('BLUE OCEAN STAR');
+  await expect.poll(async () => Number(await row.getAttribute('data-bytes')), { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect(row).toContainText(/\d[\d.,]* (kB|MB|GB)/);
+  // The rate comes once the server has two readings a few seconds apart; video is flowing now.
+  await expect(row).toContainText(/[1-9][\d.,]* (kbit|Mbit)\/s/, { timeout: 20_000 });
+  // Refreshed while open: the figure grows as the video plays.
+  const first = Number(await row.getAttribute('data-bytes'));
+  await expect.poll(async () => Number(await row.getAttribute('data-bytes')), { timeout: 15_000 }).toBeGreaterThan(first);
+  await page.screenshot({ path: `${SCREENSHOTS}/desktop-statistics-zh-CN.png` });
+
+  // Closed, it asks no more.
+  await shell.statisticsButton.click();
+  await expect(shell.statisticsPanel).toHaveCount(0);
+  const asked = linkBytes.length;
+  expect(asked).toBeGreaterThanOrEqual(2);
+  await page.waitForTimeout(4_000); // longer than the 3 s refresh: a poll would have been sent by now
+  expect(linkBytes).toHaveLength(asked);
+
+  // The same panel in English.
+  await page.context().addCookies([{ name: 'language', value: 'en', url: baseURL ?? '' }]);
+  await page.reload();
+  const shellEn = new ShellScreen(page, 'en');
+  await shellEn.waitUntilShown();
+  await shellEn.statisticsButton.click();
+  await expect(shellEn.uplinkOf('S1001')).toContainText(/[1-9][\d.,]* (kbit|Mbit)\/s/, { timeout: 20_000 });
+  await expect(shellEn.linkUsage).toContainText('Satellite links of the ships on screen');
+  await page.screenshot({ path: `${SCREENSHOTS}/desktop-statistics-en.png` });
 });
 
 test('logout returns to /login and deletes the token cookie', async ({ page, context }) => {

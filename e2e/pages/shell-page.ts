@@ -31,6 +31,11 @@ export class ShellScreen {
   readonly search: Locator;
   readonly sidebar: Locator;
   readonly emptyCells: Locator;
+  /** The header's button that opens and closes the statistics panel. */
+  readonly statisticsButton: Locator;
+  readonly statisticsPanel: Locator;
+  /** The panel's part about the ship links of the open cells (its data-uplink-total is the byte total). */
+  readonly linkUsage: Locator;
 
   constructor(
     readonly page: Page,
@@ -46,6 +51,9 @@ export class ShellScreen {
     this.search = page.getByRole('searchbox', { name: this.texts.fleet.searchPrompt }).or(page.getByPlaceholder(this.texts.fleet.searchPrompt));
     this.sidebar = page.getByTestId('sidebar');
     this.emptyCells = page.locator('[data-empty-cell]');
+    this.statisticsButton = page.getByRole('button', { name: this.texts.shell.statistics });
+    this.statisticsPanel = page.getByLabel(this.texts.fleet.stats.title, { exact: true });
+    this.linkUsage = page.getByRole('group', { name: this.texts.fleet.stats.links, exact: true });
   }
 
   async waitUntilShown(): Promise<void> {
@@ -92,6 +100,16 @@ export class ShellScreen {
     // `has` is relative to the tree node, so the ship is looked up from there, not from the sidebar.
     const node = this.sidebar.locator('.ant-tree-treenode', { has: this.page.locator(`[data-ship="${shipId}"]`) });
     await node.locator('.ant-tree-switcher').click();
+  }
+
+  /** The link usage row of a ship with open cells; its data-bytes is the ship's uplink video bytes. */
+  uplinkOf(shipId: string): Locator {
+    return this.linkUsage.locator(`[data-uplink-ship="${shipId}"]`);
+  }
+
+  /** A top menu item by its text (e.g. the shore playback item's wording). */
+  menuItem(label: string): Locator {
+    return this.page.getByRole('menuitem', { name: label, exact: true });
   }
 
   async switchLanguage(language: Language): Promise<ShellScreen> {

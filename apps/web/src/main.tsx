@@ -1,29 +1,42 @@
-import { StrictMode } from 'react';
+import { StrictMode, type ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App.tsx';
+import type { i18n } from 'i18next';
+import { FORM_FACTOR } from './app/form-factor.ts';
 import { createI18n, detectLanguage } from './i18n/index.ts';
 import { apiClient } from './lib/api-client.ts';
 import { DEFAULT_RUNTIME_CONFIG, loadRuntimeConfig, type RuntimeConfig } from './lib/runtime-config.ts';
 
-async function start(): Promise<void> {
-  let config: RuntimeConfig;
+type RenderApp = (config: RuntimeConfig, i18n: i18n) => ReactElement;
+
+/**
+ * The desktop or the mobile app (spec §1, decided once from the user agent), each its own chunk:
+ * a phone never downloads the desktop's components (antd), a desktop never the phone's.
+ */
+function loadApp(): Promise<RenderApp> {
+  return FORM_FACTOR === 'mobile'
+    ? import('./mobile/MobileApp.tsx').then(({ MobileApp }) => (config, i18n) => <MobileApp config={config} i18n={i18n} />)
+    : import('./app/App.tsx').then(({ App }) => (config, i18n) => <App config={config} i18n={i18n} />);
+}
+
+async function readConfig(): Promise<RuntimeConfig> {
   try {
-    config = await loadRuntimeConfig();
+    return await loadRuntimeConfig();
   } catch (err) {
     // The app can still sign in with the built-in values; the next start reads the server's again.
     console.warn('runtime config unavailable, using built-in defaults', err);
-    config = DEFAULT_RUNTIME_CONFIG;
+    return DEFAULT_RUNTIME_CONFIG;
   }
+}
+
+async function start(): Promise<void> {
+  // The app's code and the runtime config download side by side.
+  const [renderApp, config] = await Promise.all([loadApp(), readConfig()]);
   apiClient.configure({ baseUrl: config.apiBase, timeoutMs: config.httpTimeoutMs });
   const i18n = createI18n(detectLanguage(config.defaultLanguage));
 
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from index.html');
-  createRoot(root).render(
-    <StrictMode>
-      <App config={config} i18n={i18n} />
-    </StrictMode>,
-  );
+  createRoot(root).render(<StrictMode>{renderApp(config, i18n)}</StrictMode>);
 }
 
 void start();

@@ -4,14 +4,14 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { JumpPage } from '../features/session/components/JumpPage.tsx';
 import { LoginPage } from '../features/session/components/LoginPage.tsx';
 import { RepeatLoginPage } from '../features/session/components/RepeatLoginPage.tsx';
+import { ShipPlaybackPage } from '../features/playback/components/ShipPlaybackPage.tsx';
 import { RouteGuard } from '../features/session/components/RouteGuard.tsx';
+import { ShorePlaybackPage } from '../features/shore-playback/components/ShorePlaybackPage.tsx';
 import { useSessionEndedHandler } from '../features/session/hooks/useSessionEndedHandler.ts';
 import type { RuntimeConfig } from '../lib/runtime-config.ts';
-import { FORM_FACTOR, type FormFactor } from './form-factor.ts';
 import { DesktopShell } from './layout/DesktopShell.tsx';
 import { AppProviders } from './providers.tsx';
 import { LivePreviewPage } from './routes/LivePreviewPage.tsx';
-import { MobilePlaceholderPage } from './routes/MobilePlaceholderPage.tsx';
 
 /** Router basename: the app is served under /monitor/ (spec §2), taken from Vite's `base`. */
 export const ROUTER_BASENAME = import.meta.env.BASE_URL.replace(/\/+$/, '');
@@ -32,27 +32,25 @@ function DesktopRoutes() {
       <Route element={<RouteGuard kind="auth"><DesktopShell /></RouteGuard>}>
         <Route path="/live" element={<Navigate to="/live/index" replace />} />
         <Route path="/live/index" element={<LivePreviewPage />} />
+        <Route path="/live/recordlivevideo" element={<ShipPlaybackPage />} />
+        <Route path="/record" element={<Navigate to="/record/video" replace />} />
+        <Route path="/record/video" element={<ShorePlaybackPage />} />
       </Route>
       <Route path="*" element={<Navigate to="/live" replace />} />
     </Routes>
   );
 }
 
-export function App({ config, i18n, formFactor = FORM_FACTOR }: { config: RuntimeConfig; i18n: i18n; formFactor?: FormFactor }) {
+/** The desktop app; phones and tablets load the mobile app instead (src/mobile, chosen in main.tsx). */
+export function App({ config, i18n }: { config: RuntimeConfig; i18n: i18n }) {
   return (
     <AppProviders config={config} i18n={i18n}>
       <BrowserRouter basename={ROUTER_BASENAME}>
         <SessionEvents />
-        {formFactor === 'mobile' ? (
-          <Routes>
-            <Route path="*" element={<MobilePlaceholderPage />} />
-          </Routes>
-        ) : (
-          // Spec §1: the desktop layout is at least 1250 px wide; narrower windows scroll.
-          <div style={{ minWidth: LIMITS.minWidthDesktopPx }}>
-            <DesktopRoutes />
-          </div>
-        )}
+        {/* Spec §1: the desktop layout is at least 1250 px wide; narrower windows scroll. */}
+        <div style={{ minWidth: LIMITS.minWidthDesktopPx }}>
+          <DesktopRoutes />
+        </div>
       </BrowserRouter>
     </AppProviders>
   );

@@ -1,5 +1,5 @@
 /**
- * Texts of the desktop shell (header, menus, themes) and the mobile placeholder, merged into the
+ * Texts of the desktop shell (header, menus, themes) merged into the
  * app's locales under `shell` (see ../i18n/locales). zh-CN is the source of the keys.
  */
 export const shellZhCN = {
@@ -22,9 +22,6 @@ export const shellZhCN = {
   collapseSidebar: '收起侧边栏',
   expandSidebar: '展开侧边栏',
   statistics: '统计信息',
-  mobile: {
-    note: '移动端界面即将上线，请暂时使用电脑浏览器访问。',
-  },
 };
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
@@ -48,7 +45,4 @@ export const shellEn: Widen<typeof shellZhCN> = {
   collapseSidebar: 'Collapse sidebar',
   expandSidebar: 'Expand sidebar',
   statistics: 'Statistics',
-  mobile: {
-    note: 'The mobile screens are on their way; please use a desktop browser for now.',
-  },
 };

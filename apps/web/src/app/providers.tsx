@@ -2,22 +2,13 @@ import { useState, type ReactNode } from 'react';
 import { App as AntdApp, ConfigProvider, theme } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
 import { I18nextProvider, useTranslation } from 'react-i18next';
+import { createQueryClient } from '../lib/query-client.ts';
 import type { RuntimeConfig } from '../lib/runtime-config.ts';
 import { RuntimeConfigProvider } from './runtime-config.tsx';
 import { useThemeMode } from './theme.ts';
-
-export function createQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: {
-      // The api client already waits up to 40 s per call; retrying on top would keep a user waiting minutes.
-      queries: { retry: 1, refetchOnWindowFocus: false },
-      mutations: { retry: false },
-    },
-  });
-}
 
 /** antd follows the i18next language, so one switch changes both; and the day/night theme. */
 function AntdProvider({ children }: { children: ReactNode }) {

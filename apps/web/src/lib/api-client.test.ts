@@ -56,6 +56,19 @@ describe('api client envelope', () => {
     expect(calls[0]?.url).toBe('/api/v1/sys/valid/user?userid=u+1');
   });
 
+  it('asks a path from the server root (spec §7 /cctvv3-server calls) with the same session handling', async () => {
+    const { fetch, calls } = stubFetch(() => json({ code: 401, message: 'Unauthorized', data: null }, 401));
+    const ended = vi.fn();
+    const relative = createApiClient({ baseUrl: '/api/v1', timeoutMs: 1000, fetch });
+    relative.onSessionEnded(ended);
+    await failure(relative.get('/cctvv3-server/v3/vod/query/S1/C1/1/2', { fromRoot: true }));
+    expect(calls[0]?.url).toBe('/cctvv3-server/v3/vod/query/S1/C1/1/2');
+    expect(ended).toHaveBeenCalledTimes(1);
+    const absolute = createApiClient({ baseUrl: 'https://shore.example:8443/api/v1', timeoutMs: 1000, fetch });
+    await failure(absolute.get('/cctvv3-server/v3/vod/query/S1/C1/1/2', { fromRoot: true, sessionless: true }));
+    expect(calls[1]?.url).toBe('https://shore.example:8443/cctvv3-server/v3/vod/query/S1/C1/1/2');
+  });
+
   it('throws the code and message of a failure envelope, even with HTTP 200', async () => {
     const { fetch } = stubFetch(() => json({ code: 409, message: 'Busy', data: null }, 200));
     const client = createApiClient({ baseUrl: '/api/v1', timeoutMs: 1000, fetch });

@@ -52,6 +52,11 @@ export interface RequestOptions {
    * session, so it must not sign the user out.
    */
   sessionless?: boolean;
+  /**
+   * The path is from the server's root, not under `baseUrl` (spec §7 has calls under
+   * /cctvv3-server/…). Same token, time-out, envelope and 401/402 handling.
+   */
+  fromRoot?: boolean;
 }
 
 export type SessionEndedListener = (error: ApiError) => void;
@@ -75,8 +80,14 @@ function isEnvelope(value: unknown): value is EnvelopeOf<unknown> {
   );
 }
 
-function buildUrl(baseUrl: string, path: string, query: RequestOptions['query']): string {
-  let url = baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
+/** The scheme and host of an absolute base URL; '' for a path like `/api/v1` (same origin). */
+function originOf(baseUrl: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/]+/i.exec(baseUrl)?.[0] ?? '';
+}
+
+function buildUrl(baseUrl: string, path: string, query: RequestOptions['query'], fromRoot = false): string {
+  const prefix = fromRoot ? originOf(baseUrl) : baseUrl.replace(/\/+$/, '');
+  let url = prefix + (path.startsWith('/') ? path : `/${path}`);
   if (query) {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
@@ -120,7 +131,7 @@ export function createApiClient(initial: ApiClientOptions): ApiClient {
       let res: Response;
       let text: string;
       try {
-        res = await doFetch(buildUrl(options.baseUrl, path, req.query), {
+        res = await doFetch(buildUrl(options.baseUrl, path, req.query, req.fromRoot), {
           method,
           headers,
           body,

@@ -7,7 +7,7 @@ import { useLogout } from '../../features/session/hooks/useLogout.ts';
 import { useSessionUser } from '../../features/session/session-store.ts';
 import { LANGUAGES, switchLanguage, toLanguage } from '../../i18n/index.ts';
 import { setThemeMode, THEME_MODES, useThemeMode } from '../theme.ts';
-import { hasSidebarToggle, menuKeyOf } from './header-rules.ts';
+import { hasSidebarToggle, menuKeyOf, shorePlaybackLabel } from './header-rules.ts';
 import { useShellState } from './shell-state.tsx';
 
 const LANGUAGE_LABEL_KEYS = { 'zh-CN': 'language.zhCN', en: 'language.en' } as const;
@@ -30,7 +30,16 @@ export function AppHeader() {
   const language = toLanguage(i18n.language) ?? 'zh-CN';
 
   // Later issues add ship playback, shore playback (label via shorePlaybackLabel) and carousel here.
-  const topMenu: MenuProps['items'] = [{ key: 'live', label: t('shell.menu.mainPreview') }];
+  const topMenu: MenuProps['items'] = [
+    { key: 'live', label: t('shell.menu.mainPreview') },
+    { key: 'shipPlayback', label: t('playback.menu') },
+    // Spec §2: a submenu for shore playback (njzsz calls it near-end playback); photo joins later.
+    {
+      key: 'shorePlayback',
+      label: t(shorePlaybackLabel(selected?.id)),
+      children: [{ key: 'shorePlayback:video', label: t('shorePlayback.menu.video') }],
+    },
+  ];
 
   const settingsMenu: MenuProps = {
     selectable: true,
@@ -84,6 +93,8 @@ export function AppHeader() {
         selectedKeys={[menuKeyOf(pathname) ?? '']}
         onClick={({ key }) => {
           if (key === 'live') void navigate('/live/index');
+          if (key === 'shipPlayback') void navigate('/live/recordlivevideo');
+          if (key === 'shorePlayback:video') void navigate('/record/video');
         }}
         style={{ flex: 1, minWidth: 0, borderBottom: 'none', background: 'transparent' }}
       />

@@ -13,8 +13,16 @@ describe('header rules (spec §2)', () => {
     for (const path of ['/live', '/record/video', '/carouselConfig', '/login']) expect(hasSidebarToggle(path), path).toBe(false);
   });
 
+  it('highlights Ship video playback on its screen', () => {
+    expect(menuKeyOf('/live/recordlivevideo')).toBe('shipPlayback');
+  });
+
   it('highlights Main preview on the live screens', () => {
     expect(menuKeyOf('/live/index')).toBe('live');
-    expect(menuKeyOf('/record/video')).toBeUndefined();
+    expect(menuKeyOf('/carouselConfig')).toBeUndefined();
+  });
+
+  it('highlights shore playback → video on its screen', () => {
+    expect(menuKeyOf('/record/video')).toBe('shorePlayback:video');
   });
 });

@@ -1,5 +1,5 @@
 import { Flex, Layout, theme } from 'antd';
-import { SourceTree } from '../../features/fleet/components/SourceTree.tsx';
+import { SourceTree, useLivePreviewActions } from '../../features/fleet/components/SourceTree.tsx';
 import { StatisticsPanel } from '../../features/fleet/components/StatisticsPanel.tsx';
 import { PlayGrid } from '../../features/live/components/PlayGrid.tsx';
 import { useShellState } from '../layout/shell-state.tsx';
@@ -10,6 +10,7 @@ const SIDEBAR_WIDTH = 320;
 export function LivePreviewPage() {
   const { token } = theme.useToken();
   const { sidebarCollapsed, statisticsOpen, setStatisticsOpen } = useShellState();
+  const actions = useLivePreviewActions();
   return (
     <Layout style={{ flex: 1, minHeight: 0 }}>
       <Layout.Sider
@@ -22,7 +23,7 @@ export function LivePreviewPage() {
       >
         {/* Kept mounted when collapsed: the loaded channels and subscriptions survive a toggle. */}
         <div style={{ height: '100%', display: sidebarCollapsed ? 'none' : 'block' }} data-testid="sidebar">
-          <SourceTree />
+          <SourceTree actions={actions} />
         </div>
       </Layout.Sider>
       <Layout.Content style={{ padding: 8, minWidth: 0, display: 'flex' }}>

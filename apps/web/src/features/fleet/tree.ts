@@ -143,21 +143,30 @@ function channelNodes(ship: Ship, state: ShipChannels | undefined, query: string
 /**
  * The tree under the selected organisation: its ships, then its sub-organisations. With a search
  * query only ships whose name matches (with all their channels) or that have a matching loaded
- * channel or camera stay, and organisations that still hold one.
+ * channel or camera stay, and organisations that still hold one. `shipsWithMatches` names ships
+ * the server found matching channels on: while their channels are not loaded they stay too (as
+ * ships to open); once loaded, their own channels decide.
  */
-export function buildSourceTree(org: OrgShipTreeNode, channels: ReadonlyMap<string, ShipChannels>, search = ''): SourceNode[] {
+export function buildSourceTree(
+  org: OrgShipTreeNode,
+  channels: ReadonlyMap<string, ShipChannels>,
+  search = '',
+  shipsWithMatches: ReadonlySet<string> = new Set(),
+): SourceNode[] {
   const query = search.trim().toLowerCase();
   const ships = org.shipList.flatMap((ship): SourceNode[] => {
     const shipMatched = !query || matches(shipDisplayName(ship), query);
-    const children = channelNodes(ship, channels.get(ship.id), query, shipMatched);
-    if (!shipMatched && children.length === 0) return [];
+    const state = channels.get(ship.id);
+    const children = channelNodes(ship, state, query, shipMatched);
+    const matchedUnloaded = Boolean(query) && state === undefined && shipsWithMatches.has(ship.id);
+    if (!shipMatched && children.length === 0 && !matchedUnloaded) return [];
     // isLeaf false: an unexpanded ship has no children yet but must still show its expander.
     return [{ kind: 'ship', key: shipKey(ship.id), ship, isLeaf: false, children }];
   });
   const orgs = org.orgShipTreeNodes
     .filter((child) => !isSystem(child))
     .flatMap((child): SourceNode[] => {
-      const children = buildSourceTree(child, channels, search);
+      const children = buildSourceTree(child, channels, search, shipsWithMatches);
       if (query && children.length === 0) return [];
       return [{ kind: 'org', key: `org:${child.organizationid}`, org: child, children }];
     });

@@ -4,12 +4,18 @@ import { liveEn } from '../../features/live/locales.ts';
 import { shellEn } from '../../app/locales.ts';
 import { fleetEn } from '../../features/fleet/locales.ts';
 import { sessionEn } from '../../features/session/locales.ts';
+import { shorePlaybackEn } from '../../features/shore-playback/locales.ts';
+import { playbackEn } from '../../features/playback/locales.ts';
+import { mobileEn } from '../../mobile/locales.ts';
 
 export const en: Messages = {
   live: liveEn,
   shell: shellEn,
   session: sessionEn,
   fleet: fleetEn,
+  shorePlayback: shorePlaybackEn,
+  playback: playbackEn,
+  mobile: mobileEn,
   app: {
     title: 'Ship Remote CCTV Monitoring',
     version: 'Version {{version}}',

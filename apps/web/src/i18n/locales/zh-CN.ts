@@ -6,6 +6,9 @@ import { liveZhCN } from '../../features/live/locales.ts';
 import { shellZhCN } from '../../app/locales.ts';
 import { fleetZhCN } from '../../features/fleet/locales.ts';
 import { sessionZhCN } from '../../features/session/locales.ts';
+import { shorePlaybackZhCN } from '../../features/shore-playback/locales.ts';
+import { playbackZhCN } from '../../features/playback/locales.ts';
+import { mobileZhCN } from '../../mobile/locales.ts';
 
 export const zhCN = {
   /** The play grid's texts live beside it (features/live/locales.ts). */
@@ -14,6 +17,11 @@ export const zhCN = {
   shell: shellZhCN,
   session: sessionZhCN,
   fleet: fleetZhCN,
+  /** Shore video playback (features/shore-playback). */
+  shorePlayback: shorePlaybackZhCN,
+  playback: playbackZhCN,
+  /** The mobile app (src/mobile). */
+  mobile: mobileZhCN,
   app: {
     title: '船舶远程视频监控',
     version: '版本 {{version}}',

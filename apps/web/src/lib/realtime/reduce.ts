@@ -7,6 +7,8 @@ export interface CameraStatus {
   recordStart: number | null;
   recordEnd: number | null;
   recordConfigId: string | null;
+  /** The shore recorder's state of the camera (messages with `recorder: 'shore'`), kept apart. */
+  shore: { recording: boolean; recordStart: number | null; recordEnd: number | null; recordConfigId: string | null };
 }
 
 /** /mediaList/{instance} carries every camera of the instance: the store keeps one entry per sourceId. */
@@ -18,6 +20,7 @@ export const OFFLINE_CAMERA: CameraStatus = Object.freeze({
   recordStart: null,
   recordEnd: null,
   recordConfigId: null,
+  shore: Object.freeze({ recording: false, recordStart: null, recordEnd: null, recordConfigId: null }),
 });
 
 /**
@@ -29,15 +32,18 @@ export function reduceMediaList(prev: MediaListState | undefined, message: Media
   if (!message || typeof message.sourceId !== 'string') return prev ?? new Map();
   const before = prev?.get(message.sourceId) ?? OFFLINE_CAMERA;
   const isRecordStatus = message.remoteRecord !== null && message.remoteRecord !== undefined;
-  const after: CameraStatus = isRecordStatus
-    ? {
-        ...before,
-        recording: message.remoteRecord === true,
-        recordStart: message.remoteStart ?? null,
-        recordEnd: message.remoteEnd ?? null,
-        recordConfigId: message.argId ?? null,
-      }
-    : { ...before, online: message.status === 'ONLINE' };
+  const record = {
+    recording: message.remoteRecord === true,
+    recordStart: message.remoteStart ?? null,
+    recordEnd: message.remoteEnd ?? null,
+    recordConfigId: message.argId ?? null,
+  };
+  // The ship's recorder and the shore recorder report the same camera: neither overwrites the other.
+  const after: CameraStatus = !isRecordStatus
+    ? { ...before, online: message.status === 'ONLINE' }
+    : message.recorder === 'shore'
+      ? { ...before, shore: record }
+      : { ...before, ...record };
   const next = new Map(prev);
   next.set(message.sourceId, after);
   return next;

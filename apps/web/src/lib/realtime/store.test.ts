@@ -102,8 +102,15 @@ describe('DestinationStore', () => {
     const before = store.getSnapshot(media) as MediaListState;
     client.publish(media, { sourceId: 'cam-1', status: 'ONLINE', remoteRecord: true, remoteStart: 1000, remoteEnd: null, argId: '6' });
     const state = store.getSnapshot(media) as MediaListState;
-    expect(state.get('cam-1')).toEqual({ online: true, recording: true, recordStart: 1000, recordEnd: null, recordConfigId: '6' });
+    expect(state.get('cam-1')).toMatchObject({ online: true, recording: true, recordStart: 1000, recordEnd: null, recordConfigId: '6' });
+    expect(state.get('cam-1')?.shore.recording).toBe(false);
     expect(state.get('cam-2')?.online).toBe(false);
+    // The shore recorder's status of the same camera sits beside the ship's, not over it.
+    client.publish(media, { sourceId: 'cam-1', status: 'ONLINE', remoteRecord: true, remoteStart: 2000, remoteEnd: null, argId: 'rc-cam-1', recorder: 'shore' });
+    client.publish(media, { sourceId: 'cam-1', status: 'ONLINE', remoteRecord: false, remoteStart: 2000, remoteEnd: 3000, argId: 'rc-cam-1', recorder: 'shore' });
+    const both = (store.getSnapshot(media) as MediaListState).get('cam-1');
+    expect(both).toMatchObject({ recording: true, recordStart: 1000, recordConfigId: '6' });
+    expect(both?.shore).toEqual({ recording: false, recordStart: 2000, recordEnd: 3000, recordConfigId: 'rc-cam-1' });
     // Untouched cameras keep their identity, so their views do not re-render.
     expect(state.get('cam-2')).toBe(before.get('cam-2'));
   });

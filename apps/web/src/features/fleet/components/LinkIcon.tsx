@@ -12,8 +12,9 @@ import {
   WifiOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { signalColour, type LinkType, type SignalColour } from '@ship-cctv/protocol';
+import { signalColour, type LinkType } from '@ship-cctv/protocol';
 import { toKnownLink } from '../../../lib/realtime/index.ts';
+import { SIGNAL_CSS } from '../../../lib/signal-colours.ts';
 
 /** One distinct icon per link value of spec §4. */
 const LINK_ICONS: Record<LinkType, ReactNode> = {
@@ -30,14 +31,6 @@ const LINK_ICONS: Record<LinkType, ReactNode> = {
 };
 
 /** Spec §4 colour names as CSS colours; white gets an outline (see SignalDot) to show on white. */
-export const SIGNAL_CSS: Record<SignalColour, string> = {
-  green: '#389e0d',
-  lightGreen: '#95de64',
-  yellow: '#fadb14',
-  orange: '#fa8c16',
-  red: '#f5222d',
-  white: '#ffffff',
-};
 
 export function LinkIcon({ linkType }: { linkType: string }) {
   const { t } = useTranslation();

@@ -1,11 +1,48 @@
-import { useEffect, useMemo, useState, type Key } from 'react';
-import { Empty, Flex, Input, Select, Tree, Typography } from 'antd';
+import { useCallback, useEffect, useMemo, useState, type Key, type ReactNode } from 'react';
+import { Empty, Flex, Input, Select, Spin, Tree, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { usePlaylistActions } from '../../live/playlist.ts';
+import { useChannelSearch } from '../api/channel-search.ts';
+import { useDebouncedValue } from '../hooks/useDebouncedValue.ts';
 import { useElementHeight } from '../hooks/useElementHeight.ts';
 import { useShipChannels } from '../hooks/useShipChannels.ts';
+import { SEARCH_DEBOUNCE_MS, searchText, shipsToOpen, shipsWithMatches } from '../search.ts';
 import { pickOrg, useOrganisations } from '../selection.ts';
 import { buildSourceTree, channelSources, searchExpandedKeys, shipKey, shipSources, shipsOf, toPlayableSource, type OrgOption, type SourceNode } from '../tree.ts';
+import type { Channel, Ship } from '@ship-cctv/protocol';
+
+/** What a screen does with the tree's nodes: the main preview plays them, playback asks for a range. */
+export interface SourceTreeActions {
+  /** A double-click on a node. */
+  open(node: SourceNode): void;
+  /** A right-click on a ship, once its channels are loaded. */
+  openShip?(ship: Ship, channels: Channel[], waitTime: number): void;
+  /** Nodes are selectable (a click) when given. */
+  select?: { key: string | undefined; onSelect(node: SourceNode): void };
+  /** The tooltip of the tree: what a double-click does. */
+  hint: string;
+  /** Shown under the tree (e.g. a button acting on the selected node). */
+  footer?: ReactNode;
+}
+
+/** The main preview's actions: a double-click adds to the play grid, a right-click adds a ship's channels. */
+export function useLivePreviewActions(): SourceTreeActions {
+  const { t } = useTranslation();
+  const { add, addMany } = usePlaylistActions();
+  const open = useCallback(
+    (node: SourceNode) => {
+      if (node.kind === 'camera') add(toPlayableSource(node.ship, node.channel, node.camera, node.waitTime));
+      else if (node.kind === 'channel') {
+        const sources = channelSources(node.ship, node.channel, node.waitTime);
+        if (sources.length === 1 && sources[0]) add(sources[0]);
+        else addMany(sources);
+      }
+    },
+    [add, addMany],
+  );
+  const openShip = useCallback((ship: Ship, channels: Channel[], waitTime: number) => addMany(shipSources(ship, channels, waitTime)), [addMany]);
+  return useMemo(() => ({ open, openShip, hint: t('fleet.hint') }), [open, openShip, t]);
+}
 import { CameraTitle, ChannelTitle, MessageTitle, OrgTitle, ShipTitle } from './NodeTitles.tsx';
 
 function NodeTitle({ node }: { node: SourceNode }) {
@@ -27,18 +64,30 @@ function NodeTitle({ node }: { node: SourceNode }) {
  * Ships and channels of one organisation. Keyed by organisation by its parent, so changing the
  * organisation starts from nothing: no ship, link or sources of the previous one (spec §2).
  */
-function OrgSourceTree({ org }: { org: OrgOption }) {
+function OrgSourceTree({ org, actions }: { org: OrgOption; actions: SourceTreeActions }) {
   const { t } = useTranslation();
-  const { add, addMany } = usePlaylistActions();
   const { byShip, load } = useShipChannels();
   const [expanded, setExpanded] = useState<Key[]>([]);
   const [search, setSearch] = useState('');
   const [box, height] = useElementHeight<HTMLDivElement>();
 
-  const nodes = useMemo(() => buildSourceTree(org.node, byShip, search), [org.node, byShip, search]);
-  const searching = search.trim() !== '';
+  const text = searchText(search);
+  const searching = text !== '';
+  // Ships not expanded yet have no channels here: the server searches those (once typing pauses).
+  const settledText = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
+  const remote = useChannelSearch(org.id, settledText);
+  // An answer to an earlier text (typing went on) must not open that text's ships.
+  const remoteData = searching && remote.data?.name === text ? remote.data : undefined;
+  const matchingShipIds = useMemo(() => shipsWithMatches(remoteData), [remoteData]);
+  const nodes = useMemo(() => buildSourceTree(org.node, byShip, search, new Set(matchingShipIds)), [org.node, byShip, search, matchingShipIds]);
   const expandedKeys = useMemo(() => (searching ? [...new Set([...expanded, ...searchExpandedKeys(nodes)])] : expanded), [searching, expanded, nodes]);
   const ships = useMemo(() => shipsOf(org.node), [org.node]);
+  const remoteSearching = searching && (remote.isFetching || settledText !== text);
+
+  // The first ships with matches open as an expand would: wait time, channels, then subscriptions.
+  useEffect(() => {
+    for (const ship of shipsToOpen(matchingShipIds, ships, byShip)) void load(ship);
+  }, [matchingShipIds, ships, byShip, load]);
 
   // Spec §2: an organisation with a single ship opens it straight away.
   const onlyShip = ships.length === 1 ? ships[0] : undefined;
@@ -50,9 +99,21 @@ function OrgSourceTree({ org }: { org: OrgOption }) {
 
   return (
     <Flex vertical gap={8} style={{ flex: 1, minHeight: 0 }}>
-      <Input.Search allowClear placeholder={t('fleet.searchPrompt')} aria-label={t('fleet.searchPrompt')} value={search} onChange={(e) => setSearch(e.target.value)} />
-      <div ref={box} style={{ flex: 1, minHeight: 0 }} aria-label={t('fleet.hint')} title={t('fleet.hint')}>
-        {nodes.length === 0 ? (
+      <Input.Search
+        allowClear
+        placeholder={t('fleet.searchPrompt')}
+        aria-label={t('fleet.searchPrompt')}
+        value={search}
+        loading={remoteSearching}
+        onChange={(e) => setSearch(e.target.value)}
+      />
+      <div ref={box} style={{ flex: 1, minHeight: 0 }} aria-label={actions.hint} title={actions.hint} aria-busy={remoteSearching}>
+        {nodes.length === 0 && remoteSearching ? (
+          <Flex gap={6} align="center" justify="center" style={{ padding: 16 }}>
+            <Spin size="small" />
+            <Typography.Text type="secondary">{t('fleet.searching')}</Typography.Text>
+          </Flex>
+        ) : nodes.length === 0 ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={searching ? t('fleet.noMatch') : t('fleet.noShips')} />
         ) : (
           <Tree<SourceNode>
@@ -63,36 +124,33 @@ function OrgSourceTree({ org }: { org: OrgOption }) {
             treeData={nodes}
             fieldNames={{ key: 'key', children: 'children' }}
             expandedKeys={expandedKeys}
-            selectable={false}
+            selectable={actions.select !== undefined}
+            selectedKeys={actions.select?.key ? [actions.select.key] : []}
+            onSelect={(_, { node }) => actions.select?.onSelect(node)}
             titleRender={(node) => <NodeTitle node={node} />}
             onExpand={(keys, { node, expanded: opening }) => {
               setExpanded(keys);
               if (opening && node.kind === 'ship' && byShip.get(node.ship.id)?.status !== 'ready') void load(node.ship);
             }}
-            onDoubleClick={(_, node) => {
-              if (node.kind === 'camera') add(toPlayableSource(node.ship, node.channel, node.camera, node.waitTime));
-              else if (node.kind === 'channel') {
-                const sources = channelSources(node.ship, node.channel, node.waitTime);
-                if (sources.length === 1 && sources[0]) add(sources[0]);
-                else addMany(sources);
-              }
-            }}
+            onDoubleClick={(_, node) => actions.open(node)}
             onRightClick={({ event, node }) => {
-              if (node.kind !== 'ship') return;
+              const openShip = actions.openShip;
+              if (node.kind !== 'ship' || !openShip) return;
               event.preventDefault();
               void load(node.ship).then((loaded) => {
-                if (loaded) addMany(shipSources(node.ship, loaded.channels, loaded.waitTime));
+                if (loaded) openShip(node.ship, loaded.channels, loaded.waitTime);
               });
             }}
           />
         )}
       </div>
+      {actions.footer}
     </Flex>
   );
 }
 
 /** The left sidebar's content: organisation picker, search and the virtual source tree. */
-export function SourceTree() {
+export function SourceTree({ actions }: { actions: SourceTreeActions }) {
   const { t } = useTranslation();
   const { orgs, selected, isLoading } = useOrganisations();
   return (
@@ -109,7 +167,7 @@ export function SourceTree() {
         optionLabelProp="title"
         showSearch={{ optionFilterProp: 'title' }}
       />
-      {selected ? <OrgSourceTree key={selected.id} org={selected} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('fleet.organisationPrompt')} />}
+      {selected ? <OrgSourceTree key={selected.id} org={selected} actions={actions} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('fleet.organisationPrompt')} />}
     </Flex>
   );
 }

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Alert, Button, Card, Col, Row, Statistic, Typography } from 'antd';
+import { Alert, Button, Card, Col, Divider, Row, Statistic, Typography } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useCameraStatuses } from '../api/camera-status.ts';
@@ -8,10 +8,12 @@ import { useShipsAndChannels } from '../api/ships-and-channels.ts';
 import { useOrganisations } from '../selection.ts';
 import { countFleet } from '../statistics.ts';
 import { shipsOf } from '../tree.ts';
+import { LinkUsage } from './LinkUsage.tsx';
 
 /**
  * The static-info panel (spec §3 "static-info closed"): online and offline ships and channels of
- * the selected organisation. Polled only while open, so it costs nothing when closed.
+ * the selected organisation, and what the open cells cost the ships' links. Polled only while
+ * open, so it costs nothing when closed.
  */
 export function StatisticsPanel({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
@@ -55,6 +57,8 @@ export function StatisticsPanel({ onClose }: { onClose: () => void }) {
       extra={<Button type="text" size="small" icon={<CloseOutlined />} aria-label={t('fleet.stats.close')} onClick={onClose} />}
     >
       {body}
+      <Divider size="small" />
+      <LinkUsage />
     </Card>
   );
 }

@@ -1,8 +1,8 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, ConfigProvider, theme, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
-import { useShipStatus } from '../../../lib/realtime/index.ts';
+import { toKnownLink, useShipStatus } from '../../../lib/realtime/index.ts';
 import type { PlayableSource } from '../../fleet/types.ts';
 import { useFullscreen } from '../hooks/useFullscreen.ts';
 import { useMsePlayer } from '../hooks/useMsePlayer.ts';
@@ -36,6 +36,8 @@ export function PlayerCell({ source, onClose }: PlayerCellProps) {
   const url = mediaSocketUrl(mediaPath, window.location);
   const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, templateId, source.waitTime);
   const { linkType } = useShipStatus(source.shipName);
+  // The player's live latency target follows the link: low on 4G/LEO, room for jitter over satellite.
+  useEffect(() => player?.setLink(toKnownLink(linkType)), [player, linkType]);
   const now = useNow(needsClock(view, performance.now()));
   const overlay = overlayFor(view, now, linkType === 'OFFLINE');
   const banner = bannerFor(view, now);

@@ -1,0 +1,77 @@
+import { useEffect, useState } from 'react';
+import { DownloadOutlined, ScissorOutlined } from '@ant-design/icons';
+import { Alert, Button, DatePicker, Flex, Progress, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import type { ClipJob, RecordingSummary } from '@ship-cctv/protocol';
+import { useClipStatus, useCreateClip } from '../api/clip.ts';
+import { CLIP_MAX_MS, clipProblem, defaultClip } from '../clip-range.ts';
+
+/**
+ * Export a clip of the recording being played (at most ten minutes): the range, a progress bar
+ * while the server cuts it, then a download link.
+ */
+export function ClipExport({ recording, at }: { recording: RecordingSummary | undefined; at: number | undefined }) {
+  const { t } = useTranslation();
+  const [range, setRange] = useState<{ start: number; end: number }>();
+  const [job, setJob] = useState<ClipJob>();
+  const create = useCreateClip();
+  const status = useClipStatus(job);
+
+  // A new recording offers 30 s from the time being shown.
+  const recordingId = recording?.id;
+  useEffect(() => {
+    setJob(undefined);
+    setRange(recording ? defaultClip(at ?? recording.start, recording) : undefined);
+    // Only when the recording changes, not as the play head moves.
+  }, [recordingId]);
+
+  if (!recording || !range) {
+    return <Typography.Text type="secondary">{t('shorePlayback.clip.chooseRecording')}</Typography.Text>;
+  }
+  const problem = clipProblem(range, recording);
+  const current = status.data ?? job;
+  const busy = create.isPending || current?.state === 'queued' || current?.state === 'running';
+
+  const onExport = () => {
+    create.mutate({ recordingId: recording.id, ...range }, { onSuccess: (created) => setJob(created) });
+  };
+
+  return (
+    <Flex vertical gap={8} data-testid="clip-export">
+      <Typography.Text strong>{t('shorePlayback.clip.title')}</Typography.Text>
+      <Flex gap={8} align="center" wrap>
+        <DatePicker.RangePicker
+          showTime={{ format: 'HH:mm:ss' }}
+          format="YYYY-MM-DD HH:mm:ss"
+          allowClear={false}
+          aria-label={t('shorePlayback.clip.range')}
+          data-testid="clip-range"
+          value={[dayjs(range.start), dayjs(range.end)]}
+          disabledDate={(d: Dayjs) => d.endOf('day').valueOf() < recording.start || d.startOf('day').valueOf() > recording.end}
+          onChange={(values) => {
+            const [from, to] = values ?? [];
+            if (from && to) setRange({ start: from.valueOf(), end: to.valueOf() });
+          }}
+        />
+        <Button type="primary" icon={<ScissorOutlined />} disabled={problem !== undefined || busy} loading={busy} onClick={onExport} data-testid="clip-export-button">
+          {busy ? t('shorePlayback.clip.exporting') : t('shorePlayback.clip.export')}
+        </Button>
+        {current?.state === 'done' && current.downloadUrl ? (
+          <Button icon={<DownloadOutlined />} href={current.downloadUrl} download data-testid="clip-download">
+            {t('shorePlayback.clip.download')}
+          </Button>
+        ) : null}
+      </Flex>
+      {problem ? (
+        <Typography.Text type="danger" data-testid="clip-problem">
+          {t(`shorePlayback.clip.${problem}`, { minutes: CLIP_MAX_MS / 60_000 })}
+        </Typography.Text>
+      ) : null}
+      {current ? <Progress percent={current.progress} status={current.state === 'failed' ? 'exception' : current.state === 'done' ? 'success' : 'active'} data-testid="clip-progress" /> : null}
+      {create.error || current?.state === 'failed' ? (
+        <Alert type="error" showIcon title={t('shorePlayback.clip.failed', { message: current?.message ?? create.error?.message ?? '' })} />
+      ) : null}
+    </Flex>
+  );
+}

@@ -1,0 +1,160 @@
+import { useEffect, useRef, useState } from 'react';
+import { ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
+import { Button, Empty, Flex, Tooltip, Typography, theme } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { RecordingSummary } from '@ship-cctv/protocol';
+import { formatClock, formatTime } from '../format.ts';
+import { type TimeWindow, type TimelineRow, bands, centreOn, pan, recordingAt, spanLabel, ticks, timeToX, xToTime, zoom } from '../timeline.ts';
+
+const LABEL_WIDTH = 180;
+const ROW_HEIGHT = 28;
+/** A click this many pixels beside a span still hits it. */
+const SLACK_PX = 6;
+const DRAG_PX = 4;
+
+export interface RecordingTimelineProps {
+  rows: TimelineRow[];
+  window: TimeWindow;
+  onWindow(window: TimeWindow): void;
+  /** What is playing, drawn as the cursor. */
+  current: { cameraId: string; time: number } | undefined;
+  onSeek(recording: RecordingSummary, time: number): void;
+  cameraLabel(cameraId: string): string;
+}
+
+/**
+ * Spec §2 /record/video: recorded spans per channel on a time axis. Click plays from that time,
+ * drag moves the window, the wheel or the buttons zoom from a day down to two minutes.
+ */
+export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cameraLabel }: RecordingTimelineProps) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const track = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(800);
+  const drag = useRef<{ x: number; window: TimeWindow; moved: boolean } | undefined>(undefined);
+  const latest = useRef({ window, onWindow });
+  latest.current = { window, onWindow };
+
+  useEffect(() => {
+    const el = track.current;
+    if (!el) return undefined;
+    const observer = new ResizeObserver(() => setWidth(Math.max(100, el.clientWidth)));
+    observer.observe(el);
+    setWidth(Math.max(100, el.clientWidth));
+    // Not a passive listener: the wheel zooms the timeline instead of scrolling the page.
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const { window: w, onWindow: set } = latest.current;
+      const rect = el.getBoundingClientRect();
+      set(zoom(w, e.deltaY < 0 ? 1 : -1, xToTime(w, e.clientX - rect.left, rect.width)));
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => {
+      observer.disconnect();
+      el.removeEventListener('wheel', onWheel);
+    };
+  }, [rows.length]);
+
+  const span = spanLabel(window);
+  const zoneOffset = -new Date(window.start).getTimezoneOffset() * 60_000;
+  const tickTimes = ticks(window, 8, zoneOffset);
+
+  const onPointerDown = (e: React.PointerEvent<HTMLDivElement>) => {
+    (e.currentTarget as HTMLElement).setPointerCapture?.(e.pointerId);
+    drag.current = { x: e.clientX, window, moved: false };
+  };
+  const onPointerMove = (e: React.PointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    if (!d) return;
+    const dx = e.clientX - d.x;
+    if (!d.moved && Math.abs(dx) < DRAG_PX) return;
+    d.moved = true;
+    onWindow(pan(d.window, (-dx / width) * (d.window.end - d.window.start)));
+  };
+  const onPointerUp = (e: React.PointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    drag.current = undefined;
+    if (!d || d.moved || !track.current) return;
+    const rect = track.current.getBoundingClientRect();
+    const rowIndex = Math.floor((e.clientY - rect.top - ROW_HEIGHT) / ROW_HEIGHT);
+    const row = rows[rowIndex];
+    if (!row) return;
+    const time = xToTime(window, e.clientX - rect.left, rect.width);
+    const slack = (SLACK_PX / rect.width) * (window.end - window.start);
+    const hit = recordingAt(row, time, slack);
+    if (hit) onSeek(hit.recording, hit.time);
+  };
+
+  // The buttons zoom around what is playing (kept in the middle), else around the middle.
+  const zoomBy = (steps: number) => {
+    const next = zoom(window, steps);
+    onWindow(current ? centreOn(next, current.time) : next);
+  };
+
+  const cursorRow = current ? rows.findIndex((r) => r.cameraId === current.cameraId) : -1;
+
+  return (
+    <Flex vertical gap={4} data-testid="timeline" aria-label={t('shorePlayback.timeline.label')}>
+      <Flex align="center" gap={8}>
+        <Typography.Text strong>{t('shorePlayback.timeline.label')}</Typography.Text>
+        <Tooltip title={t('shorePlayback.timeline.zoomOut')}>
+          <Button size="small" icon={<ZoomOutOutlined />} aria-label={t('shorePlayback.timeline.zoomOut')} onClick={() => zoomBy(-1)} />
+        </Tooltip>
+        <Tooltip title={t('shorePlayback.timeline.zoomIn')}>
+          <Button size="small" icon={<ZoomInOutlined />} aria-label={t('shorePlayback.timeline.zoomIn')} data-testid="timeline-zoom-in" onClick={() => zoomBy(1)} />
+        </Tooltip>
+        <Typography.Text type="secondary" data-testid="timeline-window">
+          {t('shorePlayback.timeline.window', { span: t(`shorePlayback.timeline.${span.key}`, { count: span.count }) })}
+        </Typography.Text>
+        <Typography.Text type="secondary" style={{ marginLeft: 'auto' }}>
+          {t('shorePlayback.timeline.hint')}
+        </Typography.Text>
+      </Flex>
+      {rows.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('shorePlayback.timeline.noSpans')} />
+      ) : (
+        <Flex>
+          <div style={{ width: LABEL_WIDTH, flex: 'none' }}>
+            <div style={{ height: ROW_HEIGHT }} />
+            {rows.map((row) => (
+              <div key={row.cameraId} style={{ height: ROW_HEIGHT, lineHeight: `${ROW_HEIGHT}px`, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis', paddingRight: 8 }} title={cameraLabel(row.cameraId)}>
+                {cameraLabel(row.cameraId)}
+              </div>
+            ))}
+          </div>
+          <div
+            ref={track}
+            data-testid="timeline-track"
+            data-window-start={window.start}
+            data-window-end={window.end}
+            onPointerDown={onPointerDown}
+            onPointerMove={onPointerMove}
+            onPointerUp={onPointerUp}
+            style={{ position: 'relative', flex: 1, minWidth: 0, height: ROW_HEIGHT * (rows.length + 1), cursor: 'pointer', userSelect: 'none', touchAction: 'none', overflow: 'hidden', border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadiusSM }}
+          >
+            {tickTimes.map((tick) => (
+              <div key={tick} style={{ position: 'absolute', left: timeToX(window, tick, width), top: 0, bottom: 0, borderLeft: `1px dashed ${token.colorBorderSecondary}` }}>
+                <span style={{ position: 'absolute', top: 4, left: 4, fontSize: 11, color: token.colorTextSecondary, whiteSpace: 'nowrap' }}>
+                  {window.end - window.start > 86_400_000 / 2 ? formatTime(tick).slice(5, 16) : formatClock(tick)}
+                </span>
+              </div>
+            ))}
+            {rows.map((row, i) => (
+              <div key={row.cameraId} data-testid={`timeline-row-${row.cameraId}`} style={{ position: 'absolute', left: 0, right: 0, top: ROW_HEIGHT * (i + 1), height: ROW_HEIGHT, borderTop: `1px solid ${token.colorSplit}` }}>
+                {bands(row, window, width).map((b) => (
+                  <div key={b.id} data-testid={`span-${b.id}`} style={{ position: 'absolute', left: b.left, width: b.width, top: 6, bottom: 6, background: token.colorPrimary, opacity: 0.75, borderRadius: 2 }} />
+                ))}
+              </div>
+            ))}
+            {current && cursorRow >= 0 && current.time >= window.start && current.time <= window.end ? (
+              <div
+                data-testid="timeline-cursor"
+                style={{ position: 'absolute', left: timeToX(window, current.time, width), top: 0, bottom: 0, borderLeft: `2px solid ${token.colorError}`, pointerEvents: 'none' }}
+              />
+            ) : null}
+          </div>
+        </Flex>
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { Dialog, DotLoading, Selector } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import type { PlayableSource } from '../../features/fleet/types.ts';
+import { definitionChoices, useShipConfig } from '../../features/live/api/get-ship-config.ts';
+import { chooseLiveDefinition } from '../play-session.ts';
+import styles from '../mobile.module.css';
+
+export interface LiveOptionsDialogProps {
+  source: PlayableSource;
+  onPlay(templateId: number | undefined): void;
+  onClose(): void;
+}
+
+/**
+ * Live video options: the definition (the ship's definition templates, its default preselected).
+ * As on the desktop, a ship without a default template plays only once one is chosen: otherwise
+ * "无默认清晰度模板" shows and nothing starts (spec §5).
+ */
+export function LiveOptionsDialog({ source, onPlay, onClose }: LiveOptionsDialogProps) {
+  const { t } = useTranslation();
+  const config = useShipConfig(source.orgId, source.shipId);
+  const { choices, defaultModelId } = config.data ? definitionChoices(config.data) : { choices: [], defaultModelId: undefined };
+  const [picked, setPicked] = useState<number>();
+  const [refused, setRefused] = useState(false);
+  const value = picked ?? defaultModelId;
+
+  const play = () => {
+    const decision = chooseLiveDefinition({ picked, defaultModelId, configKnown: config.isSuccess });
+    if (decision.kind === 'refuse') {
+      setRefused(true);
+      return;
+    }
+    onPlay(decision.templateId);
+  };
+
+  return (
+    <Dialog
+      visible
+      aria-label={t('mobile.liveOptions.title')}
+      title={t('mobile.liveOptions.title')}
+      closeOnMaskClick
+      onClose={onClose}
+      content={
+        <div className={styles.dialogBody}>
+          <div className={styles.dialogSubtitle}>
+            {source.title} · {source.shipDisplayName}
+          </div>
+          <div className={styles.fieldLabel}>{t('mobile.liveOptions.definition')}</div>
+          {config.isLoading ? (
+            <span role="status">
+              <DotLoading /> {t('mobile.liveOptions.loading')}
+            </span>
+          ) : config.isError ? (
+            <span className={styles.error}>{t('mobile.liveOptions.loadFailed')}</span>
+          ) : (
+            <div role="group" aria-label={t('mobile.liveOptions.definition')}>
+              <Selector<number>
+                columns={1}
+                value={value === undefined ? [] : [value]}
+                options={choices.map((choice) => ({
+                  value: choice.model.id,
+                  label: choice.model.id === defaultModelId ? `${choice.model.displayName} (${t('mobile.liveOptions.defaultMark')})` : choice.model.displayName,
+                  description: choice.groupName,
+                }))}
+                onChange={([next]) => {
+                  setPicked(next);
+                  setRefused(false);
+                }}
+              />
+            </div>
+          )}
+          {refused ? (
+            <div role="alert" className={styles.error}>
+              {t('live.cell.noDefaultTemplate')}
+            </div>
+          ) : null}
+        </div>
+      }
+      actions={[
+        [
+          { key: 'cancel', text: t('mobile.liveOptions.cancel'), onClick: onClose },
+          { key: 'play', text: t('mobile.liveOptions.play'), bold: true, disabled: config.isLoading, onClick: play },
+        ],
+      ]}
+    />
+  );
+}

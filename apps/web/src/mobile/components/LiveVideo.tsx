@@ -1,0 +1,60 @@
+import { useCallback, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useRuntimeConfig } from '../../app/runtime-config.tsx';
+import type { PlayableSource } from '../../features/fleet/types.ts';
+import { useMsePlayer } from '../../features/live/hooks/useMsePlayer.ts';
+import { useNow } from '../../features/live/hooks/useNow.ts';
+import { mediaSocketUrl } from '../../features/live/media-url.ts';
+import { bannerFor, needsClock, overlayFor, type Overlay } from '../../features/live/player-view.ts';
+import { useShipStatus } from '../../lib/realtime/index.ts';
+import { VideoFrame, type FrameOverlay } from './VideoFrame.tsx';
+
+/** Live video of one camera at a definition (undefined: the ship's default), with the desktop's player. */
+export function LiveVideo({ source, templateId, onClose }: { source: PlayableSource; templateId: number | undefined; onClose(): void }) {
+  const { t } = useTranslation();
+  const { mediaPath } = useRuntimeConfig();
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const url = mediaSocketUrl(mediaPath, window.location);
+  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, templateId, source.waitTime);
+  const { linkType } = useShipStatus(source.shipName);
+  const now = useNow(needsClock(view, performance.now()));
+  const continueWatching = useCallback(() => player?.continueWatching(), [player]);
+  // The browser refused to start muted video without a gesture: this tap is the gesture.
+  const clickToPlay = useCallback(() => void videoRef.current?.play().catch(() => undefined), []);
+
+  const overlay = overlayFor(view, now, linkType === 'OFFLINE');
+  const actions = {
+    replay: { label: t('live.cell.replay'), run: replay },
+    continue: { label: t('live.cell.continue'), run: continueWatching },
+    clickToPlay: { label: t('live.cell.clickToPlay'), run: clickToPlay },
+  };
+  return (
+    <VideoFrame
+      source={source}
+      videoRef={videoRef}
+      state={view.state}
+      overlay={frameOverlay(overlay, t, actions)}
+      banner={bannerFor(view, now)}
+      onClose={onClose}
+      onContinue={continueWatching}
+    />
+  );
+}
+
+type Translate = ReturnType<typeof useTranslation>['t'];
+
+/** The live cell's overlay (features/live/player-view.ts) in words. */
+function frameOverlay(overlay: Overlay, t: Translate, actions: Record<'replay' | 'continue' | 'clickToPlay', { label: string; run(): void }>): FrameOverlay {
+  if (overlay.kind === 'none') return overlay;
+  if (overlay.kind === 'busy') {
+    return { kind: 'busy', text: overlay.text === 'waiting' ? t('live.cell.waiting', { seconds: overlay.seconds ?? 0 }) : t(`live.cell.${overlay.text}`) };
+  }
+  return {
+    kind: 'message',
+    tone: overlay.tone,
+    // "Click to play" says it on its button.
+    text: overlay.text === 'clickToPlay' ? undefined : t(`live.cell.${overlay.text}`),
+    ...(overlay.hint ? { hint: t(`live.cell.${overlay.hint}`) } : {}),
+    ...(overlay.action ? { action: actions[overlay.action] } : {}),
+  };
+}

@@ -1,0 +1,124 @@
+import { useCallback, useMemo, useRef } from 'react';
+import { PlayOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import type { PlaybackSpeed } from '@ship-cctv/protocol';
+import { useRuntimeConfig } from '../../app/runtime-config.tsx';
+import type { PlayableSource } from '../../features/fleet/types.ts';
+import { useNow } from '../../features/live/hooks/useNow.ts';
+import { mediaSocketUrl } from '../../features/live/media-url.ts';
+import { bannerFor, needsClock } from '../../features/live/player-view.ts';
+import { usePlaybackPlayer } from '../../features/playback/hooks/usePlaybackPlayer.ts';
+import { findTimeZone, formatInTimeZone, isPlaybackSpeed, SPEED_CHOICES, toPlaybackCommand, type PlaybackOptions } from '../../features/playback/options.ts';
+import { playbackOverlay, seekValue, type PlaybackOverlay } from '../../features/playback/playback-view.ts';
+import { useShipStatus } from '../../lib/realtime/index.ts';
+import { VideoFrame, type FrameOverlay } from './VideoFrame.tsx';
+import styles from '../mobile.module.css';
+
+export interface PlaybackVideoProps {
+  source: PlayableSource;
+  options: PlaybackOptions;
+  onChangeRange(): void;
+  onClose(): void;
+}
+
+/**
+ * Ship-end playback on the phone (spec §2 /remoteLive): the desktop's playback player hook and
+ * view rules, with touch controls under the picture — pause or resume, the recorded time on
+ * screen in the chosen zone, and the speed.
+ */
+export function PlaybackVideo({ source, options, onChangeRange, onClose }: PlaybackVideoProps) {
+  const { t } = useTranslation();
+  const { mediaPath } = useRuntimeConfig();
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const url = mediaSocketUrl(mediaPath, window.location);
+  const command = useMemo(() => toPlaybackCommand(source.cameraId, options), [source.cameraId, options]);
+  const playback = usePlaybackPlayer(videoRef, url, command, source.waitTime);
+  const { player, view, position } = playback;
+  const { linkType } = useShipStatus(source.shipName);
+  const zone = findTimeZone(options.timeZoneId);
+
+  const playing = view.state === 'playing' && !position?.paused;
+  // The recorded time moves with every frame: tick while playing, and for countdowns.
+  const now = useNow(playing || needsClock(view, performance.now()));
+  const overlay = playbackOverlay(view, now, linkType === 'OFFLINE');
+  const shown = view.state === 'idle' ? undefined : (player?.recordedTime() ?? position?.time);
+  const clickToPlay = useCallback(() => void videoRef.current?.play().catch(() => undefined), []);
+  const actions = {
+    replay: { label: t('playback.player.replay'), run: playback.replay },
+    changeRange: { label: t('playback.player.changeRange'), run: onChangeRange },
+    continue: { label: t('live.cell.continue'), run: playback.continueWatching },
+    clickToPlay: { label: t('live.cell.clickToPlay'), run: clickToPlay },
+  };
+
+  const paused = position?.paused ?? false;
+  const footer = (
+    <>
+      <button
+        type="button"
+        className={styles.iconButton}
+        aria-label={paused ? t('playback.player.resume') : t('playback.player.pause')}
+        disabled={view.state !== 'playing'}
+        onClick={paused ? playback.resume : playback.pause}
+      >
+        {paused ? <PlayOutline /> : <PauseIcon />}
+      </button>
+      <span className={styles.recordedTime} aria-label={t('playback.player.recordedTime')} data-testid="recorded-time">
+        {shown !== undefined && zone ? formatInTimeZone(seekValue(shown, options), zone) : '—'}
+      </span>
+      <select
+        className={styles.speedSelect}
+        aria-label={t('playback.player.speed')}
+        value={position?.speed ?? options.speed}
+        disabled={view.state !== 'playing'}
+        onChange={(e) => {
+          const speed = Number(e.target.value);
+          if (isPlaybackSpeed(speed)) playback.setSpeed(speed as PlaybackSpeed);
+        }}
+      >
+        {SPEED_CHOICES.map((speed) => (
+          <option key={speed} value={speed}>
+            {t('playback.options.speedOption', { speed })}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+
+  return (
+    <VideoFrame
+      source={source}
+      videoRef={videoRef}
+      state={view.state}
+      overlay={frameOverlay(overlay, t, actions)}
+      banner={bannerFor(view, now)}
+      onClose={onClose}
+      onContinue={playback.continueWatching}
+      footer={footer}
+    />
+  );
+}
+
+/** Two bars (antd-mobile-icons has no pause icon). */
+function PauseIcon() {
+  return (
+    <svg width="1em" height="1em" viewBox="0 0 48 48" aria-hidden="true" fill="currentColor">
+      <rect x="12" y="9" width="8" height="30" rx="2" />
+      <rect x="28" y="9" width="8" height="30" rx="2" />
+    </svg>
+  );
+}
+
+type Translate = ReturnType<typeof useTranslation>['t'];
+
+/** The playback view's overlay (features/playback/playback-view.ts) in words. */
+function frameOverlay(overlay: PlaybackOverlay, t: Translate, actions: Record<'replay' | 'changeRange' | 'continue' | 'clickToPlay', { label: string; run(): void }>): FrameOverlay {
+  if (overlay.kind === 'none') return overlay;
+  if (overlay.kind === 'busy') return { kind: 'busy', text: t(overlay.text, { seconds: overlay.seconds ?? 0 }) };
+  return {
+    kind: 'message',
+    tone: overlay.tone,
+    text: overlay.text === 'live.cell.clickToPlay' ? undefined : t(overlay.text),
+    ...(overlay.hint ? { hint: t(overlay.hint) } : {}),
+    ...(overlay.action ? { action: actions[overlay.action] } : {}),
+  };
+}

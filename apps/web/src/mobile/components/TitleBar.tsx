@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { ActionSheet, NavBar } from 'antd-mobile';
+import { ArrowsAltOutline, UserOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { useLogout } from '../../features/session/hooks/useLogout.ts';
+import { useSessionUser } from '../../features/session/session-store.ts';
+import { useDocumentFullscreen } from '../hooks/useDocumentFullscreen.ts';
+import { readShowsLogout } from '../is-jump.ts';
+import { IS_IOS } from '../platform.ts';
+import styles from '../mobile.module.css';
+
+export interface TitleBarProps {
+  /** Decided once per page load (platform.ts); a prop so tests can show both. */
+  ios?: boolean;
+}
+
+/**
+ * Spec §2 mobile title bar: the product title; a fullscreen button unless on iOS (no Fullscreen
+ * API for pages there) or already fullscreen; a person icon opening the logout action sheet only
+ * when the session came through /jump (isjump=1, spec §6).
+ */
+export function TitleBar({ ios = IS_IOS }: TitleBarProps) {
+  const { t } = useTranslation();
+  const fullscreen = useDocumentFullscreen();
+  const logout = useLogout();
+  const user = useSessionUser();
+  const [sheetOpen, setSheetOpen] = useState(false);
+  const showFullscreen = !ios && fullscreen.supported && !fullscreen.active;
+  const showPerson = readShowsLogout();
+
+  const right = (
+    <div className={styles.titleActions}>
+      {showFullscreen ? (
+        <button type="button" className={styles.iconButton} aria-label={t('mobile.titleBar.fullscreen')} onClick={fullscreen.enter}>
+          <ArrowsAltOutline />
+        </button>
+      ) : null}
+      {showPerson ? (
+        <button type="button" className={styles.iconButton} aria-label={t('mobile.titleBar.user')} onClick={() => setSheetOpen(true)}>
+          <UserOutline />
+        </button>
+      ) : null}
+    </div>
+  );
+
+  return (
+    <>
+      <NavBar className={styles.titleBar} back={null} right={right}>
+        <h1 className={styles.title}>{t('app.title')}</h1>
+      </NavBar>
+      {showPerson ? (
+        <ActionSheet
+          visible={sheetOpen}
+          extra={user ? `${user.displayName} · ${t('mobile.titleBar.logoutConfirm')}` : t('mobile.titleBar.logoutConfirm')}
+          cancelText={t('mobile.titleBar.cancel')}
+          actions={[{ key: 'logout', text: t('mobile.titleBar.logout'), danger: true, onClick: () => void logout() }]}
+          closeOnAction
+          onClose={() => setSheetOpen(false)}
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,4 @@
+/** Spec §2 mobile routes. */
+export const MOBILE_HOME = '/index';
+/** Ship-end playback, linked from the footer (spec §2). */
+export const MOBILE_PLAYBACK = '/remoteLive';
