@@ -1,10 +1,15 @@
 import WebSocket from 'ws';
 import { type MediaClientMessage, type MediaServerMessage, PATHS } from '@ship-cctv/protocol';
 
-/** A media-socket client as a player uses it: JSON commands out, JSON events and fMP4 bytes in. */
+/**
+ * A media-socket client as a player uses it: JSON commands out, JSON events and fMP4 bytes in.
+ * Shared by the agent's live tests and the server's playback tests.
+ */
 export class MediaClient {
   readonly events: MediaServerMessage[] = [];
   readonly chunks: Buffer[] = [];
+  /** Every message in arrival order: a JSON event's type, or "binary:" and the first box type. */
+  readonly order: string[] = [];
   bytes = 0;
   closed: { code: number; reason: string } | undefined;
   private waiters: (() => void)[] = [];
@@ -15,8 +20,11 @@ export class MediaClient {
       if (isBinary) {
         this.chunks.push(buf);
         this.bytes += buf.length;
+        this.order.push(`binary:${buf.subarray(4, 8).toString('latin1')}`);
       } else {
-        this.events.push(JSON.parse(buf.toString('utf8')) as MediaServerMessage);
+        const event = JSON.parse(buf.toString('utf8')) as MediaServerMessage;
+        this.events.push(event);
+        this.order.push(event.type);
       }
       this.wake();
     });
@@ -47,7 +55,7 @@ export class MediaClient {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`media client: no ${what} within ${timeoutMs} ms; events: ${JSON.stringify(this.events.slice(-8))}`);
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.min(left, 500));
+        const t = setTimeout(resolve, Math.min(left, 200));
         this.waiters.push(() => {
           clearTimeout(t);
           resolve();
@@ -58,6 +66,14 @@ export class MediaClient {
 
   event<T extends MediaServerMessage['type']>(type: T, pred: (e: Extract<MediaServerMessage, { type: T }>) => boolean = () => true) {
     return this.events.find((e): e is Extract<MediaServerMessage, { type: T }> => e.type === type && pred(e as Extract<MediaServerMessage, { type: T }>));
+  }
+
+  /** Waits for the next error event after those already seen, and answers it. */
+  async nextError(timeoutMs = 10_000): Promise<Extract<MediaServerMessage, { type: 'error' }>> {
+    const seen = this.events.filter((e) => e.type === 'error').length;
+    await this.until((c) => c.events.filter((e) => e.type === 'error').length > seen, timeoutMs, 'error');
+    const errors = this.events.filter((e): e is Extract<MediaServerMessage, { type: 'error' }> => e.type === 'error');
+    return errors[seen] as Extract<MediaServerMessage, { type: 'error' }>;
   }
 
   close(): Promise<void> {

@@ -35,6 +35,16 @@ export interface NewSegment {
   mime: string;
 }
 
+/** A camera with its ship (CameraInfo), from cameras joined to channels or recordings, and ships. */
+const cameraInfoColumns = {
+  cameraId: t.cameras.id,
+  shipId: t.ships.id,
+  shipName: t.ships.name,
+  orgId: t.ships.orgId,
+  sourceType: t.cameras.sourceType,
+  other: t.cameras.other,
+};
+
 const summaryColumns = {
   id: t.recordings.id,
   orgId: t.ships.orgId,
@@ -104,14 +114,7 @@ export class RecordingStore {
 
   async cameraInfo(cameraId: string): Promise<CameraInfo | undefined> {
     const [row] = await this.db
-      .select({
-        cameraId: t.cameras.id,
-        shipId: t.ships.id,
-        shipName: t.ships.name,
-        orgId: t.ships.orgId,
-        sourceType: t.cameras.sourceType,
-        other: t.cameras.other,
-      })
+      .select(cameraInfoColumns)
       .from(t.cameras)
       .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
       .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
@@ -126,12 +129,7 @@ export class RecordingStore {
         recordingId: t.recordings.id,
         recordConfigId: t.recordings.recordConfigId,
         start: t.recordings.startMs,
-        cameraId: t.cameras.id,
-        shipId: t.ships.id,
-        shipName: t.ships.name,
-        orgId: t.ships.orgId,
-        sourceType: t.cameras.sourceType,
-        other: t.cameras.other,
+        ...cameraInfoColumns,
       })
       .from(t.recordings)
       .innerJoin(t.cameras, eq(t.cameras.id, t.recordings.cameraId))

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LinkReport, TOKEN_HEADER, type VodQueryResult } from '@ship-cctv/protocol';
 // The real ship agent behind the real link emulator, dialling this server.
-import { ShipAgent } from '../../../agent/src/agent.ts';
+import type { ShipAgent } from '../../../agent/src/agent.ts';
 import { LinkShaper, PROFILES } from '../../../agent/src/link/index.ts';
 import { type TestApp, build, logon } from '../helpers/build.ts';
 import { MediaClient } from './helpers.ts';
+import { CAMERA, SHIP, listenOnLoopback, shipReady, syntheticShip } from './real-ship.ts';
 
-const SHIP = 'S1001';
-const CAMERA = 'S1001-C01-1';
 const MINUTE = 60_000;
 const report: LinkReport = { linkType: 'FBB', quality: 68, duplex: 'BOTH' };
 /**
@@ -38,15 +37,13 @@ describe('a busy uplink is not a dead link', () => {
 
   beforeAll(async () => {
     t = await build({ liveness: LIVENESS });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no port');
-    port = address.port;
+    port = await listenOnLoopback(t);
     shaper = new LinkShaper({ target: { port }, profile: PROFILES.FBB });
     await shaper.listen();
-    agent = new ShipAgent(
-      { shoreUrl: `ws://127.0.0.1:${shaper.port}`, shipId: SHIP, key: await t.app.agentKeys.issue(SHIP), cameras: [{ cameraId: CAMERA, source: 'synthetic', name: 'Bridge' }] },
-      { current: () => report, onChange: () => () => undefined },
+    agent = await syntheticShip(
+      t,
+      `ws://127.0.0.1:${shaper.port}`,
+      report,
       // Small link frames: every keyframe goes up in several slices that shore must put back together.
       { minBackoffMs: 200, maxBackoffMs: 500, silenceTimeoutMs: AGENT_SILENCE_MS, playback: { maxFramePayloadBytes: 4 * 1024 } },
     );
@@ -54,11 +51,7 @@ describe('a busy uplink is not a dead link', () => {
     t.app.agents.events.on('offline', () => drops.push('shore: ship offline'));
     agent.start();
     token = (await logon(t.app, 'demo')).token;
-    const deadline = Date.now() + 20_000;
-    while (!t.app.agents.get(SHIP)?.ready) {
-      if (Date.now() > deadline) throw new Error('the agent did not come online');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await shipReady(t);
     const now = Date.now();
     const res = await t.app.inject({ method: 'GET', url: `/cctvv3-server/v3/vod/query/${SHIP}/${CAMERA}/${now - 6 * 60 * MINUTE}/${now - 10 * MINUTE}`, headers: { [TOKEN_HEADER]: token } });
     if (res.statusCode !== 200) throw new Error(`vod query: ${res.statusCode} ${res.body}`);

@@ -1,7 +1,7 @@
 /**
  * Helpers for the ship-playback tests: a scripted ship agent on the real agent link (it answers
  * span queries and plays a real ffmpeg-made fMP4 clip as kind-2 frames), and a media-socket client
- * as a player uses it.
+ * as a player uses it (the agent tests' own).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,8 +12,6 @@ import {
   AGENT_LINK_VERSION,
   BINARY_KIND,
   type AgentMessage,
-  type MediaClientMessage,
-  type MediaServerMessage,
   PATHS,
   type RecordedSpan,
   type ShoreMessage,
@@ -206,88 +204,8 @@ export class ScriptedAgent {
   }
 }
 
-/** A media-socket client: JSON commands out, JSON events and fMP4 bytes in. */
-export class MediaClient {
-  readonly events: MediaServerMessage[] = [];
-  readonly chunks: Buffer[] = [];
-  /** Every message in arrival order: a JSON event's type, or "binary:" and the first box type. */
-  readonly order: string[] = [];
-  bytes = 0;
-  closed: { code: number; reason: string } | undefined;
-  private waiters: (() => void)[] = [];
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data, isBinary) => {
-      const buf = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
-      if (isBinary) {
-        this.chunks.push(buf);
-        this.bytes += buf.length;
-        this.order.push(`binary:${buf.subarray(4, 8).toString('latin1')}`);
-      } else {
-        const event = JSON.parse(buf.toString('utf8')) as MediaServerMessage;
-        this.events.push(event);
-        this.order.push(event.type);
-      }
-      this.wake();
-    });
-    ws.on('close', (code, reason) => {
-      this.closed = { code, reason: reason.toString() };
-      this.wake();
-    });
-  }
-
-  static open(port: number, token: string | undefined): Promise<MediaClient> {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}${PATHS.media}${token ? `?token=${encodeURIComponent(token)}` : ''}`);
-    const client = new MediaClient(ws);
-    return new Promise((resolve, reject) => {
-      ws.once('open', () => resolve(client));
-      ws.once('error', reject);
-    });
-  }
-
-  send(msg: MediaClientMessage | Record<string, unknown>): void {
-    this.ws.send(JSON.stringify(msg));
-  }
-
-  async until(pred: (c: MediaClient) => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!pred(this)) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`media client: no ${what} within ${timeoutMs} ms; events: ${JSON.stringify(this.events.slice(-8))}`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.min(left, 200));
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
-  }
-
-  event<T extends MediaServerMessage['type']>(type: T, pred: (e: Extract<MediaServerMessage, { type: T }>) => boolean = () => true) {
-    return this.events.find((e): e is Extract<MediaServerMessage, { type: T }> => e.type === type && pred(e as Extract<MediaServerMessage, { type: T }>));
-  }
-
-  /** Waits for the next error event after those already seen, and answers it. */
-  async nextError(timeoutMs = 10_000): Promise<Extract<MediaServerMessage, { type: 'error' }>> {
-    const seen = this.events.filter((e) => e.type === 'error').length;
-    await this.until((c) => c.events.filter((e) => e.type === 'error').length > seen, timeoutMs, 'error');
-    const errors = this.events.filter((e): e is Extract<MediaServerMessage, { type: 'error' }> => e.type === 'error');
-    return errors[seen] as Extract<MediaServerMessage, { type: 'error' }>;
-  }
-
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.ws.once('close', () => resolve());
-      this.ws.close();
-    });
-  }
-
-  private wake(): void {
-    for (const w of this.waiters.splice(0)) w();
-  }
-}
+/** The media-socket client of the agent's tests (a player's view of the socket). */
+export { MediaClient } from '../../../agent/test/helpers/media-client.ts';
 
 /** The `shipcctv_link_bytes_total` counter of one ship, direction and purpose, from /metrics. */
 export function linkBytes(metrics: string, ship: string, direction: 'up' | 'down', purpose: string): number {

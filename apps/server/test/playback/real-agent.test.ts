@@ -5,12 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LinkReport, TOKEN_HEADER, type VodQueryResult } from '@ship-cctv/protocol';
 // The real ship agent (its synthetic camera's recorder and playback), dialling this server.
-import { ShipAgent } from '../../../agent/src/agent.ts';
+import type { ShipAgent } from '../../../agent/src/agent.ts';
 import { type TestApp, build, logon } from '../helpers/build.ts';
 import { MediaClient, linkBytes } from './helpers.ts';
+import { CAMERA, SHIP, listenOnLoopback, shipReady, syntheticShip } from './real-ship.ts';
 
-const SHIP = 'S1001';
-const CAMERA = 'S1001-C01-1';
 const MINUTE = 60_000;
 const report: LinkReport = { linkType: 'FOURTHG', quality: 90, duplex: 'BOTH' };
 
@@ -39,22 +38,11 @@ describe('ship-end playback with the real ship agent', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ship-playback-real-'));
     t = await build();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no port');
-    port = address.port;
-    agent = new ShipAgent(
-      { shoreUrl: `ws://127.0.0.1:${port}`, shipId: SHIP, key: await t.app.agentKeys.issue(SHIP), cameras: [{ cameraId: CAMERA, source: 'synthetic', name: 'Bridge' }] },
-      { current: () => report, onChange: () => () => undefined },
-      { minBackoffMs: 200, maxBackoffMs: 500 },
-    );
+    port = await listenOnLoopback(t);
+    agent = await syntheticShip(t, `ws://127.0.0.1:${port}`, report, { minBackoffMs: 200, maxBackoffMs: 500 });
     agent.start();
     token = (await logon(t.app, 'demo')).token;
-    const deadline = Date.now() + 20_000;
-    while (!t.app.agents.get(SHIP)?.ready) {
-      if (Date.now() > deadline) throw new Error('the agent did not come online');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await shipReady(t);
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Dialog, DotLoading, Selector } from 'antd-mobile';
+import { DotLoading, Selector } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import type { PlayableSource } from '../../features/fleet/types.ts';
 import { definitionChoices, useShipConfig } from '../../features/live/api/get-ship-config.ts';
 import { chooseLiveDefinition } from '../play-session.ts';
+import { SourceOptionsDialog } from './SourceOptionsDialog.tsx';
 import styles from '../mobile.module.css';
 
 export interface LiveOptionsDialogProps {
@@ -35,54 +36,44 @@ export function LiveOptionsDialog({ source, onPlay, onClose }: LiveOptionsDialog
   };
 
   return (
-    <Dialog
-      visible
-      aria-label={t('mobile.liveOptions.title')}
+    <SourceOptionsDialog
       title={t('mobile.liveOptions.title')}
-      closeOnMaskClick
+      source={source}
+      cancelText={t('mobile.liveOptions.cancel')}
+      playText={t('mobile.liveOptions.play')}
+      playDisabled={config.isLoading}
+      onPlay={play}
       onClose={onClose}
-      content={
-        <div className={styles.dialogBody}>
-          <div className={styles.dialogSubtitle}>
-            {source.title} · {source.shipDisplayName}
-          </div>
-          <div className={styles.fieldLabel}>{t('mobile.liveOptions.definition')}</div>
-          {config.isLoading ? (
-            <span role="status">
-              <DotLoading /> {t('mobile.liveOptions.loading')}
-            </span>
-          ) : config.isError ? (
-            <span className={styles.error}>{t('mobile.liveOptions.loadFailed')}</span>
-          ) : (
-            <div role="group" aria-label={t('mobile.liveOptions.definition')}>
-              <Selector<number>
-                columns={1}
-                value={value === undefined ? [] : [value]}
-                options={choices.map((choice) => ({
-                  value: choice.model.id,
-                  label: choice.model.id === defaultModelId ? `${choice.model.displayName} (${t('mobile.liveOptions.defaultMark')})` : choice.model.displayName,
-                  description: choice.groupName,
-                }))}
-                onChange={([next]) => {
-                  setPicked(next);
-                  setRefused(false);
-                }}
-              />
-            </div>
-          )}
-          {refused ? (
-            <div role="alert" className={styles.error}>
-              {t('live.cell.noDefaultTemplate')}
-            </div>
-          ) : null}
+    >
+      <div className={styles.fieldLabel}>{t('mobile.liveOptions.definition')}</div>
+      {config.isLoading ? (
+        <span role="status">
+          <DotLoading /> {t('mobile.liveOptions.loading')}
+        </span>
+      ) : config.isError ? (
+        <span className={styles.error}>{t('mobile.liveOptions.loadFailed')}</span>
+      ) : (
+        <div role="group" aria-label={t('mobile.liveOptions.definition')}>
+          <Selector<number>
+            columns={1}
+            value={value === undefined ? [] : [value]}
+            options={choices.map((choice) => ({
+              value: choice.model.id,
+              label: choice.model.id === defaultModelId ? `${choice.model.displayName} (${t('mobile.liveOptions.defaultMark')})` : choice.model.displayName,
+              description: choice.groupName,
+            }))}
+            onChange={([next]) => {
+              setPicked(next);
+              setRefused(false);
+            }}
+          />
         </div>
-      }
-      actions={[
-        [
-          { key: 'cancel', text: t('mobile.liveOptions.cancel'), onClick: onClose },
-          { key: 'play', text: t('mobile.liveOptions.play'), bold: true, disabled: config.isLoading, onClick: play },
-        ],
-      ]}
-    />
+      )}
+      {refused ? (
+        <div role="alert" className={styles.error}>
+          {t('live.cell.noDefaultTemplate')}
+        </div>
+      ) : null}
+    </SourceOptionsDialog>
   );
 }

@@ -27,21 +27,28 @@ export function PickerSheet({ title, open, value, options, onPick, onClose }: Pi
     <Popup visible={open} onMaskClick={onClose} onClose={onClose} destroyOnClose bodyStyle={{ maxHeight: '70vh', overflowY: 'auto', borderRadius: '12px 12px 0 0' }}>
       <div role="dialog" aria-label={title}>
         <div className={styles.sheetTitle}>{title}</div>
-        <CheckList
-          value={value ? [value] : []}
-          onChange={(values) => {
-            const next = values[0];
-            if (typeof next === 'string') onPick(next);
-            onClose();
-          }}
-        >
-          {options.map((option) => (
-            <CheckList.Item key={option.value} value={option.value} data-value={option.value} style={{ paddingInlineStart: 12 + (option.depth ?? 0) * 16 }}>
-              {option.label}
-            </CheckList.Item>
-          ))}
-        </CheckList>
+        <OneChoiceList value={value} options={options} onPick={onPick} onClose={onClose} />
       </div>
     </Popup>
+  );
+}
+
+/** The one-choice list of a sheet: a tap picks the row and closes the sheet. */
+export function OneChoiceList({ value, options, onPick, onClose }: Pick<PickerSheetProps, 'value' | 'options' | 'onPick' | 'onClose'>) {
+  return (
+    <CheckList
+      value={value ? [value] : []}
+      onChange={(values) => {
+        const next = values[0];
+        if (typeof next === 'string') onPick(next);
+        onClose();
+      }}
+    >
+      {options.map((option) => (
+        <CheckList.Item key={option.value} value={option.value} data-value={option.value} style={{ paddingInlineStart: 12 + (option.depth ?? 0) * 16 }}>
+          {option.label}
+        </CheckList.Item>
+      ))}
+    </CheckList>
   );
 }

@@ -1,16 +1,10 @@
-import { useCallback, useMemo, useRef } from 'react';
 import { PlayOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import type { PlaybackSpeed } from '@ship-cctv/protocol';
-import { useRuntimeConfig } from '../../app/runtime-config.tsx';
 import type { PlayableSource } from '../../features/fleet/types.ts';
-import { useNow } from '../../features/live/hooks/useNow.ts';
-import { mediaSocketUrl } from '../../features/live/media-url.ts';
-import { bannerFor, needsClock } from '../../features/live/player-view.ts';
-import { usePlaybackPlayer } from '../../features/playback/hooks/usePlaybackPlayer.ts';
-import { findTimeZone, formatInTimeZone, isPlaybackSpeed, SPEED_CHOICES, toPlaybackCommand, type PlaybackOptions } from '../../features/playback/options.ts';
-import { playbackOverlay, seekValue, type PlaybackOverlay } from '../../features/playback/playback-view.ts';
-import { useShipStatus } from '../../lib/realtime/index.ts';
+import { usePlaybackScreen } from '../../features/playback/hooks/usePlaybackScreen.ts';
+import { formatInTimeZone, isPlaybackSpeed, SPEED_CHOICES, type PlaybackOptions } from '../../features/playback/options.ts';
+import { seekValue, type PlaybackOverlay } from '../../features/playback/playback-view.ts';
 import { VideoFrame, type FrameOverlay } from './VideoFrame.tsx';
 import styles from '../mobile.module.css';
 
@@ -28,21 +22,7 @@ export interface PlaybackVideoProps {
  */
 export function PlaybackVideo({ source, options, onChangeRange, onClose }: PlaybackVideoProps) {
   const { t } = useTranslation();
-  const { mediaPath } = useRuntimeConfig();
-  const videoRef = useRef<HTMLVideoElement>(null);
-  const url = mediaSocketUrl(mediaPath, window.location);
-  const command = useMemo(() => toPlaybackCommand(source.cameraId, options), [source.cameraId, options]);
-  const playback = usePlaybackPlayer(videoRef, url, command, source.waitTime);
-  const { player, view, position } = playback;
-  const { linkType } = useShipStatus(source.shipName);
-  const zone = findTimeZone(options.timeZoneId);
-
-  const playing = view.state === 'playing' && !position?.paused;
-  // The recorded time moves with every frame: tick while playing, and for countdowns.
-  const now = useNow(playing || needsClock(view, performance.now()));
-  const overlay = playbackOverlay(view, now, linkType === 'OFFLINE');
-  const shown = view.state === 'idle' ? undefined : (player?.recordedTime() ?? position?.time);
-  const clickToPlay = useCallback(() => void videoRef.current?.play().catch(() => undefined), []);
+  const { videoRef, playback, view, position, zone, overlay, banner, shown, clickToPlay } = usePlaybackScreen(source, options);
   const actions = {
     replay: { label: t('playback.player.replay'), run: playback.replay },
     changeRange: { label: t('playback.player.changeRange'), run: onChangeRange },
@@ -90,7 +70,7 @@ export function PlaybackVideo({ source, options, onChangeRange, onClose }: Playb
       videoRef={videoRef}
       state={view.state}
       overlay={frameOverlay(overlay, t, actions)}
-      banner={bannerFor(view, now)}
+      banner={banner}
       onClose={onClose}
       onContinue={playback.continueWatching}
       footer={footer}

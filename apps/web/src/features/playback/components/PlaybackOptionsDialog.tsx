@@ -1,13 +1,10 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Button, Cascader, DatePicker, Flex, Form, Modal, Radio, Select, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import type { ShipConfig } from '@ship-cctv/protocol';
-import { useShipConfig } from '../../live/api/get-ship-config.ts';
+import { usePlaybackOptionsForm } from '../hooks/usePlaybackOptionsForm.ts';
 import {
   closedTimeParts,
-  defaultPlaybackOptions,
-  defaultTemplatePair,
   epochToWallClock,
   findTimeZone,
   formatInTimeZone,
@@ -17,14 +14,9 @@ import {
   templateGroups,
   TIME_ZONES,
   timeZoneLabel,
-  validatePlaybackOptions,
   wallClockToEpoch,
   type PlaybackOptions,
-  type PlaybackOptionsDraft,
-  type PlaybackOptionsErrors,
   type PlaybackOptionsField,
-  type TemplatePair,
-  type TextLanguage,
   type TimeZoneEntry,
   type WallClock,
 } from '../options.ts';
@@ -82,29 +74,14 @@ function wallOf(value: Dayjs): WallClock {
 }
 
 function OptionsForm({ target, initial, onCancel, onSubmit, now }: Required<Omit<PlaybackOptionsDialogProps, 'target' | 'initial'>> & { target: PlaybackTarget; initial: PlaybackOptions | undefined }) {
-  const { t, i18n } = useTranslation();
-  const language: TextLanguage = i18n.language === 'en' ? 'en' : 'zh-CN';
-  const config = useShipConfig(target.orgId, target.shipId);
-  // Spec §8: a config that cannot be read is not an error to show; the server applies the default.
-  const shipConfig: ShipConfig | undefined = config.data;
-  const [draft, setDraft] = useState<PlaybackOptionsDraft>(() => (initial ? { ...initial } : defaultPlaybackOptions(now())));
-  const [touched, setTouched] = useState<ReadonlySet<PlaybackOptionsField>>(new Set());
-  const [submitted, setSubmitted] = useState(false);
-
-  // Until the operator picks one, the template is the ship's default (known once the config is).
-  const template: TemplatePair | undefined = draft.template ?? (shipConfig ? defaultTemplatePair(shipConfig) : undefined);
-  const zone = findTimeZone(draft.timeZoneId);
-  const check = validatePlaybackOptions({ ...draft, template }, { now: now(), config: shipConfig });
-  const shown: PlaybackOptionsErrors = {};
-  for (const [field, error] of Object.entries(check.errors) as [PlaybackOptionsField, PlaybackOptionsErrors[PlaybackOptionsField]][]) {
-    // "No default template" blocks the playback whatever is typed: say so at once.
-    if (submitted || touched.has(field) || error === 'noDefaultTemplate') shown[field] = error;
-  }
-
-  const change = (field: PlaybackOptionsField, next: Partial<PlaybackOptionsDraft>) => {
-    setDraft((d) => ({ ...d, ...next }));
-    setTouched((s) => new Set(s).add(field));
-  };
+  const { t } = useTranslation();
+  const { language, config, shipConfig, draft, template, zone, check, shown, change, submit } = usePlaybackOptionsForm({
+    orgId: target.orgId,
+    shipId: target.shipId,
+    initial,
+    now,
+    onSubmit,
+  });
 
   const zoneOptions = useMemo(() => TIME_ZONES.map((z) => ({ value: z.id, label: timeZoneLabel(z, language) })), [language]);
   const groups = shipConfig ? templateGroups(shipConfig) : [];
@@ -127,11 +104,21 @@ function OptionsForm({ target, initial, onCancel, onSubmit, now }: Required<Omit
     return error ? t(`playback.options.errors.${error}`) : undefined;
   };
 
-  const submit = () => {
-    setSubmitted(true);
-    const result = validatePlaybackOptions({ ...draft, template }, { now: now(), config: shipConfig });
-    if (result.ok) onSubmit(result.options);
-  };
+  // Start and end: typed in the chosen zone, at most now.
+  const timeItem = (field: 'start' | 'end') => (
+    <Form.Item label={t(`playback.options.${field}`)} htmlFor={`playback-${field}`} validateStatus={status(field)} help={help(field)}>
+      <DatePicker
+        id={`playback-${field}`}
+        aria-label={t(`playback.options.${field}`)}
+        showTime
+        format={PICKER_FORMAT}
+        value={zone ? toPickerValue(draft[field], zone) : null}
+        onChange={(value) => change(field, { [field]: fromPicker(value) })}
+        {...pickerLimits}
+        style={{ width: '100%' }}
+      />
+    </Form.Item>
+  );
 
   const templateBlocked = config.isLoading || check.errors.template === 'noDefaultTemplate';
 
@@ -160,30 +147,8 @@ function OptionsForm({ target, initial, onCancel, onSubmit, now }: Required<Omit
           {t('playback.options.zoneNote', { now: formatInTimeZone(now(), zone) })}
         </Typography.Paragraph>
       ) : null}
-      <Form.Item label={t('playback.options.start')} htmlFor="playback-start" validateStatus={status('start')} help={help('start')}>
-        <DatePicker
-          id="playback-start"
-          aria-label={t('playback.options.start')}
-          showTime
-          format={PICKER_FORMAT}
-          value={zone ? toPickerValue(draft.start, zone) : null}
-          onChange={(value) => change('start', { start: fromPicker(value) })}
-          {...pickerLimits}
-          style={{ width: '100%' }}
-        />
-      </Form.Item>
-      <Form.Item label={t('playback.options.end')} htmlFor="playback-end" validateStatus={status('end')} help={help('end')}>
-        <DatePicker
-          id="playback-end"
-          aria-label={t('playback.options.end')}
-          showTime
-          format={PICKER_FORMAT}
-          value={zone ? toPickerValue(draft.end, zone) : null}
-          onChange={(value) => change('end', { end: fromPicker(value) })}
-          {...pickerLimits}
-          style={{ width: '100%' }}
-        />
-      </Form.Item>
+      {timeItem('start')}
+      {timeItem('end')}
       <Form.Item label={t('playback.options.speed')} validateStatus={status('speed')} help={help('speed')}>
         <Radio.Group
           aria-label={t('playback.options.speed')}

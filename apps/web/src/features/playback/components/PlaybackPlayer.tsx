@@ -1,29 +1,22 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useState } from 'react';
 import { CaretRightOutlined, CloseOutlined, HistoryOutlined, PauseOutlined } from '@ant-design/icons';
 import { Button, Flex, Radio, Slider, Spin, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PlaybackSpeed } from '@ship-cctv/protocol';
-import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
-import { useShipStatus } from '../../../lib/realtime/index.ts';
-import { useNow } from '../../live/hooks/useNow.ts';
-import { mediaSocketUrl } from '../../live/media-url.ts';
-import { bannerFor, needsClock } from '../../live/player-view.ts';
 import { useVodSpans } from '../api/vod-query.ts';
-import { usePlaybackPlayer } from '../hooks/usePlaybackPlayer.ts';
+import { usePlaybackScreen } from '../hooks/usePlaybackScreen.ts';
 import {
-  findTimeZone,
   formatInTimeZone,
   formatUtcOffset,
   offsetMinutes,
   sideBySide,
   SPEED_CHOICES,
   timeZoneLabel,
-  toPlaybackCommand,
   type PlaybackOptions,
   type TextLanguage,
   type ZonedTime,
 } from '../options.ts';
-import { playbackOverlay, seekValue, spanBands, type PlaybackOverlay } from '../playback-view.ts';
+import { seekValue, spanBands, type PlaybackOverlay } from '../playback-view.ts';
 import styles from './PlaybackPlayer.module.css';
 import type { PlaybackSource } from './PlaybackSourceTree.tsx';
 
@@ -42,28 +35,13 @@ export interface PlaybackPlayerProps {
 export function PlaybackPlayer({ source, options, onChangeRange, onClose }: PlaybackPlayerProps) {
   const { t, i18n } = useTranslation();
   const language: TextLanguage = i18n.language === 'en' ? 'en' : 'zh-CN';
-  const { mediaPath } = useRuntimeConfig();
-  const videoRef = useRef<HTMLVideoElement>(null);
-  const url = mediaSocketUrl(mediaPath, window.location);
-  const command = useMemo(() => toPlaybackCommand(source.cameraId, options), [source.cameraId, options]);
-  const playback = usePlaybackPlayer(videoRef, url, command, source.waitTime);
-  const { player, view, position } = playback;
-  const { linkType } = useShipStatus(source.shipName);
-  const zone = findTimeZone(options.timeZoneId);
+  const { videoRef, playback, view, position, zone, overlay, banner, shown, clickToPlay } = usePlaybackScreen(source, options, 250);
   const range = { start: options.start, end: options.end };
-
-  const playing = view.state === 'playing' && !position?.paused;
-  // The recorded time moves with every frame: tick while playing, and for countdowns.
-  const now = useNow(playing || needsClock(view, performance.now()), playing ? 250 : 500);
-  const overlay = playbackOverlay(view, now, linkType === 'OFFLINE');
-  const banner = bannerFor(view, now);
-  const shown = view.state === 'idle' ? undefined : (player?.recordedTime() ?? position?.time);
 
   const [dragging, setDragging] = useState<number>();
   const spans = useVodSpans(source.shipId, source.cameraId, options.start, options.end);
   const bands = spans.data ? spanBands(spans.data.spans, range) : [];
 
-  const clickToPlay = useCallback(() => void videoRef.current?.play().catch(() => undefined), []);
   const formatZone = (epoch: number) => (zone ? formatInTimeZone(epoch, zone) : new Date(epoch).toISOString());
   const zoneText = zone ? timeZoneLabel(zone, language) : '';
   const clocks = shown === undefined ? undefined : sideBySide(shown, source.shipTimeZone);
