@@ -32,6 +32,15 @@ const MIGRATION_LOCK = 7_245_001;
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
+    // pool.end() answers before its connections have closed; close() waits for each to end, and a
+    // connection the server drops meanwhile (a restart, a dropped database) is not an error.
+    const connections = new Set<pg.PoolClient>();
+    pool.on('connect', (client) => {
+      connections.add(client);
+      client.on('error', () => undefined);
+      client.once('end', () => connections.delete(client));
+    });
+    pool.on('error', () => undefined);
     const db = drizzlePg(pool, { schema });
     const lockClient = await pool.connect();
     try {
@@ -41,7 +50,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       lockClient.release();
     }
-    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+    const close = async () => {
+      const ended = [...connections].map((c) => new Promise<void>((resolve) => c.once('end', () => resolve())));
+      await pool.end();
+      await Promise.all(ended);
+    };
+    return { db: db as unknown as Db, kind: 'postgres', close };
   }
   let dataDir: string | undefined;
   if (opts.dataDir) {
