@@ -15,6 +15,7 @@ export const fleetZhCN = {
   offline: '离线',
   recording: '录像中',
   notRecording: '未录像',
+  shoreRecording: '岸端录像中',
   signal: '信号：{{quality}}',
   signalUnknown: '信号：未知',
   link: {
@@ -68,6 +69,7 @@ export const fleetEn: Widen<typeof fleetZhCN> = {
   offline: 'Offline',
   recording: 'Recording',
   notRecording: 'Not recording',
+  shoreRecording: 'Recording on shore',
   signal: 'Signal: {{quality}}',
   signalUnknown: 'Signal: unknown',
   link: {

@@ -1,29 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { dest } from '@ship-cctv/protocol';
 import type { MediaListState } from './reduce.ts';
-import { DestinationStore, type StompSubscriber } from './store.ts';
+import { FakeStompClient as FakeClient } from '../../test/fake-stomp.ts';
+import { DestinationStore } from './store.ts';
 
-/** Records SUBSCRIBE/UNSUBSCRIBE as a STOMP client would send them, and lets a test publish. */
-class FakeClient implements StompSubscriber {
-  connected = true;
-  readonly log: string[] = [];
-  private readonly handlers = new Map<string, (message: { body: string }) => void>();
-
-  subscribe(destination: string, callback: (message: { body: string }) => void) {
-    this.log.push(`SUB ${destination}`);
-    this.handlers.set(destination, callback);
-    return {
-      unsubscribe: () => {
-        this.log.push(`UNSUB ${destination}`);
-        this.handlers.delete(destination);
-      },
-    };
-  }
-
-  publish(destination: string, body: unknown): void {
-    this.handlers.get(destination)?.({ body: JSON.stringify(body) });
-  }
-}
 
 const SHIP = dest.shipStatus('COSCO-1');
 

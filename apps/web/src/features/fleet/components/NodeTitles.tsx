@@ -1,4 +1,4 @@
-import { ApartmentOutlined, AppstoreOutlined, VideoCameraFilled } from '@ant-design/icons';
+import { ApartmentOutlined, AppstoreOutlined, CloudServerOutlined, VideoCameraFilled } from '@ant-design/icons';
 import { Flex, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Camera, Channel, OrgShipTreeNode, Ship } from '@ship-cctv/protocol';
@@ -50,6 +50,12 @@ function CameraStatusIcons({ ship, camera }: { ship: Ship; camera: Camera }) {
         data-recording={status.recording}
         style={{ display: 'inline-block', width: 8, height: 8, borderRadius: '50%', background: status.recording ? '#f5222d' : 'transparent', border: `1px solid ${status.recording ? '#f5222d' : '#bfbfbf'}` }}
       />
+      {/* The shore recorder's state is its own (it records only while somebody watches). */}
+      {status.shore.recording ? (
+        <span role="img" aria-label={t('fleet.shoreRecording')} title={t('fleet.shoreRecording')} data-shore-recording="true" style={{ color: '#f5222d' }}>
+          <CloudServerOutlined />
+        </span>
+      ) : null}
     </>
   );
 }
