@@ -127,9 +127,16 @@ test('pick a ship, long-press a channel, choose live video: it plays, and the la
     // The picked ship lives in the page: a reload starts from the pickers again.
     if (p.orgCount > 1) await english.pickOrganisation(p.org);
     await english.pickShip(p.ship);
-    await english.playLive(p.camera);
+    await english.longPress(p.camera);
+    await page.screenshot({ path: `${SCREENSHOTS}/mobile-actions-en.png` });
+    await english.startLive();
     await english.expectPlaying();
     await page.screenshot({ path: `${SCREENSHOTS}/mobile-live-en.png` });
+    await english.rotate('landscape');
+    await expect(page.locator('[data-layout="fill"]')).toBeVisible();
+    await english.expectPlaying();
+    await page.screenshot({ path: `${SCREENSHOTS}/mobile-landscape-en.png` });
+    await english.rotate('portrait');
   }
 });
 
@@ -154,7 +161,7 @@ test('a tap offers this tab’s options; a ship without a default definition ref
   await mobile.expectPlaying();
 });
 
-test('logout shows only with isjump=1: /jump sets it, the person icon opens the logout sheet', async ({ page, context, request }, testInfo) => {
+test('logout shows only with isjump=1: /jump sets it, the person icon opens the logout sheet', async ({ page, context, request, baseURL }, testInfo) => {
   const p = phone(testInfo);
   const mobile = new MobilePage(page);
   // Signed in here (isjump unset): no person icon.
@@ -171,9 +178,20 @@ test('logout shows only with isjump=1: /jump sets it, the person icon opens the 
   expect((await context.cookies()).find((c) => c.name === 'isjump')?.value).toBe('1');
   await expect(mobile.personButton).toBeVisible();
   await mobile.personButton.tap();
-  const logout = page.getByRole('option', { name: TEXTS['zh-CN'].mobile.titleBar.logout, exact: true });
+  let logout = page.getByRole('option', { name: TEXTS['zh-CN'].mobile.titleBar.logout, exact: true });
   await expect(logout).toBeVisible();
-  if (takesScreenshots(testInfo)) await page.screenshot({ path: `${SCREENSHOTS}/mobile-logout-zh-CN.png` });
+  if (takesScreenshots(testInfo)) {
+    await page.screenshot({ path: `${SCREENSHOTS}/mobile-logout-zh-CN.png` });
+    // The same sheet in English: the session and isjump outlive the reload.
+    await context.addCookies([{ name: 'language', value: 'en', url: baseURL ?? '' }]);
+    await page.reload();
+    const english = new MobilePage(page, 'en');
+    await english.waitForScreen();
+    await english.personButton.tap();
+    logout = page.getByRole('option', { name: TEXTS.en.mobile.titleBar.logout, exact: true });
+    await expect(logout).toBeVisible();
+    await page.screenshot({ path: `${SCREENSHOTS}/mobile-logout-en.png` });
+  }
   await logout.tap();
   await expect(page).toHaveURL(/\/monitor\/login$/);
   const cookies = await context.cookies();
@@ -209,5 +227,10 @@ test('long-press, choose ship-end playback: the playback tab opens its options, 
     await english.choose('playback');
     await expect(english.playbackDialog).toBeVisible();
     await page.screenshot({ path: `${SCREENSHOTS}/mobile-playback-options-en.png` });
+    await english.playbackDialog.getByRole('button', { name: TEXTS.en.playback.options.ok, exact: true }).tap();
+    await expect(english.playbackDialog).toBeHidden();
+    await english.expectPlaying(90_000);
+    await expect(page.getByTestId('recorded-time')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    await page.screenshot({ path: `${SCREENSHOTS}/mobile-playback-en.png` });
   }
 });

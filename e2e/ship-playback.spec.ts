@@ -32,12 +32,17 @@ async function openScreen(page: Page, baseURL: string | undefined, language: Lan
   return playback;
 }
 
-/** Opens the options for the Bridge of S1001 and plays [start, end] at `speed`. */
-async function play(playback: ShipPlaybackPage, start: number, end: number, speed?: number) {
+/** Opens the options for the Bridge of S1001 and fills in [start, end] at `speed`. */
+async function fillOptions(playback: ShipPlaybackPage, start: number, end: number, speed?: number) {
   await playback.chooseChannel('S1001-C01');
   await playback.typeTime('start', inChina(start));
   await playback.typeTime('end', inChina(end));
   if (speed !== undefined) await playback.chooseSpeed(speed);
+}
+
+/** Opens the options for the Bridge of S1001 and plays [start, end] at `speed`. */
+async function play(playback: ShipPlaybackPage, start: number, end: number, speed?: number) {
+  await fillOptions(playback, start, end, speed);
   await playback.startPlayback();
 }
 
@@ -46,8 +51,10 @@ test('the last hour at 16×: frames advance and the burned-in clock shows times 
   const playback = await openScreen(page, baseURL);
   const end = wholeSecond(Date.now() - 5_000);
   const start = end - HOUR;
+  await fillOptions(playback, start, end); // 16× is the default speed
+  await page.screenshot({ path: `${SCREENSHOTS}/ship-playback-options-zh-CN.png` });
   const asked = Date.now();
-  await play(playback, start, end); // 16× is the default speed
+  await playback.startPlayback();
   await expect(page.getByTestId('playback-range')).toContainText(`${inChina(start)} — ${inChina(end)}`);
   await expect(page.getByTestId('playback-zone')).toHaveText('(UTC+08:00) 北京，重庆，香港，乌鲁木齐');
 
@@ -88,6 +95,13 @@ test('the last hour at 16×: frames advance and the burned-in clock shows times 
   await expect(page.getByTestId('ship-time')).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   await expect(page.getByTestId('operator-time')).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   await page.screenshot({ path: `${SCREENSHOTS}/ship-playback-zh-CN.png` });
+
+  // The same screen in English (header → settings): the texts change in place, playback goes on.
+  const english = await playback.switchLanguage('en');
+  await expect(page.getByTestId('playback-zone')).toHaveText('(UTC+08:00) Beijing, Chongqing, Hong Kong, Urumqi');
+  await expect(english.player).toBeVisible();
+  await english.expectFramesAdvance();
+  await page.screenshot({ path: `${SCREENSHOTS}/ship-playback-en.png` });
 });
 
 test('pause holds the picture, resume carries on, a seek jumps, another speed keeps playing', async ({ page, baseURL }) => {

@@ -83,4 +83,10 @@ test('a watched channel is recorded on shore, plays from the timeline and export
     rmSync(dir, { recursive: true, force: true });
   }
   await page.screenshot({ path: 'docs/screenshots/shore-playback-zh-CN.png' });
+
+  // The same screen in English (header → settings): the texts change in place, the player plays on.
+  const english = await shore.switchLanguage('en');
+  await expect(english.exportButton).toHaveText(english.texts.shorePlayback.clip.export);
+  await english.expectPlaying();
+  await page.screenshot({ path: 'docs/screenshots/shore-playback-en.png' });
 });

@@ -131,9 +131,8 @@ export class MobilePage {
     return this.page.getByRole('dialog', { name: this.texts.mobile.playbackOptions.title });
   }
 
-  /** Long-press → Live video → Play (the ship's default definition). */
-  async playLive(cameraId: string): Promise<void> {
-    await this.longPress(cameraId);
+  /** After a long-press, in the action sheet: Live video → Play (the ship's default definition). */
+  async startLive(): Promise<void> {
     await this.choose('live');
     await expect(this.liveDialog).toBeVisible();
     const play = this.liveDialog.getByRole('button', { name: this.texts.mobile.liveOptions.play, exact: true });

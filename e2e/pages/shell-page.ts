@@ -3,6 +3,19 @@ import { type Language, MonitorPage, TEXTS } from './monitor-page.ts';
 
 export { type Language, TEXTS };
 
+/**
+ * The header's settings menu → a language (any signed-in desktop screen): the texts change in
+ * place, nothing reloads, and the language cookie remembers the choice.
+ */
+export async function chooseLanguageInHeader(page: Page, from: Language, to: Language): Promise<void> {
+  const texts = TEXTS[from];
+  await page.getByRole('button', { name: texts.shell.settings }).click();
+  const item = page.getByRole('menuitem', { name: to === 'en' ? texts.language.en : texts.language.zhCN });
+  await item.click();
+  await expect(page.locator('html')).toHaveAttribute('lang', to);
+  await expect(item).toBeHidden();
+}
+
 /** Sign-in screen (/login) of the desktop app: the same controls as MonitorPage, opened at /login. */
 export class SignInScreen extends MonitorPage {
   override async open(path = '/monitor/login'): Promise<Response | null> {
@@ -113,8 +126,7 @@ export class ShellScreen {
   }
 
   async switchLanguage(language: Language): Promise<ShellScreen> {
-    await this.settings.click();
-    await this.page.getByRole('menuitem', { name: language === 'en' ? this.texts.language.en : this.texts.language.zhCN }).click();
+    await chooseLanguageInHeader(this.page, this.language, language);
     const next = new ShellScreen(this.page, language);
     await expect(next.mainPreview).toBeVisible();
     return next;

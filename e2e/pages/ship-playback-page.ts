@@ -1,6 +1,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { COOKIES, decodeCaptureCode } from '@ship-cctv/protocol';
 import { type Language, TEXTS } from './monitor-page.ts';
+import { chooseLanguageInHeader } from './shell-page.ts';
 
 export type { Language };
 
@@ -58,6 +59,14 @@ export class ShipPlaybackPage {
     await this.page.getByRole('menuitem', { name: this.texts.playback.menu, exact: true }).click();
     await expect(this.page).toHaveURL(/\/monitor\/live\/recordlivevideo$/);
     await expect(this.page.getByText(this.texts.playback.page.empty)).toBeVisible({ timeout: 15_000 });
+  }
+
+  /** Header → settings → another language: the screen stays as it is (playback goes on), in the new texts. */
+  async switchLanguage(language: Language): Promise<ShipPlaybackPage> {
+    await chooseLanguageInHeader(this.page, this.language, language);
+    const next = new ShipPlaybackPage(this.page, language);
+    await expect(this.page.getByRole('menuitem', { name: next.texts.playback.menu, exact: true })).toBeVisible();
+    return next;
   }
 
   async chooseOrganisation(displayName: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { type Language, TEXTS } from './monitor-page.ts';
+import { chooseLanguageInHeader } from './shell-page.ts';
 
 /**
  * The shore video playback screen (/monitor/record/video, apps/web features/shore-playback):
@@ -46,6 +47,14 @@ export class ShorePlaybackPage {
     await this.page.getByRole('menuitem', { name: this.texts.shorePlayback.menu.video, exact: true }).click();
     await expect(this.page).toHaveURL(/\/monitor\/record\/video$/);
     await expect(this.title).toBeVisible();
+  }
+
+  /** Header → settings → another language: the screen stays as it is (the player plays on), in the new texts. */
+  async switchLanguage(language: Language): Promise<ShorePlaybackPage> {
+    await chooseLanguageInHeader(this.page, this.language, language);
+    const next = new ShorePlaybackPage(this.page, language);
+    await expect(next.title).toHaveText(next.texts.shorePlayback.page.title.replace('{{name}}', next.texts.shell.menu.shorePlayback));
+    return next;
   }
 
   /** The list's rows of one camera (the row text names the channel). */

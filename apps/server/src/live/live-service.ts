@@ -5,7 +5,7 @@ import { type Lease, StreamRegistry } from '../media/stream-registry.ts';
 import { type Access } from '../services/access.ts';
 import type { FleetService } from '../services/fleet.ts';
 import { DEFAULT_DEFINITION_CONTROL, DefinitionController, type DefinitionControllerOptions } from './definition-controller.ts';
-import { type LiveViewer, LiveSource } from './live-source.ts';
+import { type LiveMediaTap, type LiveViewer, LiveSource } from './live-source.ts';
 import { chooseTemplate } from './templates.ts';
 
 export interface LiveServiceOptions {
@@ -44,6 +44,7 @@ export class LiveService {
   private readonly byStreamId = new Map<number, LiveSource>();
   private readonly controllers = new Map<string, DefinitionController>();
   private nextStreamId = 1;
+  private readonly taps = new Set<LiveMediaTap>();
 
   constructor(
     private readonly fleet: FleetService,
@@ -101,9 +102,16 @@ export class LiveService {
           },
           log: this.log,
           onLag: (src, excessMs) => this.onQueue(src.shipId, excessMs),
+          taps: this.taps,
           ...(this.opts.retryMs !== undefined ? { retryMs: this.opts.retryMs } : {}),
         }),
     };
+  }
+
+  /** Lets `tap` see the media of every live stream as it passes; answers the function that stops it. */
+  tapMedia(tap: LiveMediaTap): () => void {
+    this.taps.add(tap);
+    return () => this.taps.delete(tap);
   }
 
   /** Adds a viewer to the ticket's stream, starting the uplink if nobody watched it; release the lease to leave. */

@@ -12,7 +12,7 @@ import type { Source } from '../media/stream-registry.ts';
 import { encodeSpec } from './templates.ts';
 
 /**
- * Observes the media of every live source on one agent gateway (the shore recorder). It only
+ * Observes the media of every live source (the shore recorder; see LiveService.tapMedia). It only
  * listens: it never starts, holds or stops an uplink. Called synchronously; must not throw.
  */
 export interface LiveMediaTap {
@@ -20,16 +20,6 @@ export interface LiveMediaTap {
   fragment(source: LiveSource, fragment: MediaFragment): void;
   /** The source's stream ended (stopped, restarting, ship offline); a new init may follow. */
   end(source: LiveSource): void;
-}
-
-const taps = new WeakMap<AgentGateway, Set<LiveMediaTap>>();
-
-/** Registers a tap for the live sources of this gateway's ships; returns the unregister function. */
-export function tapLiveMedia(gateway: AgentGateway, tap: LiveMediaTap): () => void {
-  const set = taps.get(gateway) ?? new Set<LiveMediaTap>();
-  taps.set(gateway, set);
-  set.add(tap);
-  return () => set.delete(tap);
 }
 
 /** A viewer as a source sees it: JSON events, and the consumer the hub sends bytes to. */
@@ -56,6 +46,8 @@ export interface LiveSourceDeps {
    * beyond its best moment. It grows when the ship's uplink cannot carry the stream.
    */
   onLag?(source: LiveSource, excessMs: number): void;
+  /** Who else sees the media as it passes (the shore recorder). */
+  taps?: ReadonlySet<LiveMediaTap>;
 }
 
 /**
@@ -216,10 +208,10 @@ export class LiveSource implements Source {
         this.timescale = unit.timescale;
         this.lag.reset();
         this.hub.setInit(unit);
-        for (const tap of taps.get(this.deps.gateway) ?? []) tap.init(this, unit, this.effective);
+        for (const tap of this.deps.taps ?? []) tap.init(this, unit, this.effective);
       } else if (unit.kind === 'fragment') {
         this.hub.pushFragment(unit);
-        for (const tap of taps.get(this.deps.gateway) ?? []) tap.fragment(this, unit);
+        for (const tap of this.deps.taps ?? []) tap.fragment(this, unit);
         if (this.timescale > 0) {
           const excess = this.lag.fragment((unit.baseMediaDecodeTime + unit.duration) / this.timescale, Date.now());
           if (excess !== undefined) this.deps.onLag?.(this, excess);
@@ -264,7 +256,7 @@ export class LiveSource implements Source {
     // Joiners must not get the ended stream's init or pictures: they wait for the next stream's.
     this.hub.reset();
     this.codec = undefined;
-    for (const tap of taps.get(this.deps.gateway) ?? []) tap.end(this);
+    for (const tap of this.deps.taps ?? []) tap.end(this);
     this.deps.onStreamId(this, id, undefined);
     this.deps.gateway.get(this.deps.shipId)?.send({ type: 'live.stop', streamId: id });
   }

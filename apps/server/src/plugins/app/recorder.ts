@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fp from 'fastify-plugin';
-import { tapLiveMedia } from '../../live/live-source.ts';
 import { type RecorderSettings, readRecorderSettings } from '../../recorder/config.ts';
 import { RecorderService } from '../../recorder/recorder-service.ts';
 import { RecordingStore } from '../../recorder/store.ts';
@@ -43,7 +42,7 @@ export default fp<RecorderPluginOptions>(
       ...(opts.now ? { now: opts.now } : {}),
     });
     await recorder.start();
-    const untap = tapLiveMedia(app.agents, recorder);
+    const untap = app.live.tapMedia(recorder);
     app.decorate('recorder', recorder);
     app.decorate('recordings', store);
     app.addHook('onClose', async () => {
@@ -52,5 +51,5 @@ export default fp<RecorderPluginOptions>(
       if (scratch) rmSync(scratch, { recursive: true, force: true });
     });
   },
-  { name: 'recorder', dependencies: ['agent-link', 'app-stomp'] },
+  { name: 'recorder', dependencies: ['live', 'app-stomp'] },
 );
