@@ -181,6 +181,7 @@ test('logout shows only with isjump=1: /jump sets it, the person icon opens the 
   let logout = page.getByRole('option', { name: TEXTS['zh-CN'].mobile.titleBar.logout, exact: true });
   await expect(logout).toBeVisible();
   if (takesScreenshots(testInfo)) {
+    await mobile.expectSettled(logout);
     await page.screenshot({ path: `${SCREENSHOTS}/mobile-logout-zh-CN.png` });
     // The same sheet in English: the session and isjump outlive the reload.
     await context.addCookies([{ name: 'language', value: 'en', url: baseURL ?? '' }]);
@@ -190,6 +191,7 @@ test('logout shows only with isjump=1: /jump sets it, the person icon opens the 
     await english.personButton.tap();
     logout = page.getByRole('option', { name: TEXTS.en.mobile.titleBar.logout, exact: true });
     await expect(logout).toBeVisible();
+    await english.expectSettled(logout);
     await page.screenshot({ path: `${SCREENSHOTS}/mobile-logout-en.png` });
   }
   await logout.tap();

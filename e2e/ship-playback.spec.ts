@@ -52,6 +52,7 @@ test('the last hour at 16×: frames advance and the burned-in clock shows times 
   const end = wholeSecond(Date.now() - 5_000);
   const start = end - HOUR;
   await fillOptions(playback, start, end); // 16× is the default speed
+  await playback.expectPickersClosed();
   await page.screenshot({ path: `${SCREENSHOTS}/ship-playback-options-zh-CN.png` });
   const asked = Date.now();
   await playback.startPlayback();

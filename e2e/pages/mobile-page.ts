@@ -114,6 +114,22 @@ export class MobilePage {
     }
   }
 
+  /** Waits until something that slides in (a sheet) has come to rest: its place is the same on two reads in a row. */
+  async expectSettled(target: Locator): Promise<void> {
+    let last: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          const box = JSON.stringify(await target.boundingBox());
+          const still = box === last;
+          last = box;
+          return still;
+        },
+        { intervals: [100], message: 'the sheet comes to rest' },
+      )
+      .toBe(true);
+  }
+
   get actionSheet(): Locator {
     return this.page.getByRole('option', { name: this.texts.mobile.actions.live, exact: true });
   }

@@ -100,6 +100,11 @@ export class ShipPlaybackPage {
     await expect(input).toHaveValue(text);
   }
 
+  /** Waits until the date pickers' pop-ups have faded out (they close on Enter, with an animation). */
+  async expectPickersClosed(): Promise<void> {
+    await expect(this.page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)')).toHaveCount(0);
+  }
+
   async chooseSpeed(speed: number): Promise<void> {
     await this.dialog.getByText(this.texts.playback.options.speedOption.replace('{{speed}}', String(speed)), { exact: true }).click();
   }
