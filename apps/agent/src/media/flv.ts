@@ -1,3 +1,5 @@
+import { ByteQueue } from './byte-queue.ts';
+
 /**
  * Incremental FLV reader (Adobe FLV file format, version 10.1, annex E): the file header, then
  * tags, each whole in the stream as soon as the muxer wrote it — [type][data size:3][timestamp:3]
@@ -42,43 +44,39 @@ const FRAME_KEY = 1;
 export const MAX_TAG_BYTES = 16 * 1024 * 1024;
 
 export class FlvReader {
-  private chunks: Buffer[] = [];
-  private buffered = 0;
+  private readonly bytes = new ByteQueue();
   private headerDone = false;
 
   /** Bytes held waiting for the rest of a tag. */
   get pendingBytes(): number {
-    return this.buffered;
+    return this.bytes.length;
   }
 
   /** Feeds bytes in stream order; returns the tags they complete. Throws on a malformed stream. */
   push(chunk: Uint8Array): FlvItem[] {
-    if (chunk.length > 0) {
-      this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-      this.buffered += chunk.length;
-    }
+    this.bytes.push(chunk);
     const out: FlvItem[] = [];
     if (!this.headerDone) {
-      if (this.buffered < HEADER_BYTES) return out;
-      const head = this.peek(HEADER_BYTES);
+      if (this.bytes.length < HEADER_BYTES) return out;
+      const head = this.bytes.peek(HEADER_BYTES);
       if (head.toString('latin1', 0, 3) !== 'FLV') throw new Error('not an FLV stream');
       const dataOffset = head.readUInt32BE(5);
       if (dataOffset < HEADER_BYTES || dataOffset > 1024) throw new Error(`FLV header size ${dataOffset} is invalid`);
-      if (this.buffered < dataOffset + PREVIOUS_TAG_SIZE_BYTES) return out;
-      this.take(dataOffset + PREVIOUS_TAG_SIZE_BYTES);
+      if (this.bytes.length < dataOffset + PREVIOUS_TAG_SIZE_BYTES) return out;
+      this.bytes.take(dataOffset + PREVIOUS_TAG_SIZE_BYTES);
       this.headerDone = true;
     }
     for (;;) {
-      if (this.buffered < TAG_HEADER_BYTES) return out;
-      const head = this.peek(TAG_HEADER_BYTES);
+      if (this.bytes.length < TAG_HEADER_BYTES) return out;
+      const head = this.bytes.peek(TAG_HEADER_BYTES);
       const tagType = (head[0] as number) & 0x1f;
       if ((head[0] as number) & 0x20) throw new Error('encrypted FLV tags are not supported');
       const dataSize = head.readUIntBE(1, 3);
       if (dataSize > MAX_TAG_BYTES) throw new Error(`FLV tag of ${dataSize} bytes exceeds ${MAX_TAG_BYTES}`);
       if (tagType !== TAG_AUDIO && tagType !== TAG_VIDEO && tagType !== TAG_SCRIPT) throw new Error(`malformed FLV stream: tag type ${tagType}`);
       const total = TAG_HEADER_BYTES + dataSize + PREVIOUS_TAG_SIZE_BYTES;
-      if (this.buffered < total) return out;
-      const tag = this.take(total);
+      if (this.bytes.length < total) return out;
+      const tag = this.bytes.take(total);
       if (tag.readUInt32BE(TAG_HEADER_BYTES + dataSize) !== TAG_HEADER_BYTES + dataSize) {
         throw new Error('malformed FLV stream: previous tag size does not match');
       }
@@ -87,34 +85,6 @@ export class FlvReader {
       const data = tag.subarray(TAG_HEADER_BYTES, TAG_HEADER_BYTES + dataSize);
       out.push(tagType === TAG_VIDEO ? videoPacket(data, timestampMs) : { kind: 'other', tagType });
     }
-  }
-
-  private peek(n: number): Buffer {
-    const first = this.chunks[0] as Buffer;
-    if (first.length >= n) return first.subarray(0, n);
-    // Merge just enough leading chunks to hold n bytes.
-    let count = 0;
-    let have = 0;
-    while (have < n) have += (this.chunks[count++] as Buffer).length;
-    const merged = Buffer.concat(this.chunks.slice(0, count));
-    this.chunks.splice(0, count, merged);
-    return merged.subarray(0, n);
-  }
-
-  private take(n: number): Buffer {
-    const first = this.chunks[0] as Buffer;
-    let out: Buffer;
-    if (first.length >= n) {
-      out = first.subarray(0, n);
-      if (first.length === n) this.chunks.shift();
-      else this.chunks[0] = first.subarray(n);
-    } else {
-      const all = Buffer.concat(this.chunks);
-      out = all.subarray(0, n);
-      this.chunks = all.length > n ? [all.subarray(n)] : [];
-    }
-    this.buffered -= n;
-    return out;
   }
 }
 

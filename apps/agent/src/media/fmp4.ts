@@ -6,6 +6,8 @@
  * keyframe, leaving shore a stream it can still decode. Memory: at most one unfinished box.
  */
 
+import { ByteQueue } from './byte-queue.ts';
+
 export type Fmp4Unit =
   | { kind: 'init'; bytes: Buffer }
   | {
@@ -20,14 +22,15 @@ export const MAX_BOX_BYTES = 16 * 1024 * 1024;
 
 const SAMPLE_IS_NON_SYNC = 0x0001_0000;
 
-interface Box {
+export interface Box {
   type: string;
   /** Offset of the payload (after the header) and the end, relative to the buffer given. */
   start: number;
   end: number;
 }
 
-function* children(buf: Buffer, start: number, end: number): Generator<Box> {
+/** The boxes in buf[start, end) (a parent's payload, or a whole stream), in order. */
+export function* children(buf: Buffer, start: number, end: number): Generator<Box> {
   let off = start;
   while (off + 8 <= end) {
     let size = buf.readUInt32BE(off);
@@ -92,8 +95,7 @@ export function firstSampleFlags(moof: Buffer, trexFlags?: number): number | und
 }
 
 export class Fmp4Reader {
-  private chunks: Buffer[] = [];
-  private buffered = 0;
+  private readonly bytes = new ByteQueue();
   /** Boxes of the unit being gathered (init, or a fragment up to its mdat). */
   private unit: Buffer[] = [];
   private moof: Buffer | undefined;
@@ -102,15 +104,12 @@ export class Fmp4Reader {
 
   /** Bytes held waiting for the rest of a box. */
   get pendingBytes(): number {
-    return this.buffered + this.unit.reduce((n, b) => n + b.length, 0);
+    return this.bytes.length + this.unit.reduce((n, b) => n + b.length, 0);
   }
 
   /** Feeds bytes in stream order; returns the units they complete. Throws on a malformed stream. */
   push(chunk: Uint8Array): Fmp4Unit[] {
-    if (chunk.length > 0) {
-      this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-      this.buffered += chunk.length;
-    }
+    this.bytes.push(chunk);
     const out: Fmp4Unit[] = [];
     for (;;) {
       const box = this.nextBox();
@@ -141,8 +140,8 @@ export class Fmp4Reader {
 
   /** Removes and returns one whole top-level box from the front of the buffered bytes, if there is one. */
   private nextBox(): Buffer | undefined {
-    if (this.buffered < 8) return undefined;
-    const head = this.peek(Math.min(16, this.buffered));
+    if (this.bytes.length < 8) return undefined;
+    const head = this.bytes.peek(Math.min(16, this.bytes.length));
     let size = head.readUInt32BE(0);
     if (size === 1) {
       if (head.length < 16) return undefined;
@@ -150,34 +149,7 @@ export class Fmp4Reader {
     }
     if (size < 8) throw new Error(`malformed MP4 stream: box size ${size}`);
     if (size > MAX_BOX_BYTES) throw new Error(`MP4 box of ${size} bytes exceeds ${MAX_BOX_BYTES}`);
-    if (this.buffered < size) return undefined;
-    return this.take(size);
-  }
-
-  private peek(n: number): Buffer {
-    const parts: Buffer[] = [];
-    let have = 0;
-    for (const c of this.chunks) {
-      if (have >= n) break;
-      parts.push(c);
-      have += c.length;
-    }
-    return (parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)).subarray(0, n);
-  }
-
-  private take(n: number): Buffer {
-    const first = this.chunks[0] as Buffer;
-    let out: Buffer;
-    if (first.length >= n) {
-      out = first.subarray(0, n);
-      if (first.length === n) this.chunks.shift();
-      else this.chunks[0] = first.subarray(n);
-    } else {
-      const all = Buffer.concat(this.chunks);
-      out = all.subarray(0, n);
-      this.chunks = all.length > n ? [all.subarray(n)] : [];
-    }
-    this.buffered -= n;
-    return out;
+    if (this.bytes.length < size) return undefined;
+    return this.bytes.take(size);
   }
 }

@@ -6,36 +6,13 @@
  * stopped, so the shore player sees played time run on without a jump.
  */
 
-interface BoxRef {
-  type: string;
-  /** Payload start and box end, in the buffer. */
-  start: number;
-  end: number;
-}
+import { type Box, children } from '../media/fmp4.ts';
 
-function* boxes(buf: Buffer, start: number, end: number): Generator<BoxRef> {
-  let off = start;
-  while (off + 8 <= end) {
-    let size = buf.readUInt32BE(off);
-    let header = 8;
-    if (size === 1) {
-      if (off + 16 > end) return;
-      size = Number(buf.readBigUInt64BE(off + 8));
-      header = 16;
-    } else if (size === 0) {
-      size = end - off;
-    }
-    if (size < header || off + size > end) return;
-    yield { type: buf.toString('latin1', off + 4, off + 8), start: off + header, end: off + size };
-    off += size;
-  }
-}
-
-function find(buf: Buffer, start: number, end: number, path: readonly string[]): BoxRef | undefined {
-  let range: BoxRef | undefined = { type: '', start, end };
+function find(buf: Buffer, start: number, end: number, path: readonly string[]): Box | undefined {
+  let range: Box | undefined = { type: '', start, end };
   for (const type of path) {
-    let next: BoxRef | undefined;
-    for (const b of boxes(buf, range.start, range.end)) {
+    let next: Box | undefined;
+    for (const b of children(buf, range.start, range.end)) {
       if (b.type === type) {
         next = b;
         break;
@@ -55,7 +32,7 @@ export function initTimescale(init: Buffer): number | undefined {
   return init.readUInt32BE(mdhd.start + (version === 1 ? 20 : 12));
 }
 
-function tfdtOf(fragment: Buffer): BoxRef | undefined {
+function tfdtOf(fragment: Buffer): Box | undefined {
   const moof = find(fragment, 0, fragment.length, ['moof']);
   if (!moof) return undefined;
   return find(fragment, moof.start, moof.end, ['traf', 'tfdt']);

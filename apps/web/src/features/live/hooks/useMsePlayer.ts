@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useReducer, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type RefObject } from 'react';
 import { MsePlayer, type PlayerEventMap } from '@ship-cctv/player';
-import type { PlayCommand } from '@ship-cctv/protocol';
+import type { PlayCommand, ShipPlaybackCommand } from '@ship-cctv/protocol';
 import { initialPlayerView, reducePlayerEvent, startedView, type PlayerEvent, type PlayerView } from '../player-view.ts';
 
 /** Reconnect pacing for satellite links: quick first retry, then no faster than every 8 s. */
@@ -18,21 +18,20 @@ export interface MsePlayerHandle {
   /** undefined before mount and after unmount. */
   player: MsePlayer | undefined;
   view: PlayerView;
-  /** Plays the same camera and definition again (after an error or an end). */
+  /** Plays the same command again (after an error or an end). */
   replay(): void;
 }
 
 /**
  * The thin React side of MsePlayer: one player per <video> for the component's life, created on
- * mount and destroyed on unmount; the camera is played again whenever it or the definition
- * changes. `waitSeconds` (the ship's expected wait) only seeds the countdown: a change of it alone
- * must not restart a stream.
+ * mount and destroyed on unmount; `command` (live or ship-end playback) is played again whenever
+ * it changes — keep it stable (useMemo). `waitSeconds` (the ship's expected wait) only seeds the
+ * countdown: a change of it alone must not restart a stream.
  */
-export function useMsePlayer(
+export function usePlayerCommand(
   videoRef: RefObject<HTMLVideoElement | null>,
   url: string,
-  cameraId: string,
-  templateId: number | undefined,
+  command: PlayCommand | ShipPlaybackCommand,
   waitSeconds: number,
 ): MsePlayerHandle {
   const waitRef = useRef(waitSeconds);
@@ -60,13 +59,24 @@ export function useMsePlayer(
 
   const replay = useCallback(() => {
     if (!player) return;
-    const command: PlayCommand = { type: 'play', mode: 'live', cameraId, ...(templateId === undefined ? {} : { templateId }) };
     dispatch({ kind: 'started', now: performance.now(), waitSeconds: waitRef.current });
     player.play(command);
-  }, [player, cameraId, templateId]);
+  }, [player, command]);
 
-  // A new player, camera or definition: (re)start the stream.
+  // A new player or command: (re)start the stream.
   useEffect(replay, [replay]);
 
   return { player, view, replay };
+}
+
+/** A live cell: plays the camera again whenever it or the definition changes. */
+export function useMsePlayer(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  url: string,
+  cameraId: string,
+  templateId: number | undefined,
+  waitSeconds: number,
+): MsePlayerHandle {
+  const command = useMemo<PlayCommand>(() => ({ type: 'play', mode: 'live', cameraId, ...(templateId === undefined ? {} : { templateId }) }), [cameraId, templateId]);
+  return usePlayerCommand(videoRef, url, command, waitSeconds);
 }

@@ -1,18 +1,8 @@
-import { useCallback, useEffect, useReducer, useRef, useState, type RefObject } from 'react';
-import { MsePlayer, type PlaybackPosition, type PlayerEventMap } from '@ship-cctv/player';
+import { useCallback, useEffect, useState, type RefObject } from 'react';
+import type { MsePlayer, PlaybackPosition } from '@ship-cctv/player';
 import type { PlaybackSpeed, ShipPlaybackCommand } from '@ship-cctv/protocol';
-import { initialPlayerView, reducePlayerEvent, startedView, type PlayerEvent, type PlayerView } from '../../live/player-view.ts';
-
-/** Reconnect pacing for satellite links, as the live cells. */
-const RECONNECT = { minMs: 500, maxMs: 8000 };
-
-type Action = { kind: 'event'; event: PlayerEvent; now: number } | { kind: 'started'; now: number; waitSeconds: number };
-
-function reducer(view: PlayerView, action: Action): PlayerView {
-  return action.kind === 'started' ? startedView(action.now, action.waitSeconds) : reducePlayerEvent(view, action.event, action.now);
-}
-
-const EVENTS = ['state', 'error', 'status', 'notice', 'codec'] as const satisfies readonly (keyof PlayerEventMap)[];
+import type { PlayerView } from '../../live/player-view.ts';
+import { usePlayerCommand } from '../../live/hooks/useMsePlayer.ts';
 
 export interface PlaybackPlayerHandle {
   player: MsePlayer | undefined;
@@ -28,44 +18,21 @@ export interface PlaybackPlayerHandle {
 }
 
 /**
- * The React side of a ship-end playback: one MsePlayer per <video>, playing `command` whenever it
- * changes (a new range, camera or template from the options dialog) and stopping on unmount.
+ * The React side of a ship-end playback: the live cells' player hook playing `command` whenever it
+ * changes (a new range, camera or template from the options dialog), plus the position and controls.
  */
 export function usePlaybackPlayer(videoRef: RefObject<HTMLVideoElement | null>, url: string, command: ShipPlaybackCommand, waitSeconds: number): PlaybackPlayerHandle {
-  // waitSeconds only seeds the countdown: a change of it alone must not restart the playback.
-  const waitRef = useRef(waitSeconds);
-  useEffect(() => {
-    waitRef.current = waitSeconds;
-  }, [waitSeconds]);
-  const [player, setPlayer] = useState<MsePlayer>();
-  const [view, dispatch] = useReducer(reducer, undefined, initialPlayerView);
+  const { player, view, replay: playAgain } = usePlayerCommand(videoRef, url, command, waitSeconds);
   const [position, setPosition] = useState<PlaybackPosition>();
 
-  useEffect(() => {
-    const video = videoRef.current;
-    if (!video) return;
-    const instance = new MsePlayer(video, { url, reconnect: RECONNECT });
-    for (const type of EVENTS) {
-      instance.on(type, (payload: PlayerEventMap[typeof type]) =>
-        dispatch({ kind: 'event', event: { type, payload } as PlayerEvent, now: performance.now() }),
-      );
-    }
-    instance.on('position', setPosition);
-    setPlayer(instance);
-    return () => {
-      instance.destroy();
-      setPlayer(undefined);
-    };
-  }, [videoRef, url]);
+  useEffect(() => player?.on('position', setPosition), [player]);
+  // A new command starts from nothing: no position of the previous range.
+  useEffect(() => setPosition(undefined), [command]);
 
   const replay = useCallback(() => {
-    if (!player) return;
-    dispatch({ kind: 'started', now: performance.now(), waitSeconds: waitRef.current });
     setPosition(undefined);
-    player.play(command);
-  }, [player, command]);
-
-  useEffect(replay, [replay]);
+    playAgain();
+  }, [playAgain]);
 
   return {
     player,
