@@ -15,7 +15,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { buildApp } from '@ship-cctv/server';
 import { openDatabase } from '@ship-cctv/server/db';
 import { seedDemoFleet } from '../../server/src/db/seed.ts';
-import { BINARY_KIND, type LinkReport, type LinkType } from '@ship-cctv/protocol';
+import { type LinkReport, type LinkType } from '@ship-cctv/protocol';
 import { Fmp4Splitter } from '../../server/src/media/fmp4.ts';
 import { ShipAgent } from '../src/agent.ts';
 import { LinkShaper, PROFILES, type LinkProfileName } from '../src/link/index.ts';
@@ -120,7 +120,7 @@ async function main(): Promise<void> {
   // Keyed by ship; each follows the stream of the ship's latest live.start only (on a slow link
   // bytes of the previous stream can still be on their way).
   const traces = new Map<string, RigTrace & { streamId: number }>();
-  app.agents.events.on('stream', (shipId, msg) => {
+  app.agents.events.on('message', (shipId, msg) => {
     const t = traces.get(shipId);
     if (t && msg.type === 'live.started' && msg.streamId === t.streamId) t.shoreStarted ??= epochNow();
   });
@@ -138,16 +138,17 @@ async function main(): Promise<void> {
   const shaped = new Set(ships.filter((s) => s.profile !== 'none').map((s) => s.shipId));
   const splitters = new Map<string, { splitter: Fmp4Splitter; timescale: number }>();
   const fragmentsAtShore = new Map<string, number>();
-  app.agents.events.on('binary', (shipId, kind, payload) => {
-    if (kind !== BINARY_KIND.live) return;
+  app.agents.events.on('binary', (shipId, { kind, payload: bytes }) => {
+    if (kind !== 'live') return;
+    const payload = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let n = 0;
-    for (let at = payload.indexOf(MOOF, 4); at >= 0; at = payload.indexOf(MOOF, at + 4)) n++;
+    for (let at = payload.indexOf(MOOF); at >= 0; at = payload.indexOf(MOOF, at + 4)) n++;
     if (n) fragmentsAtShore.set(shipId, (fragmentsAtShore.get(shipId) ?? 0) + n);
   });
-  app.agents.events.on('binary', (shipId, kind, payload) => {
+  app.agents.events.on('binary', (shipId, { kind, streamId, payload }) => {
     const t = traces.get(shipId);
-    if (!t || kind !== BINARY_KIND.live || payload.length < 4 || payload.readUInt32BE(0) !== t.streamId) return;
-    const data = payload.subarray(4);
+    if (!t || kind !== 'live' || streamId !== t.streamId) return;
+    const data = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
     const now = epochNow();
     t.shoreFirstBytes ??= now;
     if (t.shoreFirstMoof === undefined && data.includes(MOOF)) t.shoreFirstMoof = now;

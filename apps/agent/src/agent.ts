@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import {
   AGENT_HEADERS,
+  AGENT_LINK_MIN_VERSION,
   AGENT_LINK_VERSION,
   type AgentMessage,
   type CameraState,
@@ -9,6 +10,7 @@ import {
   PATHS,
   type ShoreMessage,
 } from '@ship-cctv/protocol';
+import { AgentLinkRouter } from './agent-link/router.ts';
 import { type CameraConfig, initialCameraState, isSynthetic, probeCamera } from './cameras.ts';
 import { LiveStreams, type LiveStreamsOptions } from './media/live-streams.ts';
 import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playback-streams.ts';
@@ -49,7 +51,12 @@ export interface AgentEvents {
   connected: [];
   disconnected: [reason: string];
   message: [ShoreMessage];
+  /** Shore refused the upgrade (HTTP status: unknown ship or wrong key). */
   rejected: [status: number];
+  /** Shore refused what the agent said (`error`): an unsupported link version, or a message it could not take. */
+  refused: [code: string, message: string];
+  /** Something from shore could not be delivered (for the log). */
+  dropped: [reason: string];
 }
 
 /**
@@ -74,6 +81,13 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   readonly recorder: ShipRecorder;
   /** Playbacks of the ship's recordings shore asked for; they run only while the socket is up. */
   readonly playback: PlaybackStreams;
+  /**
+   * Delivers shore's messages and frames to the handler of their kind. Its kinds are the agent's
+   * capabilities in hello: register a handler before start().
+   */
+  readonly router = new AgentLinkRouter();
+  /** The link protocol version shore chose in its welcome (on the current connection). */
+  protocol: number | undefined;
 
   constructor(
     readonly config: AgentConfig,
@@ -101,6 +115,17 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     });
     const now = Date.now();
     for (const c of config.cameras) this.cameras.set(c.cameraId, initialCameraState(c, now));
+
+    this.router.handle('live', { message: (msg) => this.streams.handle(msg) });
+    this.router.handle('playback', {
+      message: (msg) => (msg.type === 'vod.query' ? this.send(this.recorder.query(msg)) : this.playback.handle(msg)),
+    });
+    this.router.on('message', (msg) => this.emit('message', msg));
+    this.router.on('control', (msg) => {
+      if (msg.type === 'welcome') this.protocol = msg.protocol;
+      else this.emit('refused', msg.code, msg.message);
+    });
+    this.router.on('dropped', (reason) => this.emit('dropped', reason));
   }
 
   get connected(): boolean {
@@ -160,7 +185,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       headers: {
         [AGENT_HEADERS.shipId]: this.config.shipId,
         [AGENT_HEADERS.authorization]: `Ship ${this.config.key}`,
-        [AGENT_HEADERS.protocol]: String(AGENT_LINK_VERSION),
+        [AGENT_HEADERS.protocol]: `${AGENT_LINK_MIN_VERSION}-${AGENT_LINK_VERSION}`,
       },
       handshakeTimeout: 30_000,
     });
@@ -186,8 +211,9 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.silenceTimer.unref();
       this.send({
         type: 'hello',
-        protocol: AGENT_LINK_VERSION,
+        protocol: { min: AGENT_LINK_MIN_VERSION, max: AGENT_LINK_VERSION },
         agentVersion: AGENT_VERSION,
+        capabilities: this.router.capabilities,
         link: this.link.current(),
         cameras: [...this.cameras.values()],
       });
@@ -195,17 +221,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     });
     ws.on('message', (data, isBinary) => {
       heard();
-      if (isBinary) return;
-      let msg: ShoreMessage;
-      try {
-        msg = JSON.parse(String(data)) as ShoreMessage;
-      } catch {
-        return; // shore only sends JSON text; ignore anything else
-      }
-      if (msg.type === 'live.start' || msg.type === 'live.stop') this.streams.handle(msg);
-      else if (msg.type === 'vod.query') this.send(this.recorder.query(msg));
-      else if (msg.type === 'playback.start' || msg.type === 'playback.pause' || msg.type === 'playback.resume' || msg.type === 'playback.stop') this.playback.handle(msg);
-      this.emit('message', msg);
+      this.router.receive(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data), isBinary);
     });
     ws.on('unexpected-response', (_req, res) => {
       this.emit('rejected', res.statusCode ?? 0);
@@ -215,6 +231,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     ws.on('close', (code, reason) => {
       if (this.ws !== ws) return;
       this.ws = undefined;
+      this.protocol = undefined;
       clearInterval(this.silenceTimer);
       this.streams.detach();
       this.playback.detach();

@@ -6,7 +6,7 @@ export * from './schemas/link-bytes.ts';
 export * from './schemas/channel-search.ts';
 export * from './schemas/runtime-config.ts';
 export * from './destinations.ts';
-export * from './agent-link.ts';
+export * from './link/index.ts';
 export * from './schemas/status.ts';
 export * from './media.ts';
 export * from './capture-code.ts';

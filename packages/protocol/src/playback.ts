@@ -1,23 +1,16 @@
 import type { PlaybackSpeed } from './constants.ts';
-import type { EncodeSpec } from './media.ts';
 
 /**
  * Recordings and playback (spec §2 `/live/recordlivevideo`, `/record/video`; §3 record state and
  * playback options; §5; §8). Two recorders exist:
  *
  * - the **ship recorder** (on the agent): what the ship itself recorded. Asked over the agent link
- *   (`vod.query`) and played back over the link (`playback.*`, binary kind BINARY_KIND.playback);
+ *   (`vod.query`) and played back over the link (`playback.*`, binary kind BINARY_KIND.playback; the messages are in link/playback.ts);
  * - the **shore recorder** (on the server): what crossed the link while somebody watched live and a
  *   recording configuration of the channel was active. It never asks the ship for anything.
  *
  * Every time is epoch milliseconds (UTC). A time zone only changes how a time is shown or typed.
  */
-
-/**
- * Most spans one `vod.result` carries (~45 bytes a span as JSON: 4,000 spans stay well under the
- * agent link's 256 KiB message limit). A full answer is known only up to its last span.
- */
-export const VOD_MAX_SPANS = 4_000;
 
 /** Longest range one ship-end playback may cover (the ship keeps at least 7 days). */
 export const SHIP_PLAYBACK_MAX_RANGE_MS = 7 * 24 * 3_600_000;
@@ -60,34 +53,6 @@ export type PlaybackControlCommand =
  * time range) and `playbackFailed` (playback failed).
  */
 export type PlaybackServerMessage = { type: 'position'; time: number; speed: PlaybackSpeed; paused: boolean };
-
-// ---------------------------------------------------------------------------------------------
-// Agent link.
-
-/** Shore → agent. */
-export type ShorePlaybackMessage =
-  /** Which spans of [start, end) the ship recorder holds for a camera. */
-  | { type: 'vod.query'; requestId: number; cameraId: string; start: number; end: number }
-  /**
-   * Send the recording of [start, end) from `from` (= start unless resuming) at `speed`, encoded
-   * to `encode`. At speed ≥ 8 the ship sends keyframes or a decimated frame rate so the link
-   * carries far less than speed × bitrate. The fMP4 media time runs in *played* time; each
-   * `playback.position` maps it to recorded time.
-   */
-  | { type: 'playback.start'; streamId: number; cameraId: string; encode: EncodeSpec; start: number; end: number; from: number; speed: PlaybackSpeed }
-  | { type: 'playback.pause'; streamId: number }
-  | { type: 'playback.resume'; streamId: number }
-  | { type: 'playback.stop'; streamId: number };
-
-/** Agent → shore. */
-export type AgentPlaybackMessage =
-  | { type: 'vod.result'; requestId: number; cameraId: string; spans: RecordedSpan[] }
-  | { type: 'vod.failed'; requestId: number; message: string }
-  | { type: 'playback.started'; streamId: number }
-  /** Recorded time now being sent (about once a second; a few dozen bytes). */
-  | { type: 'playback.position'; streamId: number; time: number }
-  | { type: 'playback.failed'; streamId: number; code: 'noRecording' | 'playbackFailed'; message: string }
-  | { type: 'playback.ended'; streamId: number };
 
 // ---------------------------------------------------------------------------------------------
 // REST.

@@ -1,6 +1,25 @@
 import { EventEmitter } from 'node:events';
 import type { WebSocket } from 'ws';
-import { type AgentMessage, BINARY_KIND, type LinkPurpose, type ShoreMessage, isAgentMessage } from '@ship-cctv/protocol';
+import {
+  AGENT_LINK_MIN_VERSION,
+  AGENT_LINK_VERSION,
+  type AgentMessage,
+  BINARY_KIND,
+  type BinaryKind,
+  CLOSE_UNSUPPORTED_VERSION,
+  type LinkKind,
+  type LinkPurpose,
+  type ParsedFrame,
+  type ShoreMessage,
+  type VersionRange,
+  agreedVersion,
+  checkAgentMessage,
+  encodeStreamFrame,
+  helloProtocol,
+  isLinkKind,
+  parseJson,
+  parseLinkFrame,
+} from '@ship-cctv/protocol';
 
 /** WebSocket framing bytes around a payload (RFC 6455): what crosses the link besides the payload. */
 export function wsFrameOverhead(payloadBytes: number, masked: boolean): number {
@@ -8,17 +27,18 @@ export function wsFrameOverhead(payloadBytes: number, masked: boolean): number {
   return 2 + length + (masked ? 4 : 0);
 }
 
-const PURPOSE_OF_KIND = new Map<number, LinkPurpose>([
-  [BINARY_KIND.live, 'live'],
-  [BINARY_KIND.playback, 'playback'],
-  [BINARY_KIND.pictures, 'pictures'],
-]);
+/** The link protocol versions this shore speaks. */
+export const SHORE_VERSIONS: VersionRange = { min: AGENT_LINK_MIN_VERSION, max: AGENT_LINK_VERSION };
 
 export type LinkCounter = (direction: 'up' | 'down', purpose: LinkPurpose, bytes: number) => void;
 
 export interface ConnectionEvents {
+  /** A message that passed its schema. */
   message: [AgentMessage];
-  binary: [kind: number, payload: Buffer];
+  /** A binary frame, decoded (or why it could not be). */
+  frame: [ParsedFrame];
+  /** What the agent sent was refused (answered with an error); for the log. */
+  refused: [reason: string];
   close: [reason: string];
 }
 
@@ -46,7 +66,7 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
   private lastSent = Date.now();
   private readonly timer: NodeJS.Timeout;
   private closed = false;
-  private helloSeen = false;
+  private accepted: { protocol: number; capabilities: ReadonlySet<LinkKind>; unknownCapabilities: string[] } | undefined;
 
   constructor(
     readonly shipId: string,
@@ -96,10 +116,27 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
 
   /** Whether the agent has said hello on this connection (it is then ready for stream requests). */
   get ready(): boolean {
-    return this.helloSeen;
+    return this.accepted !== undefined;
   }
-  markReady(): void {
-    this.helloSeen = true;
+  /** The link protocol version both ends speak (after hello). */
+  get protocol(): number | undefined {
+    return this.accepted?.protocol;
+  }
+  /** The kinds the agent said it handles (after hello). */
+  get capabilities(): ReadonlySet<LinkKind> {
+    return this.accepted?.capabilities ?? new Set();
+  }
+  /** What the agent's hello listed that this shore does not know (a newer agent's capabilities). */
+  get unknownCapabilities(): readonly string[] {
+    return this.accepted?.unknownCapabilities ?? [];
+  }
+  /** The hello was accepted: from now on shore may open streams of the agent's kinds. */
+  markReady(protocol: number, capabilities: readonly string[]): void {
+    this.accepted = {
+      protocol,
+      capabilities: new Set(capabilities.filter(isLinkKind)),
+      unknownCapabilities: capabilities.filter((c) => !isLinkKind(c)),
+    };
   }
 
   send(message: ShoreMessage): void {
@@ -109,6 +146,15 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
     this.ws.send(text);
     this.lastSent = Date.now();
     this.count('down', 'control', bytes + wsFrameOverhead(bytes, false));
+  }
+
+  /** Sends bytes of a stream down to the ship (talkback audio), counted under the stream's kind. */
+  sendBinary(kind: BinaryKind, streamId: number, payload: Uint8Array): void {
+    if (this.closed) return;
+    const frame = encodeStreamFrame(BINARY_KIND[kind], streamId, payload);
+    this.ws.send(frame, { binary: true });
+    this.lastSent = Date.now();
+    this.count('down', kind, frame.length + wsFrameOverhead(frame.length, false));
   }
 
   close(code: number, reason: string): void {
@@ -122,24 +168,33 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
     const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     const overhead = wsFrameOverhead(buf.length, true);
     if (isBinary) {
-      const kind = buf[0] ?? 0;
-      this.count('up', PURPOSE_OF_KIND.get(kind) ?? 'control', buf.length + overhead);
-      this.emit('binary', kind, buf.subarray(1));
+      const parsed = parseLinkFrame(buf);
+      const purpose: LinkPurpose = parsed.ok ? parsed.frame.kind : 'control';
+      this.count('up', purpose, buf.length + overhead);
+      this.emit('frame', parsed);
       return;
     }
     this.count('up', 'control', buf.length + overhead);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(buf.toString('utf8'));
-    } catch {
-      this.send({ type: 'error', message: 'malformed JSON' });
+    const json = parseJson(buf.toString('utf8'));
+    if (!json.ok) return this.refuse('badMessage', json.error);
+    // Versions first: an agent too old (or too new) for this shore learns why, whatever else its hello says.
+    const range = helloProtocol(json.value);
+    if (range && agreedVersion(range, SHORE_VERSIONS) === undefined) {
+      const reason =
+        `agent link protocol ${range.min}–${range.max} is not supported: this shore speaks ` +
+        `${SHORE_VERSIONS.min}–${SHORE_VERSIONS.max}; update the ship agent`;
+      this.refuse('unsupportedVersion', reason);
+      this.close(CLOSE_UNSUPPORTED_VERSION, 'unsupported agent link version');
       return;
     }
-    if (!isAgentMessage(parsed)) {
-      this.send({ type: 'error', message: 'unknown message type' });
-      return;
-    }
-    this.emit('message', parsed);
+    const checked = checkAgentMessage(json.value);
+    if (!checked.ok) return this.refuse('badMessage', checked.error);
+    this.emit('message', checked.message);
+  }
+
+  private refuse(code: 'badMessage' | 'unsupportedVersion', message: string): void {
+    this.send({ type: 'error', code, message });
+    this.emit('refused', `${code}: ${message}`);
   }
 
   private finish(reason: string): void {

@@ -1,12 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { BINARY_KIND, type AgentStreamMessage } from '@ship-cctv/protocol';
+import type { LinkQueueMessage } from '@ship-cctv/protocol';
 import type { AgentGateway } from '../agent-link/gateway.ts';
 import { type Lease, StreamRegistry } from '../media/stream-registry.ts';
 import { type Access } from '../services/access.ts';
 import type { FleetService } from '../services/fleet.ts';
 import { DEFAULT_DEFINITION_CONTROL, DefinitionController, type DefinitionControllerOptions } from './definition-controller.ts';
 import { type LiveMediaTap, type LiveViewer, LiveSource } from './live-source.ts';
-import { chooseTemplate } from './templates.ts';
+import { resolveStreamAccess } from './stream-access.ts';
+
+export { LiveRequestError } from './stream-access.ts';
 
 export interface LiveServiceOptions {
   /** How long an unwatched uplink keeps running before the ship is told to stop (at most 10 s). */
@@ -24,26 +26,15 @@ export interface LiveTicket {
   autoShutdown: { enabled: boolean; minutes: number; countdownSeconds: number };
 }
 
-/** Thrown for a play request that cannot start; `code` is the media socket's error code. */
-export class LiveRequestError extends Error {
-  constructor(
-    readonly code: 'noDefaultTemplate' | 'badRequest',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * Live video on shore: one uplink per (camera, definition) however many watch, started when the
- * first viewer comes, stopped a linger after the last leaves. Routes the agents' stream bytes and
- * messages to their sources, and turns each ship's uplink queue reports into definition switches.
+ * first viewer comes, stopped a linger after the last leaves. Each source opens its uplink on its
+ * ship's link (AgentGateway.openStream), which delivers it only what that ship sends about it; this
+ * service turns each ship's uplink queue reports into definition switches.
  */
 export class LiveService {
   private readonly registry: StreamRegistry<string, LiveSource>;
-  private readonly byStreamId = new Map<number, LiveSource>();
   private readonly controllers = new Map<string, DefinitionController>();
-  private nextStreamId = 1;
   private readonly taps = new Set<LiveMediaTap>();
 
   constructor(
@@ -56,12 +47,7 @@ export class LiveService {
       lingerMs: opts.lingerMs,
       onStopError: (err, key) => log.error({ err, key }, 'stopping a live stream failed'),
     });
-    gateway.events.on('binary', (_shipId, kind, payload) => {
-      if (kind !== BINARY_KIND.live || payload.length < 4) return;
-      const source = this.byStreamId.get(payload.readUInt32BE(0));
-      source?.onData(payload.subarray(4));
-    });
-    gateway.events.on('stream', (shipId, msg) => this.onStreamMessage(shipId, msg));
+    gateway.events.on('queue', (shipId, report) => this.onQueueReport(shipId, report));
     gateway.events.on('online', (shipId) => {
       for (const s of this.sourcesOf(shipId)) s.onAgentOnline();
     });
@@ -73,33 +59,17 @@ export class LiveService {
 
   /** Checks access and picks the definition; throws ApiError (403/404) or LiveRequestError. */
   async resolve(access: Access, cameraId: string, templateId: number | undefined): Promise<LiveTicket & { source: () => LiveSource }> {
-    const { ship, org } = await this.fleet.requireCamera(access, cameraId);
-    const config = await this.fleet.shipConfig(access, ship.orgId, ship.id);
-    const choice = chooseTemplate(config, templateId);
-    if (!choice.ok) {
-      if (choice.error === 'noDefaultTemplate') throw new LiveRequestError('noDefaultTemplate', '无默认清晰度模板 (no default definition template)');
-      throw new LiveRequestError('badRequest', `definition template ${templateId} is not configured for this ship`);
-    }
-    const key = `${cameraId}@${choice.requested.id}`;
+    const { requested, lowest, ...ticket } = await resolveStreamAccess(this.fleet, access, cameraId, templateId);
     return {
-      key,
-      shipId: ship.id,
-      cameraId,
-      orgId: org.id,
-      waitSeconds: org.waitTimeSeconds,
-      autoShutdown: { enabled: org.autoShutdownEnabled, minutes: org.autoShutdownMinutes, countdownSeconds: org.autoShutdownCountdownSeconds },
+      ...ticket,
+      key: `${cameraId}@${requested.id}`,
       source: () =>
         new LiveSource({
-          gateway: this.gateway,
-          shipId: ship.id,
+          openStream: (handler) => this.gateway.openStream(ticket.shipId, 'live', handler),
+          shipId: ticket.shipId,
           cameraId,
-          requested: choice.requested,
-          lowest: choice.lowest,
-          allocateStreamId: () => this.nextStreamId++,
-          onStreamId: (src, previous, next) => {
-            if (previous !== undefined) this.byStreamId.delete(previous);
-            if (next !== undefined) this.byStreamId.set(next, src);
-          },
+          requested,
+          lowest,
           log: this.log,
           onLag: (src, excessMs) => this.onQueue(src.shipId, excessMs),
           taps: this.taps,
@@ -168,16 +138,12 @@ export class LiveService {
     for (const s of this.sourcesOf(shipId)) s.setDegraded(decision === 'degrade');
   }
 
-  private onStreamMessage(shipId: string, msg: AgentStreamMessage): void {
-    if (msg.type === 'link.queue') {
-      // The ship sees only its own socket buffer, not the bytes already in the kernel or the modem:
-      // a high figure is congestion, a low one proves nothing. Clear readings come from the lag
-      // measured on shore.
-      const ctl = this.controllers.get(shipId);
-      const mark = (this.opts.definitionControl ?? DEFAULT_DEFINITION_CONTROL).degradeAboveMs;
-      if (msg.queuedMs > mark && !ctl?.isDegraded) this.onQueue(shipId, msg.queuedMs);
-      return;
-    }
-    this.byStreamId.get(msg.streamId)?.onStreamMessage(msg);
+  private onQueueReport(shipId: string, msg: LinkQueueMessage): void {
+    // The ship sees only its own socket buffer, not the bytes already in the kernel or the modem:
+    // a high figure is congestion, a low one proves nothing. Clear readings come from the lag
+    // measured on shore.
+    const ctl = this.controllers.get(shipId);
+    const mark = (this.opts.definitionControl ?? DEFAULT_DEFINITION_CONTROL).degradeAboveMs;
+    if (msg.queuedMs > mark && !ctl?.isDegraded) this.onQueue(shipId, msg.queuedMs);
   }
 }

@@ -1,11 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import {
-  type AgentStreamMessage,
-  type DefinitionModel,
-  type MediaServerMessage,
-  type StreamState,
-} from '@ship-cctv/protocol';
-import type { AgentGateway } from '../agent-link/gateway.ts';
+import { type AgentMessageOf, type DefinitionModel, type MediaServerMessage, type StreamState } from '@ship-cctv/protocol';
+import type { LinkStream, StreamOpener } from '../agent-link/gateway.ts';
 import { Fmp4Splitter, type InitSegment, type MediaFragment, mimeFor } from '../media/fmp4.ts';
 import { StreamHub, type StreamConsumer } from '../media/stream-hub.ts';
 import type { Source } from '../media/stream-registry.ts';
@@ -29,15 +24,12 @@ export interface LiveViewer {
 }
 
 export interface LiveSourceDeps {
-  gateway: AgentGateway;
+  /** Opens a live stream on the ship's link (AgentGateway.openStream for this ship). */
+  openStream: StreamOpener<'live'>;
   shipId: string;
   cameraId: string;
   requested: DefinitionModel;
   lowest: DefinitionModel;
-  /** A fresh stream id, unique on this instance. */
-  allocateStreamId(): number;
-  /** The source now answers to a different stream id (or none). */
-  onStreamId(source: LiveSource, previous: number | undefined, next: number | undefined): void;
   log: FastifyBaseLogger;
   /** Delay before asking again after the agent reported a failed or ended stream. */
   retryMs?: number;
@@ -98,7 +90,8 @@ export class LiveSource implements Source {
   readonly hub = new StreamHub<InitSegment, MediaFragment>();
   private readonly viewers = new Set<LiveViewer>();
   private splitter = new Fmp4Splitter();
-  private streamId: number | undefined;
+  /** The uplink on the ship's link while one is asked for. */
+  private stream: LinkStream<'live'> | undefined;
   private state: StreamState = 'starting';
   private effective: DefinitionModel;
   private codec: MediaServerMessage | undefined;
@@ -128,11 +121,6 @@ export class LiveSource implements Source {
   }
 
   start(): void {
-    const conn = this.deps.gateway.get(this.deps.shipId);
-    if (!conn?.ready) {
-      this.setState('offline', 'ship link is down');
-      return;
-    }
     this.request();
   }
 
@@ -161,7 +149,10 @@ export class LiveSource implements Source {
   }
 
   onAgentOnline(): void {
-    if (!this.stopped && this.streamId === undefined) this.request();
+    if (this.stopped) return;
+    // A stream opened on a link that has since been replaced is gone on the ship's side.
+    if (this.stream && !this.stream.open) this.release();
+    if (!this.stream) this.request();
   }
 
   onAgentOffline(): void {
@@ -169,8 +160,8 @@ export class LiveSource implements Source {
     this.setState('offline', 'ship link is down');
   }
 
-  onStreamMessage(msg: AgentStreamMessage): void {
-    if (msg.type === 'live.started' || msg.type === 'link.queue') return;
+  onStreamMessage(msg: AgentMessageOf<'live'>): void {
+    if (msg.type === 'live.started') return;
     this.deps.log.warn({ shipId: this.deps.shipId, cameraId: this.deps.cameraId, msg }, 'ship stream stopped');
     this.release();
     if (msg.type === 'live.failed') {
@@ -179,7 +170,7 @@ export class LiveSource implements Source {
     this.setState('stalled', msg.type === 'live.failed' ? 'the ship could not start the camera' : 'the ship ended the stream');
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
-      if (!this.stopped && this.streamId === undefined) this.start();
+      if (!this.stopped && this.stream === undefined) this.start();
     }, this.deps.retryMs ?? 5_000);
     this.retryTimer.unref();
   }
@@ -238,27 +229,30 @@ export class LiveSource implements Source {
   }
 
   private request(): void {
-    const conn = this.deps.gateway.get(this.deps.shipId);
-    if (!conn) return;
-    const previous = this.streamId;
-    this.streamId = this.deps.allocateStreamId();
+    const opened = this.deps.openStream({ message: (msg) => this.onStreamMessage(msg), data: (payload) => this.onData(payload) });
+    if (!opened.ok) {
+      if (opened.reason === 'unsupported') this.deps.log.error({ shipId: this.deps.shipId, reason: opened.message }, 'ship cannot stream live');
+      this.setState('offline', opened.reason === 'offline' ? 'ship link is down' : opened.message);
+      return;
+    }
+    const { stream } = opened;
+    this.stream = stream;
     this.splitter = new Fmp4Splitter();
-    this.deps.onStreamId(this, previous, this.streamId);
-    conn.send({ type: 'live.start', streamId: this.streamId, cameraId: this.deps.cameraId, encode: encodeSpec(this.effective) });
+    stream.send({ type: 'live.start', streamId: stream.id, cameraId: this.deps.cameraId, encode: encodeSpec(this.effective) });
     if (this.state !== 'playing') this.setState('starting');
   }
 
   /** Tells the agent to stop the current stream, if any. */
   private release(): void {
-    const id = this.streamId;
-    if (id === undefined) return;
-    this.streamId = undefined;
+    const stream = this.stream;
+    if (stream === undefined) return;
+    this.stream = undefined;
     // Joiners must not get the ended stream's init or pictures: they wait for the next stream's.
     this.hub.reset();
     this.codec = undefined;
     for (const tap of this.deps.taps ?? []) tap.end(this);
-    this.deps.onStreamId(this, id, undefined);
-    this.deps.gateway.get(this.deps.shipId)?.send({ type: 'live.stop', streamId: id });
+    stream.send({ type: 'live.stop', streamId: stream.id });
+    stream.close();
   }
 
   private setState(state: StreamState, reason?: string): void {

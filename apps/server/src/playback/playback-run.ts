@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type {
-  AgentPlaybackMessage,
+  AgentMessageOf,
   DefinitionModel,
   MediaServerMessage,
   PlaybackControlCommand,
   PlaybackSpeed,
   StreamState,
 } from '@ship-cctv/protocol';
-import type { AgentGateway } from '../agent-link/gateway.ts';
+import type { LinkStream, StreamOpener } from '../agent-link/gateway.ts';
 import { Fmp4Splitter, mimeFor } from '../media/fmp4.ts';
 import type { LiveViewer } from '../live/live-source.ts';
 import { encodeSpec } from '../live/templates.ts';
@@ -45,12 +45,10 @@ export const PLAYBACK_FLOW_DEFAULTS: PlaybackFlowOptions = {
 };
 
 export interface PlaybackRunDeps {
-  gateway: AgentGateway;
+  /** Opens a playback stream on the ship's link (AgentGateway.openStream for the ticket's ship). */
+  openStream: StreamOpener<'playback'>;
   ticket: PlaybackTicket;
   viewer: LiveViewer;
-  allocateStreamId(): number;
-  /** The run now answers to a different stream id (or none). */
-  onStreamId(run: PlaybackRun, previous: number | undefined, next: number | undefined): void;
   /** The playback is over for good: ended, failed, or stopped. */
   onFinish(run: PlaybackRun): void;
   log: FastifyBaseLogger;
@@ -66,7 +64,8 @@ export interface PlaybackRunDeps {
  * a new codec and init segment); a dropped link resumes from the last position when it returns.
  */
 export class PlaybackRun {
-  private streamId: number | undefined;
+  /** The ship's current stream of this playback, while one is asked for. */
+  private stream: LinkStream<'playback'> | undefined;
   private splitter = new Fmp4Splitter();
   private state: StreamState = 'starting';
   private userPaused = false;
@@ -91,13 +90,13 @@ export class PlaybackRun {
     return this.deps.ticket.shipId;
   }
   get currentStreamId(): number | undefined {
-    return this.streamId;
+    return this.stream?.id;
   }
   get snapshot(): { shipId: string; cameraId: string; streamId: number | undefined; state: StreamState; position: number; speed: PlaybackSpeed; paused: boolean } {
     return {
       shipId: this.shipId,
       cameraId: this.deps.ticket.cameraId,
-      streamId: this.streamId,
+      streamId: this.stream?.id,
       state: this.state,
       position: this.position,
       speed: this.speed,
@@ -130,7 +129,7 @@ export class PlaybackRun {
         if (!this.userPaused) return undefined;
         this.userPaused = false;
         // A seek or speed change while paused left no stream: start it now.
-        if (this.streamId === undefined) this.request();
+        if (this.stream === undefined) this.request();
         else this.syncAgentPause();
         this.sendPosition();
         return undefined;
@@ -159,7 +158,7 @@ export class PlaybackRun {
     this.setState('offline', 'ship link is down');
   }
 
-  onAgentMessage(msg: AgentPlaybackMessage): void {
+  onAgentMessage(msg: AgentMessageOf<'playback'>): void {
     if (this.finished) return;
     switch (msg.type) {
       case 'playback.started':
@@ -220,22 +219,22 @@ export class PlaybackRun {
   }
 
   private request(): void {
-    const conn = this.deps.gateway.get(this.shipId);
-    if (!conn?.ready) {
-      this.setState('offline', 'ship link is down');
+    const opened = this.deps.openStream({ message: (msg) => this.onAgentMessage(msg), data: (payload) => this.onData(payload) });
+    if (!opened.ok) {
+      if (opened.reason === 'unsupported') this.deps.log.error({ shipId: this.shipId, reason: opened.message }, 'ship cannot play back');
+      this.setState('offline', opened.reason === 'offline' ? 'ship link is down' : opened.message);
       return;
     }
-    const previous = this.streamId;
-    if (previous !== undefined) conn.send({ type: 'playback.stop', streamId: previous });
-    this.streamId = this.deps.allocateStreamId();
+    this.release();
+    const { stream } = opened;
+    this.stream = stream;
     this.splitter = new Fmp4Splitter();
     this.agentPaused = false;
     this.answered = false;
-    this.deps.onStreamId(this, previous, this.streamId);
     const { ticket } = this.deps;
-    conn.send({
+    stream.send({
       type: 'playback.start',
-      streamId: this.streamId,
+      streamId: stream.id,
       cameraId: ticket.cameraId,
       encode: encodeSpec(ticket.model),
       start: ticket.start,
@@ -276,9 +275,9 @@ export class PlaybackRun {
 
   private syncAgentPause(): void {
     const want = this.userPaused || this.flowPaused;
-    if (this.streamId === undefined || want === this.agentPaused) return;
+    if (this.stream === undefined || want === this.agentPaused) return;
     this.agentPaused = want;
-    this.deps.gateway.get(this.shipId)?.send({ type: want ? 'playback.pause' : 'playback.resume', streamId: this.streamId });
+    this.stream.send({ type: want ? 'playback.pause' : 'playback.resume', streamId: this.stream.id });
   }
 
   /**
@@ -313,19 +312,17 @@ export class PlaybackRun {
 
   /** Tells the ship to stop the current stream, if any. */
   private release(): void {
-    const id = this.streamId;
-    if (id === undefined) return;
+    const stream = this.stream;
+    if (stream === undefined) return;
+    stream.send({ type: 'playback.stop', streamId: stream.id });
     this.forget();
-    this.deps.gateway.get(this.shipId)?.send({ type: 'playback.stop', streamId: id });
   }
 
   /** Forgets the current stream without telling the ship (it ended it, or the link is gone). */
   private forget(): void {
-    const id = this.streamId;
     clearTimeout(this.startTimer);
-    if (id === undefined) return;
-    this.streamId = undefined;
-    this.deps.onStreamId(this, id, undefined);
+    this.stream?.close();
+    this.stream = undefined;
   }
 
   private finish(stopShip = true): void {

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { CODES, type AgentPlaybackMessage, type RecordedSpan, VOD_MAX_SPANS, type VodQueryResult } from '@ship-cctv/protocol';
+import { CODES, type RecordedSpan, VOD_MAX_SPANS, type VodQueryResult } from '@ship-cctv/protocol';
 import type { AgentGateway } from '../agent-link/gateway.ts';
 import { ApiError, badRequest, notFound } from '../lib/envelope.ts';
 import type { Access } from '../services/access.ts';
@@ -31,25 +31,19 @@ interface Answer {
   knownUntil: number;
 }
 
-interface Pending {
-  shipId: string;
-  cameraId: string;
-  resolve(spans: RecordedSpan[]): void;
-  reject(err: Error): void;
-  timer: NodeJS.Timeout;
-}
-
 /**
  * Which times the ship recorder holds for a camera (`vod.query` → `vod.result` over the agent link),
- * answered from shore's cache where it can: a range in the past is asked of the ship once.
+ * answered from shore's cache where it can: a range in the past is asked of the ship once. Each
+ * query is a request of kind playback on the ship's link (AgentGateway.openStream): only that
+ * ship's answer naming it reaches it.
  */
 export class VodService {
   readonly cache: SpanCache;
   private readonly opts: VodServiceOptions;
-  private readonly pending = new Map<number, Pending>();
+  /** Queries waiting for the ship: fail them all on shutdown. */
+  private readonly pending = new Set<(err: Error) => void>();
   /** Identical questions in flight share one query over the link. */
   private readonly inFlight = new Map<string, Promise<Answer>>();
-  private nextRequestId = 1;
   /** Queries sent over the link (for tests and introspection). */
   queriesSent = 0;
 
@@ -61,15 +55,6 @@ export class VodService {
   ) {
     this.opts = { ...VOD_DEFAULTS, ...opts };
     this.cache = new SpanCache(this.opts.cache);
-    gateway.events.on('playback', (shipId, msg) => this.onAgentMessage(shipId, msg));
-    gateway.events.on('offline', (shipId) => {
-      for (const [id, p] of this.pending) {
-        if (p.shipId !== shipId) continue;
-        this.pending.delete(id);
-        clearTimeout(p.timer);
-        p.reject(unavailable('the ship went offline before answering'));
-      }
-    });
   }
 
   /** 400 bad range, 404 unknown ship or camera, 403 another organisation's ship, 503 ship offline and nothing cached. */
@@ -111,52 +96,46 @@ export class VodService {
     const key = `${shipId}/${cameraId}/${start}/${end}`;
     const running = this.inFlight.get(key);
     if (running) return running;
-    const conn = this.gateway.get(shipId);
-    if (!conn?.ready) return Promise.reject(unavailable('the ship is offline and shore has no record of this time range'));
-    const requestId = this.nextRequestId++;
     const promise = new Promise<Answer>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(requestId);
-        reject(unavailable(`the ship did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s`));
-      }, this.opts.timeoutMs);
-      timer.unref();
-      this.pending.set(requestId, {
-        shipId,
-        cameraId,
-        timer,
-        resolve: (spans) =>
-          resolve({
-            spans: clipSpans(mergeSpans(spans), start, end),
-            knownUntil: spans.length >= this.opts.maxSpansPerAnswer ? spans.reduce((t, s) => Math.max(t, s.end), start) : end,
-          }),
-        reject,
+      const settle = (err: Error | undefined, spans: RecordedSpan[] = []) => {
+        clearTimeout(timer);
+        this.pending.delete(fail);
+        if (opened.ok) opened.stream.close();
+        if (err) return reject(err);
+        resolve({
+          spans: clipSpans(mergeSpans(spans), start, end),
+          knownUntil: spans.length >= this.opts.maxSpansPerAnswer ? spans.reduce((t, s) => Math.max(t, s.end), start) : end,
+        });
+      };
+      const fail = (err: Error) => settle(err);
+      const opened = this.gateway.openStream(shipId, 'playback', {
+        message: (msg) => {
+          if (msg.type === 'vod.failed') return settle(unavailable(`the ship's recorder could not answer: ${msg.message}`));
+          if (msg.type !== 'vod.result') return;
+          if (msg.cameraId !== cameraId) {
+            this.log.warn({ shipId, requestId: msg.requestId, cameraId: msg.cameraId }, 'vod.result for another camera ignored');
+            return;
+          }
+          settle(undefined, msg.spans);
+        },
+        closed: () => settle(unavailable('the ship went offline before answering')),
       });
+      if (!opened.ok) {
+        reject(unavailable(opened.reason === 'offline' ? 'the ship is offline and shore has no record of this time range' : opened.message));
+        return;
+      }
+      // Declared after openStream (a refused query needs none); the ship's answer can only come later.
+      const timer = setTimeout(() => settle(unavailable(`the ship did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s`)), this.opts.timeoutMs);
+      timer.unref();
+      this.pending.add(fail);
+      this.queriesSent++;
+      opened.stream.send({ type: 'vod.query', requestId: opened.stream.id, cameraId, start, end });
     }).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, promise);
-    this.queriesSent++;
-    conn.send({ type: 'vod.query', requestId, cameraId, start, end });
     return promise;
   }
 
-  private onAgentMessage(shipId: string, msg: AgentPlaybackMessage): void {
-    if (msg.type !== 'vod.result' && msg.type !== 'vod.failed') return;
-    const p = this.pending.get(msg.requestId);
-    if (!p || p.shipId !== shipId) return;
-    if (msg.type === 'vod.result' && msg.cameraId !== p.cameraId) {
-      this.log.warn({ shipId, requestId: msg.requestId, cameraId: msg.cameraId }, 'vod.result for another camera ignored');
-      return;
-    }
-    this.pending.delete(msg.requestId);
-    clearTimeout(p.timer);
-    if (msg.type === 'vod.result') p.resolve(msg.spans);
-    else p.reject(unavailable(`the ship's recorder could not answer: ${msg.message}`));
-  }
-
   close(): void {
-    for (const p of this.pending.values()) {
-      clearTimeout(p.timer);
-      p.reject(unavailable('the server is shutting down'));
-    }
-    this.pending.clear();
+    for (const fail of [...this.pending]) fail(unavailable('the server is shutting down'));
   }
 }

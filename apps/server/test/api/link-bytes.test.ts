@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   AGENT_HEADERS,
+  AGENT_LINK_MIN_VERSION,
   AGENT_LINK_VERSION,
   BINARY_KIND,
   MESSAGES,
@@ -36,7 +37,14 @@ class ScriptedAgent {
       ws.once('error', reject);
     });
     const agent = new ScriptedAgent(ws);
-    const hello: AgentMessage = { type: 'hello', protocol: AGENT_LINK_VERSION, agentVersion: 'test', link: { linkType: 'VSAT', quality: 80, duplex: 'BOTH' }, cameras: [] };
+    const hello: AgentMessage = {
+      type: 'hello',
+      protocol: { min: AGENT_LINK_MIN_VERSION, max: AGENT_LINK_VERSION },
+      agentVersion: 'test',
+      capabilities: ['live', 'playback'],
+      link: { linkType: 'VSAT', quality: 80, duplex: 'BOTH' },
+      cameras: [],
+    };
     ws.send(JSON.stringify(hello));
     return agent;
   }
@@ -124,8 +132,8 @@ describe('link bytes statistics API', () => {
     expect(ship(s, 'S1001').down.control).toBeGreaterThan(0);
     const idle = ship(s, 'S1003');
     expect(idle).toMatchObject({ connected: false, shipName: '远航号' });
-    expect(idle.up).toEqual({ control: 0, live: 0, playback: 0, pictures: 0 });
-    expect(idle.upRate).toEqual({ control: 0, live: 0, playback: 0, pictures: 0 });
+    expect(idle.up).toEqual({ control: 0, live: 0, playback: 0, pictures: 0, talk: 0 });
+    expect(idle.upRate).toEqual({ control: 0, live: 0, playback: 0, pictures: 0, talk: 0 });
     expect(s.since).toBeLessThanOrEqual(s.sampledAt);
     expect(s.rateWindowSeconds).toBe(10);
   });

@@ -9,12 +9,14 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import {
   AGENT_HEADERS,
+  AGENT_LINK_MIN_VERSION,
   AGENT_LINK_VERSION,
   BINARY_KIND,
   type AgentMessage,
   PATHS,
   type RecordedSpan,
   type ShoreMessage,
+  checkShoreMessage,
   encodeStreamFrame,
 } from '@ship-cctv/protocol';
 import { Fmp4Splitter } from '../../src/media/fmp4.ts';
@@ -83,7 +85,10 @@ export class ScriptedAgent {
   ) {
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
-      const msg = JSON.parse(String(data)) as ShoreMessage;
+      // What shore sends must pass the link's schema, as the real agent checks it.
+      const checked = checkShoreMessage(JSON.parse(String(data)));
+      if (!checked.ok) throw new Error(`shore sent a message the agent would refuse: ${checked.error}`);
+      const msg = checked.message;
       this.received.push(msg);
       this.handle(msg);
       for (const w of this.waiters.splice(0)) w();
@@ -96,14 +101,21 @@ export class ScriptedAgent {
 
   static async connect(port: number, shipId: string, key: string, clip: Clip, opts: ScriptedAgentOptions = {}): Promise<ScriptedAgent> {
     const ws = new WebSocket(`ws://127.0.0.1:${port}${PATHS.agentLink}`, {
-      headers: { [AGENT_HEADERS.shipId]: shipId, [AGENT_HEADERS.authorization]: `Ship ${key}`, [AGENT_HEADERS.protocol]: String(AGENT_LINK_VERSION) },
+      headers: { [AGENT_HEADERS.shipId]: shipId, [AGENT_HEADERS.authorization]: `Ship ${key}`, [AGENT_HEADERS.protocol]: `${AGENT_LINK_MIN_VERSION}-${AGENT_LINK_VERSION}` },
     });
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('error', reject);
     });
     const agent = new ScriptedAgent(ws, clip, opts);
-    agent.send({ type: 'hello', protocol: AGENT_LINK_VERSION, agentVersion: 'scripted', link: { linkType: 'VSAT', quality: 80, duplex: 'BOTH' }, cameras: [] });
+    agent.send({
+      type: 'hello',
+      protocol: { min: AGENT_LINK_MIN_VERSION, max: AGENT_LINK_VERSION },
+      agentVersion: 'scripted',
+      capabilities: ['playback'],
+      link: { linkType: 'VSAT', quality: 80, duplex: 'BOTH' },
+      cameras: [],
+    });
     return agent;
   }
 

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MediaServerMessage, ShoreMessage } from '@ship-cctv/protocol';
-import type { AgentGateway } from '../../src/agent-link/gateway.ts';
+import type { MediaServerMessage, ShoreMessageOf } from '@ship-cctv/protocol';
+import type { LinkStream } from '../../src/agent-link/gateway.ts';
 import { PlaybackRun, type PlaybackTicket } from '../../src/playback/playback-run.ts';
 import { type Clip, loadClip } from './helpers.ts';
 
@@ -17,8 +17,19 @@ describe('PlaybackRun flow control', () => {
   });
 
   const setup = () => {
-    const link: ShoreMessage[] = [];
-    const gateway = { get: () => ({ ready: true, send: (m: ShoreMessage) => link.push(m) }) } as unknown as AgentGateway;
+    const link: ShoreMessageOf<'playback'>[] = [];
+    let open = true;
+    const stream: LinkStream<'playback'> = {
+      shipId: 'S1001',
+      kind: 'playback',
+      id: 7,
+      get open() {
+        return open;
+      },
+      send: (m) => link.push(m),
+      sendBinary: () => undefined,
+      close: () => (open = false),
+    };
     const viewer = { events: [] as MediaServerMessage[], buffered: 0, sent: 0, dropped: undefined as string | undefined };
     const ticket: PlaybackTicket = {
       shipId: 'S1001',
@@ -34,7 +45,7 @@ describe('PlaybackRun flow control', () => {
     };
     let finished = 0;
     const run = new PlaybackRun({
-      gateway,
+      openStream: () => ({ ok: true, stream }),
       ticket,
       viewer: {
         sendJson: (m) => viewer.events.push(m),
@@ -44,8 +55,6 @@ describe('PlaybackRun flow control', () => {
           drop: (reason) => (viewer.dropped = reason),
         },
       },
-      allocateStreamId: () => 7,
-      onStreamId: () => undefined,
       onFinish: () => (finished += 1),
       log: pino({ level: 'silent' }),
       startTimeoutMs: 10_000,

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { LinkPurpose } from '../agent-link.ts';
+import type { LinkPurpose } from '../link/common.ts';
 
 /**
  * Bytes that crossed a ship's satellite link, by purpose (the agent link's frame kinds; see
@@ -10,6 +10,7 @@ export const LinkPurposeFigures = Type.Object({
   live: Type.Number(),
   playback: Type.Number(),
   pictures: Type.Number(),
+  talk: Type.Number(),
 });
 export type LinkPurposeFigures = Static<typeof LinkPurposeFigures>;
 // Every purpose of the link has a field, and no field is something else.

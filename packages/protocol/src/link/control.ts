@@ -1,0 +1,109 @@
+import { Type, type Static } from 'typebox';
+import { LINK_TYPES } from '../constants.ts';
+import { CameraId, EpochMs, LINK_KINDS, type LinkKind, Text } from './common.ts';
+
+/**
+ * Control messages of the agent link: about the ship and the link itself, not about one stream.
+ *
+ * Versions. Each end speaks a range of link protocol versions. The agent's `hello` carries its
+ * range; shore answers with `welcome` naming the highest version both speak, or, when the ranges
+ * do not meet, with `error` code `unsupportedVersion` saying both ranges, and closes the socket
+ * (close code 4002). The `type` and `protocol` fields of `hello` keep their meaning in every
+ * version, so shore can tell any agent, however old, why it is refused: version 1 agents sent
+ * `protocol` as one number.
+ */
+export const AGENT_LINK_VERSION = 2;
+/** The oldest version this code still speaks. */
+export const AGENT_LINK_MIN_VERSION = 2;
+/** Close code of a link whose agent speaks no version shore does. */
+export const CLOSE_UNSUPPORTED_VERSION = 4002;
+
+export const VersionRange = Type.Object({ min: Type.Integer({ minimum: 1 }), max: Type.Integer({ minimum: 1 }) });
+export type VersionRange = Static<typeof VersionRange>;
+
+export const AGENT_HEADERS = {
+  shipId: 'x-ship-id',
+  /** `Ship <key>`. */
+  authorization: 'authorization',
+  /** The agent's version range as `min-max` (informational; the hello decides). */
+  protocol: 'x-agent-link-version',
+} as const;
+
+/** The highest version two ranges share, or undefined when they do not meet. */
+export function agreedVersion(a: VersionRange, b: VersionRange): number | undefined {
+  const v = Math.min(a.max, b.max);
+  return v >= Math.max(a.min, b.min) ? v : undefined;
+}
+
+export const Duplex = Type.Union([Type.Literal('BOTH'), Type.Literal('UP'), Type.Literal('DOWN'), Type.Literal('NONE')]);
+export type Duplex = Static<typeof Duplex>;
+
+const linkReportFields = {
+  linkType: Type.Enum(LINK_TYPES),
+  /** 0–100. */
+  quality: Type.Integer({ minimum: 0, maximum: 100 }),
+  duplex: Duplex,
+};
+export const LinkReport = Type.Object(linkReportFields);
+export type LinkReport = Static<typeof LinkReport>;
+
+const cameraStateFields = {
+  cameraId: CameraId,
+  online: Type.Boolean(),
+  /** The ship's own recorder is recording this camera. */
+  recording: Type.Boolean(),
+  /** Epoch ms the current recording run started, when recording. */
+  recordingSince: Type.Union([EpochMs, Type.Null()]),
+};
+export const CameraState = Type.Object(cameraStateFields);
+export type CameraState = Static<typeof CameraState>;
+
+/**
+ * What the agent can do: the message groups (LINK_KINDS) it handles. Shore opens a stream of a kind
+ * only to a ship whose agent listed it; a capability this shore does not know (a newer agent's) is
+ * kept but never used.
+ */
+export const Capability = Type.String({ minLength: 1, maxLength: 64 });
+
+export function isLinkKind(value: string): value is LinkKind {
+  return (LINK_KINDS as readonly string[]).includes(value);
+}
+
+/** The shape of `hello` every version shares: enough to refuse an agent with a clear reason. */
+export const HelloVersion = Type.Object({
+  type: Type.Literal('hello'),
+  protocol: Type.Union([Type.Integer(), VersionRange]),
+});
+
+export const ControlAgentMessages = [
+  /** Sent first on every (re)connection: versions, capabilities and the whole state, so shore resumes from it. */
+  Type.Object({
+    type: Type.Literal('hello'),
+    protocol: VersionRange,
+    agentVersion: Type.String({ maxLength: 64 }),
+    capabilities: Type.Array(Capability, { maxItems: 64 }),
+    link: LinkReport,
+    cameras: Type.Array(CameraState, { maxItems: 256 }),
+  }),
+  Type.Object({ type: Type.Literal('link'), ...linkReportFields }),
+  Type.Object({ type: Type.Literal('camera'), ...cameraStateFields }),
+  /** The ship's uplink queue: how many ms of sending are waiting (WebSocket bufferedAmount ÷ rate). */
+  Type.Object({ type: Type.Literal('link.queue'), bufferedBytes: Type.Integer({ minimum: 0 }), queuedMs: Type.Number({ minimum: 0 }) }),
+] as const;
+
+export const ControlShoreMessages = [
+  /** Shore accepted the hello: the version both ends now speak. */
+  Type.Object({ type: Type.Literal('welcome'), shipId: Type.String(), serverTime: EpochMs, protocol: Type.Integer({ minimum: 1 }) }),
+  /**
+   * Something the agent sent was refused: `badMessage` (not JSON, unknown type, or not its
+   * type's schema; the message says which field) or `unsupportedVersion` (the socket closes).
+   */
+  Type.Object({ type: Type.Literal('error'), code: Type.Union([Type.Literal('badMessage'), Type.Literal('unsupportedVersion')]), message: Text }),
+] as const;
+
+export const ControlAgentMessage = Type.Union([...ControlAgentMessages]);
+export type ControlAgentMessage = Static<typeof ControlAgentMessage>;
+export type HelloMessage = Extract<ControlAgentMessage, { type: 'hello' }>;
+export type LinkQueueMessage = Extract<ControlAgentMessage, { type: 'link.queue' }>;
+export const ControlShoreMessage = Type.Union([...ControlShoreMessages]);
+export type ControlShoreMessage = Static<typeof ControlShoreMessage>;

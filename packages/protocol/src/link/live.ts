@@ -1,0 +1,30 @@
+import { Type, type Static } from 'typebox';
+import { CameraId, EncodeSpec, StreamId, Text } from './common.ts';
+import type { LinkQueueMessage } from './control.ts';
+
+/**
+ * Live streams (kind `live`, binary kind 1 up). Shore opens a stream per (camera, definition) while
+ * anyone watches: `live.start` with the id it handed out, `live.stop` when the last viewer is gone.
+ * The agent answers `live.started` at its first byte, `live.failed` (with the encoder's reason) or
+ * `live.ended`; the media goes up as binary frames of the same stream id.
+ */
+export const LiveShoreMessages = [
+  Type.Object({ type: Type.Literal('live.start'), streamId: StreamId, cameraId: CameraId, encode: EncodeSpec }),
+  Type.Object({ type: Type.Literal('live.stop'), streamId: StreamId }),
+] as const;
+
+export const LiveAgentMessages = [
+  Type.Object({ type: Type.Literal('live.started'), streamId: StreamId }),
+  Type.Object({ type: Type.Literal('live.failed'), streamId: StreamId, message: Text }),
+  Type.Object({ type: Type.Literal('live.ended'), streamId: StreamId, reason: Text }),
+] as const;
+
+export const ShoreLiveMessage = Type.Union([...LiveShoreMessages]);
+export type ShoreLiveMessage = Static<typeof ShoreLiveMessage>;
+export const AgentLiveMessage = Type.Union([...LiveAgentMessages]);
+export type AgentLiveMessage = Static<typeof AgentLiveMessage>;
+
+/** Shore → agent about live streams. */
+export type ShoreStreamMessage = ShoreLiveMessage;
+/** What the agent's live streams send: their stream messages and the uplink queue report. */
+export type AgentStreamMessage = AgentLiveMessage | LinkQueueMessage;
