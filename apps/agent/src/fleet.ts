@@ -103,6 +103,8 @@ async function main(): Promise<void> {
     s.agent.on('connected', () => console.log(`[fleet] ${s.shipId} connected over ${s.schedule.state.linkType}`));
     s.agent.on('disconnected', (reason) => console.log(`[fleet] ${s.shipId} link lost (${reason})`));
     s.agent.on('rejected', (status) => console.error(`[fleet] ${s.shipId} refused by shore (HTTP ${status})`));
+    s.agent.on('refused', (code, message) => console.error(`[fleet] ${s.shipId} refused by shore: ${code}: ${message}`));
+    s.agent.on('dropped', (reason) => console.error(`[fleet] ${s.shipId} dropped a message from shore: ${reason}`));
     s.schedule.on('change', (_p, state) => console.log(`[fleet] ${s.shipId} link now ${state.linkType}${state.label ? ` (${state.label})` : ''}`));
   }
   console.log(`[fleet] ${fleet.ships.length} ships sailing (recordings under ${dataDir})`);

@@ -29,6 +29,8 @@ console.log(`[agent ${config.shipId}] recording to ${dataDir}`);
 agent.on('connected', () => console.log(`[agent ${config.shipId}] connected to ${config.shoreUrl}`));
 agent.on('disconnected', (reason) => console.log(`[agent ${config.shipId}] disconnected (${reason}); retrying`));
 agent.on('rejected', (status) => console.error(`[agent ${config.shipId}] shore refused the connection (HTTP ${status}): check shipId and key`));
+agent.on('refused', (code, message) => console.error(`[agent ${config.shipId}] shore refused: ${code}: ${message}`));
+agent.on('dropped', (reason) => console.error(`[agent ${config.shipId}] dropped a message from shore: ${reason}`));
 agent.start();
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {

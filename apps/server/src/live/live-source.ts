@@ -93,6 +93,8 @@ export class LiveSource implements Source {
   /** The uplink on the ship's link while one is asked for. */
   private stream: LinkStream<'live'> | undefined;
   private state: StreamState = 'starting';
+  /** Why the stream is in its state, when there is a reason to tell (offline, stalled). */
+  private stateReason: string | undefined;
   private effective: DefinitionModel;
   private codec: MediaServerMessage | undefined;
   private timescale = 0;
@@ -134,7 +136,7 @@ export class LiveSource implements Source {
 
   addViewer(viewer: LiveViewer): void {
     this.viewers.add(viewer);
-    viewer.sendJson({ type: 'status', state: this.state });
+    viewer.sendJson({ type: 'status', state: this.state, ...(this.stateReason ? { reason: this.stateReason } : {}) });
     if (this.effective.id !== this.deps.requested.id) {
       viewer.sendJson({ type: 'notice', code: 'lowestDefinition', templateId: this.effective.id });
     }
@@ -258,6 +260,7 @@ export class LiveSource implements Source {
   private setState(state: StreamState, reason?: string): void {
     if (state === this.state && state !== 'offline') return;
     this.state = state;
+    this.stateReason = reason;
     for (const v of this.viewers) v.sendJson({ type: 'status', state, ...(reason ? { reason } : {}) });
   }
 }
