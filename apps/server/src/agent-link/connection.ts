@@ -80,7 +80,7 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
     // A 64 KiB video message takes over a second on FleetBroadband; bytes still flowing mean the
     // link is alive, even before the message is complete.
     raw?.on('data', () => (this.lastHeard = Date.now()));
-    ws.on('message', (data, isBinary) => this.receive(data as Buffer | Buffer[] | ArrayBuffer, isBinary));
+    ws.on('message', (data, isBinary) => this.receive(data, isBinary));
     ws.on('pong', (data) => {
       this.lastHeard = Date.now();
       this.count('up', 'control', data.length + wsFrameOverhead(data.length, true));

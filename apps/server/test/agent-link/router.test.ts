@@ -4,6 +4,7 @@ import {
   BINARY_KIND,
   CLOSE_UNSUPPORTED_VERSION,
   type MediaServerMessage,
+  type ShoreMessage,
   TOKEN_HEADER,
   type VodQueryResult,
 } from '@ship-cctv/protocol';
@@ -170,6 +171,32 @@ describe('agent link router', () => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json<{ data: VodQueryResult }>().data).toMatchObject({ spans, cached: false });
     });
+  });
+
+  it('asks the new link for the live stream when a ship reconnects before shore noticed its old link had gone', async () => {
+    const streaming = (msg: ShoreMessage, agent: RawAgent) => {
+      if (msg.type !== 'live.start') return;
+      agent.send({ type: 'live.started', streamId: msg.streamId });
+      agent.sendFrame(BINARY_KIND.live, msg.streamId, clip.init);
+      agent.sendFrame(BINARY_KIND.live, msg.streamId, clip.fragments[0] ?? new Uint8Array(0));
+    };
+    const first = await raw(A, { hello: {}, capabilities: ['live'], onMessage: streaming });
+    await ready(A);
+    const c = await viewer();
+    c.send({ type: 'play', mode: 'live', cameraId: CAMERA_A });
+    await c.until((x) => x.chunks.length >= 2, 10_000, 'init and a fragment');
+    const oldId = first.of('live.start')[0]?.streamId;
+
+    const second = await raw(A, { hello: {}, capabilities: ['live'], onMessage: streaming });
+    await first.until(() => first.closed !== undefined, 'the old link closed');
+    await second.until(() => second.of('live.start').length === 1, 'live.start on the new link');
+    expect(second.of('live.start')[0]?.streamId).not.toBe(oldId);
+    // The viewer gets the new stream's init and fragment.
+    await c.until((x) => x.chunks.length >= 4, 10_000, 'the new stream');
+    expect(c.events.some((e) => e.type === 'error')).toBe(false);
+    // What the old link's stream id names is nothing on the new link.
+    if (oldId !== undefined) second.sendFrame(BINARY_KIND.live, oldId, new Uint8Array(8));
+    await expect.poll(() => droppedFrom(A).map((d) => d.reason)).toEqual(['notOwned']);
   });
 
   describe('routing', () => {

@@ -66,7 +66,7 @@ export type CameraState = Static<typeof CameraState>;
 export const Capability = Type.String({ minLength: 1, maxLength: 64 });
 
 export function isLinkKind(value: string): value is LinkKind {
-  return (LINK_KINDS as readonly string[]).includes(value);
+  return LINK_KINDS.some((k) => k === value);
 }
 
 /** The shape of `hello` every version shares: enough to refuse an agent with a clear reason. */
