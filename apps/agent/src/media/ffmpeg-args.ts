@@ -294,37 +294,48 @@ export function urlCameraFrameRate(opts: Pick<UrlCameraOptions, 'encode' | 'prob
  * input buffering and analyse at most 1 s; a local file plays at its own pace, looping, like a live
  * camera. The video is copied when it already fits the template (see canCopy), else scaled into the
  * template's size keeping its aspect (letterboxed), set to its frame rate and encoded.
+ *
+ * Decoding (transcode only) uses `-flags2 +chunks`: a camera that cuts its pictures into slices and
+ * repeats SPS/PPS before each slice reaches the decoder as several packets per picture (ffmpeg's
+ * parser takes each SPS for a new picture); by default the decoder ends a picture at every packet,
+ * so the rest of it comes out grey or smeared. With chunks it ends a picture when all its
+ * macroblocks are in (no added delay) or the next picture starts. `-flags low_delay` is not used:
+ * it cannot mend that, and on a camera with B-frames it would put pictures out of order.
  */
 export function urlCameraArgs(opts: UrlCameraOptions): string[] {
   const { url, encode } = opts;
   const kind = urlKind(url);
+  const copy = opts.probe !== undefined && canCopy(opts.probe, encode);
   const input: string[] =
     kind === 'file'
       ? ['-re', '-stream_loop', '-1']
       : [
           ...(kind === 'rtsp' ? ['-rtsp_transport', 'tcp', '-timeout', '5000000'] : []),
           '-fflags', 'nobuffer',
-          '-flags', 'low_delay',
           '-analyzeduration', '1000000',
         ];
   const W = encode.width;
   const H = encode.height;
-  const video =
-    opts.probe && canCopy(opts.probe, encode)
-      ? ['-c:v', 'copy']
-      : [
-          '-vf',
-          [
-            filter('scale', { w: W, h: H, force_original_aspect_ratio: 'decrease', force_divisible_by: 2 }),
-            filter('pad', { w: W, h: H, x: '(ow-iw)/2', y: '(oh-ih)/2' }),
-            filter('setsar', { sar: 1 }),
-            filter('fps', { fps: encode.frameRate }),
-          ].join(','),
-          ...h264EncodeArgs(encode),
-        ];
+  const video = copy
+    ? ['-c:v', 'copy']
+    : [
+        '-vf',
+        [
+          // Nothing before the camera's first keyframe: joined mid-GOP, a decoder (H.265's above
+          // all) puts out grey pictures for the references it never had. st/ld keep a flag across
+          // frames: 0 until a keyframe, 1 from then on.
+          filter('select', { expr: 'st(0,max(ld(0),key))' }),
+          filter('scale', { w: W, h: H, force_original_aspect_ratio: 'decrease', force_divisible_by: 2 }),
+          filter('pad', { w: W, h: H, x: '(ow-iw)/2', y: '(oh-ih)/2' }),
+          filter('setsar', { sar: 1 }),
+          filter('fps', { fps: encode.frameRate }),
+        ].join(','),
+        ...h264EncodeArgs(encode),
+      ];
   return [
     ...FFMPEG_GLOBAL_ARGS,
     ...input,
+    ...(copy ? [] : ['-flags2', '+chunks']),
     '-i', url,
     ...(opts.durationSeconds !== undefined ? ['-t', String(opts.durationSeconds)] : []),
     '-map', '0:v:0',

@@ -8,7 +8,7 @@ import {
 } from '@ship-cctv/protocol';
 import { type CameraConfig, isSynthetic } from '../cameras.ts';
 import { type Encoder, type EncoderExit, startEncoder } from './encoder.ts';
-import { type EncoderOutput, type InputProbe, syntheticCameraArgs, urlCameraArgs, urlCameraFrameRate } from './ffmpeg-args.ts';
+import { canCopy, type EncoderOutput, type InputProbe, syntheticCameraArgs, urlCameraArgs, urlCameraFrameRate } from './ffmpeg-args.ts';
 import { type Fmp4Source, FlvToFmp4 } from './flv-packager.ts';
 import { Fmp4Reader, type Fmp4Unit } from './fmp4.ts';
 import { fontsFor } from './fonts.ts';
@@ -48,8 +48,9 @@ export interface LiveStreamsOptions {
 }
 
 /** The reader that turns an encoder's output into the link's init segment and fragments. */
-function readerFor(output: EncoderOutput, frameRate: number, encode: EncodeSpec): Fmp4Source {
-  return output === 'flv' ? new FlvToFmp4({ frameRate, width: encode.width, height: encode.height }) : new Fmp4Reader();
+function readerFor(output: EncoderOutput, frameRate: number, encode: EncodeSpec, copied = false, onLateUnits?: (units: Fmp4Unit[]) => void): Fmp4Source {
+  // A copied camera's pictures may come as several packets (slices): joined into one sample each.
+  return output === 'flv' ? new FlvToFmp4({ frameRate, width: encode.width, height: encode.height, joinSlices: copied, onLateUnits }) : new Fmp4Reader();
 }
 
 interface LiveStream {
@@ -235,7 +236,11 @@ export class LiveStreams {
       }
       if (this.streams.get(id) !== s) return;
       args = urlCameraArgs({ url: camera.source, encode, probe, output: this.opts.output });
-      s.reader = readerFor(this.opts.output, urlCameraFrameRate({ encode, probe }), encode);
+      const copied = canCopy(probe, encode);
+      s.reader = readerFor(this.opts.output, urlCameraFrameRate({ encode, probe }), encode, copied, (units) => {
+        if (s.silent || s.stopRequested || s.error !== undefined) return;
+        for (const unit of units) this.forward(s, unit);
+      });
     }
 
     s.encoder = startEncoder(args, {
