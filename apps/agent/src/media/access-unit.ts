@@ -10,12 +10,12 @@
  * +1 tick), half a picture each, which browsers decode as a corrupt keyframe and drop the GOP.
  * Packets of one decode time are one picture, so they are joined here.
  *
- * When is a picture complete? ffmpeg hands on a picture's packets together (its parser only ends a
- * picture when the next one begins), so the joiner learns how many slices a picture has from the
- * pictures it has closed and closes one the moment that many slices are in; a packet with another
- * decode time, or a slice that starts a new picture (first_mb_in_slice = 0), closes it too, and
- * `flush()` (called by the owner a few ms after its last input) closes a picture that has fewer
- * slices than expected.
+ * When is a picture complete? The joiner learns how many slices a picture has from the pictures it
+ * has closed and closes one the moment that many slices are in; a packet with another decode time,
+ * or a slice that starts a new picture (first_mb_in_slice = 0), closes it too, as does `flush()` at
+ * the end of the stream. No timer: ffmpeg's parser hands on the rest of a split picture only when
+ * the next picture arrives (it ends a picture when it sees the next one begin), so a wait of a few
+ * ms would cut it in two again.
  */
 
 export interface VideoPacket {

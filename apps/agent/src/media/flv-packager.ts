@@ -40,13 +40,6 @@ export interface FlvPackagerOptions {
    * pictures already and needs none of it.
    */
   joinSlices?: boolean;
-  /**
-   * With joinSlices: where a picture goes that was closed by the wait for more of its slices
-   * running out (`lateMs` after the last input) rather than by a push.
-   */
-  onLateUnits?: (units: Fmp4Unit[]) => void;
-  /** How long a picture with fewer slices than the last one waits for more. Default 15 ms. */
-  lateMs?: number;
 }
 
 /** Bytes in, Fmp4Reader's units out: what LiveStreams forwards. */
@@ -67,17 +60,14 @@ export class FlvToFmp4 implements Fmp4Source {
   private lastTicks: number | undefined;
   private lastGap: number | undefined;
   private joiner: AccessUnitJoiner | undefined;
-  private lateTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: FlvPackagerOptions) {
     if (!(opts.frameRate > 0)) throw new Error(`frame rate ${opts.frameRate} is not positive`);
     this.frameTicks = Math.round(TIMESCALE / opts.frameRate);
   }
 
-  /** Closes a picture still waiting for slices (the stream ended) and stops the wait. */
+  /** Closes a picture still waiting for slices (the stream ended). */
   flush(): Fmp4Unit[] {
-    clearTimeout(this.lateTimer);
-    this.lateTimer = undefined;
     return (this.joiner?.flush() ?? []).map((p) => this.fragment(p));
   }
 
@@ -112,18 +102,6 @@ export class FlvToFmp4 implements Fmp4Source {
           this.joiner ??= new AccessUnitJoiner(this.config.nalLengthSize);
           for (const picture of this.joiner.push(item)) out.push(this.fragment(picture));
         } else out.push(this.fragment(item));
-      }
-    }
-    if (this.joiner) {
-      clearTimeout(this.lateTimer);
-      this.lateTimer = undefined;
-      if (this.joiner.holding && this.opts.onLateUnits) {
-        const deliver = this.opts.onLateUnits;
-        this.lateTimer = setTimeout(() => {
-          this.lateTimer = undefined;
-          const late = this.flush();
-          if (late.length > 0) deliver(late);
-        }, this.opts.lateMs ?? 15);
       }
     }
     return out;
