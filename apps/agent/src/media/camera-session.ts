@@ -90,6 +90,8 @@ export class CameraSession {
   private offsetMs = 0;
   private frameMs = 100;
   private pendingDiscontinuity = false;
+  /** The last picture's camera stamp did not move on from the one before. */
+  private stalled = false;
   private recentSizes: { at: number; bytes: number }[] = [];
   private state: CameraSessionHealth = { online: false, lastPictureAt: undefined, pictures: 0, bytes: 0, runs: 0, discontinuities: 0, lastError: undefined };
   private unsupportedReason: string | undefined;
@@ -317,6 +319,11 @@ export class CameraSession {
     if (this.lastMs === undefined) {
       this.offsetMs = -p.timestampMs;
       ms = 0;
+    } else if (!discontinuity && gap === 0 && this.stalled) {
+      // Still the same stalled stamp (ffmpeg holds a backwards stamp at the last one it wrote
+      // until the camera's clock passes it): one frame on, the jump already flagged.
+      ms = this.lastMs + this.frameMs;
+      this.offsetMs = ms - p.timestampMs;
     } else if (discontinuity || gap === undefined || gap <= 0 || gap > MAX_GAP_MS) {
       // A jump in the camera's clock (or a new run): one frame after the last picture.
       discontinuity = true;
@@ -326,6 +333,7 @@ export class CameraSession {
       ms = p.timestampMs + this.offsetMs;
       this.frameMs = this.frameMs * 0.8 + gap * 0.2;
     }
+    this.stalled = gap !== undefined && gap <= 0 && this.lastMs !== undefined;
     if (discontinuity && this.lastMs !== undefined) this.state.discontinuities += 1;
     this.pendingDiscontinuity = false;
     this.lastCameraMs = p.timestampMs;
