@@ -290,7 +290,8 @@ export class CameraSession {
   private receive(chunk: Buffer): void {
     for (const item of this.reader?.push(chunk) ?? []) {
       if (item.kind === 'config') {
-        if (this.config?.record.equals(item.record)) continue;
+        // An empty header (no parameter sets in the SDP): ffmpeg sends the real one in band later.
+        if (item.record.length < 7 || this.config?.record.equals(item.record)) continue;
         this.flushLate();
         this.config = parseAvcConfig(Buffer.from(item.record));
         this.joiner = new AccessUnitJoiner(this.config.nalLengthSize);
@@ -298,7 +299,7 @@ export class CameraSession {
         this.pendingDiscontinuity = true;
         this.emit({ kind: 'config', record: this.config.record, config: this.config });
       } else if (item.kind === 'frame') {
-        if (!this.config) throw new Error('H.264 frame before the sequence header');
+        if (!this.config) continue; // before the first sequence header: not decodable anyway
         this.joiner ??= new AccessUnitJoiner(this.config.nalLengthSize);
         for (const p of this.joiner.push(item)) this.picture(p);
       }

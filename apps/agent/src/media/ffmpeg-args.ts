@@ -353,7 +353,12 @@ export function cameraInputArgs(url: string): string[] {
  * the recorder, live streams and pictures of that camera: one RTSP session per camera.
  */
 export function cameraSessionArgs(url: string): string[] {
-  return [...FFMPEG_GLOBAL_ARGS, ...cameraInputArgs(url), '-i', url, '-map', '0:v:0', ...NO_OTHER_STREAMS, '-c:v', 'copy', ...FLV_OUTPUT_ARGS];
+  // RTSP: the SDP carries the codec and its parameter sets, so nothing is analysed — the first
+  // picture leaves ffmpeg ~0.2 s after the spawn instead of ~2.2 s (analysing 1 s, then a frame).
+  // A camera whose SDP lacks them sends them in band: the sequence header comes with the first
+  // keyframe. Other inputs (MPEG-TS over UDP …) need their analysis to find the stream.
+  const input = urlKind(url) === 'rtsp' ? ['-rtsp_transport', 'tcp', '-timeout', '5000000', '-probesize', '32', '-analyzeduration', '0'] : cameraInputArgs(url);
+  return [...FFMPEG_GLOBAL_ARGS, ...input, '-i', url, '-map', '0:v:0', ...NO_OTHER_STREAMS, '-c:v', 'copy', ...FLV_OUTPUT_ARGS];
 }
 
 /**

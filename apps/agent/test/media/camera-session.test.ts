@@ -147,3 +147,31 @@ describe('one camera session shared by the recorder and live streams', () => {
     }
   });
 });
+
+describe('a camera nobody reads yet', () => {
+  let camera: RtspCamera;
+  const sessions = new CameraSessions();
+  let streams: LiveStreams;
+  const link = new FakeLink();
+  beforeAll(async () => {
+    camera = await startRtspCamera({ port: 18558, slices: 2, width: 320, height: 240, fps: 10 });
+    streams = new LiveStreams([{ cameraId: CAMERA_ID, source: camera.url }], { sessions });
+    streams.attach(link);
+  });
+  afterAll(async () => {
+    await streams?.stopAll();
+    await sessions.stopAll();
+    await camera?.stop();
+  });
+
+  it('starts live within 3 s: the session opens without analysing the stream, the first keyframe goes up at once', async () => {
+    const asked = Date.now();
+    streams.handle({ type: 'live.start', streamId: 1, cameraId: CAMERA_ID, encode: spec(320, 240, 10, 5_000) });
+    await expect.poll(() => link.fragments(1).length > 0, { timeout: 5_000 }).toBe(true);
+    const first = (link.binary.get(1)?.[0]?.at ?? Infinity) - asked;
+    // Session start (~0.2 s) + at most one GOP (1 s) to the camera's next keyframe.
+    expect(first).toBeLessThan(3_000);
+    expect(link.fragments(1)[0]?.keyframe).toBe(true);
+    expect(camera.sessionsOpened).toBe(1);
+  });
+});
