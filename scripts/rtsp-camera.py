@@ -3,12 +3,13 @@
 server many IP cameras and NVRs embed) serving a live test picture encoded by x264 or x265.
 
     /usr/bin/python3 scripts/rtsp-camera.py --port 18554 [--codec h264|h265] [--slices N]
-        [--width 320] [--height 240] [--fps 10] [--bitrate 300] [--path /cam]
+        [--width 320] [--height 240] [--fps 10] [--bitrate 300] [--path /cam] [--stdin]
 
 It serves rtsp://127.0.0.1:PORT/PATH (default /cam). Every client shares one encoder (as a camera
 does), so all sessions see the same frames. --slices N cuts every picture into N slices (x264
 `slices=N`, like IP cameras that encode with several threads; x265 `slices=N`). A restart is the
-process stopped and started again on the same port (a camera reboot).
+process stopped and started again on the same port (a camera reboot). --stdin serves H.264 (Annex B)
+another encoder writes to its stdin (the benchmark's capture-coded synthetic picture).
 
 It prints one line `ready rtsp://…` on stdout once it listens, and on stderr one line per RTSP
 session it opens or closes (`session open N` / `session close N`, N = sessions open now), so a
@@ -27,6 +28,9 @@ from gi.repository import GLib, Gst, GstRtspServer  # noqa: E402
 
 
 def pipeline(a: argparse.Namespace) -> str:
+    if a.stdin:
+        # Someone else's encoder: H.264 Annex B on stdin, stamped as it arrives (a live source).
+        return '( fdsrc fd=0 do-timestamp=true ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=-1 )'
     source = (
         f'videotestsrc is-live=true pattern={a.pattern} '
         f'! video/x-raw,width={a.width},height={a.height},framerate={a.fps}/1,format=I420 '
@@ -63,6 +67,7 @@ def main() -> None:
     p.add_argument('--bitrate', type=int, default=300, help='kbit/s')
     p.add_argument('--gop-seconds', type=int, default=1)
     p.add_argument('--pattern', default='ball')
+    p.add_argument('--stdin', action='store_true', help='serve H.264 (Annex B) read from stdin instead of encoding a test picture')
     a = p.parse_args()
     if not a.path.startswith('/'):
         p.error('--path must start with /')
