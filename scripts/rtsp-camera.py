@@ -119,6 +119,9 @@ def main() -> None:
     loop = GLib.MainLoop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, sig, loop.quit)
+    if a.stdin:
+        # The encoder feeding us is gone: so is the camera.
+        GLib.io_add_watch(GLib.IOChannel.unix_new(0), GLib.PRIORITY_DEFAULT, GLib.IOCondition.HUP, lambda *_: loop.quit() or False)
     print(f'ready rtsp://127.0.0.1:{a.port}{a.path}', flush=True)
     loop.run()
 

@@ -101,8 +101,9 @@ const epochNow = (): number => performance.timeOrigin + performance.now();
  */
 function startRtspCamera(name: string, port: number): { url: string; procs: ChildProcess[]; ready: Promise<void> } {
   const encode = { width: 640, height: 360, frameRate: 10, bitrateKbps: 350, codec: 'h264' as const };
+  // Annex B for GStreamer's parser: the parameter sets (global header) repeated before each keyframe.
   const args = syntheticCameraArgs({ cameraName: name, encode, realtime: true, ...fontsFor(name) }).slice(0, -FMP4_OUTPUT_ARGS.length);
-  const encoder = spawn('ffmpeg', [...args, '-x264-params', 'slices=2', '-f', 'h264', '-flush_packets', '1', 'pipe:1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const encoder = spawn('ffmpeg', [...args, '-x264-params', 'slices=2', '-bsf:v', 'dump_extra=freq=keyframe', '-f', 'h264', '-flush_packets', '1', 'pipe:1'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const script = join(import.meta.dirname, '../../../scripts/rtsp-camera.py');
   const server = spawn('/usr/bin/python3', [script, '--port', String(port), '--stdin'], { stdio: ['pipe', 'pipe', 'ignore'] });
   if (encoder.stdout && server.stdin) encoder.stdout.pipe(server.stdin);
