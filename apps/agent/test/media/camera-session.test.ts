@@ -175,3 +175,28 @@ describe('a camera nobody reads yet', () => {
     expect(camera.sessionsOpened).toBe(1);
   });
 });
+
+describe('an H.265 camera', () => {
+  let camera: RtspCamera;
+  const sessions = new CameraSessions({ minRetryMs: 300 });
+  let streams: LiveStreams;
+  const link = new FakeLink();
+  beforeAll(async () => {
+    camera = await startRtspCamera({ port: 18559, codec: 'h265', slices: 2, width: 320, height: 240, fps: 10 });
+    streams = new LiveStreams([{ cameraId: CAMERA_ID, source: camera.url }], { sessions });
+    streams.attach(link);
+  });
+  afterAll(async () => {
+    await streams?.stopAll();
+    await sessions.stopAll();
+    await camera?.stop();
+  });
+
+  it('cannot be shared as FLV: the session says so, and the live stream reads the camera itself, transcoded to H.264', async () => {
+    streams.handle({ type: 'live.start', streamId: 1, cameraId: CAMERA_ID, encode: spec(320, 240, 10, 400) });
+    await expect.poll(() => link.fragments(1).length, { timeout: 20_000 }).toBeGreaterThan(5);
+    expect(sessions.get(camera.url).unsupported).toMatch(/cannot be shared/);
+    expect(link.fragments(1)[0]?.keyframe).toBe(true);
+    expect(link.json.filter((m) => m.type === 'live.failed')).toEqual([]);
+  });
+});
