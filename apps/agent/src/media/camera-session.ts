@@ -68,6 +68,9 @@ export interface CameraSessionHealth {
 /** A gap between two pictures longer than this is a jump in the camera's clock, not its frame interval. */
 export const MAX_GAP_MS = 2_000;
 
+/** The GOP kept for consumers that join is dropped past this size (memory on the ship). */
+const MAX_GOP_BYTES = 32 * 1024 * 1024;
+
 type Listener = (e: SessionEvent) => void;
 
 export class CameraSession {
@@ -84,6 +87,7 @@ export class CameraSession {
   private config: AvcConfig | undefined;
   /** Pictures from the last keyframe on: what a new consumer starts with. */
   private gop: SessionPicture[] = [];
+  private gopBytes = 0;
   /** The camera's ms and ours for the last picture; the offset between them in this stretch. */
   private lastCameraMs: number | undefined;
   private lastMs: number | undefined;
@@ -344,8 +348,15 @@ export class CameraSession {
     this.recentSizes.push({ at: now, bytes: p.data.length });
     while (this.recentSizes.length > 0 && now - (this.recentSizes[0] as { at: number }).at > 5_000) this.recentSizes.shift();
     const picture: SessionPicture = { ...p, timestampMs: ms, discontinuity, arrivedAt: now };
-    if (picture.keyframe) this.gop = [picture];
-    else if (this.gop.length > 0) this.gop.push(picture);
+    if (picture.keyframe) {
+      this.gop = [picture];
+      this.gopBytes = picture.data.length;
+    } else if (this.gop.length > 0) {
+      this.gop.push(picture);
+      this.gopBytes += picture.data.length;
+      // A camera with a very long GOP: a consumer joining late waits for the next keyframe instead.
+      if (this.gopBytes > MAX_GOP_BYTES) this.gop = [];
+    }
     if (picture.keyframe) this.retryMs = this.opts.minRetryMs;
     this.emit({ kind: 'picture', picture });
     if (picture.keyframe) for (const w of [...this.readyWaiters]) w();
