@@ -62,6 +62,9 @@ export interface LiveStreamsOptions {
   sessions?: CameraSessions;
 }
 
+/** A stream of a camera session ends when the camera stays away this long (shorter: it resumes). */
+const CAMERA_AWAY_MS = 20_000;
+
 /** The reader that turns an encoder's output into the link's init segment and fragments. */
 function readerFor(output: EncoderOutput, frameRate: number, encode: EncodeSpec, copied = false): Fmp4Source {
   // A copied camera's pictures may come as several packets (slices): joined into one sample each.
@@ -302,12 +305,31 @@ export class LiveStreams {
       if (canCopy(info, encode)) {
         // The session's pictures are whole already: no joining here.
         s.reader = new FlvToFmp4({ frameRate: info.frameRate ?? encode.frameRate, width: encode.width, height: encode.height });
-        s.encoder = startSessionTap(session, this.encoderCallbacks(s));
+        s.encoder = startSessionTap(session, { ...this.encoderCallbacks(s), resumeWithinMs: CAMERA_AWAY_MS });
       } else {
         s.reader = readerFor(this.opts.output, encode.frameRate, encode);
         const encoder = startEncoder(sessionTranscodeArgs(encode, this.opts.output), { ...this.encoderCallbacks(s), command: this.opts.ffmpegCommand, stdin: true });
-        const unsubscribe = session.subscribeFlv((chunk) => encoder.write(chunk));
-        void encoder.exited.then(unsubscribe);
+        // A camera that stays away ends the stream (as the copied one does, startSessionTap).
+        let away: NodeJS.Timeout | undefined;
+        const unsubscribe = session.subscribeFlv(
+          (chunk) => encoder.write(chunk),
+          (e) => {
+            if (e.kind === 'picture') {
+              clearTimeout(away);
+              away = undefined;
+            } else if (e.kind === 'down' && !away) {
+              away = setTimeout(() => {
+                if (s.error !== undefined || s.silent || s.stopRequested) return;
+                s.error = `camera stream ended: ${e.reason}`;
+                this.retire(s);
+              }, CAMERA_AWAY_MS);
+            }
+          },
+        );
+        void encoder.exited.then(() => {
+          clearTimeout(away);
+          unsubscribe();
+        });
         s.encoder = encoder;
       }
       return 'started';
