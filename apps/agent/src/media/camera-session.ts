@@ -71,7 +71,8 @@ export const MAX_GAP_MS = 2_000;
 /** The GOP kept for consumers that join is dropped past this size (memory on the ship). */
 const MAX_GOP_BYTES = 32 * 1024 * 1024;
 
-type Listener = (e: SessionEvent) => void;
+/** `replayed`: the event is part of what a joining consumer is handed at once (the GOP so far). */
+type Listener = (e: SessionEvent, replayed?: boolean) => void;
 
 export class CameraSession {
   private readonly listeners = new Set<Listener>();
@@ -180,8 +181,8 @@ export class CameraSession {
     clearTimeout(this.lingerTimer);
     this.lingerTimer = undefined;
     if (this.config && this.gop.length > 0) {
-      listener({ kind: 'config', record: this.config.record, config: this.config });
-      for (const picture of this.gop) listener({ kind: 'picture', picture });
+      listener({ kind: 'config', record: this.config.record, config: this.config }, true);
+      for (const picture of this.gop) listener({ kind: 'picture', picture }, true);
     }
     if (!this.encoder && !this.retryTimer && !this.unsupportedReason) this.open();
     return () => {
@@ -197,11 +198,33 @@ export class CameraSession {
    * picture) with decode times from 0 at its first keyframe, across discontinuities (the session's
    * clock is continuous). `onEvent` sees every event first (the recorder cuts a segment there).
    */
-  subscribeFlv(write: (chunk: Buffer) => void, onEvent?: (e: SessionEvent) => void): () => void {
+  subscribeFlv(write: (chunk: Buffer) => void, onEvent?: (e: SessionEvent) => void, opts: { squeezeReplay?: boolean } = {}): () => void {
     let base: number | undefined;
     let configSent: Buffer | undefined;
     let record: Buffer | undefined;
-    return this.subscribe((e) => {
+    // Squeezed: the GOP handed over at once is stamped 1 ms apart (the last one a frame after the
+    // one before), so a live viewer passes through it in a few ms and is at the camera's latest
+    // picture — instead of playing the GOP at 1× and staying up to a GOP behind the camera.
+    let replayed: SessionPicture[] = [];
+    let shift = 0;
+    const stamp = (p: SessionPicture, ms: number) => {
+      if (base === undefined) return;
+      if (configSent !== record && record) {
+        write(flvConfigTag(record, ms));
+        configSent = record;
+      }
+      write(flvPictureTag({ ...p, timestampMs: ms }));
+    };
+    const flushReplay = () => {
+      const n = replayed.length;
+      replayed.forEach((p, i) => {
+        const ms = i < n - 1 || n === 1 ? i : n - 2 + Math.max(1, Math.round(this.frameMs));
+        if (i === n - 1) shift = p.timestampMs - (base ?? 0) - ms;
+        stamp(p, ms);
+      });
+      replayed = [];
+    };
+    const unsubscribe = this.subscribe((e, isReplay) => {
       onEvent?.(e);
       if (e.kind === 'config') record = e.record;
       if (e.kind !== 'picture' || !record) return;
@@ -211,12 +234,16 @@ export class CameraSession {
         base = p.timestampMs;
         write(flvHeader());
       }
-      if (configSent !== record) {
-        write(flvConfigTag(record, p.timestampMs - base));
-        configSent = record;
+      if (opts.squeezeReplay && isReplay) {
+        replayed.push(p);
+        return;
       }
-      write(flvPictureTag({ ...p, timestampMs: p.timestampMs - base }));
+      if (replayed.length > 0) flushReplay();
+      stamp(p, p.timestampMs - base - shift);
     });
+    // The GOP was handed over during subscribe(): out at once, not with the next live picture.
+    if (replayed.length > 0) flushReplay();
+    return unsubscribe;
   }
 
   /** Ends the camera's reader now (no consumer, or the agent stops). */
@@ -438,6 +465,7 @@ export function startSessionTap(session: CameraSession, opts: EncoderOptions & {
         downTimer = undefined;
       }
     },
+    { squeezeReplay: true },
   );
   return {
     pid: undefined,

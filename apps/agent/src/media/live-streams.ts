@@ -325,6 +325,7 @@ export class LiveStreams {
               }, CAMERA_AWAY_MS);
             }
           },
+          { squeezeReplay: true },
         );
         void encoder.exited.then(() => {
           clearTimeout(away);
