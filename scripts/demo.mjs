@@ -22,7 +22,10 @@ function newest(path) {
   return Math.max(st.mtimeMs, ...readdirSync(path).map((n) => newest(join(path, n))));
 }
 
-step(process.execPath, ['scripts/setup.mjs', '--for=demo']);
+// `npm run demo -- --rtsp`: one demo ship gets a real RTSP camera (scripts/rtsp-camera.py,
+// Debian's GStreamer RTSP server, two slices a picture like many IP cameras) on RTSP_PORT.
+const rtsp = process.argv.includes('--rtsp');
+step(process.execPath, ['scripts/setup.mjs', '--for=demo', ...(rtsp ? ['--rtsp'] : [])]);
 
 const web = join(root, 'apps/web');
 // WEB_DIST (also read by the server) lets several checkouts' test runs build side by side.
@@ -39,8 +42,31 @@ const dataDir = process.env.DATA_DIR ?? join(root, 'data');
 const fleetFile = join(dataDir, 'demo-fleet.json');
 rmSync(fleetFile, { force: true });
 const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, FLEET_FILE: fleetFile };
-say('starting the shore server…');
 const children = [];
+if (rtsp) {
+  const rtspPort = Number(process.env.RTSP_PORT ?? 8554);
+  say(`starting the RTSP camera on 127.0.0.1:${rtspPort}…`);
+  const camera = spawn('/usr/bin/python3', ['scripts/rtsp-camera.py', '--port', String(rtspPort), '--width', '640', '--height', '360', '--fps', '10', '--slices', '2', '--bitrate', '600'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(camera);
+  const url = await new Promise((resolve) => {
+    let out = '';
+    camera.stdout.on('data', (d) => {
+      out += d.toString();
+      const m = /ready (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    camera.once('exit', () => resolve(undefined));
+  });
+  if (!url) {
+    say('the RTSP camera did not start (see above)');
+    process.exit(1);
+  }
+  env.FLEET_RTSP_CAMERA = url;
+}
+say('starting the shore server…');
 function launch(name, args) {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
   children.push(child);

@@ -52,6 +52,21 @@ if (mode === 'test') {
   wanted.push({ bin: 'chromium', pkg: 'chromium' });
   wanted.push({ file: '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc', pkg: 'fonts-wqy-microhei' });
 }
+// A real RTSP camera for the tests and `npm run demo -- --rtsp` (scripts/rtsp-camera.py): Debian's
+// GStreamer RTSP server through Python's GObject bindings, x264 (ugly) and x265 (bad) encoders.
+if (mode === 'test' || args.includes('--rtsp')) {
+  const arch = (() => {
+    const r = spawnSync('dpkg-architecture', ['-qDEB_HOST_MULTIARCH'], { encoding: 'utf8' });
+    return r.status === 0 ? r.stdout.trim() : 'x86_64-linux-gnu';
+  })();
+  const plugins = `/usr/lib/${arch}/gstreamer-1.0`;
+  wanted.push({ file: `/usr/lib/${arch}/girepository-1.0/GstRtspServer-1.0.typelib`, pkg: 'gir1.2-gst-rtsp-server-1.0' });
+  wanted.push({ file: '/usr/lib/python3/dist-packages/gi/__init__.py', pkg: 'python3-gi' });
+  wanted.push({ file: `${plugins}/libgstvideotestsrc.so`, pkg: 'gstreamer1.0-plugins-base' });
+  wanted.push({ file: `${plugins}/libgstrtp.so`, pkg: 'gstreamer1.0-plugins-good' });
+  wanted.push({ file: `${plugins}/libgstx265.so`, pkg: 'gstreamer1.0-plugins-bad' });
+  wanted.push({ file: `${plugins}/libgstx264.so`, pkg: 'gstreamer1.0-plugins-ugly' });
+}
 const missing = wanted.filter((w) => (w.bin ? !has(w.bin) : !existsSync(w.file))).map((w) => w.pkg);
 if (missing.length > 0) {
   if (isRoot && has('apt-get')) {

@@ -4,7 +4,7 @@
  * fleet) and one ship agent per `--ships` entry, each dialling shore through a LinkShaper with the
  * given profile (`none`: directly). Driven over the IPC channel of `child_process.fork`:
  *
- *   node --import tsx apps/agent/bench/live-rig.ts --ships=S1001:FOURTHG,S1002:VSAT --linger=500 [--muxer=flv|fmp4]
+ *   node --import tsx apps/agent/bench/live-rig.ts --ships=S1001:FOURTHG,S1002:VSAT --linger=500 [--muxer=flv|fmp4] [--camera=synthetic|rtsp]
  *
  * --muxer: what the agents' encoders write (LiveStreamsOptions.output); fmp4 is the old path, a frame later.
  *
@@ -19,7 +19,10 @@ import { type LinkReport, type LinkType } from '@ship-cctv/protocol';
 import { Fmp4Splitter } from '../../server/src/media/fmp4.ts';
 import { ShipAgent } from '../src/agent.ts';
 import { LinkShaper, PROFILES, type LinkProfileName } from '../src/link/index.ts';
-import type { EncoderOutput } from '../src/media/ffmpeg-args.ts';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { type EncoderOutput, FMP4_OUTPUT_ARGS, syntheticCameraArgs } from '../src/media/ffmpeg-args.ts';
+import { fontsFor } from '../src/media/fonts.ts';
 import { signIn } from '../test/helpers/shore.ts';
 
 export type RigProfile = LinkProfileName | 'none';
@@ -90,7 +93,33 @@ export type RigReply = { id: number; ok: true; data: unknown } | { id: number; o
 
 const epochNow = (): number => performance.timeOrigin + performance.now();
 
-function parseArgs(argv: string[]): { ships: RigShip[]; lingerMs: number; maxSeconds: number; output: EncoderOutput } {
+/**
+ * `--camera=rtsp`: each ship's camera is a real RTSP camera (scripts/rtsp-camera.py --stdin, Debian's
+ * GStreamer RTSP server) serving the synthetic camera's capture-coded picture, encoded by x264 in
+ * two slices a picture like many IP cameras — the agent reads it through its camera session, so
+ * glass to glass includes the RTSP hop. Ports from RTSP_BASE_PORT (default 18556).
+ */
+function startRtspCamera(name: string, port: number): { url: string; procs: ChildProcess[]; ready: Promise<void> } {
+  const encode = { width: 640, height: 360, frameRate: 10, bitrateKbps: 350, codec: 'h264' as const };
+  // Annex B for GStreamer's parser: the parameter sets (global header) repeated before each keyframe.
+  const args = syntheticCameraArgs({ cameraName: name, encode, realtime: true, ...fontsFor(name) }).slice(0, -FMP4_OUTPUT_ARGS.length);
+  const encoder = spawn('ffmpeg', [...args, '-x264-params', 'slices=2', '-bsf:v', 'dump_extra=freq=keyframe', '-f', 'h264', '-flush_packets', '1', 'pipe:1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const script = join(import.meta.dirname, '../../../scripts/rtsp-camera.py');
+  const server = spawn('/usr/bin/python3', [script, '--port', String(port), '--stdin'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  if (encoder.stdout && server.stdin) encoder.stdout.pipe(server.stdin);
+  server.stdin?.on('error', () => undefined);
+  const ready = new Promise<void>((resolve, reject) => {
+    let out = '';
+    server.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('ready ')) resolve();
+    });
+    server.once('exit', (code) => reject(new Error(`RTSP camera on port ${port} exited with ${code}`)));
+  });
+  return { url: `rtsp://127.0.0.1:${port}/cam`, procs: [encoder, server], ready };
+}
+
+function parseArgs(argv: string[]): { ships: RigShip[]; lingerMs: number; maxSeconds: number; output: EncoderOutput; rtsp: boolean } {
   const arg = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const ships = (arg('ships') ?? 'S1001:none').split(',').map((spec): RigShip => {
     const [shipId = 'S1001', profile = 'none'] = spec.split(':');
@@ -99,14 +128,20 @@ function parseArgs(argv: string[]): { ships: RigShip[]; lingerMs: number; maxSec
   });
   const output = arg('muxer') ?? 'flv';
   if (output !== 'flv' && output !== 'fmp4') throw new Error(`unknown --muxer=${output}: flv or fmp4`);
-  return { ships, lingerMs: Number(arg('linger') ?? 500), maxSeconds: Number(arg('max-seconds') ?? 900), output };
+  const camera = arg('camera') ?? 'synthetic';
+  if (camera !== 'synthetic' && camera !== 'rtsp') throw new Error(`unknown --camera=${camera}: synthetic or rtsp`);
+  return { ships, lingerMs: Number(arg('linger') ?? 500), maxSeconds: Number(arg('max-seconds') ?? 900), output, rtsp: camera === 'rtsp' };
 }
 
 async function main(): Promise<void> {
   if (!process.send) throw new Error('live-rig.ts runs under child_process.fork (it talks over IPC)');
   const send = (m: RigReady | RigReply) => process.send?.(m);
   const t0 = performance.now();
-  const { ships, lingerMs, maxSeconds, output } = parseArgs(process.argv.slice(2));
+  const { ships, lingerMs, maxSeconds, output, rtsp } = parseArgs(process.argv.slice(2));
+  const cameraProcs: ChildProcess[] = [];
+  process.once('exit', () => {
+    for (const p of cameraProcs) p.kill('SIGKILL');
+  });
 
   // Migrated and seeded before buildApp: on a busy machine that can outlast a plugin's start-up limit.
   const database = await openDatabase({});
@@ -186,8 +221,15 @@ async function main(): Promise<void> {
     }
     const report: LinkReport = { linkType, quality: 90, duplex: 'BOTH' };
     const key = await app.agentKeys.issue(ship.shipId);
+    let source = 'synthetic';
+    if (rtsp) {
+      const camera = startRtspCamera(`${ship.shipId} ${ship.profile}`, Number(process.env.RTSP_BASE_PORT ?? 18556) + ships.indexOf(ship));
+      cameraProcs.push(...camera.procs);
+      await camera.ready;
+      source = camera.url;
+    }
     const agent = new ShipAgent(
-      { shoreUrl, shipId: ship.shipId, key, cameras: [{ cameraId: ship.cameraId, source: 'synthetic', name: `${ship.shipId} ${ship.profile}` }] },
+      { shoreUrl, shipId: ship.shipId, key, cameras: [{ cameraId: ship.cameraId, source, name: `${ship.shipId} ${ship.profile}` }] },
       { current: () => report, onChange: () => () => undefined },
       { minBackoffMs: 200, maxBackoffMs: 1_000, streams: { output } },
     );
@@ -222,6 +264,7 @@ async function main(): Promise<void> {
     (stopping ??= (async () => {
       loop.disable();
       await Promise.allSettled(agents.map((a) => a.stop()));
+      for (const p of cameraProcs) p.kill('SIGTERM');
       await app.close().catch(() => undefined);
       await Promise.allSettled(shapers.map((s) => s.close()));
       await database.close().catch(() => undefined);

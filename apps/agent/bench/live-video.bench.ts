@@ -5,7 +5,7 @@
  *
  *   node --import tsx apps/agent/bench/live-video.bench.ts [--profile=FOURTHG|VSAT|FBB|all] [--quick]
  *        [--parts=encoder,cold,warm,uplink,cpu,glass] [--glass-only=target|default] [--glass-targets=100,200,default]
- *        [--muxer=flv|fmp4]
+ *        [--muxer=flv|fmp4] [--camera=synthetic|rtsp]
  *
  * All of it takes about 5 minutes, --quick about 2 (fewer runs, shorter windows, and the relay-CPU
  * part on the same rig, S1001 through the FOURTHG shaper, instead of a rig of its own without a
@@ -13,7 +13,9 @@
  * --glass-targets sets the players of the glass-to-glass part: one per live latency target in ms, and
  * `default` for the player's own (default: 100,default). --muxer=fmp4 runs the agents with ffmpeg's own
  * MP4 muxer (the path before the FLV packager, a frame later) for a before/after comparison. LIVE_BENCH_DUMP=/tmp/x writes each glass-to-glass
- * profile's raw per-frame figures to /tmp/x-<profile>.json.
+ * profile's raw per-frame figures to /tmp/x-<profile>.json. --camera=rtsp gives each ship a real RTSP camera
+ * (scripts/rtsp-camera.py serving the synthetic picture in two slices a frame, ports from RTSP_BASE_PORT,
+ * default 18556) read through the agent's camera session: cold start and glass to glass with the RTSP hop.
  *
  * The system under test (shore server + ship agents behind LinkShapers) runs in a child process
  * (live-rig.ts) so its CPU and memory are its own; the viewers (raw media sockets, or Chromium
@@ -48,6 +50,8 @@ type Part = (typeof PARTS)[number];
 const argv = process.argv.slice(2);
 const argOf = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const QUICK = argv.includes('--quick');
+/** `--camera=rtsp`: the ships read a real RTSP camera (multi-slice x264) through their camera session. */
+const CAMERA = argOf('camera') ?? 'synthetic';
 const profileArg = (argOf('profile') ?? 'all').toUpperCase();
 const PROFILES_RUN: ProfileName[] =
   profileArg === 'ALL' ? ALL_PROFILES : ALL_PROFILES.includes(profileArg as ProfileName) ? [profileArg as ProfileName] : [];
@@ -181,7 +185,7 @@ class Rig {
   }
 
   static async start(ships: string): Promise<Rig> {
-    const child = fork(RIG_PATH, [`--ships=${ships}`, `--linger=${LINGER_MS}`, `--max-seconds=${CFG.deadlineS + 60}`, `--muxer=${MUXER}`], {
+    const child = fork(RIG_PATH, [`--ships=${ships}`, `--linger=${LINGER_MS}`, `--max-seconds=${CFG.deadlineS + 60}`, `--muxer=${MUXER}`, `--camera=${CAMERA}`], {
       execArgv: ['--import', 'tsx', '--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -15,6 +15,7 @@ import { type CameraConfig, initialCameraState, isSynthetic, probeCamera } from 
 import { LiveStreams, type LiveStreamsOptions } from './media/live-streams.ts';
 import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playback-streams.ts';
 import { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
+import { CameraSessions } from './media/camera-session.ts';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -36,7 +37,7 @@ export interface AgentOptions {
   /** First reconnect delay; doubles up to maxBackoffMs, with ±20 % jitter. */
   minBackoffMs?: number;
   maxBackoffMs?: number;
-  /** How often URL cameras are probed. */
+  /** How often URL cameras' health is read (from their sessions: no probe). Default 2 s. */
   probeEveryMs?: number;
   /** Shore pings when either direction was quiet for 5 s; this long without a word from shore, the agent redials. */
   silenceTimeoutMs?: number;
@@ -79,6 +80,9 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   readonly streams: LiveStreams;
   /** The ship's own recordings: kept whether or not the link is up. */
   readonly recorder: ShipRecorder;
+  /** One session per URL camera, shared by its recorder and live streams (camera-session.ts). */
+  readonly sessions = new CameraSessions();
+  private sessionHolds: (() => void)[] = [];
   /** Playbacks of the ship's recordings shore asked for; they run only while the socket is up. */
   readonly playback: PlaybackStreams;
   /**
@@ -98,12 +102,13 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.opts = {
       minBackoffMs: opts.minBackoffMs ?? 1_000,
       maxBackoffMs: opts.maxBackoffMs ?? 30_000,
-      probeEveryMs: opts.probeEveryMs ?? 30_000,
+      probeEveryMs: opts.probeEveryMs ?? 2_000,
       silenceTimeoutMs: opts.silenceTimeoutMs ?? 30_000,
-      probe: opts.probe ?? ((url) => probeCamera(url)),
+      // A camera is online when its session's pictures flow; only one the session cannot carry (H.265) is probed.
+      probe: opts.probe ?? ((url) => (this.sessions.get(url).unsupported ? probeCamera(url) : Promise.resolve(this.sessions.health(url)?.online ?? false))),
     };
-    this.streams = new LiveStreams(config.cameras, opts.streams);
-    this.recorder = new ShipRecorder(config.cameras, opts.recorder);
+    this.streams = new LiveStreams(config.cameras, { sessions: this.sessions, ...opts.streams });
+    this.recorder = new ShipRecorder(config.cameras, { sessions: this.sessions, ...opts.recorder });
     this.playback = new PlaybackStreams(this.recorder, {
       // Live and playback share the socket: the bound covers both (8 s of their bitrate, at least live's own bound).
       queueLimitBytes: (playbackKbps) => Math.max(this.streams.queueLimitBytes(), (this.streams.totalKbps() + playbackKbps) * 1000),
@@ -140,6 +145,9 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     if (!this.stopped) return;
     this.stopped = false;
     this.unsubscribeLink = this.link.onChange((report) => this.send({ type: 'link', ...report }));
+    // Every URL camera's session stays open while the agent runs: its health is known and a live
+    // view starts from the running session whether or not the camera is recorded.
+    this.sessionHolds = this.config.cameras.filter((c) => !isSynthetic(c)).map((c) => this.sessions.get(c.source).subscribe(() => undefined));
     this.recorder.start();
     this.probeTimer = setInterval(() => void this.probeAll(), this.opts.probeEveryMs);
     this.probeTimer.unref();
@@ -154,6 +162,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     clearInterval(this.silenceTimer);
     this.unsubscribeLink?.();
     await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop()]);
+    for (const release of this.sessionHolds.splice(0)) release();
+    await this.sessions.stopAll();
     const ws = this.ws;
     this.ws = undefined;
     if (ws && ws.readyState !== WebSocket.CLOSED) {

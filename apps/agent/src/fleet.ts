@@ -91,6 +91,14 @@ export async function startFleet(fleet: FleetFile, opts: FleetOptions = {}): Pro
   };
 }
 
+/** The fleet with its first ship's first camera read from `url` (unchanged without a url). */
+export function withRtspCamera(fleet: FleetFile, url: string | undefined): FleetFile {
+  const [first, ...rest] = fleet.ships;
+  const [camera, ...others] = first?.cameras ?? [];
+  if (!url || !first || !camera) return fleet;
+  return { ...fleet, ships: [{ ...first, cameras: [{ ...camera, source: url }, ...others] }, ...rest] };
+}
+
 async function main(): Promise<void> {
   const path = process.argv[2] ?? process.env.FLEET_FILE;
   if (!path) {
@@ -98,7 +106,10 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const dataDir = process.env.FLEET_DATA_DIR ?? join(dirname(path), 'fleet-recordings');
-  const fleet = await startFleet(readFleetFile(path), { dataDir });
+  // `npm run demo -- --rtsp`: the first ship's first camera is a real RTSP camera.
+  const rtsp = process.env.FLEET_RTSP_CAMERA;
+  const fleet = await startFleet(withRtspCamera(readFleetFile(path), rtsp), { dataDir });
+  if (rtsp) console.log(`[fleet] ${fleet.ships[0]?.shipId ?? '(no ship)'} watches a real RTSP camera: ${rtsp}`);
   for (const s of fleet.ships) {
     s.agent.on('connected', () => console.log(`[fleet] ${s.shipId} connected over ${s.schedule.state.linkType}`));
     s.agent.on('disconnected', (reason) => console.log(`[fleet] ${s.shipId} link lost (${reason})`));

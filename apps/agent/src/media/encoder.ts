@@ -41,6 +41,8 @@ export interface EncoderOptions {
   stderrTailBytes?: number;
   /** Default "ffmpeg" from PATH. */
   command?: string;
+  /** Its input comes from us (`-i pipe:0`): write() and endInput() feed stdin. Default: no stdin. */
+  stdin?: boolean;
 }
 
 export interface Encoder {
@@ -50,6 +52,10 @@ export interface Encoder {
   readonly exited: Promise<EncoderExit>;
   /** Ends the process (SIGTERM, then SIGKILL after the grace period); resolves when it is gone. */
   stop(): Promise<EncoderExit>;
+  /** With `stdin`: feeds input (dropped once the process is gone). False when the pipe is full. */
+  write(chunk: Buffer): boolean;
+  /** With `stdin`: ends the input; ffmpeg finishes its output and exits by itself. */
+  endInput(): void;
 }
 
 const live = new Set<ChildProcess>();
@@ -82,7 +88,9 @@ export function startEncoder(args: readonly string[], opts: EncoderOptions): Enc
   let resolveExited!: (info: EncoderExit) => void;
   const exited = new Promise<EncoderExit>((resolve) => (resolveExited = resolve));
 
-  const child = spawn(opts.command ?? 'ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(opts.command ?? 'ffmpeg', args, { stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  // ffmpeg gone before its input ended (EPIPE): its exit tells what happened.
+  child.stdin?.on('error', () => undefined);
   let done = false;
   const finish = (code: number | null, signal: NodeJS.Signals | null) => {
     if (done) return;
@@ -156,6 +164,15 @@ export function startEncoder(args: readonly string[], opts: EncoderOptions): Enc
         kill();
       }
       return exited;
+    },
+    write(chunk) {
+      const input = child.stdin;
+      if (done || !input || input.destroyed || input.writableEnded) return false;
+      return input.write(chunk);
+    },
+    endInput() {
+      const input = child.stdin;
+      if (input && !input.destroyed && !input.writableEnded) input.end();
     },
   };
 }

@@ -272,6 +272,26 @@ export function canCopy(probe: InputProbe, encode: EncodeSpec): boolean {
   );
 }
 
+/** Scaled into the template's size keeping the aspect (letterboxed), at its frame rate, encoded. */
+function transcodeVideoArgs(encode: EncodeSpec): string[] {
+  const W = encode.width;
+  const H = encode.height;
+  return [
+    '-vf',
+    [
+      // Nothing before the camera's first keyframe: joined mid-GOP, a decoder (H.265's above
+      // all) puts out grey pictures for the references it never had. st/ld keep a flag across
+      // frames: 0 until a keyframe, 1 from then on.
+      filter('select', { expr: 'st(0,max(ld(0),key))' }),
+      filter('scale', { w: W, h: H, force_original_aspect_ratio: 'decrease', force_divisible_by: 2 }),
+      filter('pad', { w: W, h: H, x: '(ow-iw)/2', y: '(oh-ih)/2' }),
+      filter('setsar', { sar: 1 }),
+      filter('fps', { fps: encode.frameRate }),
+    ].join(','),
+    ...h264EncodeArgs(encode),
+  ];
+}
+
 export interface UrlCameraOptions {
   url: string;
   encode: EncodeSpec;
@@ -294,37 +314,23 @@ export function urlCameraFrameRate(opts: Pick<UrlCameraOptions, 'encode' | 'prob
  * input buffering and analyse at most 1 s; a local file plays at its own pace, looping, like a live
  * camera. The video is copied when it already fits the template (see canCopy), else scaled into the
  * template's size keeping its aspect (letterboxed), set to its frame rate and encoded.
+ *
+ * Decoding (transcode only) uses `-flags2 +chunks`: a camera that cuts its pictures into slices and
+ * repeats SPS/PPS before each slice reaches the decoder as several packets per picture (ffmpeg's
+ * parser takes each SPS for a new picture); by default the decoder ends a picture at every packet,
+ * so the rest of it comes out grey or smeared. With chunks it ends a picture when all its
+ * macroblocks are in (no added delay) or the next picture starts. `-flags low_delay` is not used:
+ * it cannot mend that, and on a camera with B-frames it would put pictures out of order.
  */
 export function urlCameraArgs(opts: UrlCameraOptions): string[] {
   const { url, encode } = opts;
-  const kind = urlKind(url);
-  const input: string[] =
-    kind === 'file'
-      ? ['-re', '-stream_loop', '-1']
-      : [
-          ...(kind === 'rtsp' ? ['-rtsp_transport', 'tcp', '-timeout', '5000000'] : []),
-          '-fflags', 'nobuffer',
-          '-flags', 'low_delay',
-          '-analyzeduration', '1000000',
-        ];
-  const W = encode.width;
-  const H = encode.height;
-  const video =
-    opts.probe && canCopy(opts.probe, encode)
-      ? ['-c:v', 'copy']
-      : [
-          '-vf',
-          [
-            filter('scale', { w: W, h: H, force_original_aspect_ratio: 'decrease', force_divisible_by: 2 }),
-            filter('pad', { w: W, h: H, x: '(ow-iw)/2', y: '(oh-ih)/2' }),
-            filter('setsar', { sar: 1 }),
-            filter('fps', { fps: encode.frameRate }),
-          ].join(','),
-          ...h264EncodeArgs(encode),
-        ];
+  const copy = opts.probe !== undefined && canCopy(opts.probe, encode);
+  const input = cameraInputArgs(url);
+  const video = copy ? ['-c:v', 'copy'] : transcodeVideoArgs(encode);
   return [
     ...FFMPEG_GLOBAL_ARGS,
     ...input,
+    ...(copy ? [] : ['-flags2', '+chunks']),
     '-i', url,
     ...(opts.durationSeconds !== undefined ? ['-t', String(opts.durationSeconds)] : []),
     '-map', '0:v:0',
@@ -332,4 +338,39 @@ export function urlCameraArgs(opts: UrlCameraOptions): string[] {
     ...video,
     ...outputArgs(opts.output),
   ];
+}
+
+/** How ffmpeg opens a camera URL to read it for long: RTSP over TCP, other network inputs unbuffered, a file looped at its own pace. */
+export function cameraInputArgs(url: string): string[] {
+  const kind = urlKind(url);
+  if (kind === 'file') return ['-re', '-stream_loop', '-1'];
+  return [...(kind === 'rtsp' ? ['-rtsp_transport', 'tcp', '-timeout', '5000000'] : []), '-fflags', 'nobuffer', '-analyzeduration', '1000000'];
+}
+
+/**
+ * The one reader of a camera (camera-session.ts): its video copied, untouched, into FLV on stdout,
+ * each packet flushed at once. The agent joins the packets into whole pictures and hands them to
+ * the recorder, live streams and pictures of that camera: one RTSP session per camera.
+ */
+export function cameraSessionArgs(url: string): string[] {
+  // RTSP: the SDP carries the codec and its parameter sets, so nothing is analysed — the first
+  // picture leaves ffmpeg ~0.2 s after the spawn instead of ~2.2 s (analysing 1 s, then a frame).
+  // A camera whose SDP lacks them sends them in band: the sequence header comes with the first
+  // keyframe. Other inputs (MPEG-TS over UDP …) need their analysis to find the stream.
+  const input = urlKind(url) === 'rtsp' ? ['-rtsp_transport', 'tcp', '-timeout', '5000000', '-probesize', '32', '-analyzeduration', '0'] : cameraInputArgs(url);
+  return [...FFMPEG_GLOBAL_ARGS, ...input, '-i', url, '-map', '0:v:0', ...NO_OTHER_STREAMS, '-c:v', 'copy', ...FLV_OUTPUT_ARGS];
+}
+
+/**
+ * FLV of whole pictures on stdin (from a camera session), as fed by the agent. No probing beyond
+ * the first tags: the sequence header and a keyframe come first, and waiting to measure a frame
+ * rate would only delay the first picture. Not `-fflags nobuffer`: it throws away the pictures
+ * read while probing — the keyframe among them.
+ */
+export const SESSION_INPUT_OPTIONS = ['-f', 'flv', '-probesize', '4096', '-analyzeduration', '0'] as const;
+export const SESSION_INPUT_ARGS = [...SESSION_INPUT_OPTIONS, '-i', 'pipe:0'] as const;
+
+/** A live stream of a camera session's pictures (stdin) in the template's size, rate and bitrate. */
+export function sessionTranscodeArgs(encode: EncodeSpec, output: EncoderOutput = 'flv'): string[] {
+  return [...FFMPEG_GLOBAL_ARGS, ...SESSION_INPUT_ARGS, '-map', '0:v:0', ...NO_OTHER_STREAMS, ...transcodeVideoArgs(encode), ...outputArgs(output)];
 }

@@ -1,3 +1,4 @@
+import { AccessUnitJoiner, type VideoPacket } from './access-unit.ts';
 import { type AvcConfig, parseAvcConfig } from './avc.ts';
 import { FlvReader } from './flv.ts';
 import type { Fmp4Unit } from './fmp4.ts';
@@ -33,6 +34,12 @@ export interface FlvPackagerOptions {
   /** Picture size for the init segment when the SPS cannot be read (it is read when it can). */
   width?: number;
   height?: number;
+  /**
+   * A camera's own stream (copied): join the packets of one decode time into one picture and put
+   * its parameter sets before its slices (access-unit.ts). An encoder's own output has whole
+   * pictures already and needs none of it.
+   */
+  joinSlices?: boolean;
 }
 
 /** Bytes in, Fmp4Reader's units out: what LiveStreams forwards. */
@@ -52,10 +59,16 @@ export class FlvToFmp4 implements Fmp4Source {
   private firstMs: number | undefined;
   private lastTicks: number | undefined;
   private lastGap: number | undefined;
+  private joiner: AccessUnitJoiner | undefined;
 
   constructor(private readonly opts: FlvPackagerOptions) {
     if (!(opts.frameRate > 0)) throw new Error(`frame rate ${opts.frameRate} is not positive`);
     this.frameTicks = Math.round(TIMESCALE / opts.frameRate);
+  }
+
+  /** Closes a picture still waiting for slices (the stream ended). */
+  flush(): Fmp4Unit[] {
+    return (this.joiner?.flush() ?? []).map((p) => this.fragment(p));
   }
 
   get pendingBytes(): number {
@@ -78,31 +91,41 @@ export class FlvToFmp4 implements Fmp4Source {
         const width = config.width ?? this.opts.width;
         const height = config.height ?? this.opts.height;
         if (width === undefined || height === undefined) throw new Error('picture size unknown: the SPS is unreadable');
+        // A picture still held belongs to the old parameters: it goes before the new init segment.
+        out.push(...this.flush());
+        this.joiner = undefined;
         this.config = config;
         out.push({ kind: 'init', bytes: initSegment({ avcConfig: config.record, width, height, timescale: TIMESCALE }) });
       } else if (item.kind === 'frame') {
         if (!this.config) throw new Error('H.264 frame before the sequence header');
-        const ticks = this.decodeTicks(item.timestampMs);
-        const gap = this.lastTicks === undefined ? undefined : ticks - this.lastTicks;
-        if (gap !== undefined && gap <= MAX_GAP_SECONDS * TIMESCALE) this.lastGap = gap;
-        this.lastTicks = ticks;
-        // The next frame is not here yet: expect it one gap later (1/frameRate for the encoder's own output).
-        const duration = this.lastGap ?? this.frameTicks;
-        out.push({
-          kind: 'fragment',
-          keyframe: item.keyframe,
-          bytes: mediaFragment({
-            sequence: ++this.sequence,
-            baseMediaDecodeTime: ticks,
-            duration,
-            keyframe: item.keyframe,
-            compositionOffset: item.compositionMs * (TIMESCALE / 1000),
-            data: item.data,
-          }),
-        });
+        if (this.opts.joinSlices) {
+          this.joiner ??= new AccessUnitJoiner(this.config.nalLengthSize);
+          for (const picture of this.joiner.push(item)) out.push(this.fragment(picture));
+        } else out.push(this.fragment(item));
       }
     }
     return out;
+  }
+
+  private fragment(item: VideoPacket): Fmp4Unit {
+    const ticks = this.decodeTicks(item.timestampMs);
+    const gap = this.lastTicks === undefined ? undefined : ticks - this.lastTicks;
+    if (gap !== undefined && gap <= MAX_GAP_SECONDS * TIMESCALE) this.lastGap = gap;
+    this.lastTicks = ticks;
+    // The next frame is not here yet: expect it one gap later (1/frameRate for the encoder's own output).
+    const duration = this.lastGap ?? this.frameTicks;
+    return {
+      kind: 'fragment',
+      keyframe: item.keyframe,
+      bytes: mediaFragment({
+        sequence: ++this.sequence,
+        baseMediaDecodeTime: ticks,
+        duration,
+        keyframe: item.keyframe,
+        compositionOffset: item.compositionMs * (TIMESCALE / 1000),
+        data: item.data,
+      }),
+    };
   }
 
   /** Decode time in ticks since the first frame: on the frame grid when the ms time is a rounded grid point. */

@@ -7,8 +7,17 @@ import {
   LINK_FRAME_MAX_PAYLOAD,
 } from '@ship-cctv/protocol';
 import { type CameraConfig, isSynthetic } from '../cameras.ts';
-import { type Encoder, type EncoderExit, startEncoder } from './encoder.ts';
-import { type EncoderOutput, type InputProbe, syntheticCameraArgs, urlCameraArgs, urlCameraFrameRate } from './ffmpeg-args.ts';
+import { type CameraSession, type CameraSessions, startSessionTap } from './camera-session.ts';
+import { type Encoder, type EncoderExit, type EncoderOptions, startEncoder } from './encoder.ts';
+import {
+  canCopy,
+  type EncoderOutput,
+  type InputProbe,
+  sessionTranscodeArgs,
+  syntheticCameraArgs,
+  urlCameraArgs,
+  urlCameraFrameRate,
+} from './ffmpeg-args.ts';
 import { type Fmp4Source, FlvToFmp4 } from './flv-packager.ts';
 import { Fmp4Reader, type Fmp4Unit } from './fmp4.ts';
 import { fontsFor } from './fonts.ts';
@@ -45,11 +54,21 @@ export interface LiveStreamsOptions {
    * 'fmp4', ffmpeg's own MP4 muxer, which holds every frame until the next one (for comparison).
    */
   output?: EncoderOutput;
+  /**
+   * The agent's camera sessions: a URL camera's live streams are fed from its one session (copied,
+   * or transcoded from its pictures) — no probe, no second camera session. Absent, or a camera the
+   * session cannot carry (H.265): each stream probes and reads the camera itself.
+   */
+  sessions?: CameraSessions;
 }
 
+/** A stream of a camera session ends when the camera stays away this long (shorter: it resumes). */
+const CAMERA_AWAY_MS = 20_000;
+
 /** The reader that turns an encoder's output into the link's init segment and fragments. */
-function readerFor(output: EncoderOutput, frameRate: number, encode: EncodeSpec): Fmp4Source {
-  return output === 'flv' ? new FlvToFmp4({ frameRate, width: encode.width, height: encode.height }) : new Fmp4Reader();
+function readerFor(output: EncoderOutput, frameRate: number, encode: EncodeSpec, copied = false): Fmp4Source {
+  // A copied camera's pictures may come as several packets (slices): joined into one sample each.
+  return output === 'flv' ? new FlvToFmp4({ frameRate, width: encode.width, height: encode.height, joinSlices: copied }) : new Fmp4Reader();
 }
 
 interface LiveStream {
@@ -115,7 +134,8 @@ export class LiveStreams {
   private readonly probes = new Map<string, { probe: InputProbe; at: number }>();
   private timer: NodeJS.Timeout | undefined;
   private link: LiveLink | undefined;
-  private readonly opts: Required<LiveStreamsOptions>;
+  private readonly opts: Required<Omit<LiveStreamsOptions, 'sessions'>>;
+  private readonly sessions: CameraSessions | undefined;
 
   constructor(cameras: readonly CameraConfig[], opts: LiveStreamsOptions = {}) {
     this.cameras = new Map(cameras.map((c) => [c.cameraId, c]));
@@ -131,6 +151,7 @@ export class LiveStreams {
       stopGraceMs: opts.stopGraceMs ?? 2_000,
       output: opts.output ?? 'flv',
     };
+    this.sessions = opts.sessions;
   }
 
   /** The socket is up: streams may start and send. */
@@ -225,6 +246,9 @@ export class LiveStreams {
       args = syntheticCameraArgs({ cameraName, encode, realtime: true, output: this.opts.output, ...this.opts.fonts(cameraName) });
       s.reader = readerFor(this.opts.output, encode.frameRate, encode);
     } else {
+      const session = this.sessions?.get(camera.source);
+      if (session && !session.unsupported && (await this.startFromSession(s, session)) === 'started') return;
+      if (this.streams.get(id) !== s) return;
       let probe: InputProbe;
       try {
         probe = await this.probe(camera.source);
@@ -235,22 +259,84 @@ export class LiveStreams {
       }
       if (this.streams.get(id) !== s) return;
       args = urlCameraArgs({ url: camera.source, encode, probe, output: this.opts.output });
-      s.reader = readerFor(this.opts.output, urlCameraFrameRate({ encode, probe }), encode);
+      s.reader = readerFor(this.opts.output, urlCameraFrameRate({ encode, probe }), encode, canCopy(probe, encode));
     }
 
-    s.encoder = startEncoder(args, {
-      command: this.opts.ffmpegCommand,
+    s.encoder = startEncoder(args, { ...this.encoderCallbacks(s), command: this.opts.ffmpegCommand });
+  }
+
+  /** What every stream's encoder (or session tap) reports to. */
+  private encoderCallbacks(s: LiveStream): EncoderOptions {
+    return {
       firstByteTimeoutMs: this.opts.firstByteTimeoutMs,
       stopGraceMs: this.opts.stopGraceMs,
       onRunning: () => {
         if (s.silent || s.stopRequested) return;
         s.started = true;
-        this.send({ type: 'live.started', streamId: id });
+        this.send({ type: 'live.started', streamId: s.id });
         this.updateTimer();
       },
       onData: (chunk) => this.receive(s, chunk),
       onExit: (info) => this.exited(s, info),
-    });
+    };
+  }
+
+  /**
+   * A URL camera's stream from its session: copied when the session's pictures fit the template,
+   * else transcoded from them. 'fallback' when the session cannot carry the camera (then the
+   * stream reads the camera itself); 'started' when the stream started or was answered.
+   */
+  private async startFromSession(s: LiveStream, session: CameraSession): Promise<'started' | 'fallback'> {
+    // Held while waiting, so the session opens (or stays open) for this stream.
+    const hold = session.subscribe(() => undefined);
+    try {
+      let info: InputProbe;
+      try {
+        info = await session.ready(this.opts.firstByteTimeoutMs);
+      } catch (err) {
+        if (session.unsupported) return 'fallback';
+        if (this.streams.get(s.id) !== s) return 'started';
+        this.streams.delete(s.id);
+        this.send({ type: 'live.failed', streamId: s.id, message: failureMessage(`camera ${s.cameraId} did not answer`, (err as Error).message) });
+        return 'started';
+      }
+      if (this.streams.get(s.id) !== s) return 'started';
+      const { encode } = s;
+      if (canCopy(info, encode)) {
+        // The session's pictures are whole already: no joining here.
+        s.reader = new FlvToFmp4({ frameRate: info.frameRate ?? encode.frameRate, width: encode.width, height: encode.height });
+        s.encoder = startSessionTap(session, { ...this.encoderCallbacks(s), resumeWithinMs: CAMERA_AWAY_MS });
+      } else {
+        s.reader = readerFor(this.opts.output, encode.frameRate, encode);
+        const encoder = startEncoder(sessionTranscodeArgs(encode, this.opts.output), { ...this.encoderCallbacks(s), command: this.opts.ffmpegCommand, stdin: true });
+        // A camera that stays away ends the stream (as the copied one does, startSessionTap).
+        let away: NodeJS.Timeout | undefined;
+        const unsubscribe = session.subscribeFlv(
+          (chunk) => encoder.write(chunk),
+          (e) => {
+            if (e.kind === 'picture') {
+              clearTimeout(away);
+              away = undefined;
+            } else if (e.kind === 'down' && !away) {
+              away = setTimeout(() => {
+                if (s.error !== undefined || s.silent || s.stopRequested) return;
+                s.error = `camera stream ended: ${e.reason}`;
+                this.retire(s);
+              }, CAMERA_AWAY_MS);
+            }
+          },
+          { squeezeReplay: true },
+        );
+        void encoder.exited.then(() => {
+          clearTimeout(away);
+          unsubscribe();
+        });
+        s.encoder = encoder;
+      }
+      return 'started';
+    } finally {
+      hold();
+    }
   }
 
   private stop(id: number): void {

@@ -142,6 +142,9 @@ export function recordingPlaybackArgs(o: RecordingPlaybackOptions): string[] {
   return [
     ...FFMPEG_GLOBAL_ARGS,
     ...(o.speed >= FAST_SPEED ? ['-skip_frame', 'nokey'] : []),
+    // A recording of a multi-slice camera made before pictures were joined holds a picture in
+    // several samples: decode them as one (see urlCameraArgs).
+    '-flags2', '+chunks',
     ...input,
     '-i', o.listFile,
     ...common,

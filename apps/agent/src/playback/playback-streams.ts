@@ -21,6 +21,7 @@ import { failureMessage } from '../media/live-streams.ts';
 import { probeInput } from '../media/probe.ts';
 import type { RecordingSource, ShipRecorder } from '../recorder/ship-recorder.ts';
 import { fragmentStart, initTimescale, shiftFragment } from './fragment-time.ts';
+import { keyframeAtOrBefore } from './keyframes.ts';
 import { type ConcatEntry, concatList, playbackPace, recordingPlaybackArgs, syntheticPlaybackArgs } from './playback-args.ts';
 
 /** The agent link as playback sees it (the same socket live streams use). */
@@ -365,9 +366,18 @@ export class PlaybackStreams {
     const segments = source.recorder.index.overlapping(run.from, run.to);
     const first = segments[0];
     if (!first) throw new Error('the recording was deleted');
+    // Start at the keyframe the picture really begins at, and say so: the run's time is its time.
+    const wanted = Math.max(0, (run.from - first.start) / 1000);
+    const keyframe = wanted > 0 ? keyframeAtOrBefore(first.path, wanted) : undefined;
+    let inpoint = wanted;
+    if (keyframe !== undefined && keyframe < wanted) {
+      run.from = Math.round(first.start + keyframe * 1000);
+      // Just past the keyframe: the concat demuxer starts at the keyframe at or before its inpoint.
+      inpoint = keyframe + 0.001;
+    }
     const entries: ConcatEntry[] = segments.map((s, i) => ({
       path: s.path,
-      ...(i === 0 ? { inpoint: Math.max(0, (run.from - s.start) / 1000) } : {}),
+      ...(i === 0 ? { inpoint } : {}),
       ...(i === segments.length - 1 && s.end > run.to ? { outpoint: (run.to - s.start) / 1000 } : {}),
     }));
     let probe: InputProbe | undefined;

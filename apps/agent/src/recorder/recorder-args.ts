@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { FFMPEG_GLOBAL_ARGS, urlKind } from '../media/ffmpeg-args.ts';
+import { FFMPEG_GLOBAL_ARGS, SESSION_INPUT_OPTIONS, urlKind } from '../media/ffmpeg-args.ts';
 
 /**
  * ffmpeg for the ship recorder of a URL camera (pure: no I/O, no clock). The camera's video is
@@ -14,6 +14,7 @@ import { FFMPEG_GLOBAL_ARGS, urlKind } from '../media/ffmpeg-args.ts';
  * still sending.
  */
 export interface SegmentRecorderArgs {
+  /** The camera's URL, or 'pipe:0': the camera session's whole pictures as FLV on stdin. */
   url: string;
   dir: string;
   /** Names this run's files: `<runId>-00000.mp4`, … and `<runId>.csv`. */
@@ -27,11 +28,13 @@ export const segmentListName = (runId: string) => `${runId}.csv`;
 export function segmentRecorderArgs(o: SegmentRecorderArgs): string[] {
   const kind = urlKind(o.url);
   const input =
-    kind === 'file'
-      ? ['-re', '-stream_loop', '-1']
-      : kind === 'rtsp'
-        ? ['-rtsp_transport', 'tcp', '-timeout', '5000000']
-        : ['-rw_timeout', '10000000'];
+    o.url === 'pipe:0'
+      ? SESSION_INPUT_OPTIONS
+      : kind === 'file'
+        ? ['-re', '-stream_loop', '-1']
+        : kind === 'rtsp'
+          ? ['-rtsp_transport', 'tcp', '-timeout', '5000000']
+          : ['-rw_timeout', '10000000'];
   return [
     ...FFMPEG_GLOBAL_ARGS,
     '-progress', 'pipe:1',

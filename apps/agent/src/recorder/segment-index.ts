@@ -9,6 +9,11 @@ export interface Segment {
   start: number;
   end: number;
   bytes: number;
+  /**
+   * Why a new segment began here rather than the recording going on (the camera's timestamps
+   * jumped, it dropped, it changed its parameters): a seam worth knowing about in playback.
+   */
+  note?: string;
 }
 
 interface IndexFile {
@@ -117,7 +122,10 @@ export class SegmentIndex {
     const segments: Segment[] = [];
     for (const s of Array.isArray(raw.segments) ? raw.segments : []) {
       const bytes = valid(s) ? size(s.file) : undefined;
-      if (valid(s) && bytes !== undefined && s.end > s.start) segments.push({ file: s.file, start: s.start, end: s.end, bytes });
+      if (valid(s) && bytes !== undefined && s.end > s.start) {
+        const note = (s as { note?: unknown }).note;
+        segments.push({ file: s.file, start: s.start, end: s.end, bytes, ...(typeof note === 'string' ? { note } : {}) });
+      }
     }
     // The agent stopped without closing its last segment: keep it up to where it was last seen.
     if (valid(raw.open) && raw.open.end > raw.open.start) {

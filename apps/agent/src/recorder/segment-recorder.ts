@@ -2,7 +2,9 @@ import { EventEmitter } from 'node:events';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedSpan } from '@ship-cctv/protocol';
+import type { CameraSession, SessionEvent } from '../media/camera-session.ts';
 import { type Encoder, startEncoder } from '../media/encoder.ts';
+import { flvConfigTag, flvHeader, flvPictureTag } from '../media/flv-writer.ts';
 import { segmentFileName, segmentListName, segmentRecorderArgs } from './recorder-args.ts';
 import { type Segment, SegmentIndex } from './segment-index.ts';
 
@@ -18,6 +20,12 @@ export interface SegmentRecorderOptions {
   saveOpenEveryMs?: number;
   ffmpegCommand?: string;
   now?: () => number;
+  /**
+   * The camera's session (camera-session.ts): record its whole pictures from stdin instead of
+   * opening the camera a second time. Absent, or a camera the session cannot carry (H.265): ffmpeg
+   * reads the URL itself.
+   */
+  session?: CameraSession;
 }
 
 export interface SegmentRecorderEvents {
@@ -41,7 +49,24 @@ interface Run {
   /** Where the segment being written starts (the last closed one's end). */
   openStart: number | undefined;
   stopping: boolean;
+  /** Fed by the camera session: the session time of its first picture (FLV time 0). */
+  baseMs?: number;
+  /** Fed by the camera session: output time 0 is when its first picture arrived. */
+  fixedAnchor?: number;
+  /** Why this run began (on its first segment in the index). */
+  note?: string;
 }
+
+interface SessionStart {
+  note: string | undefined;
+  /** FLV to write first: header, sequence header, pictures from a keyframe. */
+  pictures: Buffer[];
+  baseMs: number;
+  arrivedAt: number;
+}
+
+/** Pictures kept while the last run finishes its segment before the next one starts. */
+const MAX_WAITING_PICTURES = 600;
 
 /**
  * The ship recorder of one URL camera: ffmpeg copies the camera into segments (recorder-args.ts)
@@ -58,7 +83,13 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
   private retryTimer: NodeJS.Timeout | undefined;
   private watchTimer: NodeJS.Timeout | undefined;
   private lastOpenSave = 0;
-  private readonly opts: Required<Omit<SegmentRecorderOptions, 'now'>> & { now: () => number };
+  private readonly opts: Required<Omit<SegmentRecorderOptions, 'now' | 'session'>> & { now: () => number };
+  private readonly session: CameraSession | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private record: Buffer | undefined;
+  /** Session pictures for the next run (from a keyframe), while the last run ends. */
+  private waiting: SessionStart | undefined;
+  private nextNote: string | undefined;
 
   constructor(
     readonly cameraId: string,
@@ -77,7 +108,13 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
       now: opts.now ?? Date.now,
     };
     this.retryMs = this.opts.minRetryMs;
+    this.session = opts.session;
     this.index = new SegmentIndex(dir);
+  }
+
+  /** Recording the camera session's pictures (not reading the camera itself). */
+  get fromSession(): boolean {
+    return this.unsubscribe !== undefined;
   }
 
   get recording(): boolean {
@@ -94,7 +131,8 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
     this.stopped = false;
     this.watchTimer = setInterval(() => this.watch(), 1_000);
     this.watchTimer.unref();
-    this.spawn();
+    if (this.session && !this.session.unsupported) this.unsubscribe = this.session.subscribe((e) => this.sessionEvent(e));
+    else this.spawn();
   }
 
   /** Stops recording; the open segment is closed and indexed. Resolves when ffmpeg is gone. */
@@ -102,11 +140,76 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
     this.stopped = true;
     clearTimeout(this.retryTimer);
     clearInterval(this.watchTimer);
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.waiting = undefined;
     const run = this.run;
     if (run) {
       run.stopping = true;
-      await run.encoder.stop();
+      if (run.baseMs !== undefined) {
+        // Fed by the session: the end of its input lets ffmpeg write out the last fragment.
+        run.encoder.endInput();
+        const late = setTimeout(() => void run.encoder.stop(), 3_000);
+        await run.encoder.exited;
+        clearTimeout(late);
+      } else await run.encoder.stop();
     }
+  }
+
+  /**
+   * The camera session's events. A run starts at a keyframe with the sequence header; a
+   * discontinuity (the camera's clock jumped, it dropped, it changed its parameters) ends the run
+   * — ffmpeg closes its segment — and the next one starts at the next keyframe, its first segment
+   * noted with why. Pictures never get invented timestamps.
+   */
+  private sessionEvent(e: SessionEvent): void {
+    if (this.stopped) return;
+    if (e.kind === 'down') {
+      if (this.session?.unsupported) {
+        // H.265 and the like: the session cannot carry it; read the camera directly.
+        this.unsubscribe?.();
+        this.unsubscribe = undefined;
+        if (!this.run) this.spawn();
+        return;
+      }
+      this.endRun(`camera stream ended: ${e.reason.slice(0, 200)}`);
+      return;
+    }
+    if (e.kind === 'config') {
+      if (this.record && !this.record.equals(e.record)) this.endRun('camera changed its video parameters');
+      this.record = e.record;
+      return;
+    }
+    const p = e.picture;
+    const run = this.run;
+    if (run && !run.stopping && run.baseMs !== undefined) {
+      if (p.discontinuity) this.endRun('camera timestamps jumped');
+      else {
+        run.encoder.write(flvPictureTag({ ...p, timestampMs: p.timestampMs - run.baseMs }));
+        return;
+      }
+    }
+    if (this.waiting) {
+      if (this.waiting.pictures.length < MAX_WAITING_PICTURES) this.waiting.pictures.push(flvPictureTag({ ...p, timestampMs: p.timestampMs - this.waiting.baseMs }));
+      return;
+    }
+    if (!p.keyframe || !this.record) return;
+    const waiting: SessionStart = { note: this.nextNote, baseMs: p.timestampMs, arrivedAt: p.arrivedAt, pictures: [flvHeader(), flvConfigTag(this.record), flvPictureTag({ ...p, timestampMs: 0 })] };
+    this.nextNote = undefined;
+    if (this.run) {
+      this.waiting = waiting; // the last run is closing its segment
+      return;
+    }
+    this.spawn(waiting);
+  }
+
+  /** Ends the current run from the session's side: its input ends, ffmpeg closes the segment. */
+  private endRun(note: string): void {
+    this.nextNote ??= note;
+    const run = this.run;
+    if (!run || run.stopping) return;
+    run.stopping = true;
+    run.encoder.endInput();
   }
 
   /** Recorded spans overlapping [start, end), clipped. */
@@ -114,11 +217,12 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
     return this.index.spans(start, end);
   }
 
-  private spawn(): void {
+  private spawn(fromSession?: SessionStart): void {
     if (this.stopped) return;
     const startedAt = this.opts.now();
     const id = `r${startedAt}`;
-    const args = segmentRecorderArgs({ url: this.url, dir: this.index.dir, runId: id, segmentSeconds: this.opts.segmentSeconds });
+    const url = fromSession ? 'pipe:0' : this.url;
+    const args = segmentRecorderArgs({ url, dir: this.index.dir, runId: id, segmentSeconds: this.opts.segmentSeconds });
     let text = '';
     const run: Run = {
       id,
@@ -129,9 +233,11 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
       listed: 0,
       openStart: undefined,
       stopping: false,
+      ...(fromSession ? { baseMs: fromSession.baseMs, note: fromSession.note, fixedAnchor: fromSession.arrivedAt } : {}),
       encoder: startEncoder(args, {
         command: this.opts.ffmpegCommand,
         firstByteTimeoutMs: this.opts.stallMs,
+        stdin: fromSession !== undefined,
         onData: (chunk) => {
           text += chunk.toString('latin1');
           let end: number;
@@ -147,6 +253,7 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
       }),
     };
     this.run = run;
+    for (const chunk of fromSession?.pictures ?? []) run.encoder.write(chunk);
   }
 
   /** One -progress block: the output time reached. */
@@ -162,7 +269,7 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
     }
     const wasRecording = run.anchor !== undefined;
     // Between the spawn and now − output time: a source cannot have started before ffmpeg did.
-    run.anchor = Math.max(run.startedAt, Math.min(run.anchor ?? Infinity, now - reached));
+    run.anchor = run.fixedAnchor ?? Math.max(run.startedAt, Math.min(run.anchor ?? Infinity, now - reached));
     if (!wasRecording) {
       this.retryMs = this.opts.minRetryMs;
       this.emit('state', true, Math.round(run.anchor));
@@ -190,7 +297,7 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
       if (!file || !Number.isFinite(Number(startS)) || !Number.isFinite(Number(endS))) continue;
       // A segment cannot end after the moment it is listed (its end is the next frame's time, which
       // may lead the reported output time by the camera's frame reordering).
-      run.anchor = Math.max(run.startedAt, Math.min(run.anchor, now - Number(endS) * 1000));
+      if (run.fixedAnchor === undefined) run.anchor = Math.max(run.startedAt, Math.min(run.anchor, now - Number(endS) * 1000));
       // Within a run each segment starts where the last one ended.
       const start = run.openStart ?? Math.round(run.anchor + Number(startS) * 1000);
       const end = Math.min(now, Math.round(run.anchor + Number(endS) * 1000));
@@ -206,7 +313,8 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
         rmSync(join(this.index.dir, file), { force: true });
         continue;
       }
-      const segment: Segment = { file, start, end, bytes };
+      const segment: Segment = { file, start, end, bytes, ...(run.note !== undefined ? { note: run.note } : {}) };
+      run.note = undefined;
       run.openStart = end;
       this.index.add(segment);
       this.emit('segment', segment);
@@ -223,7 +331,7 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
       try {
         const bytes = statSync(join(this.index.dir, open.file)).size;
         if (bytes > 0) {
-          const segment = { ...open, bytes };
+          const segment = { ...open, bytes, ...(run.note !== undefined ? { note: run.note } : {}) };
           this.index.add(segment);
           this.emit('segment', segment);
         }
@@ -232,9 +340,16 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
       }
     }
     this.index.setOpen(null);
-    if (run.anchor !== undefined) this.emit('state', false, null);
+    if (run.anchor !== undefined && !(this.waiting && failure === undefined)) this.emit('state', false, null);
     if (this.stopped) return;
     if (failure) console.error(`[recorder] camera ${this.cameraId}: ${failure.slice(0, 500)}`);
+    if (this.fromSession) {
+      // The session goes on: the next run starts with pictures already waiting, or at the next keyframe.
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      if (waiting) this.spawn(waiting);
+      return;
+    }
     const ranFor = this.opts.now() - run.startedAt;
     if (ranFor > this.opts.maxRetryMs) this.retryMs = this.opts.minRetryMs;
     this.retryTimer = setTimeout(() => this.spawn(), this.retryMs);

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { type AgentPlaybackMessage, type RecordedSpan, VOD_MAX_SPANS } from '@ship-cctv/protocol';
 import { type CameraConfig, SYNTHETIC_RETENTION_MS, isSynthetic } from '../cameras.ts';
+import type { CameraSessions } from '../media/camera-session.ts';
 import { RunLog } from './run-log.ts';
 import { SegmentRecorder, type SegmentRecorderOptions } from './segment-recorder.ts';
 import { SyntheticRecorder } from './synthetic-recorder.ts';
@@ -22,6 +23,8 @@ export interface ShipRecorderOptions {
   /** The window the synthetic cameras can play back. Default SYNTHETIC_RETENTION_MS (7 days). */
   syntheticRetentionMs?: number;
   segments?: SegmentRecorderOptions;
+  /** The agent's camera sessions: URL cameras are recorded from them (one camera session each). */
+  sessions?: CameraSessions;
   now?: () => number;
 }
 
@@ -74,7 +77,11 @@ export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
       if (isSynthetic(c)) {
         this.synthetic.set(c.cameraId, new SyntheticRecorder(c.cameraId, this.runLog, syntheticRetention, this.now));
       } else if (opts.dataDir) {
-        const recorder = new SegmentRecorder(c.cameraId, c.source, join(opts.dataDir, 'recordings', dirName(c.cameraId)), { now: this.now, ...opts.segments });
+        const recorder = new SegmentRecorder(c.cameraId, c.source, join(opts.dataDir, 'recordings', dirName(c.cameraId)), {
+          now: this.now,
+          ...opts.segments,
+          ...(opts.sessions ? { session: opts.sessions.get(c.source) } : {}),
+        });
         recorder.on('state', (recording, since) => this.emit('recording', c.cameraId, recording, since));
         recorder.on('segment', () => this.applyRetention());
         this.segments.set(c.cameraId, recorder);

@@ -71,15 +71,18 @@ describe('syntheticCameraArgs', () => {
 
 describe('urlCameraArgs', () => {
   const TRANSCODE_640 = [
-    '-vf', 'scale=w=640:h=360:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=w=640:h=360:x=(ow-iw)/2:y=(oh-ih)/2,setsar=sar=1,fps=fps=15',
+    '-vf', "select='expr=st(0,max(ld(0),key))',scale=w=640:h=360:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=w=640:h=360:x=(ow-iw)/2:y=(oh-ih)/2,setsar=sar=1,fps=fps=15",
     ...h264('15', '400k'),
   ];
-  const RTSP_IN = ['-rtsp_transport', 'tcp', '-timeout', '5000000', '-fflags', 'nobuffer', '-flags', 'low_delay', '-analyzeduration', '1000000'];
+  const RTSP_IN = ['-rtsp_transport', 'tcp', '-timeout', '5000000', '-fflags', 'nobuffer', '-analyzeduration', '1000000'];
+  // Decoding only: a picture's slices in several packets make one picture (see urlCameraArgs).
+  const DECODE = ['-flags2', '+chunks'];
 
   it('transcodes an H.265 RTSP camera into the template, over TCP with a socket time-out', () => {
     const url = 'rtsp://admin:pw@10.0.0.5:554/stream1';
     const args = urlCameraArgs({ url, encode: spec(640, 360, 15, 400), probe: { codec: 'hevc', width: 640, height: 360, frameRate: 15 } });
-    expect(args).toEqual([...GLOBAL, ...RTSP_IN, '-i', url, '-map', '0:v:0', '-an', '-sn', '-dn', ...TRANSCODE_640, ...FMP4]);
+    expect(args).toEqual([...GLOBAL, ...RTSP_IN, ...DECODE, '-i', url, '-map', '0:v:0', '-an', '-sn', '-dn', ...TRANSCODE_640, ...FMP4]);
+    expect(args).not.toContain('low_delay');
   });
 
   it('copies an RTSP camera that already fits the template', () => {
@@ -96,7 +99,7 @@ describe('urlCameraArgs', () => {
   it('transcodes when nothing is known about the input', () => {
     const args = urlCameraArgs({ url: 'udp://239.0.0.1:5000', encode: spec(640, 360, 15, 400) });
     expect(args).toEqual([
-      ...GLOBAL, '-fflags', 'nobuffer', '-flags', 'low_delay', '-analyzeduration', '1000000',
+      ...GLOBAL, '-fflags', 'nobuffer', '-analyzeduration', '1000000', ...DECODE,
       '-i', 'udp://239.0.0.1:5000', '-map', '0:v:0', '-an', '-sn', '-dn', ...TRANSCODE_640, ...FMP4,
     ]);
   });

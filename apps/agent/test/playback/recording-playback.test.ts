@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EncodeSpec, PlaybackSpeed, RecordedSpan } from '@ship-cctv/protocol';
 import { PlaybackStreams } from '../../src/playback/playback-streams.ts';
 import { ShipRecorder } from '../../src/recorder/ship-recorder.ts';
-import { probeFile, spec, tempDir, topLevelBoxes } from '../media/helpers.ts';
+import { probeFile, run, spec, tempDir, topLevelBoxes } from '../media/helpers.ts';
 import { makeCameraFile } from '../recorder/helpers.ts';
 import { FakeLink, decodedFrames, writeStream } from './helpers.ts';
 
@@ -92,5 +92,29 @@ describe('playback of a URL camera’s recorded segments', () => {
     playback.attach(link);
     playback.handle({ type: 'playback.start', streamId: 4, cameraId: CAMERA, encode: spec(320, 180, 10, 300), start: spans[0]!.end + 200, end: spans[1]!.start - 200, from: spans[0]!.end + 200, speed: 1 });
     expect(link.of('playback.failed')).toEqual([expect.objectContaining({ streamId: 4, code: 'noRecording' })]);
+  });
+
+  it('labels the frame it starts at with the time it was recorded: the keyframe at or before the requested time', async () => {
+    const source = recorder.source(CAMERA);
+    if (source?.kind !== 'segments') throw new Error('not a segment recorder');
+    // A whole segment inside the first span, asked for 0.6 s into it.
+    const segment = source.recorder.index.all.find((s) => s.start > spans[0]!.start && s.end < spans[0]!.end && s.end - s.start >= 800);
+    if (!segment) throw new Error('no whole segment');
+    const requested = segment.start + 600;
+    // What the file says: the last keyframe at or before 0.6 s.
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', join(source.recorder.index.dir, segment.file)]);
+    // Times from the segment's first keyframe: where its start in the index lies.
+    const stamps = stdout.trim().split('\n').filter((l) => l.includes('K')).map((l) => Number(l.split(',')[0]));
+    const keyframes = stamps.map((t) => t - stamps[0]!);
+    const truth = Math.max(...keyframes.filter((t) => t <= 0.6));
+    const playback = new PlaybackStreams(recorder);
+    const link = new FakeLink();
+    playback.attach(link);
+    playback.handle({ type: 'playback.start', streamId: 5, cameraId: CAMERA, encode: spec(256, 144, 10, 300), start: requested, end: segment.end, from: requested, speed: 1 });
+    await expect.poll(() => link.of('playback.position').length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await playback.stopAll();
+    const first = link.of('playback.position')[0]!.time;
+    expect(first).toBeLessThan(requested);
+    expect(Math.abs(first - (segment.start + truth * 1000))).toBeLessThanOrEqual(1);
   });
 });

@@ -1,0 +1,483 @@
+import { AccessUnitJoiner, type VideoPacket } from './access-unit.ts';
+import { type AvcConfig, parseAvcConfig } from './avc.ts';
+import { type Encoder, type EncoderExit, type EncoderOptions, type EncoderState, startEncoder } from './encoder.ts';
+import { type InputProbe, cameraSessionArgs } from './ffmpeg-args.ts';
+import { FlvReader } from './flv.ts';
+import { flvConfigTag, flvHeader, flvPictureTag } from './flv-writer.ts';
+
+/**
+ * One session per camera (go2rtc's one producer, many consumers): a single ffmpeg reads the
+ * camera (one RTSP session) and copies its H.264 into FLV; the session joins the packets into
+ * whole pictures (access-unit.ts) and hands them to every consumer of that camera — the ship
+ * recorder, live streams (copied or transcoded), pictures. A consumer that joins gets the
+ * sequence header and the current GOP from its keyframe at once, so a live view of a recorded
+ * camera starts from the running session: no probe, no second camera session, no wait for the
+ * camera's next keyframe.
+ *
+ * Time: the pictures' decode times are the session's own, in ms, continuous across everything —
+ * ffmpeg restarts after a camera drop, and jumps in the camera's timestamps (backwards, stalled,
+ * or ahead by more than MAX_GAP_MS; a GStreamer camera resets them for every client when a new
+ * one starts PLAY) — each such place is stamped one frame after the last picture and flagged
+ * `discontinuity`, so the recorder starts a new segment there instead of writing a run of
+ * frames one tick apart, and a live stream goes on without a backwards step.
+ *
+ * Health comes from the session's own flow: when the last picture arrived, bytes, pictures, runs.
+ * A camera that sends nothing for `stallMs` is restarted (with backoff), as is one whose ffmpeg
+ * exits. A camera whose codec FLV cannot carry (H.265: browsers take no H.265 either) is marked
+ * `unsupported`; its consumers then read it themselves.
+ */
+
+export interface SessionPicture extends VideoPacket {
+  /** The first picture after a time jump, a camera drop or a new sequence header. */
+  discontinuity: boolean;
+  /** Wall clock (epoch ms) when it arrived: what the recorder places its segments by. */
+  arrivedAt: number;
+}
+
+export type SessionEvent =
+  | { kind: 'config'; record: Buffer; config: AvcConfig }
+  | { kind: 'picture'; picture: SessionPicture }
+  /** The camera's reader ended (camera gone or stalled); the session retries by itself. */
+  | { kind: 'down'; reason: string };
+
+export interface CameraSessionOptions {
+  ffmpegCommand?: string;
+  /** No picture for this long: the reader is restarted. Default 10 s. */
+  stallMs?: number;
+  /** The reader's first byte may take this long. Default 15 s. */
+  firstByteTimeoutMs?: number;
+  minRetryMs?: number;
+  maxRetryMs?: number;
+  /** With no consumer left the session stays open this long (a viewer switching back). Default 10 s. */
+  lingerMs?: number;
+  now?: () => number;
+}
+
+export interface CameraSessionHealth {
+  /** A picture came within stallMs. */
+  online: boolean;
+  lastPictureAt: number | undefined;
+  pictures: number;
+  bytes: number;
+  /** Camera readers started (RTSP sessions opened) since the session was made. */
+  runs: number;
+  discontinuities: number;
+  lastError: string | undefined;
+}
+
+/** A gap between two pictures longer than this is a jump in the camera's clock, not its frame interval. */
+export const MAX_GAP_MS = 2_000;
+
+/** The GOP kept for consumers that join is dropped past this size (memory on the ship). */
+const MAX_GOP_BYTES = 32 * 1024 * 1024;
+
+/** `replayed`: the event is part of what a joining consumer is handed at once (the GOP so far). */
+type Listener = (e: SessionEvent, replayed?: boolean) => void;
+
+export class CameraSession {
+  private readonly listeners = new Set<Listener>();
+  private readonly opts: Required<Omit<CameraSessionOptions, 'now'>> & { now: () => number };
+  private encoder: Encoder | undefined;
+  private reader: FlvReader | undefined;
+  private joiner: AccessUnitJoiner | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private lingerTimer: NodeJS.Timeout | undefined;
+  private watchTimer: NodeJS.Timeout | undefined;
+  private retryMs: number;
+  private runStartedAt = 0;
+  private config: AvcConfig | undefined;
+  /** Pictures from the last keyframe on: what a new consumer starts with. */
+  private gop: SessionPicture[] = [];
+  private gopBytes = 0;
+  /** The camera's ms and ours for the last picture; the offset between them in this stretch. */
+  private lastCameraMs: number | undefined;
+  private lastMs: number | undefined;
+  private offsetMs = 0;
+  private frameMs = 100;
+  private pendingDiscontinuity = false;
+  /** The last picture's camera stamp did not move on from the one before. */
+  private stalled = false;
+  private recentSizes: { at: number; bytes: number }[] = [];
+  private state: CameraSessionHealth = { online: false, lastPictureAt: undefined, pictures: 0, bytes: 0, runs: 0, discontinuities: 0, lastError: undefined };
+  private unsupportedReason: string | undefined;
+  private readyWaiters: (() => void)[] = [];
+
+  constructor(
+    readonly url: string,
+    opts: CameraSessionOptions = {},
+  ) {
+    this.opts = {
+      ffmpegCommand: opts.ffmpegCommand ?? 'ffmpeg',
+      stallMs: opts.stallMs ?? 10_000,
+      firstByteTimeoutMs: opts.firstByteTimeoutMs ?? 15_000,
+      minRetryMs: opts.minRetryMs ?? 1_000,
+      maxRetryMs: opts.maxRetryMs ?? 30_000,
+      lingerMs: opts.lingerMs ?? 10_000,
+      now: opts.now ?? Date.now,
+    };
+    this.retryMs = this.opts.minRetryMs;
+  }
+
+  /** Why the session cannot serve this camera (H.265 …); its consumers read it themselves. */
+  get unsupported(): string | undefined {
+    return this.unsupportedReason;
+  }
+
+  get consumers(): number {
+    return this.listeners.size;
+  }
+
+  health(): CameraSessionHealth {
+    const last = this.state.lastPictureAt;
+    return { ...this.state, online: last !== undefined && this.opts.now() - last < this.opts.stallMs };
+  }
+
+  /** What a probe would say, from the pictures themselves; undefined before the first keyframe. */
+  info(): InputProbe | undefined {
+    if (!this.config || this.gop.length === 0 || this.config.width === undefined || this.config.height === undefined) return undefined;
+    const probe: InputProbe = { codec: 'h264', width: this.config.width, height: this.config.height, pixFmt: 'yuv420p' };
+    if (this.frameMs > 0) probe.frameRate = Math.round((1000 / this.frameMs) * 1000) / 1000;
+    const now = this.opts.now();
+    const recent = this.recentSizes.filter((s) => now - s.at <= 5_000);
+    if (recent.length >= 2) {
+      const span = Math.max(1, (recent.at(-1) as { at: number }).at - (recent[0] as { at: number }).at);
+      probe.bitrateKbps = Math.round((recent.reduce((n, s) => n + s.bytes, 0) * 8) / span);
+    }
+    return probe;
+  }
+
+  /** Resolves once the session has a keyframe (at once if it has one), rejects after `timeoutMs` or when unsupported. */
+  ready(timeoutMs: number): Promise<InputProbe> {
+    const now = this.info();
+    if (now) return Promise.resolve(now);
+    if (this.unsupportedReason) return Promise.reject(new Error(this.unsupportedReason));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.readyWaiters = this.readyWaiters.filter((w) => w !== check);
+        reject(new Error(this.state.lastError ?? `no picture from the camera within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const check = () => {
+        const info = this.info();
+        if (info) {
+          clearTimeout(timer);
+          this.readyWaiters = this.readyWaiters.filter((w) => w !== check);
+          resolve(info);
+        } else if (this.unsupportedReason) {
+          clearTimeout(timer);
+          this.readyWaiters = this.readyWaiters.filter((w) => w !== check);
+          reject(new Error(this.unsupportedReason));
+        }
+      };
+      this.readyWaiters.push(check);
+    });
+  }
+
+  /**
+   * Adds a consumer: it gets the sequence header and the GOP so far at once, then every event.
+   * The session starts with its first consumer. Returns the unsubscribe function.
+   */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
+    if (this.config && this.gop.length > 0) {
+      listener({ kind: 'config', record: this.config.record, config: this.config }, true);
+      for (const picture of this.gop) listener({ kind: 'picture', picture }, true);
+    }
+    if (!this.encoder && !this.retryTimer && !this.unsupportedReason) this.open();
+    return () => {
+      if (!this.listeners.delete(listener) || this.listeners.size > 0) return;
+      clearTimeout(this.lingerTimer);
+      this.lingerTimer = setTimeout(() => void this.close(), this.opts.lingerMs);
+      this.lingerTimer.unref();
+    };
+  }
+
+  /**
+   * A consumer that is an ffmpeg process: FLV bytes (header, sequence header, the GOP, then every
+   * picture) with decode times from 0 at its first keyframe, across discontinuities (the session's
+   * clock is continuous). `onEvent` sees every event first (the recorder cuts a segment there).
+   */
+  subscribeFlv(write: (chunk: Buffer) => void, onEvent?: (e: SessionEvent) => void, opts: { squeezeReplay?: boolean } = {}): () => void {
+    let base: number | undefined;
+    let configSent: Buffer | undefined;
+    let record: Buffer | undefined;
+    // Squeezed: the GOP handed over at once is stamped 1 ms apart (the last one a frame after the
+    // one before), so a live viewer passes through it in a few ms and is at the camera's latest
+    // picture — instead of playing the GOP at 1× and staying up to a GOP behind the camera.
+    let replayed: SessionPicture[] = [];
+    let shift = 0;
+    const stamp = (p: SessionPicture, ms: number) => {
+      if (base === undefined) return;
+      if (configSent !== record && record) {
+        write(flvConfigTag(record, ms));
+        configSent = record;
+      }
+      write(flvPictureTag({ ...p, timestampMs: ms }));
+    };
+    const flushReplay = () => {
+      const n = replayed.length;
+      replayed.forEach((p, i) => {
+        const ms = i < n - 1 || n === 1 ? i : n - 2 + Math.max(1, Math.round(this.frameMs));
+        if (i === n - 1) shift = p.timestampMs - (base ?? 0) - ms;
+        stamp(p, ms);
+      });
+      replayed = [];
+    };
+    const unsubscribe = this.subscribe((e, isReplay) => {
+      onEvent?.(e);
+      if (e.kind === 'config') record = e.record;
+      if (e.kind !== 'picture' || !record) return;
+      const p = e.picture;
+      if (base === undefined) {
+        if (!p.keyframe) return;
+        base = p.timestampMs;
+        write(flvHeader());
+      }
+      if (opts.squeezeReplay && isReplay) {
+        replayed.push(p);
+        return;
+      }
+      if (replayed.length > 0) flushReplay();
+      stamp(p, p.timestampMs - base - shift);
+    });
+    // The GOP was handed over during subscribe(): out at once, not with the next live picture.
+    if (replayed.length > 0) flushReplay();
+    return unsubscribe;
+  }
+
+  /** Ends the camera's reader now (no consumer, or the agent stops). */
+  async close(): Promise<void> {
+    clearTimeout(this.lingerTimer);
+    clearTimeout(this.retryTimer);
+    clearInterval(this.watchTimer);
+    this.lingerTimer = this.retryTimer = this.watchTimer = undefined;
+    const encoder = this.encoder;
+    this.encoder = undefined;
+    if (encoder) await encoder.stop();
+  }
+
+  /** Stops for good: every consumer is dropped. */
+  async stop(): Promise<void> {
+    this.listeners.clear();
+    await this.close();
+  }
+
+  private open(): void {
+    this.retryTimer = undefined;
+    if (this.listeners.size === 0) return;
+    this.runStartedAt = this.opts.now();
+    this.state.runs += 1;
+    this.reader = new FlvReader();
+    this.joiner = undefined;
+    let stderrSaid = '';
+    const encoder = startEncoder(cameraSessionArgs(this.url), {
+      command: this.opts.ffmpegCommand,
+      firstByteTimeoutMs: this.opts.firstByteTimeoutMs,
+      onData: (chunk) => {
+        if (this.encoder !== encoder) return;
+        this.state.bytes += chunk.length;
+        try {
+          this.receive(chunk);
+        } catch (err) {
+          stderrSaid = `camera stream unreadable: ${(err as Error).message}`;
+          void encoder.stop();
+        }
+      },
+      onExit: (info) => {
+        if (this.encoder !== encoder) return;
+        this.encoder = undefined;
+        clearInterval(this.watchTimer);
+        this.watchTimer = undefined;
+        this.flushLate();
+        const reason = stderrSaid || (info.stderrTail ? `${info.reason}: ${info.stderrTail}` : info.reason);
+        this.state.lastError = reason;
+        this.gop = [];
+        this.pendingDiscontinuity = true;
+        this.lastCameraMs = undefined;
+        if (/not compatible with flv|codec .* not supported/i.test(info.stderrTail) && this.config === undefined) {
+          this.unsupportedReason = `the camera's video cannot be shared: ${info.stderrTail.split('\n')[0] ?? ''}`.trim();
+        }
+        this.emit({ kind: 'down', reason });
+        for (const w of [...this.readyWaiters]) w();
+        if (this.unsupportedReason || this.listeners.size === 0) return;
+        if (this.opts.now() - this.runStartedAt > this.opts.maxRetryMs) this.retryMs = this.opts.minRetryMs;
+        this.retryTimer = setTimeout(() => this.open(), this.retryMs);
+        this.retryTimer.unref();
+        this.retryMs = Math.min(this.opts.maxRetryMs, this.retryMs * 2);
+      },
+    });
+    this.encoder = encoder;
+    this.watchTimer = setInterval(() => {
+      const last = Math.max(this.state.lastPictureAt ?? 0, this.runStartedAt);
+      if (this.encoder === encoder && encoder.state === 'running' && this.opts.now() - last > this.opts.stallMs) {
+        stderrSaid = `no picture from the camera for ${this.opts.stallMs} ms`;
+        void encoder.stop();
+      }
+    }, 1_000);
+    this.watchTimer.unref();
+  }
+
+  private receive(chunk: Buffer): void {
+    for (const item of this.reader?.push(chunk) ?? []) {
+      if (item.kind === 'config') {
+        // An empty header (no parameter sets in the SDP): ffmpeg sends the real one in band later.
+        if (item.record.length < 7 || this.config?.record.equals(item.record)) continue;
+        this.flushLate();
+        this.config = parseAvcConfig(Buffer.from(item.record));
+        this.joiner = new AccessUnitJoiner(this.config.nalLengthSize);
+        this.gop = [];
+        this.pendingDiscontinuity = true;
+        this.emit({ kind: 'config', record: this.config.record, config: this.config });
+      } else if (item.kind === 'frame') {
+        if (!this.config) continue; // before the first sequence header: not decodable anyway
+        this.joiner ??= new AccessUnitJoiner(this.config.nalLengthSize);
+        for (const p of this.joiner.push(item)) this.picture(p);
+      }
+    }
+  }
+
+  /** Closes a picture still waiting for slices (the stream ended or changed parameters). */
+  private flushLate(): void {
+    for (const p of this.joiner?.flush() ?? []) this.picture(p);
+  }
+
+  /** Puts a picture on the session's continuous clock and hands it on. */
+  private picture(p: VideoPacket): void {
+    const now = this.opts.now();
+    let discontinuity = this.pendingDiscontinuity;
+    let ms: number;
+    const gap = this.lastCameraMs === undefined ? undefined : p.timestampMs - this.lastCameraMs;
+    if (this.lastMs === undefined) {
+      this.offsetMs = -p.timestampMs;
+      ms = 0;
+    } else if (!discontinuity && gap === 0 && this.stalled) {
+      // Still the same stalled stamp (ffmpeg holds a backwards stamp at the last one it wrote
+      // until the camera's clock passes it): one frame on, the jump already flagged.
+      ms = this.lastMs + this.frameMs;
+      this.offsetMs = ms - p.timestampMs;
+    } else if (discontinuity || gap === undefined || gap <= 0 || gap > MAX_GAP_MS) {
+      // A jump in the camera's clock (or a new run): one frame after the last picture.
+      discontinuity = true;
+      ms = this.lastMs + this.frameMs;
+      this.offsetMs = ms - p.timestampMs;
+    } else {
+      ms = p.timestampMs + this.offsetMs;
+      this.frameMs = this.frameMs * 0.8 + gap * 0.2;
+    }
+    this.stalled = gap !== undefined && gap <= 0 && this.lastMs !== undefined;
+    if (discontinuity && this.lastMs !== undefined) this.state.discontinuities += 1;
+    this.pendingDiscontinuity = false;
+    this.lastCameraMs = p.timestampMs;
+    this.lastMs = ms;
+    this.state.pictures += 1;
+    this.state.lastPictureAt = now;
+    this.recentSizes.push({ at: now, bytes: p.data.length });
+    while (this.recentSizes.length > 0 && now - (this.recentSizes[0] as { at: number }).at > 5_000) this.recentSizes.shift();
+    const picture: SessionPicture = { ...p, timestampMs: ms, discontinuity, arrivedAt: now };
+    if (picture.keyframe) {
+      this.gop = [picture];
+      this.gopBytes = picture.data.length;
+    } else if (this.gop.length > 0) {
+      this.gop.push(picture);
+      this.gopBytes += picture.data.length;
+      // A camera with a very long GOP: a consumer joining late waits for the next keyframe instead.
+      if (this.gopBytes > MAX_GOP_BYTES) this.gop = [];
+    }
+    if (picture.keyframe) this.retryMs = this.opts.minRetryMs;
+    this.emit({ kind: 'picture', picture });
+    if (picture.keyframe) for (const w of [...this.readyWaiters]) w();
+  }
+
+  private emit(e: SessionEvent): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+}
+
+/** The agent's camera sessions, one per camera URL, made on first use. */
+export class CameraSessions {
+  private readonly sessions = new Map<string, CameraSession>();
+
+  constructor(private readonly opts: CameraSessionOptions = {}) {}
+
+  get(url: string): CameraSession {
+    let s = this.sessions.get(url);
+    if (!s) {
+      s = new CameraSession(url, this.opts);
+      this.sessions.set(url, s);
+    }
+    return s;
+  }
+
+  /** The session's health when there is one (undefined: nobody opened that camera yet). */
+  health(url: string): CameraSessionHealth | undefined {
+    return this.sessions.get(url)?.health();
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((s) => s.stop()));
+  }
+}
+
+/**
+ * A copied live stream of a camera session, shaped like an encoder (encoder.ts) so LiveStreams
+ * treats it as one: FLV of the session's pictures (the GOP so far first) goes to onData, there is
+ * no process. It fails when no picture came within the first-byte time-out, or when the camera
+ * stays away longer than `resumeWithinMs` after a drop (shorter drops: the stream goes on, the
+ * session's clock has no step).
+ */
+export function startSessionTap(session: CameraSession, opts: EncoderOptions & { resumeWithinMs?: number }): Encoder {
+  let state: EncoderState = 'starting';
+  let bytes = 0;
+  let resolveExited!: (info: EncoderExit) => void;
+  const exited = new Promise<EncoderExit>((resolve) => (resolveExited = resolve));
+  let downTimer: NodeJS.Timeout | undefined;
+  const finish = (ended: boolean, reason: string) => {
+    if (state === 'ended' || state === 'failed') return;
+    unsubscribe();
+    clearTimeout(startTimer);
+    clearTimeout(downTimer);
+    state = ended ? 'ended' : 'failed';
+    const info: EncoderExit = { state, reason, code: null, signal: null, stderrTail: '', bytes };
+    resolveExited(info);
+    // Like a process's exit: after the caller has its handle.
+    setImmediate(() => opts.onExit?.(info));
+  };
+  const startTimer = setTimeout(() => finish(false, session.health().lastError ?? `no picture from the camera within ${opts.firstByteTimeoutMs} ms`), opts.firstByteTimeoutMs);
+  const unsubscribe = session.subscribeFlv(
+    (chunk) => {
+      if (state === 'ended' || state === 'failed') return;
+      bytes += chunk.length;
+      if (state === 'starting') {
+        state = 'running';
+        clearTimeout(startTimer);
+        opts.onRunning?.();
+      }
+      opts.onData(chunk);
+    },
+    (e) => {
+      if (e.kind === 'down' && state === 'running') {
+        if (session.unsupported) return finish(false, session.unsupported);
+        clearTimeout(downTimer);
+        downTimer = setTimeout(() => finish(false, `camera stream ended: ${e.reason}`), opts.resumeWithinMs ?? 20_000);
+      } else if (e.kind === 'picture') {
+        clearTimeout(downTimer);
+        downTimer = undefined;
+      }
+    },
+    { squeezeReplay: true },
+  );
+  return {
+    pid: undefined,
+    get state() {
+      return state;
+    },
+    exited,
+    stop() {
+      finish(true, 'stopped');
+      return exited;
+    },
+    write: () => false,
+    endInput: () => undefined,
+  };
+}

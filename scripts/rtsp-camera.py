@@ -1,0 +1,130 @@
+#!/usr/bin/python3
+"""A real RTSP camera for tests, benchmarks and the demo: Debian's GStreamer RTSP server (the same
+server many IP cameras and NVRs embed) serving a live test picture encoded by x264 or x265.
+
+    /usr/bin/python3 scripts/rtsp-camera.py --port 18554 [--codec h264|h265] [--slices N]
+        [--width 320] [--height 240] [--fps 10] [--bitrate 300] [--path /cam] [--stdin]
+
+It serves rtsp://127.0.0.1:PORT/PATH (default /cam). Every client shares one encoder (as a camera
+does), so all sessions see the same frames. --slices N cuts every picture into N slices (x264
+`slices=N`, like IP cameras that encode with several threads; x265 `slices=N`). A restart is the
+process stopped and started again on the same port (a camera reboot). --stdin serves H.264 (Annex B)
+another encoder writes to its stdin (the benchmark's capture-coded synthetic picture).
+
+It prints one line `ready rtsp://…` on stdout once it listens, and on stderr one line per RTSP
+session it opens or closes (`session open N` / `session close N`, N = sessions open now), so a
+test can count the camera sessions a client holds. SIGTERM or SIGINT stops it.
+"""
+
+import argparse
+import signal
+import sys
+
+import gi
+
+gi.require_version('Gst', '1.0')
+gi.require_version('GstRtspServer', '1.0')
+from gi.repository import GLib, Gst, GstRtspServer  # noqa: E402
+
+
+def pipeline(a: argparse.Namespace) -> str:
+    if a.stdin:
+        # Someone else's encoder: H.264 Annex B on stdin, stamped as it arrives (a live source).
+        return '( fdsrc fd=0 do-timestamp=true ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=-1 )'
+    source = (
+        f'videotestsrc is-live=true pattern={a.pattern} '
+        f'! video/x-raw,width={a.width},height={a.height},framerate={a.fps}/1,format=I420 '
+    )
+    gop = max(1, a.fps * a.gop_seconds)
+    if a.codec == 'h264':
+        options = f'slices={a.slices}' if a.slices > 1 else ''
+        encoder = (
+            f'! x264enc tune=zerolatency speed-preset=ultrafast bitrate={a.bitrate} key-int-max={gop} '
+            f'threads={max(1, a.slices)} option-string="{options}" '
+            '! video/x-h264,profile=baseline,stream-format=byte-stream '
+            '! rtph264pay name=pay0 pt=96 config-interval=-1'
+        )
+    else:
+        options = f'slices={a.slices}' if a.slices > 1 else ''
+        encoder = (
+            f'! x265enc tune=zerolatency speed-preset=ultrafast bitrate={a.bitrate} key-int-max={gop} '
+            f'option-string="{options}" '
+            '! video/x-h265,stream-format=byte-stream '
+            '! rtph265pay name=pay0 pt=96 config-interval=-1'
+        )
+    return f'( {source}{encoder} )'
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description='A GStreamer RTSP test camera.')
+    p.add_argument('--port', type=int, required=True)
+    p.add_argument('--path', default='/cam')
+    p.add_argument('--codec', choices=['h264', 'h265'], default='h264')
+    p.add_argument('--slices', type=int, default=1)
+    p.add_argument('--width', type=int, default=320)
+    p.add_argument('--height', type=int, default=240)
+    p.add_argument('--fps', type=int, default=10)
+    p.add_argument('--bitrate', type=int, default=300, help='kbit/s')
+    p.add_argument('--gop-seconds', type=int, default=1)
+    p.add_argument('--pattern', default='ball')
+    p.add_argument('--stdin', action='store_true', help='serve H.264 (Annex B) read from stdin instead of encoding a test picture')
+    a = p.parse_args()
+    if not a.path.startswith('/'):
+        p.error('--path must start with /')
+    if a.slices < 1 or a.fps < 1 or a.width < 16 or a.height < 16:
+        p.error('--slices and --fps must be at least 1, the picture at least 16x16')
+
+    Gst.init(None)
+    server = GstRtspServer.RTSPServer()
+    server.set_address('127.0.0.1')
+    server.set_service(str(a.port))
+    factory = GstRtspServer.RTSPMediaFactory()
+    factory.set_launch(pipeline(a))
+    # One encoder for all clients, like a camera; kept running between clients so a new one joins.
+    factory.set_shared(True)
+    factory.set_suspend_mode(GstRtspServer.RTSPSuspendMode.NONE)
+    server.get_mount_points().add_factory(a.path, factory)
+
+    open_sessions = set()
+
+    def on_client(_server, client):
+        def on_new_session(_client, session):
+            open_sessions.add(session.get_sessionid())
+            print(f'session open {len(open_sessions)}', file=sys.stderr, flush=True)
+
+        def on_closed(_client):
+            print('client closed', file=sys.stderr, flush=True)
+
+        client.connect('new-session', on_new_session)
+        client.connect('closed', on_closed)
+
+    server.connect('client-connected', on_client)
+
+    def on_session_removed(_pool, session):
+        open_sessions.discard(session.get_sessionid())
+        print(f'session close {len(open_sessions)}', file=sys.stderr, flush=True)
+
+    server.get_session_pool().connect('session-removed', on_session_removed)
+
+    if server.attach(None) == 0:
+        print(f'cannot listen on 127.0.0.1:{a.port}', file=sys.stderr, flush=True)
+        sys.exit(1)
+
+    # Expired sessions (a client that vanished) are cleaned up every second.
+    def cleanup() -> bool:
+        server.get_session_pool().cleanup()
+        return True
+
+    GLib.timeout_add_seconds(1, cleanup)
+    loop = GLib.MainLoop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, sig, loop.quit)
+    if a.stdin:
+        # The encoder feeding us is gone: so is the camera.
+        GLib.io_add_watch(GLib.IOChannel.unix_new(0), GLib.PRIORITY_DEFAULT, GLib.IOCondition.HUP, lambda *_: loop.quit() or False)
+    print(f'ready rtsp://127.0.0.1:{a.port}{a.path}', flush=True)
+    loop.run()
+
+
+if __name__ == '__main__':
+    main()
