@@ -7,5 +7,5 @@ import { Type } from 'typebox';
 export const MAX_EPOCH_MS = 8_640_000_000_000_000;
 
 /** A moment in epoch milliseconds, as every REST time parameter takes it. */
-export const EpochMs = (description: string) =>
+export const epochMs = (description: string) =>
   Type.Integer({ minimum: 0, maximum: MAX_EPOCH_MS, description: `${description} (epoch ms)` });

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { EpochMs } from './common.ts';
+import { epochMs } from './common.ts';
 import type { ClipJob, RecordConfig, RecordQueryFilter, RecordQueryPage, RecordingSegment, RecordingSummary } from '../playback.ts';
 
 /**
@@ -18,8 +18,8 @@ export const RecordQueryFilterSchema = Type.Object(
     orgId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Organisation (its sub-organisations included)' })),
     shipId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     cameraId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    start: Type.Optional(EpochMs('Recordings overlapping [start, end): from')),
-    end: Type.Optional(EpochMs('Recordings overlapping [start, end): to')),
+    start: Type.Optional(epochMs('Recordings overlapping [start, end): from')),
+    end: Type.Optional(epochMs('Recordings overlapping [start, end): to')),
   },
   { additionalProperties: false },
 );
@@ -57,8 +57,8 @@ export const RecordIdParam = Type.Object({ id: Type.String({ minLength: 1, maxLe
 
 export const ClipRequest = Type.Object(
   {
-    start: EpochMs('Clip start'),
-    end: EpochMs('Clip end'),
+    start: epochMs('Clip start'),
+    end: epochMs('Clip end'),
   },
   { additionalProperties: false },
 );

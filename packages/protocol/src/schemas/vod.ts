@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { EpochMs } from './common.ts';
+import { epochMs } from './common.ts';
 import type { RecordedSpan, VodQueryResult } from '../playback.ts';
 
 /**
@@ -10,8 +10,8 @@ import type { RecordedSpan, VodQueryResult } from '../playback.ts';
 export const VodQueryParams = Type.Object({
   shipId: Type.String({ minLength: 1, maxLength: 64 }),
   cameraId: Type.String({ minLength: 1, maxLength: 64 }),
-  start: EpochMs('From, inclusive'),
-  end: EpochMs('To, exclusive'),
+  start: epochMs('From, inclusive'),
+  end: epochMs('To, exclusive'),
 });
 export type VodQueryParams = Static<typeof VodQueryParams>;
 
