@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOp
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CODES, MESSAGES } from '@ship-cctv/protocol';
 import { ApiError } from './lib/envelope.ts';
+import { redactingLogger } from './lib/log-redaction.ts';
 import cookiePlugin from './plugins/external/cookie.ts';
 import rateLimitPlugin from './plugins/external/rate-limit.ts';
 import swaggerPlugin from './plugins/external/swagger.ts';
@@ -62,7 +63,7 @@ declare module 'fastify' {
 /** Builds the shore server with every plugin and route; the caller listens (server.ts) or injects (tests). */
 export async function buildApp(opts: AppOptions): Promise<App> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    logger: redactingLogger(opts.logger),
     // Only behind a known reverse proxy may X-Forwarded-For name the client (it keys the sign-in limit).
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: 1_048_576,
