@@ -35,6 +35,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   redisUrl?: string | undefined;
   redisPrefix?: string | undefined;
   stomp?: StompPluginOptions;
+  /** Bearer token that opens GET /metrics; unset keeps it closed. */
+  metricsToken?: string | undefined;
   /** Trust X-Forwarded-* headers (true, or the proxies' addresses), as behind a TLS proxy. */
   trustProxy?: boolean | string | undefined;
   live?: LivePluginOptions;
@@ -102,7 +104,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(rateLimitPlugin);
   await app.register(swaggerPlugin);
   await app.register(websocketPlugin);
-  await app.register(metricsPlugin);
+  await app.register(metricsPlugin, { token: opts.metricsToken });
   await app.register(databasePlugin, {
     databaseUrl: opts.databaseUrl,
     dataDir: opts.dataDir,

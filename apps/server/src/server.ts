@@ -13,6 +13,7 @@ const app = await buildApp({
   ttlHours: config.sessionTtlHours,
   redisUrl: config.redisUrl,
   trustProxy: config.trustProxy,
+  metricsToken: config.metricsToken,
 });
 
 let closing = false;
