@@ -9,6 +9,8 @@ import swaggerPlugin from './plugins/external/swagger.ts';
 import webAppPlugin from './plugins/external/web-app.ts';
 import websocketPlugin from './plugins/external/websocket.ts';
 import metricsPlugin from './plugins/app/metrics.ts';
+import securityHeadersPlugin from './plugins/app/security-headers.ts';
+import websocketOriginPlugin from './plugins/app/websocket-origin.ts';
 import statusPlugin from './plugins/app/status.ts';
 import stompPlugin, { type StompPluginOptions } from './plugins/app/stomp.ts';
 import agentLinkPlugin, { type AgentLinkOptions } from './plugins/app/agent-link.ts';
@@ -35,6 +37,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   redisUrl?: string | undefined;
   redisPrefix?: string | undefined;
   stomp?: StompPluginOptions;
+  /** Origins whose pages may open the STOMP and media sockets; unset: this server's own pages. */
+  allowedOrigins?: readonly string[] | undefined;
   /** Bearer token that opens GET /metrics; unset keeps it closed. */
   metricsToken?: string | undefined;
   /** Trust X-Forwarded-* headers (true, or the proxies' addresses), as behind a TLS proxy. */
@@ -100,9 +104,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     if (bad) throw new ApiError(CODES.badRequest, bad);
   });
 
+  await app.register(securityHeadersPlugin);
   await app.register(cookiePlugin);
   await app.register(rateLimitPlugin);
   await app.register(swaggerPlugin);
+  await app.register(websocketOriginPlugin, { allowedOrigins: opts.allowedOrigins });
   await app.register(websocketPlugin);
   await app.register(metricsPlugin, { token: opts.metricsToken });
   await app.register(databasePlugin, {

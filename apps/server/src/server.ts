@@ -14,6 +14,7 @@ const app = await buildApp({
   redisUrl: config.redisUrl,
   trustProxy: config.trustProxy,
   metricsToken: config.metricsToken,
+  allowedOrigins: config.allowedOrigins,
 });
 
 let closing = false;
