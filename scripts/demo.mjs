@@ -2,6 +2,7 @@
 // `npm run demo`: installs what is missing, builds the web app, starts the shore server with the
 // embedded database and the simulated fleet, and prints the URL and the demo sign-ins.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +42,9 @@ if (builtAt === 0 || sourcesAt > builtAt) {
 const dataDir = process.env.DATA_DIR ?? join(root, 'data');
 const fleetFile = join(dataDir, 'demo-fleet.json');
 rmSync(fleetFile, { force: true });
-const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, FLEET_FILE: fleetFile };
+// /metrics stays closed without a token; the demo opens it with one of its own unless one is given.
+const metricsToken = process.env.METRICS_TOKEN || randomBytes(12).toString('hex');
+const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, FLEET_FILE: fleetFile, METRICS_TOKEN: metricsToken };
 const children = [];
 if (rtsp) {
   const rtspPort = Number(process.env.RTSP_PORT ?? 8554);
@@ -108,7 +111,7 @@ if (!up) {
   console.log(`
   Ship CCTV is running:  http://localhost:${port}/monitor/
   API documentation:     http://localhost:${port}/docs
-  Metrics:               http://localhost:${port}/metrics
+  Metrics:               curl -H 'Authorization: Bearer ${metricsToken}' http://localhost:${port}/metrics
 
   Demo sign-ins (password demo-pass):
     demo    sees every demo organisation

@@ -27,7 +27,8 @@ export default defineConfig({
     port: 5173,
     proxy: {
       '/api': { target: shoreServer, changeOrigin: true },
-      '/cctvv3-server': { target: shoreServer, changeOrigin: true, ws: true },
+      // The sockets accept pages of the server's own origin only (ALLOWED_ORIGINS): speak as one.
+      '/cctvv3-server': { target: shoreServer, changeOrigin: true, ws: true, headers: { origin: shoreServer } },
       // The runtime config is answered by the server, not a file of this app, so forward it too.
       '/monitor/static/config-data.json': { target: shoreServer, changeOrigin: true },
     },

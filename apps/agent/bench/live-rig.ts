@@ -146,7 +146,8 @@ async function main(): Promise<void> {
   // Migrated and seeded before buildApp: on a busy machine that can outlast a plugin's start-up limit.
   const database = await openDatabase({});
   await seedDemoFleet(database.db);
-  const app = await buildApp({ database, live: { lingerMs } });
+  const metricsToken = 'live-rig-metrics';
+  const app = await buildApp({ database, live: { lingerMs }, metricsToken });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -318,7 +319,7 @@ async function main(): Promise<void> {
           return t satisfies RigTrace;
         }
         case 'metrics':
-          return (await app.inject('/metrics')).body;
+          return (await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${metricsToken}` } })).body;
         case 'stop':
           await stop();
           setTimeout(() => process.exit(0), 50);

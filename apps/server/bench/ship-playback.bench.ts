@@ -43,6 +43,8 @@ const CFG = QUICK ? { firstFrameRuns: 2, windowS: 15 } : { firstFrameRuns: 4, wi
 const FIRST_FRAME_SPEEDS: PlaybackSpeed[] = [16, 1];
 const BYTE_SPEEDS: PlaybackSpeed[] = [1, 4, 16];
 
+/** Opens /metrics on the bench's own server. */
+const METRICS_TOKEN = 'bench-metrics';
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -136,7 +138,7 @@ async function main(): Promise<void> {
     const database = await openDatabase({});
     cleanups.push(() => database.close());
     await seedDemoFleet(database.db);
-    const app = await buildApp({ database });
+    const app = await buildApp({ database, metricsToken: METRICS_TOKEN });
     cleanups.push(() => app.close());
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
@@ -144,7 +146,7 @@ async function main(): Promise<void> {
     const port = address.port;
     const logon = await app.inject({ method: 'POST', url: '/api/v1/sys/logon', payload: { username: 'demo', password: DEMO_PASSWORD } });
     const token = logon.json<{ data: LogonData }>().data.token;
-    const metrics = async () => (await app.inject('/metrics')).body;
+    const metrics = async () => (await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
     // The definition playback is encoded at: the ship's default, as shore picks it.
     const choice = chooseTemplate(await app.fleet.shipConfig(await loadAccess(app.database.db, 'u-demo'), 'blueocean', 'S1002'), undefined);
     if (!choice.ok) throw new Error('no default definition');

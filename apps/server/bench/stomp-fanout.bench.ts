@@ -36,6 +36,8 @@ import { LinkShaper, PROFILES } from '../../agent/src/link/index.ts';
 
 const FANOUT_SHIP = { id: 'S1001', name: '蓝海之星' };
 const IDLE_SHIP = 'S1003';
+/** Opens /metrics on the bench's own server. */
+const METRICS_TOKEN = 'bench-metrics';
 /** The whole run is stopped after this, whatever state it is in. */
 const HARD_LIMIT_MS = 175_000;
 /** Changes not counted, before the measured ones (JIT, first-send paths). */
@@ -82,7 +84,7 @@ async function runShoreChild(): Promise<void> {
   try {
     const { buildApp } = await import('../src/app.ts');
     const { writeFleetFile } = await import('../src/services/fleet-file.ts');
-    const app = await buildApp({ seedDemo: true, logger: false });
+    const app = await buildApp({ seedDemo: true, logger: false, metricsToken: METRICS_TOKEN });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     if (!address || typeof address === 'string') throw new Error('no port');
@@ -287,7 +289,7 @@ function percentile(sorted: readonly number[], p: number): number {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function controlBytes(port: number, shipId: string): Promise<{ up: number; down: number }> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
   const read = (direction: string) => {
     const m = new RegExp(`^shipcctv_link_bytes_total\\{ship="${shipId}",direction="${direction}",purpose="control"\\} (\\d+)$`, 'm').exec(text);
     return m ? Number(m[1]) : Number.NaN;

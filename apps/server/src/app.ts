@@ -1,13 +1,16 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CODES, MESSAGES } from '@ship-cctv/protocol';
 import { ApiError } from './lib/envelope.ts';
+import { redactingLogger } from './lib/log-redaction.ts';
 import cookiePlugin from './plugins/external/cookie.ts';
 import rateLimitPlugin from './plugins/external/rate-limit.ts';
 import swaggerPlugin from './plugins/external/swagger.ts';
 import webAppPlugin from './plugins/external/web-app.ts';
 import websocketPlugin from './plugins/external/websocket.ts';
 import metricsPlugin from './plugins/app/metrics.ts';
+import securityHeadersPlugin from './plugins/app/security-headers.ts';
+import websocketOriginPlugin from './plugins/app/websocket-origin.ts';
 import statusPlugin from './plugins/app/status.ts';
 import stompPlugin, { type StompPluginOptions } from './plugins/app/stomp.ts';
 import agentLinkPlugin, { type AgentLinkOptions } from './plugins/app/agent-link.ts';
@@ -34,6 +37,10 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   redisUrl?: string | undefined;
   redisPrefix?: string | undefined;
   stomp?: StompPluginOptions;
+  /** Origins whose pages may open the STOMP and media sockets; unset: this server's own pages. */
+  allowedOrigins?: readonly string[] | undefined;
+  /** Bearer token that opens GET /metrics; unset keeps it closed. */
+  metricsToken?: string | undefined;
   /** Trust X-Forwarded-* headers (true, or the proxies' addresses), as behind a TLS proxy. */
   trustProxy?: boolean | string | undefined;
   live?: LivePluginOptions;
@@ -45,10 +52,24 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
 
 export type App = FastifyInstance;
 
+/** A registered route, as the onRoute hook saw it (the OpenAPI document leaves hidden ones out). */
+export interface RegisteredRoute {
+  method: string | string[];
+  url: string;
+  schema: FastifySchema | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, for tests that must cover all of them. */
+    registeredRoutes: readonly RegisteredRoute[];
+  }
+}
+
 /** Builds the shore server with every plugin and route; the caller listens (server.ts) or injects (tests). */
 export async function buildApp(opts: AppOptions): Promise<App> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    logger: redactingLogger(opts.logger),
     // Only behind a known reverse proxy may X-Forwarded-For name the client (it keys the sign-in limit).
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: 1_048_576,
@@ -57,21 +78,39 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     ajv: { customOptions: { removeAdditional: true, coerceTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  const registeredRoutes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    registeredRoutes.push({ method: route.method, url: route.url, schema: route.schema });
+  });
+
   app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown }, req, reply) => {
     if (err instanceof ApiError) return reply.code(err.code).send({ code: err.code, message: err.message, data: null });
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
+      // A client's mistake: one line with the reason, no stack trace.
+      req.log.info({ statusCode: status, reason: err.message }, 'request refused');
       return reply.code(status).send({ code: status, message: err.message, data: null });
     }
     req.log.error({ err }, 'request failed');
     return reply.code(CODES.internal).send({ code: CODES.internal, message: MESSAGES.internal, data: null });
   });
 
+  // Checked once here, after validation, for every route's parameters, query and body (WebSocket
+  // upgrades included): no text may hold a NUL (PostgreSQL refuses it mid-query), and no number may
+  // be Infinity or NaN (`1e309` in JSON; ajv's type coercion lets "Infinity" past integer bounds).
+  app.addHook('preHandler', async (req) => {
+    const bad = findUnusable({ params: req.params, query: req.query, body: req.body });
+    if (bad) throw new ApiError(CODES.badRequest, bad);
+  });
+
+  await app.register(securityHeadersPlugin);
   await app.register(cookiePlugin);
   await app.register(rateLimitPlugin);
   await app.register(swaggerPlugin);
+  await app.register(websocketOriginPlugin, { allowedOrigins: opts.allowedOrigins });
   await app.register(websocketPlugin);
-  await app.register(metricsPlugin);
+  await app.register(metricsPlugin, { token: opts.metricsToken });
   await app.register(databasePlugin, {
     databaseUrl: opts.databaseUrl,
     dataDir: opts.dataDir,
@@ -107,4 +146,17 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(webAppPlugin, { webDist: opts.webDist });
 
   return app;
+}
+
+/** Why a value cannot be used (naming its path, e.g. `query.orgId`), or null. Depth-limited. */
+function findUnusable(value: unknown, path = '', depth = 0): string | null {
+  const where = path.replace(/^(params|query|body)\.?/, '$1 ').trim() || 'input';
+  if (typeof value === 'string') return value.includes('\u0000') ? `${where} must not contain a NUL character (U+0000)` : null;
+  if (typeof value === 'number') return Number.isFinite(value) ? null : `${where} must be a finite number`;
+  if (depth > 8 || typeof value !== 'object' || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = findUnusable(item, path ? `${path}.${key}` : key, depth + 1);
+    if (found) return found;
+  }
+  return null;
 }

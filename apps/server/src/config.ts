@@ -20,6 +20,10 @@ export interface ServerConfig {
   fleetFile: string | undefined;
   /** TRUST_PROXY: "true", or the proxies' addresses (comma-separated); unset trusts no forwarded headers. */
   trustProxy: boolean | string | undefined;
+  /** ALLOWED_ORIGINS: comma-separated origins whose pages may open the STOMP and media sockets. */
+  allowedOrigins: string[] | undefined;
+  /** METRICS_TOKEN: the Bearer token that opens /metrics; unset keeps /metrics closed. */
+  metricsToken: string | undefined;
 }
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -44,6 +48,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sessionTtlHours: intFrom(env.SESSION_TTL_HOURS, 24, 'SESSION_TTL_HOURS'),
     seedDemo: env.SEED_DEMO !== '0',
     fleetFile: env.FLEET_FILE ? resolve(env.FLEET_FILE) : undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    allowedOrigins: env.ALLOWED_ORIGINS ? env.ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
     trustProxy: !env.TRUST_PROXY ? undefined : env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY,
   };
 }

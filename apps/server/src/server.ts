@@ -13,6 +13,8 @@ const app = await buildApp({
   ttlHours: config.sessionTtlHours,
   redisUrl: config.redisUrl,
   trustProxy: config.trustProxy,
+  metricsToken: config.metricsToken,
+  allowedOrigins: config.allowedOrigins,
 });
 
 let closing = false;

@@ -1,5 +1,6 @@
 export * from './constants.ts';
 export * from './envelope.ts';
+export * from './schemas/common.ts';
 export * from './schemas/session.ts';
 export * from './schemas/fleet.ts';
 export * from './schemas/link-bytes.ts';

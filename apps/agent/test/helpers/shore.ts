@@ -10,9 +10,18 @@ export interface Shore {
   close(): Promise<void>;
 }
 
+const METRICS_TOKEN = 'test-metrics-token';
+
+/** GET /metrics as a scraper with the test shore's token sees it. */
+export async function scrapeMetrics(app: App): Promise<string> {
+  const res = await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  if (res.statusCode !== 200) throw new Error(`/metrics answered ${res.statusCode}: ${res.body}`);
+  return res.body;
+}
+
 /** A real shore server on a loopback port with the demo fleet, quick to notice a silent link. */
 export async function startShore(opts: Partial<AppOptions> = {}): Promise<Shore> {
-  const app = await buildApp({ seedDemo: true, liveness: { pingMs: 200, timeoutMs: 1_000 }, ...opts });
+  const app = await buildApp({ seedDemo: true, liveness: { pingMs: 200, timeoutMs: 1_000 }, metricsToken: METRICS_TOKEN, ...opts });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LinkReport } from '@ship-cctv/protocol';
 import { ShipAgent } from '../../src/agent.ts';
 import { MediaClient } from '../helpers/media-client.ts';
-import { type Shore, signIn, startShore } from '../helpers/shore.ts';
+import { type Shore, scrapeMetrics, signIn, startShore } from '../helpers/shore.ts';
 
 const SHIP = 'S1001';
 const CAMERA = 'S1001-C01-1';
@@ -29,7 +29,7 @@ describe('live video from a ship camera to viewers', () => {
     clients.push(c);
     return c;
   };
-  const metrics = async () => (await shore.app.inject('/metrics')).body;
+  const metrics = async () => await scrapeMetrics(shore.app);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'live-test-'));

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LinkReport, MediaListMessage, ShipStatusMessage } from '@ship-cctv/protocol';
 import { type LinkStatusSource, ShipAgent } from '../../src/agent.ts';
 import { LinkShaper, PROFILES } from '../../src/link/index.ts';
-import { type Shore, StatusWatcher, signIn, startShore } from '../helpers/shore.ts';
+import { type Shore, scrapeMetrics, StatusWatcher, signIn, startShore } from '../helpers/shore.ts';
 
 const SHIP = { id: 'S1001', name: '蓝海之星' };
 const CAMERAS = [
@@ -129,7 +129,7 @@ describe('a ship agent connected to shore', () => {
     agents.push(agent);
     agent.start();
     await watcher.waitFor<ShipStatusMessage>(`/shipStatus/${SHIP.name}`, (m) => m.status === 'VSAT' && m.quality === 60);
-    const text = (await shore.app.inject('/metrics')).body;
+    const text = await scrapeMetrics(shore.app);
     const value = (direction: string, purpose: string) => {
       const m = new RegExp(`^shipcctv_link_bytes_total\\{ship="${SHIP.id}",direction="${direction}",purpose="${purpose}"\\} (\\d+)$`, 'm').exec(text);
       return m ? Number(m[1]) : undefined;

@@ -10,7 +10,7 @@ import {
 } from '@ship-cctv/protocol';
 import { wsFrameOverhead } from '../../src/agent-link/connection.ts';
 import type { Dropped } from '../../src/agent-link/gateway.ts';
-import { type TestApp, build, logon } from '../helpers/build.ts';
+import { type TestApp, build, logon, scrapeMetrics } from '../helpers/build.ts';
 import { type Clip, MediaClient, ScriptedAgent, linkBytes, loadClip } from '../playback/helpers.ts';
 import { RawAgent } from './raw-agent.ts';
 
@@ -203,7 +203,7 @@ describe('agent link router', () => {
     it('drops a frame of a kind no group has, and a message or frame for a stream nobody opened', async () => {
       const agent = await raw(A, { hello: {} });
       await ready(A);
-      const before = linkBytes((await t.app.inject('/metrics')).body, A, 'up', 'control');
+      const before = linkBytes(await scrapeMetrics(t.app), A, 'up', 'control');
       agent.sendFrame(9, 1, new Uint8Array(10));
       agent.sendFrame(BINARY_KIND.live, 123_456, new Uint8Array(10));
       agent.send({ type: 'live.ended', streamId: 123_456, reason: 'never started' });
@@ -211,7 +211,7 @@ describe('agent link router', () => {
       expect(droppedFrom(A)[0]).toMatchObject({ kind: undefined, detail: expect.stringMatching(/binary kind 9/) });
       // The frame of no kind still crossed the link: it is counted, under control.
       await expect
-        .poll(async () => linkBytes((await t.app.inject('/metrics')).body, A, 'up', 'control') - before)
+        .poll(async () => linkBytes(await scrapeMetrics(t.app), A, 'up', 'control') - before)
         .toBeGreaterThanOrEqual(15 + wsFrameOverhead(15, true));
     });
 
@@ -330,7 +330,7 @@ describe('agent link router', () => {
       agent.send({ type: 'talk.opened', streamId: stream.id });
       await expect.poll(() => heard).toEqual(['talk.opened']);
       const frameBytes = 5 + voice.length;
-      expect(linkBytes((await t.app.inject('/metrics')).body, A, 'down', 'talk')).toBe(frameBytes + wsFrameOverhead(frameBytes, false));
+      expect(linkBytes(await scrapeMetrics(t.app), A, 'down', 'talk')).toBe(frameBytes + wsFrameOverhead(frameBytes, false));
       stream.close();
     });
   });

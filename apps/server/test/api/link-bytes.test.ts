@@ -14,7 +14,7 @@ import {
   type ShipLinkBytes,
 } from '@ship-cctv/protocol';
 import { wsFrameOverhead } from '../../src/agent-link/connection.ts';
-import { type TestApp, build, logon } from '../helpers/build.ts';
+import { type TestApp, build, logon, scrapeMetrics } from '../helpers/build.ts';
 import { addUser } from '../helpers/users.ts';
 
 const url = (orgId: string, ships?: string) =>
@@ -150,7 +150,7 @@ describe('link bytes statistics API', () => {
     expect(after.up.live - before.up.live).toBe(live);
     expect(after.up.pictures).toBe(before.up.pictures);
     // The same figures as /metrics.
-    const metrics = (await t.app.inject('/metrics')).body;
+    const metrics = await scrapeMetrics(t.app);
     expect(metrics).toContain(`shipcctv_link_bytes_total{ship="S1001",direction="up",purpose="live"} ${after.up.live}`);
   });
 

@@ -8,10 +8,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The /metrics token of test servers. */
+export const TEST_METRICS_TOKEN = 'test-metrics-token';
+
+/** GET /metrics as a scraper with the test token sees it. */
+export async function scrapeMetrics(app: App): Promise<string> {
+  const res = await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
+  if (res.statusCode !== 200) throw new Error(`/metrics answered ${res.statusCode}: ${res.body}`);
+  return res.body;
+}
+
 /** A server on a fresh database seeded with the demo fleet, driven through app.inject(). */
 export async function build(opts: Partial<AppOptions> & { kind?: DatabaseKind } = {}): Promise<TestApp> {
   const database = await freshDatabase(opts.kind ?? 'pglite');
-  const app = await buildApp({ seedDemo: true, database, ...opts });
+  const app = await buildApp({ seedDemo: true, database, metricsToken: TEST_METRICS_TOKEN, ...opts });
   await app.ready();
   return {
     app,

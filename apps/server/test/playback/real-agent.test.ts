@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LinkReport, TOKEN_HEADER, type VodQueryResult } from '@ship-cctv/protocol';
 // The real ship agent (its synthetic camera's recorder and playback), dialling this server.
 import type { ShipAgent } from '../../../agent/src/agent.ts';
-import { type TestApp, build, logon } from '../helpers/build.ts';
+import { type TestApp, build, logon, scrapeMetrics } from '../helpers/build.ts';
 import { MediaClient, linkBytes } from './helpers.ts';
 import { CAMERA, SHIP, listenOnLoopback, shipReady, syntheticShip } from './real-ship.ts';
 
@@ -28,7 +28,7 @@ describe('ship-end playback with the real ship agent', () => {
     clients.push(c);
     return c;
   };
-  const metrics = async () => (await t.app.inject('/metrics')).body;
+  const metrics = async () => await scrapeMetrics(t.app);
   const vod = async (start: number, end: number) => {
     const res = await t.app.inject({ method: 'GET', url: `/cctvv3-server/v3/vod/query/${SHIP}/${CAMERA}/${start}/${end}`, headers: { [TOKEN_HEADER]: token } });
     expect(res.statusCode, res.body).toBe(200);

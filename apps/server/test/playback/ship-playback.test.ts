@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { organizations } from '../../src/db/schema.ts';
-import { type TestApp, build, logon } from '../helpers/build.ts';
+import { type TestApp, build, logon, scrapeMetrics } from '../helpers/build.ts';
 import { type Clip, MediaClient, ScriptedAgent, type ScriptedAgentOptions, linkBytes, loadClip } from './helpers.ts';
 
 const SHIP = 'S1001';
@@ -35,7 +35,7 @@ describe('ship-end playback on the media socket', () => {
   };
   const play = (c: MediaClient, extra: Record<string, unknown> = {}) =>
     c.send({ type: 'play', mode: 'shipPlayback', cameraId: CAMERA, start, end, speed: 16, timeZone: 'China Standard Time', ...extra });
-  const metrics = async () => (await t.app.inject('/metrics')).body;
+  const metrics = async () => await scrapeMetrics(t.app);
   const playing = (c: MediaClient) => c.until((x) => x.event('status', (e) => e.state === 'playing') !== undefined, 10_000, 'playing');
 
   beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { MAX_EPOCH_MS } from '../schemas/common.ts';
 
 /**
  * Schema pieces every message group of the agent link shares. The link is one WebSocket per ship
@@ -42,7 +43,7 @@ export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 /** Names one stream of its kind on one ship's link; shore hands it out (see AgentGateway.openStream). */
 export const StreamId = Type.Integer({ minimum: 0, maximum: 0xffff_ffff });
-export const EpochMs = Type.Integer({ minimum: 0 });
+export const EpochMs = Type.Integer({ minimum: 0, maximum: MAX_EPOCH_MS });
 export const CameraId = Type.String({ minLength: 1, maxLength: 64 });
 /** A human-readable reason or error text. */
 export const Text = Type.String({ maxLength: 4096 });

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { epochMs } from './common.ts';
 import type { ClipJob, RecordConfig, RecordQueryFilter, RecordQueryPage, RecordingSegment, RecordingSummary } from '../playback.ts';
 
 /**
@@ -6,7 +7,6 @@ import type { ClipJob, RecordConfig, RecordQueryFilter, RecordQueryPage, Recordi
  * ../playback.ts (the checks at the bottom fail the typecheck if the two drift apart).
  */
 
-const Epoch = (description: string) => Type.Integer({ minimum: 0, description: `${description} (epoch ms)` });
 
 export const RecordPageParams = Type.Object({
   page: Type.Integer({ minimum: 1, maximum: 100_000, description: 'Page number, from 1' }),
@@ -18,8 +18,8 @@ export const RecordQueryFilterSchema = Type.Object(
     orgId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Organisation (its sub-organisations included)' })),
     shipId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     cameraId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    start: Type.Optional(Epoch('Recordings overlapping [start, end): from')),
-    end: Type.Optional(Epoch('Recordings overlapping [start, end): to')),
+    start: Type.Optional(epochMs('Recordings overlapping [start, end): from')),
+    end: Type.Optional(epochMs('Recordings overlapping [start, end): to')),
   },
   { additionalProperties: false },
 );
@@ -57,8 +57,8 @@ export const RecordIdParam = Type.Object({ id: Type.String({ minLength: 1, maxLe
 
 export const ClipRequest = Type.Object(
   {
-    start: Epoch('Clip start'),
-    end: Epoch('Clip end'),
+    start: epochMs('Clip start'),
+    end: epochMs('Clip end'),
   },
   { additionalProperties: false },
 );

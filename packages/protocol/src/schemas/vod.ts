@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { epochMs } from './common.ts';
 import type { RecordedSpan, VodQueryResult } from '../playback.ts';
 
 /**
@@ -9,8 +10,8 @@ import type { RecordedSpan, VodQueryResult } from '../playback.ts';
 export const VodQueryParams = Type.Object({
   shipId: Type.String({ minLength: 1, maxLength: 64 }),
   cameraId: Type.String({ minLength: 1, maxLength: 64 }),
-  start: Type.Integer({ minimum: 0, description: 'From (epoch ms, inclusive)' }),
-  end: Type.Integer({ minimum: 0, description: 'To (epoch ms, exclusive)' }),
+  start: epochMs('From, inclusive'),
+  end: epochMs('To, exclusive'),
 });
 export type VodQueryParams = Static<typeof VodQueryParams>;
 

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type {} from '@fastify/websocket';
-import { CODES, COOKIES, PATHS, TOKEN_HEADER } from '@ship-cctv/protocol';
+import { CODES, COOKIES, MESSAGES, PATHS, TOKEN_HEADER } from '@ship-cctv/protocol';
 import { ApiError } from '../../lib/envelope.ts';
 import { LiveService, type LiveServiceOptions } from '../../live/live-service.ts';
 import { ViewerSession, type WatchClock } from '../../live/viewer-session.ts';
@@ -51,10 +51,16 @@ export default fp<LivePluginOptions>(
       try {
         auth = await app.sessions.authenticate(token);
       } catch (err) {
-        const code = err instanceof ApiError ? err.code : CODES.internal;
-        const message = err instanceof Error ? err.message : 'authentication failed';
-        socket.send(JSON.stringify({ type: 'error', code: 'unauthorized', message }));
-        socket.close(code === CODES.displaced ? 4402 : 4401, 'unauthorized');
+        if (!(err instanceof ApiError)) {
+          // A database or other internal fault: the viewer gets a code and a generic text; its
+          // details (SQL, session ids) go to the log only.
+          req.log.error({ err }, 'media socket: checking the session failed');
+          socket.send(JSON.stringify({ type: 'error', code: 'internal', message: MESSAGES.internal }));
+          socket.close(1011, 'internal error');
+          return;
+        }
+        socket.send(JSON.stringify({ type: 'error', code: 'unauthorized', message: err.message }));
+        socket.close(err.code === CODES.displaced ? 4402 : 4401, 'unauthorized');
         return;
       }
       socket.off('message', keep);

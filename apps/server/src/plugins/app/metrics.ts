@@ -1,4 +1,6 @@
+import { timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
+import { CODES } from '@ship-cctv/protocol';
 import { LINK_PURPOSES, type LinkPurpose } from '@ship-cctv/protocol';
 import { Counter, Histogram, MetricsRegistry } from '../../metrics/registry.ts';
 import { registerProcessMetrics } from '../../metrics/process-metrics.ts';
@@ -18,8 +20,22 @@ declare module 'fastify' {
   }
 }
 
+export interface MetricsPluginOptions {
+  /**
+   * The Bearer token a scraper must send. Unset: /metrics is not published at all, since it names
+   * every ship of every organisation and what its link costs.
+   */
+  token?: string | undefined;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 /** GET /metrics in Prometheus text format: link bytes, HTTP requests and the process's own figures. */
-export default fp(async (app) => {
+export default fp<MetricsPluginOptions>(async (app, opts) => {
   const registry = new MetricsRegistry();
   const linkBytes = registry.register(
     new Counter('shipcctv_link_bytes_total', 'Bytes crossing a ship link, by direction and purpose.', ['ship', 'direction', 'purpose']),
@@ -50,7 +66,15 @@ export default fp(async (app) => {
     durations.observe({ method: req.method, route }, reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    if (!opts.token) {
+      return reply.code(CODES.notFound).send({ code: CODES.notFound, message: 'Metrics are not published: set METRICS_TOKEN and scrape with it as a Bearer token', data: null });
+    }
+    const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    if (!sameSecret(given, opts.token)) {
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      return reply.code(CODES.unauthorized).send({ code: CODES.unauthorized, message: 'A valid metrics Bearer token is required', data: null });
+    }
     reply.type('text/plain; version=0.0.4; charset=utf-8');
     return registry.render();
   });

@@ -13,7 +13,6 @@ import {
 } from '@ship-cctv/protocol';
 import { forbidden, notFound, ok } from '../../lib/envelope.ts';
 import { requestToken } from '../../plugins/app/sessions.ts';
-import { loadAccess } from '../../services/access.ts';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };
 const security = [{ casJwt: [] }];
@@ -70,19 +69,18 @@ const routes: FastifyPluginAsyncTypebox<SysRoutesOptions> = async (app, opts) =>
       onRequest: app.authenticate,
       schema: {
         tags: ['session'],
-        summary: 'Check that a user id is valid; a user may check themselves or a member of a shared organisation',
+        summary: 'Check that a user id is the signed-in user and answer who they are; any other id is refused (403)',
         security,
         querystring: ValidUserQuery,
         response: { 200: Envelope(UserInfo), ...errors },
       },
     },
     async (req) => {
-      const user = await app.sessions.userInfo(req.query.userid);
+      // Only about the caller: answering for others would let anyone list who else exists and
+      // which organisations they belong to. Another id is refused the same way whether it exists.
+      if (req.query.userid !== req.auth.userId) throw forbidden();
+      const user = await app.sessions.userInfo(req.auth.userId);
       if (!user) throw notFound('User');
-      // Two users share an organisation when what either may see overlaps.
-      const theirs = user.id === req.auth.userId ? req.auth.visibleOrgIds : (await loadAccess(app.database.db, user.id)).visibleOrgIds;
-      const shares = [...theirs].some((id) => req.auth.visibleOrgIds.has(id));
-      if (!shares) throw forbidden();
       return ok(user);
     },
   );
