@@ -3,7 +3,7 @@
 // embedded database and the simulated fleet, and prints the URL and the demo sign-ins.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,7 +41,9 @@ if (builtAt === 0 || sourcesAt > builtAt) {
 
 const dataDir = process.env.DATA_DIR ?? join(root, 'data');
 const fleetFile = join(dataDir, 'demo-fleet.json');
-rmSync(fleetFile, { force: true });
+// The server keeps the ships' keys of an earlier file (a restarted server must not lock out a
+// running fleet); the fleet starts once the server has written the file anew.
+const startedAt = Date.now();
 // /metrics stays closed without a token; the demo opens it with one of its own unless one is given.
 const metricsToken = process.env.METRICS_TOKEN || randomBytes(12).toString('hex');
 const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, FLEET_FILE: fleetFile, METRICS_TOKEN: metricsToken };
@@ -96,7 +98,7 @@ const started = Date.now();
 let up = false;
 while (!up && Date.now() - started < 120_000) {
   try {
-    up = (await fetch(`http://127.0.0.1:${port}/healthz`)).ok && existsSync(fleetFile);
+    up = (await fetch(`http://127.0.0.1:${port}/healthz`)).ok && existsSync(fleetFile) && statSync(fleetFile).mtimeMs >= startedAt;
   } catch {
     // not up yet
   }

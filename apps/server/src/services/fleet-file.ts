@@ -1,16 +1,37 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import type { AgentKeyService } from './agent-keys.ts';
 
+/** The keys an earlier fleet file holds, by ship; none when there is no readable file. */
+function keysInFile(path: string): Map<string, string> {
+  const found = new Map<string, string>();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return found;
+  }
+  const ships = typeof parsed === 'object' && parsed !== null ? (parsed as { ships?: unknown }).ships : undefined;
+  if (!Array.isArray(ships)) return found;
+  for (const ship of ships as unknown[]) {
+    if (typeof ship !== 'object' || ship === null) continue;
+    const { shipId, key } = ship as { shipId?: unknown; key?: unknown };
+    if (typeof shipId === 'string' && typeof key === 'string') found.set(shipId, key);
+  }
+  return found;
+}
+
 /**
- * Provisions the simulated fleet: issues a fresh agent key for every ship and writes the file the
- * fleet runner (apps/agent) reads, with every camera on the synthetic source. The file holds
- * secrets, so it is written readable by its owner only.
+ * Provisions the simulated fleet and writes the file the fleet runner (apps/agent) reads, with
+ * every camera on the synthetic source. A ship keeps the key an earlier file gave it while that key
+ * is still valid, so a restarted server does not lock out a fleet that is running; only ships
+ * without one get a new key. The file holds secrets, so it is readable by its owner only.
  */
 export async function writeFleetFile(db: Db, keys: AgentKeyService, path: string, shoreUrl: string): Promise<number> {
+  const earlier = keysInFile(path);
   const rows = await db
     .select({ shipId: t.ships.id, cameraId: t.cameras.id, cameraName: t.cameras.name })
     .from(t.ships)
@@ -21,7 +42,9 @@ export async function writeFleetFile(db: Db, keys: AgentKeyService, path: string
   for (const r of rows) {
     let ship = ships.get(r.shipId);
     if (!ship) {
-      ship = { shipId: r.shipId, key: await keys.issue(r.shipId), cameras: [] };
+      const kept = earlier.get(r.shipId);
+      const key = kept !== undefined && (await keys.verify(r.shipId, kept)) ? kept : await keys.issue(r.shipId);
+      ship = { shipId: r.shipId, key, cameras: [] };
       ships.set(r.shipId, ship);
     }
     ship.cameras.push({ cameraId: r.cameraId, source: 'synthetic', name: r.cameraName });
