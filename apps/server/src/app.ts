@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CODES, MESSAGES } from '@ship-cctv/protocol';
 import { ApiError } from './lib/envelope.ts';
 import { redactingLogger } from './lib/log-redaction.ts';
+import { makePrivate } from './lib/private-files.ts';
 import cookiePlugin from './plugins/external/cookie.ts';
 import rateLimitPlugin from './plugins/external/rate-limit.ts';
 import swaggerPlugin from './plugins/external/swagger.ts';
@@ -37,6 +38,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   redisUrl?: string | undefined;
   redisPrefix?: string | undefined;
   stomp?: StompPluginOptions;
+  /** Signs session tokens; unset: a key file in dataDir (or an in-memory key without one). */
+  jwtSecret?: string | undefined;
   /** Origins whose pages may open the STOMP and media sockets; unset: this server's own pages. */
   allowedOrigins?: readonly string[] | undefined;
   /** Bearer token that opens GET /metrics; unset keeps it closed. */
@@ -68,6 +71,7 @@ declare module 'fastify' {
 
 /** Builds the shore server with every plugin and route; the caller listens (server.ts) or injects (tests). */
 export async function buildApp(opts: AppOptions): Promise<App> {
+  if (opts.dataDir) makePrivate(opts.dataDir);
   const app = Fastify({
     logger: redactingLogger(opts.logger),
     // Only behind a known reverse proxy may X-Forwarded-For name the client (it keys the sign-in limit).
@@ -120,6 +124,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(sessionsPlugin, {
     ttlHours: opts.ttlHours ?? 24,
     logonFailures: opts.logonFailures ?? { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
+    signingKey: { secret: opts.jwtSecret, dataDir: opts.dataDir },
   });
   await app.register(fleetPlugin);
   await app.register(statusPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });

@@ -20,6 +20,8 @@ export interface ServerConfig {
   fleetFile: string | undefined;
   /** TRUST_PROXY: "true", or the proxies' addresses (comma-separated); unset trusts no forwarded headers. */
   trustProxy: boolean | string | undefined;
+  /** JWT_SECRET: signs session tokens; every instance sharing a database needs the same one. */
+  jwtSecret: string | undefined;
   /** ALLOWED_ORIGINS: comma-separated origins whose pages may open the STOMP and media sockets. */
   allowedOrigins: string[] | undefined;
   /** METRICS_TOKEN: the Bearer token that opens /metrics; unset keeps /metrics closed. */
@@ -49,6 +51,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     seedDemo: env.SEED_DEMO !== '0',
     fleetFile: env.FLEET_FILE ? resolve(env.FLEET_FILE) : undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
+    jwtSecret: env.JWT_SECRET || undefined,
     allowedOrigins: env.ALLOWED_ORIGINS ? env.ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
     trustProxy: !env.TRUST_PROXY ? undefined : env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY,
   };

@@ -15,6 +15,7 @@ const app = await buildApp({
   trustProxy: config.trustProxy,
   metricsToken: config.metricsToken,
   allowedOrigins: config.allowedOrigins,
+  jwtSecret: config.jwtSecret,
 });
 
 let closing = false;

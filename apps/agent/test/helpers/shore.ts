@@ -21,7 +21,7 @@ export async function scrapeMetrics(app: App): Promise<string> {
 
 /** A real shore server on a loopback port with the demo fleet, quick to notice a silent link. */
 export async function startShore(opts: Partial<AppOptions> = {}): Promise<Shore> {
-  const app = await buildApp({ seedDemo: true, liveness: { pingMs: 200, timeoutMs: 1_000 }, metricsToken: METRICS_TOKEN, ...opts });
+  const app = await buildApp({ seedDemo: true, liveness: { pingMs: 200, timeoutMs: 1_000 }, metricsToken: METRICS_TOKEN, jwtSecret: 'test-jwt-secret-of-at-least-32-characters', ...opts });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');

@@ -4,11 +4,12 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { CODES, MESSAGES, type LogonData, type UserInfo } from '@ship-cctv/protocol';
 import type { Db } from '../db/client.ts';
-import { sessions, settings, users } from '../db/schema.ts';
+import { sessions, users } from '../db/schema.ts';
 import { ApiError } from '../lib/envelope.ts';
 import { hashPassword, verifyPassword } from '../lib/passwords.ts';
 import { type Access, loadAccess } from './access.ts';
 import { FailureLimiter, type FailureLimits } from './failure-limiter.ts';
+import { loadSigningKey, type SigningKeySource } from './signing-key.ts';
 
 export interface AuthContext extends Access {
   sessionId: string;
@@ -19,6 +20,8 @@ export interface AuthContext extends Access {
 export interface SessionOptions {
   ttlHours: number;
   logonFailures: FailureLimits;
+  /** Where the token signing key comes from (never the database). */
+  signingKey?: SigningKeySource | undefined;
 }
 
 export type SessionEndReason = 'logout' | 'displaced';
@@ -51,13 +54,7 @@ export class SessionService {
 
   /** Loads the installation's signing key, creating it on first start. */
   async init(): Promise<void> {
-    await this.db
-      .insert(settings)
-      .values({ key: 'jwt-signing-key', value: randomBytes(32).toString('base64') })
-      .onConflictDoNothing();
-    const [row] = await this.db.select().from(settings).where(eq(settings.key, 'jwt-signing-key'));
-    if (!row) throw new Error('signing key missing after insert');
-    this.key = Buffer.from(row.value, 'base64');
+    this.key = await loadSigningKey(this.db, this.opts.signingKey ?? {});
     this.dummyHash = await hashPassword(randomBytes(16).toString('hex'));
   }
 

@@ -4,9 +4,9 @@ import { SignJWT, UnsecuredJWT, decodeJwt } from 'jose';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COOKIES, MESSAGES, TOKEN_HEADER, type LogonData, type UserInfo } from '@ship-cctv/protocol';
-import { sessions, settings } from '../../src/db/schema.ts';
+import { sessions } from '../../src/db/schema.ts';
 import { DEMO_PASSWORD } from '../../src/db/demo-fleet.ts';
-import { type TestApp, build, logon } from '../helpers/build.ts';
+import { TEST_JWT_SECRET, type TestApp, build, logon } from '../helpers/build.ts';
 import { addUser } from '../helpers/users.ts';
 
 const LOGON = '/api/v1/sys/logon';
@@ -47,9 +47,7 @@ describe('session API', () => {
     t.app.inject({ method: 'GET', url, headers: token ? { [TOKEN_HEADER]: token } : {}, ...extra });
 
   async function signingKey(): Promise<Uint8Array> {
-    const [row] = await t.app.database.db.select().from(settings).where(eq(settings.key, 'jwt-signing-key'));
-    if (!row) throw new Error('no signing key');
-    return Buffer.from(row.value, 'base64');
+    return Buffer.from(TEST_JWT_SECRET, 'utf8');
   }
 
   beforeAll(async () => {

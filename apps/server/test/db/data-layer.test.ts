@@ -22,7 +22,8 @@ const journal = JSON.parse(
   readFileSync(new URL('../../src/db/migrations/meta/_journal.json', import.meta.url), 'utf8'),
 ) as { entries: { tag: string }[] };
 
-const sessionOptions = { ttlHours: 1, logonFailures: { maxFailures: 5, windowMs: 60_000, lockMs: 60_000 } };
+// Instances sharing a database share a JWT_SECRET.
+const sessionOptions = { ttlHours: 1, logonFailures: { maxFailures: 5, windowMs: 60_000, lockMs: 60_000 }, signingKey: { secret: 'one-secret-for-every-instance-0123456789' } };
 
 async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   const res = (await db.execute(query)) as unknown as { rows: T[] };
@@ -290,12 +291,13 @@ describe.each(['pglite', 'postgres'] as const)('data layer on %s', (kind) => {
     expect(ended.at(-1)).toEqual({ sessionId: ctxB.sessionId, userId: 'u-demo', reason: 'logout' });
   });
 
-  it('SessionService: two instances on one database share the signing key and the sessions', async () => {
-    const one = new SessionService(db, sessionOptions);
-    const two = new SessionService(db, sessionOptions);
+  it('SessionService: two instances with one JWT_SECRET share the sessions; the key is not in the database', async () => {
+    const shared = sessionOptions;
+    const one = new SessionService(db, shared);
+    const two = new SessionService(db, shared);
     await Promise.all([one.init(), two.init()]);
     const keys = await db.select().from(t.settings).where(eq(t.settings.key, 'jwt-signing-key'));
-    expect(keys).toHaveLength(1);
+    expect(keys).toHaveLength(0);
 
     const a = await one.logon('njzsz', DEMO_PASSWORD, { address: '10.0.0.1' });
     expect((await two.authenticate(a.token)).user.id).toBe('u-njzsz');
@@ -306,9 +308,9 @@ describe.each(['pglite', 'postgres'] as const)('data layer on %s', (kind) => {
     // A logout on one instance is seen by the other.
     await one.logout(await one.authenticate(b.token));
     await expect(two.authenticate(b.token)).rejects.toMatchObject({ code: 401 });
-    // A restarted instance keeps accepting tokens: the key lives in the database.
+    // A restarted instance keeps accepting tokens: it is given the same secret.
     const c = await one.logon('njzsz', DEMO_PASSWORD, { address: '10.0.0.1' });
-    const restarted = new SessionService(db, sessionOptions);
+    const restarted = new SessionService(db, shared);
     await restarted.init();
     expect((await restarted.authenticate(c.token)).user.id).toBe('u-njzsz');
   });

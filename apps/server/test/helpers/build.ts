@@ -8,6 +8,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Signs the test servers' session tokens (a shared secret, as several instances use). */
+export const TEST_JWT_SECRET = 'test-jwt-secret-of-at-least-32-characters';
+
 /** The /metrics token of test servers. */
 export const TEST_METRICS_TOKEN = 'test-metrics-token';
 
@@ -21,7 +24,7 @@ export async function scrapeMetrics(app: App): Promise<string> {
 /** A server on a fresh database seeded with the demo fleet, driven through app.inject(). */
 export async function build(opts: Partial<AppOptions> & { kind?: DatabaseKind } = {}): Promise<TestApp> {
   const database = await freshDatabase(opts.kind ?? 'pglite');
-  const app = await buildApp({ seedDemo: true, database, metricsToken: TEST_METRICS_TOKEN, ...opts });
+  const app = await buildApp({ seedDemo: true, database, metricsToken: TEST_METRICS_TOKEN, jwtSecret: TEST_JWT_SECRET, ...opts });
   await app.ready();
   return {
     app,

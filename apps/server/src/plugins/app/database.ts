@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { type Database, openDatabase } from '../../db/client.ts';
 import { seedDemoFleet } from '../../db/seed.ts';
+import { tighten } from '../../lib/private-files.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,6 +20,12 @@ export interface DatabasePluginOptions {
 
 export default fp<DatabasePluginOptions>(async (app, opts) => {
   const database = opts.database ?? (await openDatabase({ url: opts.databaseUrl, dataDir: opts.dataDir }));
+  if (!opts.database && database.kind === 'pglite' && opts.dataDir) {
+    tighten(opts.dataDir);
+    // Files PGlite adds later (WAL segments, new relations) are tightened on each close and start;
+    // the 0700 folder keeps other users out meanwhile.
+    app.addHook('onClose', () => tighten(opts.dataDir ?? ''));
+  }
   app.decorate('database', database);
   if (!opts.database) app.addHook('onClose', () => database.close());
   if (opts.seedDemo) {
