@@ -123,8 +123,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
   await app.register(sessionsPlugin, {
     ttlHours: opts.ttlHours ?? 24,
-    logonFailures: opts.logonFailures ?? { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
+    logonFailures: opts.logonFailures ?? { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 60_000 },
     signingKey: { secret: opts.jwtSecret, dataDir: opts.dataDir },
+    redisUrl: opts.redisUrl,
+    redisPrefix: opts.redisPrefix,
   });
   await app.register(fleetPlugin);
   await app.register(statusPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });

@@ -8,7 +8,7 @@ import { sessions, users } from '../db/schema.ts';
 import { ApiError } from '../lib/envelope.ts';
 import { hashPassword, verifyPassword } from '../lib/passwords.ts';
 import { type Access, loadAccess } from './access.ts';
-import { FailureLimiter, type FailureLimits } from './failure-limiter.ts';
+import { type FailureLimits, MemoryThrottleStore, SignInThrottle, type ThrottleStore } from './sign-in-throttle.ts';
 import { loadSigningKey, type SigningKeySource } from './signing-key.ts';
 
 export interface AuthContext extends Access {
@@ -20,6 +20,8 @@ export interface AuthContext extends Access {
 export interface SessionOptions {
   ttlHours: number;
   logonFailures: FailureLimits;
+  /** Where sign-in failures are counted (Redis with several instances); default: this process. */
+  throttleStore?: ThrottleStore | undefined;
   /** Where the token signing key comes from (never the database). */
   signingKey?: SigningKeySource | undefined;
 }
@@ -43,13 +45,13 @@ export class SessionService {
   private key: Uint8Array = new Uint8Array();
   /** Verified for unknown user names so that both failures take the same time. */
   private dummyHash = '';
-  private readonly failures: FailureLimiter;
+  private readonly failures: SignInThrottle;
 
   constructor(
     private readonly db: Db,
     private readonly opts: SessionOptions,
   ) {
-    this.failures = new FailureLimiter(opts.logonFailures);
+    this.failures = new SignInThrottle(opts.logonFailures, opts.throttleStore ?? new MemoryThrottleStore());
   }
 
   /** Loads the installation's signing key, creating it on first start. */
@@ -60,14 +62,15 @@ export class SessionService {
 
   async logon(username: string, password: string, meta: { address: string; userAgent?: string | undefined }): Promise<LogonData> {
     const name = username.trim().toLowerCase();
-    if (this.failures.isLocked(name)) throw new ApiError(CODES.tooMany, MESSAGES.lockedOut);
+    const throttled = await this.failures.check(name, meta.address);
+    if (throttled) throw new ApiError(CODES.tooMany, throttled.by === 'address' ? MESSAGES.tooManyFromAddress : MESSAGES.lockedOut);
     const [user] = await this.db.select().from(users).where(eq(users.username, name));
     const valid = await verifyPassword(user?.passwordHash ?? this.dummyHash, password);
     if (!user || !valid) {
-      this.failures.fail(name);
+      await this.failures.failure(name, meta.address);
       throw new ApiError(CODES.unauthorized, MESSAGES.wrongCredentials);
     }
-    this.failures.clear(name);
+    await this.failures.success(name, meta.address);
 
     const sessionId = randomUUID();
     const expiresAt = Date.now() + this.opts.ttlHours * 3_600_000;

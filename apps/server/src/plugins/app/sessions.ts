@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { COOKIES, TOKEN_HEADER } from '@ship-cctv/protocol';
 import { type AuthContext, SessionService, type SessionOptions } from '../../services/sessions.ts';
+import { RedisThrottleStore } from '../../services/sign-in-throttle.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,7 +15,11 @@ declare module 'fastify' {
   }
 }
 
-export type SessionsPluginOptions = SessionOptions;
+export interface SessionsPluginOptions extends SessionOptions {
+  /** With Redis, every instance counts sign-in failures together and a restart forgets none. */
+  redisUrl?: string | undefined;
+  redisPrefix?: string | undefined;
+}
 
 /** The session token of a request: the cas-jwt header, else the newOrgToken cookie. */
 export function requestToken(req: FastifyRequest): string | undefined {
@@ -25,7 +30,11 @@ export function requestToken(req: FastifyRequest): string | undefined {
 
 export default fp<SessionsPluginOptions>(
   async (app, opts) => {
-    const service = new SessionService(app.database.db, opts);
+    const throttleStore = opts.redisUrl
+      ? new RedisThrottleStore(opts.redisUrl, opts.redisPrefix ?? 'shipcctv:', (err) => app.log.warn({ err }, 'sign-in throttle: redis error'))
+      : undefined;
+    if (throttleStore) app.addHook('onClose', () => throttleStore.close());
+    const service = new SessionService(app.database.db, { ...opts, throttleStore });
     await service.init();
     app.decorate('sessions', service);
     app.decorateRequest('auth', null as unknown as AuthContext);
