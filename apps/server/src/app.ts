@@ -37,6 +37,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   /** Shares live status between server instances; unset keeps it in this process. */
   redisUrl?: string | undefined;
   redisPrefix?: string | undefined;
+  /** How often an instance writes its ships' status again to Redis (default 10 s). */
+  statusRefreshMs?: number | undefined;
   stomp?: StompPluginOptions;
   /** Signs session tokens; unset: a key file in dataDir (or an in-memory key without one). */
   jwtSecret?: string | undefined;
@@ -129,7 +131,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     redisPrefix: opts.redisPrefix,
   });
   await app.register(fleetPlugin);
-  await app.register(statusPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });
+  await app.register(statusPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, refreshMs: opts.statusRefreshMs });
   await app.register(stompPlugin, opts.stomp ?? {});
   await app.register(agentLinkPlugin, { liveness: opts.liveness });
   await app.register(playbackPlugin, opts.playback ?? {});

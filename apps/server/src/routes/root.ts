@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { LIMITS, PATHS, PRODUCT_VERSION, RuntimeConfig } from '@ship-cctv/protocol';
 
@@ -13,6 +14,37 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async () => ({ status: 'ok' as const, version: PRODUCT_VERSION, database: app.database.kind }),
+  );
+
+  const Check = Type.Union([Type.Literal('ok'), Type.Literal('down')]);
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['server'],
+        summary: 'Readiness: 200 when the database and the status store (Redis, when set) answer, else 503 naming what is down',
+        response: {
+          200: Type.Object({ status: Type.Literal('ready'), database: Check, statusStore: Check }),
+          503: Type.Object({ status: Type.Literal('unavailable'), database: Check, statusStore: Check }),
+        },
+      },
+    },
+    async (_req, reply) => {
+      const within = <T>(p: Promise<T>, ms: number) =>
+        Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), ms).unref())]);
+      const [database, statusStore] = await Promise.all([
+        within(app.database.db.execute(sql`select 1`), 2_000).then(
+          () => 'ok' as const,
+          () => 'down' as const,
+        ),
+        within(app.status.ping(), 2_000).then(
+          (up) => (up ? ('ok' as const) : ('down' as const)),
+          () => 'down' as const,
+        ),
+      ]);
+      if (database === 'ok' && statusStore === 'ok') return { status: 'ready' as const, database, statusStore };
+      return reply.code(503).send({ status: 'unavailable' as const, database, statusStore });
+    },
   );
 
   app.get(

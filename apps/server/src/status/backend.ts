@@ -26,11 +26,16 @@ export interface StatusBackend {
   getShips(shipIds: readonly string[]): Promise<Map<string, ShipState>>;
   setCameras(cameras: readonly StoredCameraState[]): Promise<void>;
   getCameras(cameraIds: readonly string[]): Promise<Map<string, StoredCameraState>>;
-  /** Keeps entries of ships connected to this instance from expiring (Redis) — a no-op in memory. */
-  refresh(shipIds: readonly string[], cameraIds: readonly string[]): Promise<void>;
+  /**
+   * Writes again the state of ships connected to this instance (Redis: value and expiry, so state a
+   * Redis restart lost comes back within one refresh) — a no-op in memory.
+   */
+  rewrite(ships: readonly (readonly [string, ShipState])[], cameras: readonly StoredCameraState[]): Promise<void>;
   /** Delivers to every instance's subscribers, this one included. */
   publish(event: StatusEvent): Promise<void>;
   onEvent(handler: (event: StatusEvent) => void): void;
+  /** Whether the shared store answers now (readiness); a store in this process always does. */
+  ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -61,7 +66,10 @@ export class MemoryStatusBackend implements StatusBackend {
     }
     return out;
   }
-  async refresh(): Promise<void> {}
+  async rewrite(): Promise<void> {}
+  async ping(): Promise<boolean> {
+    return true;
+  }
   async publish(event: StatusEvent): Promise<void> {
     for (const h of this.handlers) h(event);
   }

@@ -20,14 +20,27 @@ export class RedisStatusBackend implements StatusBackend {
   private constructor(
     url: string,
     private readonly prefix: string,
+    onError: (err: Error) => void,
   ) {
     this.cmd = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     this.sub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    // Without a listener ioredis prints every connection error to stderr as unhandled.
+    this.cmd.on('error', onError);
+    this.sub.on('error', onError);
     this.channel = `${prefix}status-events`;
   }
 
-  static async connect(url: string, prefix = 'shipcctv:'): Promise<RedisStatusBackend> {
-    const backend = new RedisStatusBackend(url, prefix);
+  /** Answers whether Redis answers a PING now (readiness). */
+  async ping(): Promise<boolean> {
+    try {
+      return (await this.cmd.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  static async connect(url: string, prefix = 'shipcctv:', onError: (err: Error) => void = () => undefined): Promise<RedisStatusBackend> {
+    const backend = new RedisStatusBackend(url, prefix, onError);
     await backend.cmd.connect();
     await backend.sub.connect();
     await backend.sub.subscribe(backend.channel);
@@ -71,11 +84,11 @@ export class RedisStatusBackend implements StatusBackend {
     return this.getMany<StoredCameraState>(cameraIds, (id) => this.cameraKey(id));
   }
 
-  async refresh(shipIds: readonly string[], cameraIds: readonly string[]): Promise<void> {
-    if (shipIds.length + cameraIds.length === 0) return;
+  async rewrite(ships: readonly (readonly [string, ShipState])[], cameras: readonly StoredCameraState[]): Promise<void> {
+    if (ships.length + cameras.length === 0) return;
     const pipeline = this.cmd.pipeline();
-    for (const id of shipIds) pipeline.pexpire(this.shipKey(id), TTL_MS);
-    for (const id of cameraIds) pipeline.pexpire(this.cameraKey(id), TTL_MS);
+    for (const [id, state] of ships) pipeline.set(this.shipKey(id), JSON.stringify(state), 'PX', TTL_MS);
+    for (const c of cameras) pipeline.set(this.cameraKey(c.cameraId), JSON.stringify(c), 'PX', TTL_MS);
     await pipeline.exec();
   }
 

@@ -60,12 +60,16 @@ export class StatusService {
   private readonly timer: NodeJS.Timeout;
   private deliver: (event: StatusEvent) => void = () => undefined;
 
+  /** What this instance last wrote for each ship whose agent it holds, written again on every refresh. */
+  private readonly written = new Map<string, { ship?: ShipState; cameras: Map<string, StoredCameraState> }>();
+
   constructor(
     private readonly db: Db,
     private readonly backend: StatusBackend,
+    refreshMs = REFRESH_MS,
   ) {
     backend.onEvent((event) => this.deliver(event));
-    this.timer = setInterval(() => void this.refreshLocal(), REFRESH_MS);
+    this.timer = setInterval(() => void this.refreshLocal(), refreshMs);
     this.timer.unref();
   }
 
@@ -96,6 +100,7 @@ export class StatusService {
 
   async agentOffline(shipId: string): Promise<void> {
     this.local.delete(shipId);
+    this.written.delete(shipId);
     const ship = await this.loadShip(shipId);
     if (!ship) return;
     await this.setShip(ship, OFFLINE_SHIP);
@@ -154,19 +159,29 @@ export class StatusService {
     return out;
   }
 
+  /** Whether the status store answers (readiness). */
+  ping(): Promise<boolean> {
+    return this.backend.ping();
+  }
+
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.backend.close();
   }
 
   private async setShip(ship: ShipDirectoryEntry, state: Omit<ShipState, 'updatedAt'>): Promise<void> {
-    await this.backend.setShip(ship.id, { ...state, updatedAt: Date.now() });
+    const stored: ShipState = { ...state, updatedAt: Date.now() };
+    const w = this.remember(ship.id);
+    if (w) w.ship = stored;
+    await this.backend.setShip(ship.id, stored);
     await this.backend.publish({ destination: dest.shipStatus(ship.name), body: shipStatusBody(state) });
   }
 
   private async setCameras(ship: ShipDirectoryEntry, cameras: readonly CameraState[]): Promise<void> {
     const known = cameras.filter((c) => ship.cameras.has(c.cameraId));
     const stored: StoredCameraState[] = known.map((c) => ({ ...c, shipId: ship.id }));
+    const w = this.remember(ship.id);
+    for (const c of stored) w?.cameras.set(c.cameraId, c);
     await this.backend.setCameras(stored);
     for (const c of known) {
       const instanceId = ship.cameras.get(c.cameraId)?.instanceId ?? ship.name;
@@ -177,9 +192,24 @@ export class StatusService {
   }
 
   private async refreshLocal(): Promise<void> {
-    const ships = [...this.local];
-    const cameras = ships.flatMap((id) => [...(this.directory.get(id)?.cameras.keys() ?? [])]);
-    await this.backend.refresh(ships, cameras).catch(() => undefined);
+    const ships: [string, ShipState][] = [];
+    const cameras: StoredCameraState[] = [];
+    for (const [id, w] of this.written) {
+      if (!this.local.has(id)) continue;
+      if (w.ship) ships.push([id, w.ship]);
+      cameras.push(...w.cameras.values());
+    }
+    await this.backend.rewrite(ships, cameras).catch(() => undefined);
+  }
+
+  private remember(shipId: string): { ship?: ShipState; cameras: Map<string, StoredCameraState> } | undefined {
+    if (!this.local.has(shipId)) return undefined;
+    let w = this.written.get(shipId);
+    if (!w) {
+      w = { cameras: new Map() };
+      this.written.set(shipId, w);
+    }
+    return w;
   }
 
   /** The ship's name and cameras (with the instance each publishes under), cached; reloaded on reconnect. */

@@ -14,14 +14,16 @@ export interface StatusPluginOptions {
   redisUrl?: string | undefined;
   /** Key prefix in Redis (tests use their own). */
   redisPrefix?: string | undefined;
+  /** How often this instance writes its ships' state again (tests shorten it). */
+  refreshMs?: number | undefined;
 }
 
 export default fp<StatusPluginOptions>(
   async (app, opts) => {
     const backend: StatusBackend = opts.redisUrl
-      ? await RedisStatusBackend.connect(opts.redisUrl, opts.redisPrefix)
+      ? await RedisStatusBackend.connect(opts.redisUrl, opts.redisPrefix, (err) => app.log.warn({ err: err.message }, 'status: redis error'))
       : new MemoryStatusBackend();
-    const service = new StatusService(app.database.db, backend);
+    const service = new StatusService(app.database.db, backend, opts.refreshMs);
     app.decorate('status', service);
     app.addHook('onClose', () => service.close());
   },

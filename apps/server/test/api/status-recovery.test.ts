@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { type AddressInfo, type Server, type Socket, createConnection, createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, build } from '../helpers/build.ts';
+import { RawAgent } from '../agent-link/raw-agent.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SHIP = 'S1002';
+
+/** A TCP proxy to Redis that the test can cut, as a Redis outage would. */
+async function redisProxy(): Promise<{ url: string; cut(): void; close(): Promise<void> }> {
+  const target = new URL(REDIS_URL);
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = createConnection(Number(target.port || 6379), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => undefined);
+      s.on('close', () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    cut() {
+      server.close();
+      for (const s of sockets) s.destroy();
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('status after Redis loses its data, and readiness', () => {
+  const prefix = `shipcctv-test-${randomBytes(4).toString('hex')}:`;
+  let t: TestApp;
+  let port: number;
+  let agent: RawAgent | undefined;
+  let proxy: Awaited<ReturnType<typeof redisProxy>>;
+  const redis = new Redis(REDIS_URL);
+
+  beforeAll(async () => {
+    proxy = await redisProxy();
+    t = await build({ redisUrl: proxy.url, redisPrefix: prefix, statusRefreshMs: 300 });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await agent?.close();
+    await t?.close();
+    await proxy?.close().catch(() => undefined);
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('writes the state of its ships again within one refresh after their keys vanish', async () => {
+    const key = await t.app.agentKeys.issue(SHIP);
+    const cameraIds = (await t.app.status.cameraStatuses(SHIP)).map((c) => c.cameraId);
+    const cameras = cameraIds.map((cameraId) => ({ cameraId, online: true, recording: false, recordingSince: null }));
+    agent = await RawAgent.connect(port, SHIP, key, { hello: { cameras } });
+    await expect.poll(async () => (await t.app.status.shipStatuses([{ id: SHIP, name: SHIP }]))[0]?.online).toBe(true);
+    // Only this test's keys: the machine's Redis is shared.
+    const keys = await redis.keys(`${prefix}*`);
+    expect(keys.length).toBeGreaterThan(1);
+    await redis.del(...keys);
+    expect((await t.app.status.shipStatuses([{ id: SHIP, name: SHIP }]))[0]?.online).toBe(false);
+    await expect.poll(async () => (await t.app.status.shipStatuses([{ id: SHIP, name: SHIP }]))[0]?.online, { timeout: 2_000 }).toBe(true);
+    const states = await t.app.status.cameraStatuses(SHIP);
+    expect(states.length).toBeGreaterThan(0);
+    expect(states.every((c) => c.online)).toBe(true);
+  });
+
+  it('is ready while the database and Redis answer, not when Redis is down; liveness stays 200', async () => {
+    const ready = await t.app.inject('/readyz');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready', database: 'ok', statusStore: 'ok' });
+    proxy.cut();
+    const down = await t.app.inject('/readyz');
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toMatchObject({ status: 'unavailable', database: 'ok', statusStore: 'down' });
+    expect((await t.app.inject('/healthz')).statusCode).toBe(200);
+  });
+});
