@@ -1,9 +1,9 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DefinitionModel } from '@ship-cctv/protocol';
 import { type InitSegment, type MediaFragment, mimeFor } from '../media/fmp4.ts';
-import { SegmentFile } from './segment-file.ts';
+import { RECORDING_META_FILE, SegmentFile } from './segment-file.ts';
 import type { NewRecording, NewSegment } from './store.ts';
 
 /** What a camera recorder needs of the index. */
@@ -48,7 +48,7 @@ interface Run {
   anchor: { wall: number; tick: number };
   segment: Segment | undefined;
   nextSeq: number;
-  /** Set when the recording row could not be written: nothing more of this run is kept. */
+  /** Set when the recording's folder could not be made: nothing more of this run is kept. */
   failed: boolean;
   startMs: number;
   endMs: number;
@@ -65,8 +65,22 @@ export class CameraRecorder {
   private pending: { init: InitSegment; model: DefinitionModel; configId: string } | undefined;
   private run: Run | undefined;
   private work: Promise<void> = Promise.resolve();
+  /**
+   * Index operations, in order, each retried until the database takes it: a database outage must
+   * not cost video. Kept apart from the file queue so the disk never waits for the database.
+   */
+  private indexing: Promise<void> = Promise.resolve();
+  private giveUp = false;
 
   constructor(private readonly deps: CameraRecorderDeps) {}
+
+  /**
+   * Stops retrying index operations (server shutdown). What is not indexed yet is on disk with its
+   * recording's description, and start-up recovery indexes it.
+   */
+  abandonIndexing(): void {
+    this.giveUp = true;
+  }
 
   /** The live source being recorded, if any. */
   get attachedTo(): unknown {
@@ -109,8 +123,9 @@ export class CameraRecorder {
   }
 
   /** Resolves once every queued file and index operation is done. */
-  settled(): Promise<void> {
-    return this.work;
+  async settled(): Promise<void> {
+    await this.work;
+    await this.indexing;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -118,6 +133,25 @@ export class CameraRecorder {
   private enqueue(what: string, op: () => Promise<void>): void {
     this.work = this.work.then(op).catch((err: unknown) => {
       this.deps.log.error({ err, cameraId: this.deps.cameraId }, `shore recorder: ${what} failed`);
+    });
+  }
+
+  private enqueueIndex(what: string, op: () => Promise<void>): void {
+    this.indexing = this.indexing.then(async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await op();
+          if (attempt > 0) this.deps.log.info({ cameraId: this.deps.cameraId, attempts: attempt + 1 }, `shore recorder: ${what} succeeded after retrying`);
+          return;
+        } catch (err) {
+          if (this.giveUp) {
+            this.deps.log.warn({ err, cameraId: this.deps.cameraId }, `shore recorder: ${what} left to start-up recovery`);
+            return;
+          }
+          if (attempt === 0) this.deps.log.error({ err, cameraId: this.deps.cameraId }, `shore recorder: ${what} failed; retrying`);
+          await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 250 * 2 ** Math.min(attempt, 7))));
+        }
+      }
     });
   }
 
@@ -144,22 +178,28 @@ export class CameraRecorder {
       endMs: wall,
     };
     this.run = run;
+    const recording = {
+      id: run.recordingId,
+      cameraId: this.deps.cameraId,
+      shipId: this.deps.shipId,
+      recordConfigId: configId,
+      templateId: model.id,
+      startMs: run.startMs,
+    };
     this.enqueue('starting a recording', async () => {
       try {
-        // The folder first: start-up recovery finds an interrupted recording by its folder.
+        // The folder and its description first: start-up recovery can index the recording from
+        // them alone if the database was away the whole time.
         await mkdir(join(this.deps.root, run.recordingId), { recursive: true });
-        await this.deps.index.createRecording({
-          id: run.recordingId,
-          cameraId: this.deps.cameraId,
-          shipId: this.deps.shipId,
-          recordConfigId: configId,
-          templateId: model.id,
-          startMs: run.startMs,
-        });
+        await writeFile(join(this.deps.root, run.recordingId, RECORDING_META_FILE), JSON.stringify(recording));
       } catch (err) {
         run.failed = true;
         throw err;
       }
+    });
+    this.enqueueIndex('starting a recording', async () => {
+      if (run.failed) return;
+      await this.deps.index.createRecording(recording);
       this.deps.onEvent({ kind: 'started', cameraId: this.deps.cameraId, recordingId: run.recordingId, configId, start: run.startMs });
     });
     this.openSegment(first);
@@ -222,17 +262,19 @@ export class CameraRecorder {
         await file.abort();
         throw err;
       }
-      await this.deps.index.addSegment({
-        id: `${run.recordingId}-${seg.seq}`,
-        recordingId: run.recordingId,
-        seq: seg.seq,
-        startMs,
-        endMs,
-        bytes,
-        file: relative,
-        mime: run.mime,
-      });
       run.endMs = endMs;
+      this.enqueueIndex('indexing a segment', () =>
+        this.deps.index.addSegment({
+          id: `${run.recordingId}-${seg.seq}`,
+          recordingId: run.recordingId,
+          seq: seg.seq,
+          startMs,
+          endMs,
+          bytes,
+          file: relative,
+          mime: run.mime,
+        }),
+      );
     });
   }
 
@@ -241,17 +283,22 @@ export class CameraRecorder {
     if (!run) return;
     this.closeSegment();
     this.run = undefined;
+    // After the last segment's file work, which queues its indexing.
     this.enqueue('closing a recording', async () => {
-      if (run.failed) return;
-      await this.deps.index.closeRecording(run.recordingId);
-      this.deps.onEvent({
-        kind: 'stopped',
-        cameraId: this.deps.cameraId,
-        recordingId: run.recordingId,
-        configId: run.configId,
-        start: run.startMs,
-        end: run.endMs,
-      });
+      this.enqueueIndex('closing a recording', () => this.closeIndexed(run));
+    });
+  }
+
+  private async closeIndexed(run: Run): Promise<void> {
+    if (run.failed) return;
+    await this.deps.index.closeRecording(run.recordingId);
+    this.deps.onEvent({
+      kind: 'stopped',
+      cameraId: this.deps.cameraId,
+      recordingId: run.recordingId,
+      configId: run.configId,
+      start: run.startMs,
+      end: run.endMs,
     });
   }
 }

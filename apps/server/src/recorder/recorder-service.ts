@@ -63,7 +63,7 @@ export class RecorderService implements LiveMediaTap {
   /** Recovers after a crash, reads the configurations and starts the retention and schedule timers. */
   async start(): Promise<RecoveryResult> {
     const recovered = await recoverRecordings(this.deps.store, this.root);
-    if (recovered.removedPartials + recovered.recovered + recovered.removedOrphans + recovered.closed > 0) {
+    if (Object.values(recovered).some((n) => n > 0)) {
       this.deps.log.info({ recovered }, 'shore recorder: recovered after an unclean stop');
     }
     await this.reloadConfigs();
@@ -81,7 +81,11 @@ export class RecorderService implements LiveMediaTap {
   async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
-    for (const r of this.recorders.values()) r.detach();
+    for (const r of this.recorders.values()) {
+      r.detach();
+      // With the database away, shutdown does not wait for it: recovery indexes the files.
+      r.abandonIndexing();
+    }
     await this.settled();
     await this.clips.close();
   }

@@ -17,7 +17,8 @@ const BATCH = 200;
 /**
  * Deletes segments older than the age limit, then the oldest ones until the recordings fit the
  * disk budget. The index row goes first, the file after: a crash in between leaves an unindexed
- * file that start-up recovery removes, never an index entry without its file.
+ * file, never an index entry without its file; start-up recovery indexes that playable file again
+ * (it cannot tell it from one a database outage left unindexed) and the next pass removes it.
  */
 export async function applyRetention(store: RecordingStore, root: string, policy: RetentionPolicy, now: number): Promise<RetentionResult> {
   const result: RetentionResult = { segments: 0, bytes: 0 };

@@ -1,6 +1,9 @@
 import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
+/** A recording's description (camera, ship, configuration, template, start) beside its segments. */
+export const RECORDING_META_FILE = 'recording.json';
+
 /** Suffix of a segment file still being written; such a file is never indexed. */
 export const PARTIAL_SUFFIX = '.part';
 

@@ -140,13 +140,14 @@ export class RecordingStore {
   // --- writing ----------------------------------------------------------------------------------
 
   async createRecording(r: NewRecording): Promise<void> {
-    await this.db.insert(t.recordings).values({ ...r, endMs: r.startMs, bytes: 0, segments: 0, open: true });
+    // Idempotent: a retry after a lost acknowledgement finds the row there.
+    await this.db.insert(t.recordings).values({ ...r, endMs: r.startMs, bytes: 0, segments: 0, open: true }).onConflictDoNothing();
   }
 
   /** Indexes a finished segment file and extends its recording, in one transaction. */
   async addSegment(s: NewSegment): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.insert(t.recordingSegments).values(s);
+      await tx.insert(t.recordingSegments).values(s).onConflictDoNothing();
       await refreshRecording(tx, s.recordingId);
     });
   }
