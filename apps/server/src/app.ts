@@ -114,8 +114,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(cookiePlugin);
   await app.register(rateLimitPlugin);
   await app.register(swaggerPlugin);
-  await app.register(websocketOriginPlugin, { allowedOrigins: opts.allowedOrigins });
   await app.register(websocketPlugin);
+  // After the WebSocket plugin: its hooks end the socket of an upgrade this one refuses.
+  await app.register(websocketOriginPlugin, { allowedOrigins: opts.allowedOrigins });
   await app.register(metricsPlugin, { token: opts.metricsToken });
   await app.register(databasePlugin, {
     databaseUrl: opts.databaseUrl,

@@ -12,7 +12,7 @@ function upgrade(url: string, headers: Record<string, string>, protocols?: strin
   return new Promise((resolve) => {
     const ws = new WebSocket(url, protocols, { headers });
     ws.on('open', () => {
-      ws.close();
+      ws.terminate();
       resolve(101);
     });
     ws.on('unexpected-response', (_req, res) => {

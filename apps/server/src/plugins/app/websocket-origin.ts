@@ -36,6 +36,8 @@ export default fp<WebSocketOriginOptions>(
       if (!BROWSER_SOCKETS.has(path)) return;
       if (originAllowed(req.headers.origin, req.headers.host, allowed)) return;
       req.log.warn({ origin: req.headers.origin }, 'websocket from a foreign origin refused');
+      // No upgrade follows: the connection ends with the answer instead of lingering half-open.
+      reply.header('connection', 'close');
       return reply.code(CODES.forbidden).send({ code: CODES.forbidden, message: 'This page may not open the socket: its origin is not allowed (ALLOWED_ORIGINS)', data: null });
     });
   },
