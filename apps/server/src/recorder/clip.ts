@@ -72,6 +72,8 @@ export async function readSegmentUnits(root: string, segment: Pick<SegmentRow, '
 
 interface JobState extends ClipJob {
   orgId: string;
+  /** Who asked: each user's jobs take turns with everyone else's. */
+  userId: string;
   fileName: string;
   output: string;
   finishedAt: number | undefined;
@@ -84,12 +86,30 @@ export interface ClipServiceDeps {
   keepMs: number;
   log: FastifyBaseLogger;
   now?: () => number;
+  /** Clips one user may have queued or running at once (default 3). */
+  perUserLimit?: number;
 }
 
-/** Clip jobs of this server instance: queued, run one at a time, kept for a while once done. */
+/** A user asked for more clips than may wait at once. */
+export class ClipLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`you already have ${limit} clips waiting or being exported; wait for one to finish`);
+    this.name = 'ClipLimitError';
+  }
+}
+
+/**
+ * Clip jobs of this server instance: queued per user, run one at a time taking turns between users
+ * (one user queuing many clips delays nobody else by more than one clip), kept for a while once done.
+ */
 export class ClipService {
   private readonly jobs = new Map<string, JobState>();
-  private chain: Promise<void> = Promise.resolve();
+  /** Waiting jobs per user, in the order each user asked. */
+  private readonly waiting = new Map<string, JobState[]>();
+  /** Users in turn order: the next clip comes from the first user here with one waiting. */
+  private readonly turns: string[] = [];
+  private active: Promise<void> | undefined;
+  private idleWaiters: (() => void)[] = [];
   private readonly running = new Set<ReturnType<typeof spawn>>();
   private closed = false;
 
@@ -99,8 +119,11 @@ export class ClipService {
     return (this.deps.now ?? Date.now)();
   }
 
-  create(recording: { id: string; orgId: string; cameraId: string }, start: number, end: number): ClipJob {
+  create(recording: { id: string; orgId: string; cameraId: string }, start: number, end: number, userId: string): ClipJob {
     this.sweep();
+    const limit = this.deps.perUserLimit ?? 3;
+    const open = [...this.jobs.values()].filter((j) => j.userId === userId && (j.state === 'queued' || j.state === 'running')).length;
+    if (open >= limit) throw new ClipLimitError(limit);
     const id = randomUUID();
     const stamp = new Date(start).toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
     const job: JobState = {
@@ -113,13 +136,43 @@ export class ClipService {
       downloadUrl: null,
       message: null,
       orgId: recording.orgId,
+      userId,
       fileName: `${recording.cameraId}_${stamp}Z_${Math.round((end - start) / 1000)}s.mp4`,
       output: join(this.deps.root, CLIPS_FOLDER, `${id}.mp4`),
       finishedAt: undefined,
     };
     this.jobs.set(id, job);
-    this.chain = this.chain.then(() => this.run(job));
+    const queue = this.waiting.get(userId) ?? [];
+    queue.push(job);
+    this.waiting.set(userId, queue);
+    if (!this.turns.includes(userId)) this.turns.push(userId);
+    this.pump();
     return this.view(job);
+  }
+
+  /** Starts the next waiting clip, round-robin over users, when none is running. */
+  private pump(): void {
+    if (this.active || this.closed) {
+      if (!this.active) this.wakeIdle();
+      return;
+    }
+    const userId = this.turns.shift();
+    if (userId === undefined) return this.wakeIdle();
+    const queue = this.waiting.get(userId) ?? [];
+    const job = queue.shift();
+    if (queue.length > 0) this.turns.push(userId);
+    else this.waiting.delete(userId);
+    if (!job) return this.pump();
+    this.active = this.run(job).finally(() => {
+      this.active = undefined;
+      this.pump();
+    });
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
   }
 
   /** The job with the organisation that owns it (for the access check), or undefined. */
@@ -130,13 +183,15 @@ export class ClipService {
 
   /** Resolves when every queued job has finished. */
   idle(): Promise<void> {
-    return this.chain;
+    if (!this.active && this.turns.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const p of this.running) p.kill('SIGKILL');
-    await this.chain.catch(() => undefined);
+    await this.active?.catch(() => undefined);
+    this.wakeIdle();
   }
 
   /** Forgets finished jobs older than the keep time, and their files. */

@@ -63,6 +63,7 @@ export const shorePlaybackZhCN = {
     outside: '片段须在当前录像范围内',
     endBeforeStart: '结束时间须晚于开始时间',
     failed: '导出失败：{{message}}',
+    tooMany: '您已有多个片段在排队或导出中，请等待其中一个完成后再导出',
     chooseRecording: '请先选择一段录像',
   },
 };
@@ -130,6 +131,7 @@ export const shorePlaybackEn: ShorePlaybackTexts = {
     outside: 'The clip must lie within the current recording',
     endBeforeStart: 'The end time must be after the start time',
     failed: 'Export failed: {{message}}',
+    tooMany: 'You already have several clips waiting or being exported; wait for one to finish before exporting another',
     chooseRecording: 'Choose a recording first',
   },
 };

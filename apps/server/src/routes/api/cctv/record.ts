@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
+  CODES,
   ClipJobSchema,
   ClipRequest,
   Envelope,
@@ -21,6 +22,7 @@ import {
 import { ApiError, badRequest, forbidden, notFound, ok } from '../../../lib/envelope.ts';
 import { requireOrg, subtreeIds } from '../../../services/access.ts';
 import { toSegment } from '../../../recorder/store.ts';
+import { ClipLimitError } from '../../../recorder/clip.ts';
 import * as t from '../../../db/schema.ts';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
@@ -174,7 +176,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (start < recording.startMs || end > recording.endMs) {
         throw badRequest(`the range must lie within the recording (${new Date(recording.startMs).toISOString()} – ${new Date(recording.endMs).toISOString()})`);
       }
-      return ok(app.recorder.clips.create({ id: recording.id, orgId: recording.orgId, cameraId: recording.cameraId }, start, end));
+      try {
+        return ok(app.recorder.clips.create({ id: recording.id, orgId: recording.orgId, cameraId: recording.cameraId }, start, end, req.auth.userId));
+      } catch (err) {
+        if (err instanceof ClipLimitError) throw new ApiError(CODES.tooMany, err.message);
+        throw err;
+      }
     },
   );
 

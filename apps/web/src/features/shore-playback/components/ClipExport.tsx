@@ -3,7 +3,8 @@ import { DownloadOutlined, ScissorOutlined } from '@ant-design/icons';
 import { Alert, Button, DatePicker, Flex, Progress, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import type { ClipJob, RecordingSummary } from '@ship-cctv/protocol';
+import { CODES, type ClipJob, type RecordingSummary } from '@ship-cctv/protocol';
+import { ApiError } from '../../../lib/api-client.ts';
 import { useClipStatus, useCreateClip } from '../api/clip.ts';
 import { CLIP_MAX_MS, clipProblem, defaultClip } from '../clip-range.ts';
 
@@ -70,7 +71,15 @@ export function ClipExport({ recording, at }: { recording: RecordingSummary | un
       ) : null}
       {current ? <Progress percent={current.progress} status={current.state === 'failed' ? 'exception' : current.state === 'done' ? 'success' : 'active'} data-testid="clip-progress" /> : null}
       {create.error || current?.state === 'failed' ? (
-        <Alert type="error" showIcon title={t('shorePlayback.clip.failed', { message: current?.message ?? create.error?.message ?? '' })} />
+        <Alert
+          type="error"
+          showIcon
+          title={
+            create.error instanceof ApiError && create.error.code === CODES.tooMany
+              ? t('shorePlayback.clip.tooMany')
+              : t('shorePlayback.clip.failed', { message: current?.message ?? create.error?.message ?? '' })
+          }
+        />
       ) : null}
     </Flex>
   );
