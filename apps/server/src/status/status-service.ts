@@ -159,6 +159,14 @@ export class StatusService {
     return out;
   }
 
+  /**
+   * Publishes a status message another part of the server made (the shore recorder's) the same way
+   * as the fleet's own: through the backend, so subscribers on every instance get it.
+   */
+  publish(destination: string, body: string): Promise<void> {
+    return this.backend.publish({ destination, body });
+  }
+
   /** Whether the status store answers (readiness). */
   ping(): Promise<boolean> {
     return this.backend.ping();

@@ -37,7 +37,9 @@ export default fp<RecorderPluginOptions>(
     const recorder = new RecorderService({
       store,
       settings,
-      publish: (destination, body) => app.stomp.publish(destination, body),
+      publish: (destination, body) => {
+        app.status.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'shore recorder: publishing its status failed'));
+      },
       log: app.log.child({ module: 'recorder' }),
       ...(opts.now ? { now: opts.now } : {}),
     });
@@ -51,5 +53,5 @@ export default fp<RecorderPluginOptions>(
       if (scratch) rmSync(scratch, { recursive: true, force: true });
     });
   },
-  { name: 'recorder', dependencies: ['live', 'app-stomp'] },
+  { name: 'recorder', dependencies: ['live', 'app-stomp', 'status'] },
 );
