@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
-import { LIMITS, PATHS, PRODUCT_VERSION, RuntimeConfig } from '@ship-cctv/protocol';
+import { DEFAULT_RUNTIME_CONFIG, PATHS, PRODUCT_VERSION, RuntimeConfig } from '@ship-cctv/protocol';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -58,15 +58,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (_req, reply) => {
       reply.header('cache-control', 'no-cache');
-      return {
-        version: PRODUCT_VERSION,
-        apiBase: PATHS.apiBase,
-        stompPath: PATHS.stomp,
-        mediaPath: PATHS.media,
-        httpTimeoutMs: LIMITS.httpTimeoutMs,
-        heartbeatMs: LIMITS.sessionHeartbeatMs,
-        defaultLanguage: 'zh-CN',
-      };
+      return DEFAULT_RUNTIME_CONFIG;
     },
   );
 };

@@ -1,17 +1,9 @@
-import { LIMITS, PATHS, PRODUCT_VERSION, type RuntimeConfig } from '@ship-cctv/protocol';
+import { DEFAULT_RUNTIME_CONFIG, PATHS, type RuntimeConfig } from '@ship-cctv/protocol';
 
 export type { RuntimeConfig };
 
 /** What the app runs with when the server's config cannot be read: the same values it would send. */
-export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = {
-  version: PRODUCT_VERSION,
-  apiBase: PATHS.apiBase,
-  stompPath: PATHS.stomp,
-  mediaPath: PATHS.media,
-  httpTimeoutMs: LIMITS.httpTimeoutMs,
-  heartbeatMs: LIMITS.sessionHeartbeatMs,
-  defaultLanguage: 'zh-CN',
-};
+export { DEFAULT_RUNTIME_CONFIG };
 
 const STRING_FIELDS = ['version', 'apiBase', 'stompPath', 'mediaPath', 'defaultLanguage'] as const;
 const INTEGER_FIELDS = ['httpTimeoutMs', 'heartbeatMs'] as const;
