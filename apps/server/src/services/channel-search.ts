@@ -3,12 +3,10 @@ import { CHANNEL_SEARCH_LIMIT, type ChannelMatch, type ChannelSearchResult } fro
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { badRequest } from '../lib/envelope.ts';
+import { escapeLike } from '../lib/sql-like.ts';
 import type { Access } from './access.ts';
 import { visibleSubtreeOrgIds } from './org-scope.ts';
 
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /**
  * Channels of an organisation (and its sub-organisations) whose name, or a camera's name, holds

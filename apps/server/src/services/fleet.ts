@@ -10,10 +10,11 @@ import type {
   ShipsAndChannels,
   WaitTime,
 } from '@ship-cctv/protocol';
-import { parseDestination } from '@ship-cctv/protocol';
+import { cameraSource, parseDestination } from '@ship-cctv/protocol';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { forbidden, notFound } from '../lib/envelope.ts';
+import { escapeLike } from '../lib/sql-like.ts';
 import { type Access, requireOrg, subtreeIds } from './access.ts';
 
 type ShipRow = typeof t.ships.$inferSelect;
@@ -224,21 +225,21 @@ export class FleetService {
     const d = parseDestination(destination);
     if (!d) return [];
     if (d.kind === 'shipStatus') return this.db.select().from(t.ships).where(eq(t.ships.name, d.shipName));
+    // The database narrows the candidates; cameraSource, the one rule of where a camera's status is
+    // published, decides.
     const rows = await this.db
-      .selectDistinct({ ship: t.ships })
+      .select({ ship: t.ships, sourceType: t.cameras.sourceType, other: t.cameras.other })
       .from(t.ships)
       .leftJoin(t.channels, eq(t.channels.shipId, t.ships.id))
       .leftJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
-      .where(
-        or(
-          eq(t.ships.name, d.instanceId),
-          and(
-            inArray(t.cameras.sourceType, ['xplus', 'xplus-remote']),
-            like(t.cameras.other, `%cctvInstanceId=${escapeLike(d.instanceId)}|%`),
-          ),
-        ),
-      );
-    return rows.map((r) => r.ship);
+      .where(or(eq(t.ships.name, d.instanceId), like(t.cameras.other, `%${escapeLike(d.instanceId)}%`)));
+    const ships = new Map<string, ShipRow>();
+    for (const r of rows) {
+      const publishesHere =
+        r.ship.name === d.instanceId || (r.sourceType !== null && r.other !== null && cameraSource(r.sourceType, r.other, r.ship.name).instanceId === d.instanceId);
+      if (publishesHere) ships.set(r.ship.id, r.ship);
+    }
+    return [...ships.values()];
   }
 
   /** A user may subscribe to a destination when every ship it speaks of is theirs to see. */
@@ -248,9 +249,6 @@ export class FleetService {
   }
 }
 
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 export function toShip(s: ShipRow, orgName: string): Ship {
   return { id: s.id, name: s.name, enName: s.enName, orgId: s.orgId, orgName, jsonObject: s.jsonObject, timeZone: s.timeZone };
