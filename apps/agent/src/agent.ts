@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import {
+  backoffDelay,
   AGENT_HEADERS,
   AGENT_LINK_MIN_VERSION,
   AGENT_LINK_VERSION,
@@ -34,7 +35,7 @@ export interface LinkStatusSource {
 }
 
 export interface AgentOptions {
-  /** First reconnect delay; doubles up to maxBackoffMs, with ±20 % jitter. */
+  /** First reconnect delay; doubles up to maxBackoffMs, less up to 20 % at random (backoffDelay). */
   minBackoffMs?: number;
   maxBackoffMs?: number;
   /** How often URL cameras' health is read (from their sessions: no probe). Default 2 s. */
@@ -252,9 +253,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
 
   private scheduleReconnect(): void {
     if (this.stopped) return;
-    const base = Math.min(this.opts.maxBackoffMs, this.opts.minBackoffMs * 2 ** this.attempt);
+    const delay = backoffDelay(this.attempt, { minMs: this.opts.minBackoffMs, maxMs: this.opts.maxBackoffMs });
     this.attempt += 1;
-    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
     this.reconnectTimer = setTimeout(() => this.connect(), delay);
     this.reconnectTimer.unref();
   }

@@ -1,8 +1,7 @@
 export { MsePlayer } from './mse-player.ts';
 export { AppendQueue } from './append-queue.ts';
 export type { AppendQueueHooks, QueueOp, SourceBufferLike } from './append-queue.ts';
-export { backoffDelay } from './backoff.ts';
-export type { BackoffRange } from './backoff.ts';
+export { backoffDelay, type BackoffRange } from '@ship-cctv/protocol';
 export { decideLiveEdge, toRanges, trimRange } from './live-edge.ts';
 export { autoLatencyTargetMs, frameDurationMs, latencyTargetMs } from './latency-target.ts';
 export type { LatencyTarget } from './latency-target.ts';

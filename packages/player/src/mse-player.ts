@@ -1,6 +1,6 @@
 import type { LinkType, MediaClientMessage, MediaServerMessage, PlaybackSpeed } from '@ship-cctv/protocol';
 import { AppendQueue } from './append-queue.ts';
-import { backoffDelay } from './backoff.ts';
+import { backoffDelay } from '@ship-cctv/protocol';
 import { Emitter } from './emitter.ts';
 import { isInitSegment, readBaseDecodeTime, readTimescale } from './fmp4.ts';
 import { frameDurationMs, latencyTargetMs, type LatencyTarget } from './latency-target.ts';

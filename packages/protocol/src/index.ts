@@ -14,3 +14,4 @@ export * from './capture-code.ts';
 export * from './playback.ts';
 export * from './schemas/vod.ts';
 export * from './schemas/record.ts';
+export * from './backoff.ts';

@@ -1,10 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DefinitionModel } from '@ship-cctv/protocol';
+import { backoffDelay, type DefinitionModel } from '@ship-cctv/protocol';
 import { type InitSegment, type MediaFragment, mimeFor } from '../media/fmp4.ts';
 import { RECORDING_META_FILE, SegmentFile } from './segment-file.ts';
 import type { NewRecording, NewSegment } from './store.ts';
+
+/** Retries of an index operation the database refused. */
+const INDEX_RETRY = { minMs: 250, maxMs: 30_000 };
 
 /** What a camera recorder needs of the index. */
 export interface RecorderIndex {
@@ -149,7 +152,7 @@ export class CameraRecorder {
             return;
           }
           if (attempt === 0) this.deps.log.error({ err, cameraId: this.deps.cameraId }, `shore recorder: ${what} failed; retrying`);
-          await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 250 * 2 ** Math.min(attempt, 7))));
+          await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, INDEX_RETRY)));
         }
       }
     });

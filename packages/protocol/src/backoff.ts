@@ -4,8 +4,9 @@ export interface BackoffRange {
 }
 
 /**
- * Delay before reconnect attempt `attempt` (0-based): minMs doubling up to maxMs, less up to a
- * fifth at random so a wall of players does not hit a restarted server in the same instant.
+ * Delay before retry `attempt` (0-based): minMs doubling up to maxMs, less up to a fifth at random
+ * so a wall of players, or a fleet of agents, does not hit a restarted server in the same instant.
+ * The one backoff rule of the player, the agent and the server.
  */
 export function backoffDelay(attempt: number, range: BackoffRange, random: number = Math.random()): number {
   const base = Math.min(range.maxMs, range.minMs * 2 ** Math.max(0, attempt));
