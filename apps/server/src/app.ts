@@ -90,12 +90,16 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     registeredRoutes.push({ method: route.method, url: route.url, schema: route.schema });
   });
 
-  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown }, req, reply) => {
+  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; headers?: unknown }, req, reply) => {
     if (err instanceof ApiError) return reply.code(err.code).send({ code: err.code, message: err.message, data: null });
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // A client's mistake: one line with the reason, no stack trace.
       req.log.info({ statusCode: status, reason: err.message }, 'request refused');
+      // Headers the answer needs (Content-Range of a 416 from sendFile), as Fastify's own handler keeps them.
+      if (typeof err.headers === 'object' && err.headers !== null) {
+        for (const [name, value] of Object.entries(err.headers)) if (typeof value === 'string') reply.header(name, value);
+      }
       return reply.code(status).send({ code: status, message: err.message, data: null });
     }
     req.log.error({ err }, 'request failed');

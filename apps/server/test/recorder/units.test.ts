@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { clipArgs } from '../../src/recorder/clip.ts';
 import { isConfigActive } from '../../src/recorder/schedule.ts';
 import { parseSegmentFileName, segmentFileName } from '../../src/recorder/segment-file.ts';
-import { parseRange } from '../../src/routes/api/cctv/record.ts';
 
 const at = (hh: number, mm: number) => Date.UTC(2026, 0, 5, hh, mm);
 
@@ -22,20 +21,6 @@ describe('recording configurations', () => {
     expect(isConfigActive(night, at(23, 0))).toBe(true);
     expect(isConfigActive(night, at(5, 59))).toBe(true);
     expect(isConfigActive(night, at(12, 0))).toBe(false);
-  });
-});
-
-describe('HTTP Range of a segment', () => {
-  it('reads first-last, open-ended and suffix ranges, clamped to the file', () => {
-    expect(parseRange('bytes=0-99', 1000)).toEqual({ start: 0, end: 99 });
-    expect(parseRange('bytes=900-', 1000)).toEqual({ start: 900, end: 999 });
-    expect(parseRange('bytes=-100', 1000)).toEqual({ start: 900, end: 999 });
-    expect(parseRange('bytes=-5000', 1000)).toEqual({ start: 0, end: 999 });
-    expect(parseRange('bytes=990-5000', 1000)).toEqual({ start: 990, end: 999 });
-  });
-
-  it('refuses what cannot be satisfied', () => {
-    for (const h of ['bytes=1000-', 'bytes=5-4', 'bytes=-0', 'bytes=-', 'items=0-1', 'bytes=0-1,5-6']) expect(parseRange(h, 1000)).toBeUndefined();
   });
 });
 
