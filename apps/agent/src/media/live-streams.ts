@@ -22,6 +22,7 @@ import { type Fmp4Source, FlvToFmp4 } from './flv-packager.ts';
 import { Fmp4Reader, type Fmp4Unit } from './fmp4.ts';
 import { fontsFor } from './fonts.ts';
 import { probeInput } from './probe.ts';
+import { passFragment } from '../uplink/keyframe-gate.ts';
 
 /** The agent link as LiveStreams sees it: the current WebSocket's send functions and queue. */
 export interface LiveLink {
@@ -382,20 +383,9 @@ export class LiveStreams {
 
   private forward(s: LiveStream, unit: Fmp4Unit): void {
     if (unit.kind === 'fragment') {
-      const queued = this.buffered();
-      const limit = this.queueLimitBytes();
-      if (s.dropping) {
-        if (!unit.keyframe || queued > limit / 2) {
-          s.droppedFragments += 1;
-          return;
-        }
-        s.dropping = false;
-      } else if (queued > limit) {
-        s.dropping = true;
-        s.droppedFragments += 1;
-        this.reportQueue();
-        return;
-      }
+      const verdict = passFragment(s, unit.keyframe, this.buffered(), this.queueLimitBytes());
+      if (verdict === 'startDropping') this.reportQueue();
+      if (verdict !== 'send') return;
     }
     // Whole fragments are kept or dropped above; a big one goes up in slices under the frame limit.
     for (let at = 0; at < unit.bytes.length; at += LINK_FRAME_MAX_PAYLOAD) {

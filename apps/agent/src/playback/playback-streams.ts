@@ -23,6 +23,7 @@ import type { RecordingSource, ShipRecorder } from '../recorder/ship-recorder.ts
 import { fragmentStart, initTimescale, shiftFragment } from './fragment-time.ts';
 import { keyframeAtOrBefore } from './keyframes.ts';
 import { type ConcatEntry, concatList, playbackPace, recordingPlaybackArgs, syntheticPlaybackArgs } from './playback-args.ts';
+import { passFragment } from '../uplink/keyframe-gate.ts';
 
 /** The agent link as playback sees it (the same socket live streams use). */
 export interface PlaybackLink {
@@ -418,19 +419,7 @@ export class PlaybackStreams {
     const ownSeconds = own / run.timescale;
     shiftFragment(unit.bytes, Math.round(run.playedAt * run.timescale));
 
-    const queued = this.link?.bufferedAmount() ?? 0;
-    const limit = this.opts.queueLimitBytes(this.totalKbps());
-    if (p.dropping) {
-      if (!unit.keyframe || queued > limit / 2) {
-        p.droppedFragments += 1;
-        return;
-      }
-      p.dropping = false;
-    } else if (queued > limit) {
-      p.dropping = true;
-      p.droppedFragments += 1;
-      return;
-    }
+    if (passFragment(p, unit.keyframe, this.link?.bufferedAmount() ?? 0, this.opts.queueLimitBytes(this.totalKbps())) !== 'send') return;
     this.sendMedia(p, unit.bytes);
     const step = (run.stepTicks ?? run.timescale / playbackPace(p.encode, p.speed).frameRate) / run.timescale;
     run.forwardedUntil = run.playedAt + ownSeconds + step;
