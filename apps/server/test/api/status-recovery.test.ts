@@ -1,56 +1,33 @@
 import { randomBytes } from 'node:crypto';
-import { type AddressInfo, type Server, type Socket, createConnection, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, build } from '../helpers/build.ts';
 import { RawAgent } from '../agent-link/raw-agent.ts';
+import { type TcpProxy, tcpProxy } from '../helpers/tcp-proxy.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SHIP = 'S1002';
-
-/** A TCP proxy to Redis that the test can cut, as a Redis outage would. */
-async function redisProxy(): Promise<{ url: string; cut(): void; close(): Promise<void> }> {
-  const target = new URL(REDIS_URL);
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = createConnection(Number(target.port || 6379), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => undefined);
-      s.on('close', () => sockets.delete(s));
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    cut() {
-      server.close();
-      for (const s of sockets) s.destroy();
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe('status after Redis loses its data, and readiness', () => {
   const prefix = `shipcctv-test-${randomBytes(4).toString('hex')}:`;
   let t: TestApp;
   let port: number;
   let agent: RawAgent | undefined;
-  let proxy: Awaited<ReturnType<typeof redisProxy>>;
+  let proxy: TcpProxy;
   const redis = new Redis(REDIS_URL);
 
   beforeAll(async () => {
-    proxy = await redisProxy();
-    t = await build({ redisUrl: proxy.url, redisPrefix: prefix, statusRefreshMs: 300 });
+    const target = new URL(REDIS_URL);
+    proxy = await tcpProxy(target.hostname, Number(target.port || 6379));
+    t = await build({ redisUrl: `redis://127.0.0.1:${proxy.port}`, redisPrefix: prefix, statusRefreshMs: 300 });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
   afterAll(async () => {
     await agent?.close();
     await t?.close();
-    await proxy?.close().catch(() => undefined);
+    await proxy?.cut();
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length) await redis.del(...keys);
     redis.disconnect();
@@ -77,7 +54,7 @@ describe('status after Redis loses its data, and readiness', () => {
     const ready = await t.app.inject('/readyz');
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ready', database: 'ok', statusStore: 'ok' });
-    proxy.cut();
+    await proxy.cut();
     const down = await t.app.inject('/readyz');
     expect(down.statusCode).toBe(503);
     expect(down.json()).toMatchObject({ status: 'unavailable', database: 'ok', statusStore: 'down' });

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { type AddressInfo, type Server, type Socket, createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -8,43 +7,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
 import { type Database, openDatabase } from '../../src/db/client.ts';
 import { POSTGRES_ADMIN_URL } from '../helpers/database.ts';
+import { tcpProxy } from '../helpers/tcp-proxy.ts';
 import { STANDARD, decodesCleanly, fakeSource, liveStream, segmentFilesIn } from './helpers.ts';
 
 const CAMERA = 'S1001-C01-1';
-
-/** A TCP proxy in front of PostgreSQL: cut it and the server's database is gone; restore it and it is back. */
-async function postgresProxy() {
-  const target = new URL(POSTGRES_ADMIN_URL);
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  let port = 0;
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      server = createServer((client) => {
-        const upstream = createConnection(Number(target.port || 5432), target.hostname);
-        for (const s of [client, upstream]) {
-          sockets.add(s);
-          s.on('error', () => undefined);
-          s.on('close', () => sockets.delete(s));
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      server.listen(port, '127.0.0.1', () => {
-        port = (server?.address() as AddressInfo).port;
-        resolve();
-      });
-    });
-  await listen();
-  return {
-    port: () => port,
-    cut: () =>
-      new Promise<void>((resolve) => {
-        server?.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
-    restore: listen,
-  };
-}
 
 const until = async (what: string, fn: () => boolean, timeoutMs = 30_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -71,11 +37,12 @@ describe('shore recorder through a database outage', () => {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
     });
-    const proxy = await postgresProxy();
+    const target = new URL(POSTGRES_ADMIN_URL);
+    const proxy = await tcpProxy(target.hostname, Number(target.port || 5432));
     cleanups.push(() => proxy.cut());
     const url = new URL(POSTGRES_ADMIN_URL);
     url.pathname = `/${name}`;
-    url.port = String(proxy.port());
+    url.port = String(proxy.port);
     url.hostname = '127.0.0.1';
     const open = () => openDatabase({ url: url.toString() });
     const root = join(dir, 'recordings');
