@@ -17,6 +17,7 @@ import { LiveStreams, type LiveStreamsOptions } from './media/live-streams.ts';
 import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playback-streams.ts';
 import { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
 import { CameraSessions } from './media/camera-session.ts';
+import { type UplinkClass, UplinkScheduler } from './uplink/scheduler.ts';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -68,6 +69,8 @@ export interface AgentEvents {
  */
 export class ShipAgent extends EventEmitter<AgentEvents> {
   private ws: WebSocket | undefined;
+  /** Everything sent on the current link, by priority (uplink/scheduler.ts). */
+  private uplink: UplinkScheduler | undefined;
   private stopped = true;
   private attempt = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -167,6 +170,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     await this.sessions.stopAll();
     const ws = this.ws;
     this.ws = undefined;
+    this.uplink?.close();
+    this.uplink = undefined;
     if (ws && ws.readyState !== WebSocket.CLOSED) {
       await new Promise<void>((resolve) => {
         ws.once('close', () => resolve());
@@ -206,15 +211,21 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     ws.on('open', () => {
       heard();
       this.attempt = 0;
-      const link = {
-        sendJson: (m: AgentMessage) => this.send(m),
-        sendBinary: (frame: Uint8Array) => {
-          if (ws.readyState === WebSocket.OPEN) ws.send(frame, { binary: true });
+      const uplink = new UplinkScheduler({
+        write: (data) => {
+          if (ws.readyState === WebSocket.OPEN) ws.send(data, { binary: typeof data !== 'string' });
         },
-        bufferedAmount: () => ws.bufferedAmount,
-      };
-      this.streams.attach(link);
-      this.playback.attach(link);
+        buffered: () => ws.bufferedAmount,
+      });
+      this.uplink = uplink;
+      // Stream messages are control; stream bytes go in their own class, gated on what goes before them.
+      const linkFor = (cls: UplinkClass) => ({
+        sendJson: (m: AgentMessage) => this.send(m),
+        sendBinary: (frame: Uint8Array) => uplink.send(cls, frame),
+        bufferedAmount: () => uplink.bytesAhead(cls),
+      });
+      this.streams.attach(linkFor('live'));
+      this.playback.attach(linkFor('playback'));
       clearInterval(this.silenceTimer);
       this.silenceTimer = setInterval(() => {
         if (Date.now() - this.lastHeard > this.opts.silenceTimeoutMs) ws.terminate();
@@ -242,6 +253,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     ws.on('close', (code, reason) => {
       if (this.ws !== ws) return;
       this.ws = undefined;
+      this.uplink?.close();
+      this.uplink = undefined;
       this.protocol = undefined;
       clearInterval(this.silenceTimer);
       this.streams.detach();
@@ -260,7 +273,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   }
 
   private send(msg: AgentMessage): void {
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    if (this.ws?.readyState === WebSocket.OPEN) this.uplink?.send('control', JSON.stringify(msg));
   }
 
   private async probeAll(): Promise<void> {

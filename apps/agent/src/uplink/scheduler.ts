@@ -1,0 +1,90 @@
+/**
+ * Everything the agent sends to shore passes here, in priority classes. The ship's uplink is the
+ * scarcest resource there is: when it is full, what matters most goes first — control (status,
+ * answers, link reports) before talkback audio, before live video, before pictures, before
+ * ship-end playback. The WebSocket is fed only while its own buffer is under a low-water mark, so a
+ * higher class overtakes what a lower one queued, one link frame at a time (frames are at most
+ * LINK_FRAME_MAX_PAYLOAD, so nothing waits long behind a frame already on its way). Within a class
+ * the order is kept. Dropping is not done here: each stream's keyframe gate (keyframe-gate.ts)
+ * decides from `bytesAhead`, the bytes that would go before its next frame.
+ */
+export const UPLINK_CLASSES = ['control', 'talk', 'live', 'pictures', 'playback'] as const;
+export type UplinkClass = (typeof UPLINK_CLASSES)[number];
+
+export interface UplinkSink {
+  /** Hands data to the socket (text for JSON, binary for link frames). */
+  write(data: string | Uint8Array): void;
+  /** Bytes the socket holds but has not written yet (WebSocket.bufferedAmount). */
+  buffered(): number;
+}
+
+export interface UplinkSchedulerOptions {
+  /** The socket is fed while it holds fewer bytes than this. Default 64 KiB. */
+  lowWaterBytes?: number;
+  /** How often a waiting queue looks again at the socket's buffer. Default 10 ms. */
+  pollMs?: number;
+}
+
+const size = (data: string | Uint8Array) => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
+
+export class UplinkScheduler {
+  private readonly queues = new Map<UplinkClass, (string | Uint8Array)[]>(UPLINK_CLASSES.map((c) => [c, []]));
+  private readonly queuedBytes = new Map<UplinkClass, number>(UPLINK_CLASSES.map((c) => [c, 0]));
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly lowWater: number;
+  private readonly pollMs: number;
+
+  constructor(
+    private readonly sink: UplinkSink,
+    opts: UplinkSchedulerOptions = {},
+  ) {
+    this.lowWater = opts.lowWaterBytes ?? 64 * 1024;
+    this.pollMs = opts.pollMs ?? 10;
+  }
+
+  send(cls: UplinkClass, data: string | Uint8Array): void {
+    if (this.closed) return;
+    this.queues.get(cls)?.push(data);
+    this.queuedBytes.set(cls, (this.queuedBytes.get(cls) ?? 0) + size(data));
+    this.pump();
+  }
+
+  /** Bytes that leave before the next message of `cls`: the socket's buffer and this class and those above it. */
+  bytesAhead(cls: UplinkClass): number {
+    let n = this.sink.buffered();
+    for (const c of UPLINK_CLASSES) {
+      n += this.queuedBytes.get(c) ?? 0;
+      if (c === cls) break;
+    }
+    return n;
+  }
+
+  /** The link is gone: what waits is dropped (shore asks again after reconnecting). */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const c of UPLINK_CLASSES) {
+      this.queues.set(c, []);
+      this.queuedBytes.set(c, 0);
+    }
+  }
+
+  private pump(): void {
+    while (!this.closed && this.sink.buffered() < this.lowWater) {
+      const cls = UPLINK_CLASSES.find((c) => (this.queues.get(c)?.length ?? 0) > 0);
+      if (cls === undefined) return;
+      const data = this.queues.get(cls)?.shift();
+      if (data === undefined) return;
+      this.queuedBytes.set(cls, (this.queuedBytes.get(cls) ?? 0) - size(data));
+      this.sink.write(data);
+    }
+    if (!this.closed && !this.timer && UPLINK_CLASSES.some((c) => (this.queues.get(c)?.length ?? 0) > 0)) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.pump();
+      }, this.pollMs);
+    }
+  }
+}
