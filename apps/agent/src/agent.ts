@@ -4,6 +4,7 @@ import {
   backoffDelay,
   AGENT_HEADERS,
   AGENT_LINK_MIN_VERSION,
+  LINK_ACK_VERSION,
   AGENT_LINK_VERSION,
   type AgentMessage,
   type CameraState,
@@ -131,7 +132,11 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     });
     this.router.on('message', (msg) => this.emit('message', msg));
     this.router.on('control', (msg) => {
-      if (msg.type === 'welcome') this.protocol = msg.protocol;
+      if (msg.type === 'welcome') {
+        this.protocol = msg.protocol;
+        // Shore acknowledges what it receives: keep a round trip's worth in flight, the rest in priority order here.
+        if (msg.protocol >= LINK_ACK_VERSION) this.uplink?.useWindow();
+      } else if (msg.type === 'link.ack') this.uplink?.acknowledged(msg.bytes);
       else this.emit('refused', msg.code, msg.message);
     });
     this.router.on('dropped', (reason) => this.emit('dropped', reason));

@@ -72,7 +72,7 @@ export class AgentLinkRouter extends EventEmitter<RouterEvents> {
     this.emit('message', msg);
     const route = routeOf(msg);
     if (!route) {
-      if (msg.type === 'welcome' || msg.type === 'error') this.emit('control', msg);
+      if (msg.type === 'welcome' || msg.type === 'error' || msg.type === 'link.ack') this.emit('control', msg);
       return;
     }
     if (!this.routes.get(route.kind)?.message(msg)) this.drop(`${msg.type}: this agent does not handle ${route.kind}`);

@@ -7,9 +7,23 @@
  * LINK_FRAME_MAX_PAYLOAD, so nothing waits long behind a frame already on its way). Within a class
  * the order is kept. Dropping is not done here: each stream's keyframe gate (keyframe-gate.ts)
  * decides from `bytesAhead`, the bytes that would go before its next frame.
+ *
+ * The socket's buffer is not the only queue: the operating system's and the satellite terminal's
+ * are first-in-first-out too, and a picture handed to them delays live video as much as one in the
+ * socket. Once shore acknowledges what it receives (link protocol 3, `useWindow`), only a send
+ * window's worth (send-window.ts: about one round trip of what the link carries) is let out at
+ * a time, so the rest waits here, in priority order. Control messages are small and never wait for
+ * the window.
  */
 export const UPLINK_CLASSES = ['control', 'talk', 'live', 'pictures', 'playback'] as const;
 export type UplinkClass = (typeof UPLINK_CLASSES)[number];
+/**
+ * Background senders cut what they send into link frames of at most this: a frame already on its
+ * way delays live by its size over the link's rate (8 KiB is 0.16 s on FleetBroadband's 400 kbit/s).
+ */
+export const BACKGROUND_FRAME_BYTES = 8 * 1024;
+/** Classes that may use only what the link carries beside the others, never queue before them. */
+const BACKGROUND: ReadonlySet<UplinkClass> = new Set(['pictures', 'playback']);
 
 export interface UplinkSink {
   /** Hands data to the socket (text for JSON, binary for link frames). */
@@ -25,6 +39,8 @@ export interface UplinkSchedulerOptions {
   pollMs?: number;
 }
 
+import { SendWindow } from './send-window.ts';
+
 const size = (data: string | Uint8Array) => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
 
 export class UplinkScheduler {
@@ -34,6 +50,7 @@ export class UplinkScheduler {
   private closed = false;
   private readonly lowWater: number;
   private readonly pollMs: number;
+  private window: SendWindow | undefined;
 
   constructor(
     private readonly sink: UplinkSink,
@@ -50,9 +67,25 @@ export class UplinkScheduler {
     this.pump();
   }
 
-  /** Bytes that leave before the next message of `cls`: the socket's buffer and this class and those above it. */
+  /** From now on only a send window's worth may be unacknowledged (shore acknowledges: link protocol 3). */
+  useWindow(window: SendWindow = new SendWindow()): void {
+    this.window = window;
+  }
+
+  /** Shore's `link.ack`: it has received `totalBytes` on this link. */
+  acknowledged(totalBytes: number): void {
+    this.window?.onAck(totalBytes, performance.now());
+    this.pump();
+  }
+
+  /** Bytes sent and not yet acknowledged by shore (undefined until shore acknowledges). */
+  get bytesInFlight(): number | undefined {
+    return this.window?.bytesInFlight;
+  }
+
+  /** Bytes that leave before the next message of `cls`: those on their way and those of this class and the ones above it. */
   bytesAhead(cls: UplinkClass): number {
-    let n = this.sink.buffered();
+    let n = Math.max(this.sink.buffered(), this.window?.bytesInFlight ?? 0);
     for (const c of UPLINK_CLASSES) {
       n += this.queuedBytes.get(c) ?? 0;
       if (c === cls) break;
@@ -75,10 +108,16 @@ export class UplinkScheduler {
     while (!this.closed && this.sink.buffered() < this.lowWater) {
       const cls = UPLINK_CLASSES.find((c) => (this.queues.get(c)?.length ?? 0) > 0);
       if (cls === undefined) return;
-      const data = this.queues.get(cls)?.shift();
-      if (data === undefined) return;
-      this.queuedBytes.set(cls, (this.queuedBytes.get(cls) ?? 0) - size(data));
-      this.sink.write(data);
+      const queue = this.queues.get(cls);
+      const next = queue?.[0];
+      if (queue === undefined || next === undefined) return;
+      const bytes = size(next);
+      const now = performance.now();
+      if (cls !== 'control' && this.window && !this.window.allowsMore(now, BACKGROUND.has(cls))) break;
+      queue.shift();
+      this.queuedBytes.set(cls, (this.queuedBytes.get(cls) ?? 0) - bytes);
+      this.window?.onSend(bytes, now);
+      this.sink.write(next);
     }
     if (!this.closed && !this.timer && UPLINK_CLASSES.some((c) => (this.queues.get(c)?.length ?? 0) > 0)) {
       this.timer = setTimeout(() => {

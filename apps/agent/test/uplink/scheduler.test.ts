@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UplinkScheduler } from '../../src/uplink/scheduler.ts';
+import { SendWindow } from '../../src/uplink/send-window.ts';
 
 /** A socket whose buffer the test fills and drains by hand. */
 function socket() {
@@ -81,5 +82,49 @@ describe('the uplink scheduler', () => {
     await tick();
     expect(s.written).toEqual([]);
     expect(up.bytesAhead('playback')).toBe(0);
+  });
+
+  describe('with shore acknowledging (link protocol 3)', () => {
+    it('keeps only a window in flight, the rest queued in priority order, and lets more go as shore acknowledges', () => {
+      const s = socket();
+      const up = new UplinkScheduler(s.sink, { lowWaterBytes: 1_000_000, pollMs: 5 });
+      up.useWindow(new SendWindow({ initialBytes: 10, minBytes: 10 }));
+      s.held = 0;
+      up.send('pictures', bytes('I1-------')); // 9 bytes: under the window, goes
+      up.send('pictures', bytes('I2-------')); // 9 in flight < 10: goes (one message may overshoot)
+      up.send('pictures', bytes('I3-------'));
+      up.send('live', bytes('L1'));
+      up.send('control', 'C'); // control never waits for the window
+      expect(s.written).toEqual(['I1-------', 'I2-------', 'C']);
+      expect(up.bytesInFlight).toBe(19);
+      // The socket wrote everything: what is ahead of live is what shore has not acknowledged, plus live itself.
+      s.held = 0;
+      expect(up.bytesAhead('live')).toBe(19 + 2);
+      up.acknowledged(15); // 4 in flight: live goes first, then the picture (6 < 10)
+      expect(s.written.slice(3)).toEqual(['L1', 'I3-------']);
+      expect(up.bytesInFlight).toBe(15);
+      up.close();
+    });
+
+    it('holds background classes to 1× the measured window while live may use the full gain', () => {
+      const s = socket();
+      const window = new SendWindow({ initialBytes: 100, minBytes: 1, gain: 2, backgroundGain: 1 });
+      const up = new UplinkScheduler(s.sink, { lowWaterBytes: 1_000_000, pollMs: 1_000 });
+      up.useWindow(window);
+      // Measurements: 150 B acknowledged over 1.1 s (136 B/s), a 1 s round trip.
+      const t = performance.now();
+      window.onSend(100, t - 2_000);
+      window.onAck(50, t - 1_500);
+      window.onSend(100, t - 1_400);
+      window.onAck(200, t - 400);
+      const background = window.limit(performance.now(), true);
+      expect(background).toBe(136);
+      expect(window.limit(performance.now())).toBe(273);
+      up.send('playback', Buffer.alloc(background + 20));
+      up.send('playback', Buffer.alloc(10)); // 156 in flight ≥ 136: waits
+      up.send('live', Buffer.alloc(50)); // 156 < 273: live goes
+      expect(s.written.map((w) => w.length)).toEqual([background + 20, 50]);
+      up.close();
+    });
   });
 });

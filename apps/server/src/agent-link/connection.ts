@@ -7,6 +7,8 @@ import {
   BINARY_KIND,
   type BinaryKind,
   CLOSE_UNSUPPORTED_VERSION,
+  LINK_ACK_INTERVAL_MS,
+  LINK_ACK_VERSION,
   type LinkKind,
   type LinkPurpose,
   type ParsedFrame,
@@ -67,6 +69,10 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
   private readonly timer: NodeJS.Timeout;
   private closed = false;
   private accepted: { protocol: number; capabilities: ReadonlySet<LinkKind>; unknownCapabilities: string[] } | undefined;
+  /** Payload bytes received from the agent, and how many of them it was told of (`link.ack`). */
+  private received = 0;
+  private acknowledged = 0;
+  private ackTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly shipId: string,
@@ -137,6 +143,7 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
       capabilities: new Set(capabilities.filter(isLinkKind)),
       unknownCapabilities: capabilities.filter((c) => !isLinkKind(c)),
     };
+    this.scheduleAck();
   }
 
   send(message: ShoreMessage): void {
@@ -163,9 +170,24 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
     this.finish(reason);
   }
 
+  /**
+   * Tells an agent of version 3 or later what shore has received, at most every
+   * LINK_ACK_INTERVAL_MS and only after something arrived: the agent's send window lives on it.
+   */
+  private scheduleAck(): void {
+    if (this.closed || this.ackTimer || (this.accepted?.protocol ?? 0) < LINK_ACK_VERSION || this.received === this.acknowledged) return;
+    this.ackTimer = setTimeout(() => {
+      this.ackTimer = undefined;
+      this.acknowledged = this.received;
+      this.send({ type: 'link.ack', bytes: this.received });
+    }, LINK_ACK_INTERVAL_MS);
+  }
+
   private receive(data: Buffer | Buffer[] | ArrayBuffer, isBinary: boolean): void {
     this.lastHeard = Date.now();
     const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    this.received += buf.length;
+    this.scheduleAck();
     const overhead = wsFrameOverhead(buf.length, true);
     if (isBinary) {
       const parsed = parseLinkFrame(buf);
@@ -201,6 +223,7 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
+    clearTimeout(this.ackTimer);
     this.emit('close', reason);
   }
 }

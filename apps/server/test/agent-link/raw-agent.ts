@@ -30,6 +30,8 @@ export class RawAgent {
   readonly received: ShoreMessage[] = [];
   readonly frames: LinkFrame[] = [];
   closed: { code: number; reason: string } | undefined;
+  /** Payload bytes sent so far (what shore acknowledges). */
+  sentBytes = 0;
   private waiters: (() => void)[] = [];
 
   private constructor(private readonly ws: WebSocket) {}
@@ -81,11 +83,15 @@ export class RawAgent {
 
   /** Sends any JSON, valid or not. */
   sendRaw(value: unknown): void {
-    this.ws.send(JSON.stringify(value));
+    const text = JSON.stringify(value);
+    this.sentBytes += Buffer.byteLength(text);
+    this.ws.send(text);
   }
 
   sendFrame(kind: number, streamId: number, payload: Uint8Array): void {
-    this.ws.send(encodeStreamFrame(kind, streamId, payload), { binary: true });
+    const frame = encodeStreamFrame(kind, streamId, payload);
+    this.sentBytes += frame.length;
+    this.ws.send(frame, { binary: true });
   }
 
   of<T extends ShoreMessage['type']>(type: T): Extract<ShoreMessage, { type: T }>[] {

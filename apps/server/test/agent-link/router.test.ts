@@ -3,6 +3,7 @@ import {
   AGENT_LINK_VERSION,
   BINARY_KIND,
   CLOSE_UNSUPPORTED_VERSION,
+  LINK_ACK_INTERVAL_MS,
   type MediaServerMessage,
   type ShoreMessage,
   TOKEN_HEADER,
@@ -279,7 +280,7 @@ describe('agent link router', () => {
 
       const newer = await raw(A, { hello: { protocol: { min: AGENT_LINK_VERSION + 1, max: AGENT_LINK_VERSION + 3 } } });
       await newer.until(() => newer.closed !== undefined, 'close');
-      expect(newer.of('error')[0]?.message).toMatch(/protocol 3–5 is not supported/);
+      expect(newer.of('error')[0]?.message).toContain(`protocol ${AGENT_LINK_VERSION + 1}–${AGENT_LINK_VERSION + 3} is not supported`);
       expect(t.app.agents.get(A)?.ready ?? false).toBe(false);
     });
 
@@ -289,6 +290,30 @@ describe('agent link router', () => {
       await agent.until(() => agent.of('welcome').length === 1, 'welcome');
       expect(agent.of('welcome')[0]).toMatchObject({ shipId: A, protocol: AGENT_LINK_VERSION });
       expect(t.app.agents.get(A)?.protocol).toBe(AGENT_LINK_VERSION);
+    });
+
+    it('acknowledges what an agent of version 3 or later sends (link.ack), and sends a version 2 agent none', async () => {
+      const agent = await raw(A, { hello: {} });
+      await ready(A);
+      agent.sendFrame(BINARY_KIND.live, 77, new Uint8Array(5_000));
+      agent.sendRaw({ type: 'link', linkType: 'FBB', quality: 50, duplex: 'BOTH' });
+      await agent.until(() => agent.of('link.ack').at(-1)?.bytes === agent.sentBytes, 'an acknowledgement of everything sent');
+      expect(agent.sentBytes).toBeGreaterThan(5_000);
+      // Acknowledgements are totals, only ever growing, and few: one per interval with something new.
+      const acks = agent.of('link.ack').map((a) => a.bytes);
+      expect(acks).toEqual([...acks].sort((a, b) => a - b));
+      expect(acks.length).toBeLessThanOrEqual(3);
+      await new Promise((r) => setTimeout(r, LINK_ACK_INTERVAL_MS * 3));
+      expect(agent.of('link.ack').length).toBe(acks.length); // nothing new, nothing said
+      await agent.close();
+      await expect.poll(() => t.app.agents.connectedShips()).toEqual([]);
+
+      const v2 = await raw(A, { hello: { protocol: { min: 2, max: 2 } } });
+      await ready(A);
+      v2.sendFrame(BINARY_KIND.live, 78, new Uint8Array(5_000));
+      await new Promise((r) => setTimeout(r, LINK_ACK_INTERVAL_MS * 3));
+      expect(v2.of('welcome')[0]?.protocol).toBe(2);
+      expect(v2.of('link.ack')).toEqual([]);
     });
 
     it('knows what a ship can do, and opens no stream of a kind its agent did not list', async () => {

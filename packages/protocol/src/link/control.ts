@@ -11,10 +11,18 @@ import { CameraId, EpochMs, LINK_KINDS, type LinkKind, Text } from './common.ts'
  * (close code 4002). The `type` and `protocol` fields of `hello` keep their meaning in every
  * version, so shore can tell any agent, however old, why it is refused: version 1 agents sent
  * `protocol` as one number.
+ *
+ * Version 3 adds `link.ack`: shore tells the agent how many bytes it has received, so the agent keeps
+ * only a round trip's worth in flight and the rest in its priority queue (see the agent's
+ * uplink/send-window.ts). A version 2 agent gets no acknowledgements.
  */
-export const AGENT_LINK_VERSION = 2;
+export const AGENT_LINK_VERSION = 3;
 /** The oldest version this code still speaks. */
 export const AGENT_LINK_MIN_VERSION = 2;
+/** The first version in which shore acknowledges received bytes (`link.ack`). */
+export const LINK_ACK_VERSION = 3;
+/** Shore acknowledges at most this often (a ship sending nothing gets none). */
+export const LINK_ACK_INTERVAL_MS = 100;
 /** Close code of a link whose agent speaks no version shore does. */
 export const CLOSE_UNSUPPORTED_VERSION = 4002;
 
@@ -94,6 +102,11 @@ export const ControlAgentMessages = [
 export const ControlShoreMessages = [
   /** Shore accepted the hello: the version both ends now speak. */
   Type.Object({ type: Type.Literal('welcome'), shipId: Type.String(), serverTime: EpochMs, protocol: Type.Integer({ minimum: 1 }) }),
+  /**
+   * (Version 3.) Shore has received `bytes` bytes from the agent on this connection: the payloads of
+   * every WebSocket message, text and binary, counted from the first.
+   */
+  Type.Object({ type: Type.Literal('link.ack'), bytes: Type.Integer({ minimum: 0 }) }),
   /**
    * Something the agent sent was refused: `badMessage` (not JSON, unknown type, or not its
    * type's schema; the message says which field) or `unsupportedVersion` (the socket closes).

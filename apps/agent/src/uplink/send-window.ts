@@ -1,0 +1,120 @@
+/**
+ * How many bytes the agent lets be on their way to shore at once, learned from shore's
+ * acknowledgements (`link.ack`, link protocol 3).
+ *
+ * Why: the operating system's socket buffers, and on a real ship the satellite terminal's, are one
+ * first-in-first-out queue. Whatever the agent hands them waits there behind everything handed
+ * before, whatever its priority, so a picture written in one go delays live video by the seconds
+ * it takes to cross an FBB uplink. Keeping only about what the link can carry in one round trip in
+ * flight leaves the queue in the agent's uplink scheduler, where live goes before pictures.
+ *
+ * The window is `gain × delivery rate × round trip`: the fastest rate shore acknowledged over the
+ * last few seconds times the shortest round trip lately seen. When the agent sends less than the
+ * link carries, the rate it measures is what it sent, and a gain above 1 lets the window, and with it
+ * the rate, grow each round trip until the link is full; then the window stays at `gain` times the
+ * link's bandwidth-delay product, so what queues in the network is `gain - 1` round trips at most.
+ */
+export interface SendWindowOptions {
+  /** Window before anything is measured. Default 64 KiB. */
+  initialBytes?: number;
+  /** The window never shrinks below this. Default 16 KiB. */
+  minBytes?: number;
+  /** Default 1.5. */
+  gain?: number;
+  /** Gain for background classes (pictures, playback): what they may queue in the network delays live. Default 1.0. */
+  backgroundGain?: number;
+  /** Delivery rate: the best over this long. Default 3 s. */
+  rateWindowMs?: number;
+  /** Round trip: the shortest over this long (a link whose path changed is relearnt). Default 10 s. */
+  rttWindowMs?: number;
+}
+
+interface Sample {
+  at: number;
+  value: number;
+}
+
+/** Keeps the best (max or min) of samples no older than `spanMs`. */
+class WindowedBest {
+  private samples: Sample[] = [];
+  constructor(
+    private readonly spanMs: number,
+    private readonly better: (a: number, b: number) => boolean,
+  ) {}
+  add(at: number, value: number): void {
+    // A sample both older and no better than a newer one can never be the best again.
+    while (this.samples.length > 0 && !this.better(this.samples[this.samples.length - 1]?.value ?? 0, value)) this.samples.pop();
+    this.samples.push({ at, value });
+  }
+  best(now: number): number | undefined {
+    while (this.samples.length > 1 && (this.samples[0]?.at ?? now) < now - this.spanMs) this.samples.shift();
+    return this.samples[0]?.value;
+  }
+}
+
+export class SendWindow {
+  /** Bytes handed to the socket since the link opened. */
+  private sent = 0;
+  /** Bytes shore said it received. */
+  private acked = 0;
+  /** (bytes sent up to here, when): to time each acknowledgement. */
+  private readonly inFlight: { end: number; at: number }[] = [];
+  /** Acknowledgements of the last second, for the delivery rate. */
+  private readonly recentAcks: { at: number; acked: number }[] = [];
+  private readonly rate: WindowedBest;
+  private readonly rtt: WindowedBest;
+  private readonly initial: number;
+  private readonly min: number;
+  private readonly gain: number;
+  private readonly backgroundGain: number;
+
+  constructor(opts: SendWindowOptions = {}) {
+    this.initial = opts.initialBytes ?? 64 * 1024;
+    this.min = opts.minBytes ?? 16 * 1024;
+    this.gain = opts.gain ?? 1.5;
+    this.backgroundGain = opts.backgroundGain ?? 1.0;
+    this.rate = new WindowedBest(opts.rateWindowMs ?? 3_000, (a, b) => a > b);
+    this.rtt = new WindowedBest(opts.rttWindowMs ?? 10_000, (a, b) => a < b);
+  }
+
+  /** Bytes sent and not yet acknowledged. */
+  get bytesInFlight(): number {
+    return this.sent - this.acked;
+  }
+
+  onSend(bytes: number, now: number): void {
+    this.sent += bytes;
+    this.inFlight.push({ end: this.sent, at: now });
+  }
+
+  /** Shore has received `total` bytes on this link (cumulative; older or repeated totals are ignored). */
+  onAck(total: number, now: number): void {
+    if (total <= this.acked) return;
+    this.acked = Math.min(total, this.sent);
+    let sentAt: number | undefined;
+    while (this.inFlight.length > 0 && (this.inFlight[0]?.end ?? Infinity) <= this.acked) sentAt = this.inFlight.shift()?.at;
+    if (sentAt !== undefined) this.rtt.add(now, Math.max(1, now - sentAt));
+    this.recentAcks.push({ at: now, acked: this.acked });
+    while (this.recentAcks.length > 2 && (this.recentAcks[1]?.at ?? now) <= now - 1_000) this.recentAcks.shift();
+    const first = this.recentAcks[0];
+    if (first && now - first.at >= 100) this.rate.add(now, ((this.acked - first.acked) * 1000) / (now - first.at));
+  }
+
+  /** Bytes allowed in flight now (for a background class: less, so that it queues less before live). */
+  limit(now: number, background = false): number {
+    const rate = this.rate.best(now);
+    const rtt = this.rtt.best(now);
+    if (rate === undefined || rtt === undefined) return this.initial;
+    return Math.max(this.min, Math.round(((background ? this.backgroundGain : this.gain) * rate * rtt) / 1000));
+  }
+
+  /**
+   * Whether another message may go now: while fewer bytes than the window are in flight, whatever
+   * its size (so the window overshoots by one message at most). Waiting for room for the whole
+   * message would starve large messages behind a steady stream of small ones: the window, measured
+   * from what was sent, would never grow to fit them.
+   */
+  allowsMore(now: number, background = false): boolean {
+    return this.bytesInFlight < this.limit(now, background);
+  }
+}
