@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import webBoundaries from './scripts/eslint/feature-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**', '**/migrations/**'] },
@@ -17,5 +18,10 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.{ts,tsx}', 'packages/player/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { web: webBoundaries },
+    rules: { 'web/feature-boundaries': 'error' },
   },
 );

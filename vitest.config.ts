@@ -24,6 +24,7 @@ export default defineConfig({
       './apps/web/vitest.config.ts',
       './apps/agent/vitest.config.ts',
       './packages/player/vitest.config.ts',
+      './packages/media/vitest.config.ts',
     ],
   },
 });

@@ -16,7 +16,7 @@ import { buildApp } from '@ship-cctv/server';
 import { openDatabase } from '@ship-cctv/server/db';
 import { seedDemoFleet } from '../../server/src/db/seed.ts';
 import { type LinkReport, type LinkType } from '@ship-cctv/protocol';
-import { Fmp4Splitter } from '../../server/src/media/fmp4.ts';
+import { RelaySplitter } from '../../server/src/media/fmp4.ts';
 import { ShipAgent } from '../src/agent.ts';
 import { LinkShaper, PROFILES, type LinkProfileName } from '../src/link/index.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -172,7 +172,7 @@ async function main(): Promise<void> {
   const MOOF = Buffer.from('moof', 'latin1');
   // Fragment ages at shore, only for shaped ships (the CPU figures run without a shaper, unburdened).
   const shaped = new Set(ships.filter((s) => s.profile !== 'none').map((s) => s.shipId));
-  const splitters = new Map<string, { splitter: Fmp4Splitter; timescale: number }>();
+  const splitters = new Map<string, { splitter: RelaySplitter; timescale: number }>();
   const fragmentsAtShore = new Map<string, number>();
   app.agents.events.on('binary', (shipId, { kind, payload: bytes }) => {
     if (kind !== 'live') return;
@@ -242,7 +242,7 @@ async function main(): Promise<void> {
       startSent.delete(msg.streamId);
       const trace: RigTrace & { streamId: number } = { streamId: msg.streamId, agentStart: epochNow(), ...(shoreSent !== undefined ? { shoreSent } : {}) };
       traces.set(ship.shipId, trace);
-      if (shaped.has(ship.shipId)) splitters.set(ship.shipId, { splitter: new Fmp4Splitter(), timescale: 0 });
+      if (shaped.has(ship.shipId)) splitters.set(ship.shipId, { splitter: new RelaySplitter(), timescale: 0 });
       handle(msg);
       trace.agentSpawned = epochNow();
     };

@@ -30,8 +30,8 @@ import { build } from 'esbuild';
 import WebSocket from 'ws';
 import { type Browser, chromium } from '@playwright/test';
 import { type MediaServerMessage, PATHS, decodeCaptureCode, decodeStreamFrame } from '@ship-cctv/protocol';
-import { Fmp4Splitter } from '../../server/src/media/fmp4.ts';
-import { readBaseDecodeTime, readTimescale } from '../../../packages/player/src/fmp4.ts';
+import { RelaySplitter } from '../../server/src/media/fmp4.ts';
+import { readBaseDecodeTime, readTimescale } from '@ship-cctv/media';
 import { ShipAgent } from '../src/agent.ts';
 import { PROFILES } from '../src/link/index.ts';
 import type { EncoderOutput } from '../src/media/ffmpeg-args.ts';
@@ -458,7 +458,7 @@ async function encoderAlone(runs: number): Promise<EncoderFigures> {
       const streamId = i + 1;
       // The last run goes on for 3 s to see the steady frame age.
       const runFor = i === runs - 1 ? 3_000 : 0;
-      const splitter = new Fmp4Splitter();
+      const splitter = new RelaySplitter();
       const arrivals: { at: number; mediaMs: number }[] = [];
       let init: { data: Uint8Array; timescale: number; width: number; height: number } | undefined;
       let keyframe: Uint8Array | undefined;

@@ -10,7 +10,7 @@
  * repository root:
  *   node --import tsx apps/agent/bench/uplink-scheduler.bench.ts
  */
-import { LINK_ACK_INTERVAL_MS } from '@ship-cctv/protocol';
+import { LINK_ACK_INTERVAL_MS, wsFrameOverhead } from '@ship-cctv/protocol';
 import { WebSocket, WebSocketServer } from 'ws';
 import { LinkShaper, PROFILES } from '../src/link/index.ts';
 import { BACKGROUND_FRAME_BYTES, UplinkScheduler } from '../src/uplink/scheduler.ts';
@@ -48,7 +48,7 @@ async function run(mode: Mode): Promise<Result> {
     let received = 0;
     let ackTimer: NodeJS.Timeout | undefined;
     socket.on('message', (data: Buffer) => {
-      received += data.length;
+      received += data.length + wsFrameOverhead(data.length, true);
       if (mode === 'window' && !ackTimer) {
         ackTimer = setTimeout(() => {
           ackTimer = undefined;

@@ -131,6 +131,20 @@ test.describe('MsePlayer in Chromium, against a real ffmpeg', () => {
     console.log(`first frame: ${cold} ms with the encoder starting; joining the relay: ${warm.join(', ')} ms`);
   });
 
+  test('plays picture and sound of a camera with a microphone, cut by the relay\'s splitter', async () => {
+    await player.start({ cameraId: 'av-1' });
+    await player.waitForPlayback(0, 3);
+    const s = await player.snapshot();
+    expect(s.errors).toEqual([]);
+    // One SourceBuffer takes both tracks: the codec event names them, video first.
+    expect(s.codecs[0]?.mime).toMatch(/^video\/mp4; codecs="avc1\.42c0[0-9a-f]{2},mp4a\.40\.2"$/);
+    // Chromium decoded sound as well as picture, and the picture kept time.
+    expect(s.audioDecodedBytes).toBeGreaterThan(10_000);
+    expect(s.videoDecodedBytes).toBeGreaterThan(10_000);
+    expect(s.totalFrames).toBeGreaterThan(3 * 15 * 0.8);
+    console.log(`audio + video: decoded ${s.audioDecodedBytes} B of sound and ${s.videoDecodedBytes} B of picture in ${s.currentTime.toFixed(1)} s`);
+  });
+
   test('reports an unsupported codec as a typed error', async () => {
     await player.start({ cameraId: 'unsupported-1' });
     await player.waitForState('error');

@@ -2,7 +2,7 @@ import type { LinkType, MediaClientMessage, MediaServerMessage, PlaybackSpeed } 
 import { AppendQueue } from './append-queue.ts';
 import { backoffDelay } from '@ship-cctv/protocol';
 import { Emitter } from './emitter.ts';
-import { isInitSegment, readBaseDecodeTime, readTimescale } from './fmp4.ts';
+import { isInitSegment, readBaseDecodeTime, readVideoTrack } from '@ship-cctv/media';
 import { frameDurationMs, latencyTargetMs, type LatencyTarget } from './latency-target.ts';
 import { decideLiveEdge, toRanges, trimRange } from './live-edge.ts';
 import { bufferedAhead, decidePlaybackHead, landingFor, shownRecordedTime } from './playback-head.ts';
@@ -83,7 +83,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   /** Increments per socket, so callbacks of an old one are ignored. */
   private session = 0;
   private media: { source: MediaSourceLike; mime: string; url: string } | undefined;
-  private generation: { timescale: number | undefined; placed: boolean; jump: boolean } | undefined;
+  private generation: { video: { trackId: number; timescale: number } | undefined; placed: boolean; jump: boolean } | undefined;
   private tickTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -465,7 +465,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
       // First codec, or no changeType (older browsers): a fresh MediaSource, at the cost of a blank.
       this.openMedia(MediaSourceImpl, codec.mime);
     }
-    this.generation = { timescale: undefined, placed: false, jump: false };
+    this.generation = { video: undefined, placed: false, jump: false };
   }
 
   private onBinary(bytes: Uint8Array<ArrayBuffer>): void {
@@ -475,7 +475,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     // Media before a codec event breaks the protocol; nothing could decode it.
     if (!generation || !this.media) return;
     if (isInitSegment(bytes)) {
-      generation.timescale = readTimescale(bytes);
+      generation.video = readVideoTrack(bytes);
       generation.placed = false;
       // A playback's new init after a seek or speed change: its media replaces what is buffered.
       if (this.playback?.jumpPending) {
@@ -484,8 +484,10 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
       }
     } else if (!generation.placed) {
       generation.placed = true;
-      const base = readBaseDecodeTime(bytes);
-      const timescale = generation.timescale;
+      // Placed by its video; sound in the same fragments moves with it (one timestampOffset).
+      const video = generation.video;
+      const base = video && readBaseDecodeTime(bytes, video.trackId);
+      const timescale = video?.timescale;
       if (base !== undefined && timescale) {
         // Place the new generation where the buffer ends (0 in a fresh MediaSource). Done when
         // the queue reaches it, because only then is the end of the earlier appends known.

@@ -1,5 +1,5 @@
 import type { SourceBufferLike } from '../src/append-queue.ts';
-import { isInitSegment } from '../src/fmp4.ts';
+import { concatBytes, initSegment as writeInit, isInitSegment, mediaFragment } from '@ship-cctv/media';
 import type { SocketLike } from '../src/types.ts';
 
 /** TimeRanges over plain pairs. */
@@ -146,46 +146,18 @@ export class FakeSocket implements SocketLike {
   }
 }
 
-// ── minimal fMP4 ────────────────────────────────────────────────────────────────────────────────
+// ── minimal fMP4 (written by the shared writer) ───────────────────────────────────────────────
 
-export function box(type: string, ...parts: Uint8Array[]): Uint8Array {
-  const size = 8 + parts.reduce((n, p) => n + p.length, 0);
-  const out = new Uint8Array(size);
-  new DataView(out.buffer).setUint32(0, size);
-  out.set([...type].map((c) => c.charCodeAt(0)), 4);
-  let at = 8;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+export { box } from '@ship-cctv/media';
+export const concat = (...parts: Uint8Array[]): Uint8Array => concatBytes(parts);
 
-function u32(...values: number[]): Uint8Array {
-  const out = new Uint8Array(values.length * 4);
-  values.forEach((v, i) => new DataView(out.buffer).setUint32(i * 4, v));
-  return out;
-}
-
-/** ftyp + moov/trak/mdia/mdhd (version 0) with the given timescale. */
+/** An H.264 init segment (ftyp + moov, one video track) with the given timescale. */
 export function initSegment(timescale: number): Uint8Array {
-  // version+flags, creation, modification, timescale, duration
-  const mdhd = box('mdhd', u32(0, 0, 0, timescale, 0), new Uint8Array(4));
-  return concat(box('ftyp', new TextEncoder().encode('iso5')), box('moov', box('trak', box('mdia', mdhd))));
+  // An avcC whose parameter sets nobody decodes here: version 1, Baseline level 3.0, 4-byte lengths, no SPS/PPS.
+  return writeInit({ avcConfig: Uint8Array.of(1, 0x42, 0xc0, 0x1e, 0xff, 0xe0, 0), width: 320, height: 180, timescale });
 }
 
-/** moof/traf/tfdt (version 1, 64-bit) + mdat. */
+/** One sample (moof with a 64-bit tfdt + mdat) of the video track. */
 export function fragment(baseDecodeTime: number, payload = [1, 2, 3]): Uint8Array {
-  const tfdt = box('tfdt', u32(0x01000000, Math.floor(baseDecodeTime / 2 ** 32), baseDecodeTime >>> 0));
-  return concat(box('moof', box('traf', tfdt)), box('mdat', new Uint8Array(payload)));
-}
-
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return mediaFragment({ sequence: 1, baseMediaDecodeTime: baseDecodeTime, duration: 1, keyframe: true, data: Uint8Array.from(payload) });
 }

@@ -1,8 +1,8 @@
 import { AccessUnitJoiner, type VideoPacket } from './access-unit.ts';
 import { type AvcConfig, parseAvcConfig } from './avc.ts';
 import { FlvReader } from './flv.ts';
-import type { Fmp4Unit } from './fmp4.ts';
-import { initSegment, mediaFragment } from './fmp4-writer.ts';
+import { initSegment, mediaFragment } from '@ship-cctv/media';
+import { type Fmp4Unit, asBuffer } from './fmp4.ts';
 
 /**
  * Repackages the encoder's FLV into the fragmented MP4 the agent link carries, one fragment per
@@ -95,7 +95,7 @@ export class FlvToFmp4 implements Fmp4Source {
         out.push(...this.flush());
         this.joiner = undefined;
         this.config = config;
-        out.push({ kind: 'init', bytes: initSegment({ avcConfig: config.record, width, height, timescale: TIMESCALE }) });
+        out.push({ kind: 'init', bytes: asBuffer(initSegment({ avcConfig: config.record, width, height, timescale: TIMESCALE })) });
       } else if (item.kind === 'frame') {
         if (!this.config) throw new Error('H.264 frame before the sequence header');
         if (this.opts.joinSlices) {
@@ -117,14 +117,14 @@ export class FlvToFmp4 implements Fmp4Source {
     return {
       kind: 'fragment',
       keyframe: item.keyframe,
-      bytes: mediaFragment({
+      bytes: asBuffer(mediaFragment({
         sequence: ++this.sequence,
         baseMediaDecodeTime: ticks,
         duration,
         keyframe: item.keyframe,
         compositionOffset: item.compositionMs * (TIMESCALE / 1000),
         data: item.data,
-      }),
+      })),
     };
   }
 

@@ -1,4 +1,5 @@
-import { ByteQueue } from './byte-queue.ts';
+import { ByteQueue } from '@ship-cctv/media';
+import { asBuffer } from './fmp4.ts';
 
 /**
  * Incremental FLV reader (Adobe FLV file format, version 10.1, annex E): the file header, then
@@ -58,7 +59,7 @@ export class FlvReader {
     const out: FlvItem[] = [];
     if (!this.headerDone) {
       if (this.bytes.length < HEADER_BYTES) return out;
-      const head = this.bytes.peek(HEADER_BYTES);
+      const head = asBuffer(this.bytes.peek(HEADER_BYTES));
       if (head.toString('latin1', 0, 3) !== 'FLV') throw new Error('not an FLV stream');
       const dataOffset = head.readUInt32BE(5);
       if (dataOffset < HEADER_BYTES || dataOffset > 1024) throw new Error(`FLV header size ${dataOffset} is invalid`);
@@ -68,7 +69,7 @@ export class FlvReader {
     }
     for (;;) {
       if (this.bytes.length < TAG_HEADER_BYTES) return out;
-      const head = this.bytes.peek(TAG_HEADER_BYTES);
+      const head = asBuffer(this.bytes.peek(TAG_HEADER_BYTES));
       const tagType = (head[0] as number) & 0x1f;
       if ((head[0] as number) & 0x20) throw new Error('encrypted FLV tags are not supported');
       const dataSize = head.readUIntBE(1, 3);
@@ -76,7 +77,7 @@ export class FlvReader {
       if (tagType !== TAG_AUDIO && tagType !== TAG_VIDEO && tagType !== TAG_SCRIPT) throw new Error(`malformed FLV stream: tag type ${tagType}`);
       const total = TAG_HEADER_BYTES + dataSize + PREVIOUS_TAG_SIZE_BYTES;
       if (this.bytes.length < total) return out;
-      const tag = this.bytes.take(total);
+      const tag = asBuffer(this.bytes.take(total));
       if (tag.readUInt32BE(TAG_HEADER_BYTES + dataSize) !== TAG_HEADER_BYTES + dataSize) {
         throw new Error('malformed FLV stream: previous tag size does not match');
       }

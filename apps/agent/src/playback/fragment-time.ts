@@ -1,63 +1,41 @@
 /**
- * Media time in fragmented MP4, read and moved in place: the track's timescale (init segment:
- * moov/trak/mdia/mdhd) and each fragment's start (moof/traf/tfdt baseMediaDecodeTime). A playback
- * made of several ffmpeg runs (one per recorded span, and one more after each resume) is stitched
- * into one stream with one init segment by moving each run's fragments to where the previous run
- * stopped, so the shore player sees played time run on without a jump.
+ * Media time in fragmented MP4, read and moved in place with the shared readers
+ * (@ship-cctv/media): the video track's timescale and each fragment's start. A playback made of
+ * several ffmpeg runs (one per recorded span, and one more after each resume) is stitched into one
+ * stream with one init segment by moving each run's fragments to where the previous run stopped,
+ * so the shore player sees played time run on without a jump. Every track moves by the same time
+ * (each in its own timescale), so sound stays with the picture.
  */
+import { parseInitSegment, readBaseDecodeTime, readVideoTrack, shiftDecodeTimes } from '@ship-cctv/media';
 
-import { type Box, children } from '../media/fmp4.ts';
+export interface TrackClock {
+  /** The video track: its id and ticks per second. */
+  videoTrackId: number;
+  timescale: number;
+  /** Ticks per second of every track, by id. */
+  timescales: ReadonlyMap<number, number>;
+}
 
-function find(buf: Buffer, start: number, end: number, path: readonly string[]): Box | undefined {
-  let range: Box | undefined = { type: '', start, end };
-  for (const type of path) {
-    let next: Box | undefined;
-    for (const b of children(buf, range.start, range.end)) {
-      if (b.type === type) {
-        next = b;
-        break;
-      }
-    }
-    if (!next) return undefined;
-    range = next;
+/** The tracks' clocks of an init segment; undefined when it has no readable video track. */
+export function trackClock(init: Uint8Array): TrackClock | undefined {
+  const video = readVideoTrack(init);
+  if (!video || video.timescale === 0) return undefined;
+  let timescales = new Map<number, number>([[video.trackId, video.timescale]]);
+  try {
+    timescales = new Map(parseInitSegment(init).tracks.map((t) => [t.trackId, t.timescale]));
+  } catch {
+    // Read leniently: the video's clock is enough to stitch a video-only stream.
   }
-  return range;
+  return { videoTrackId: video.trackId, timescale: video.timescale, timescales };
 }
 
-/** The first track's timescale (ticks per second) from an init segment; undefined when absent. */
-export function initTimescale(init: Buffer): number | undefined {
-  const mdhd = find(init, 0, init.length, ['moov', 'trak', 'mdia', 'mdhd']);
-  if (!mdhd || mdhd.end - mdhd.start < 24) return undefined;
-  const version = init.readUInt8(mdhd.start);
-  return init.readUInt32BE(mdhd.start + (version === 1 ? 20 : 12));
+/** A fragment's decode start in the video's ticks; undefined without a tfdt. */
+export function fragmentStart(fragment: Uint8Array, clock: TrackClock): number | undefined {
+  return readBaseDecodeTime(fragment, clock.videoTrackId) ?? readBaseDecodeTime(fragment);
 }
 
-function tfdtOf(fragment: Buffer): Box | undefined {
-  const moof = find(fragment, 0, fragment.length, ['moof']);
-  if (!moof) return undefined;
-  return find(fragment, moof.start, moof.end, ['traf', 'tfdt']);
-}
-
-/** A fragment's decode start in timescale ticks; undefined without a tfdt. */
-export function fragmentStart(fragment: Buffer): number | undefined {
-  const tfdt = tfdtOf(fragment);
-  if (!tfdt) return undefined;
-  const version = fragment.readUInt8(tfdt.start);
-  return version === 1 ? Number(fragment.readBigUInt64BE(tfdt.start + 4)) : fragment.readUInt32BE(tfdt.start + 4);
-}
-
-/** Moves a fragment's decode start by `ticks` (in place). Throws when the fragment has no tfdt or a 32-bit one overflows. */
-export function shiftFragment(fragment: Buffer, ticks: number): void {
-  if (ticks === 0) return;
-  const tfdt = tfdtOf(fragment);
-  if (!tfdt) throw new Error('fragment without a decode time (tfdt)');
-  const version = fragment.readUInt8(tfdt.start);
-  if (version === 1) {
-    const value = fragment.readBigUInt64BE(tfdt.start + 4) + BigInt(ticks);
-    fragment.writeBigUInt64BE(value < 0n ? 0n : value, tfdt.start + 4);
-  } else {
-    const value = fragment.readUInt32BE(tfdt.start + 4) + ticks;
-    if (value > 0xffff_ffff) throw new Error('fragment decode time beyond 32 bits');
-    fragment.writeUInt32BE(Math.max(0, value), tfdt.start + 4);
-  }
+/** Moves every track of a fragment by `seconds` (in place). Throws when a track has no tfdt or a 32-bit one overflows. */
+export function shiftFragment(fragment: Uint8Array, seconds: number, clock: TrackClock): void {
+  if (seconds === 0) return;
+  shiftDecodeTimes(fragment, (trackId) => seconds * (clock.timescales.get(trackId) ?? clock.timescale));
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Fmp4Reader } from '../media/fmp4.ts';
-import { fragmentStart, initTimescale } from './fragment-time.ts';
+import { type TrackClock, fragmentStart, trackClock } from './fragment-time.ts';
 
 /**
  * Where playback of a recorded segment really starts: the last keyframe at or before `seconds`
@@ -16,7 +16,7 @@ export function keyframeAtOrBefore(path: string, seconds: number): number | unde
   } catch {
     return undefined;
   }
-  let timescale: number | undefined;
+  let clock: TrackClock | undefined;
   let found: number | undefined;
   let origin: number | undefined;
   let units;
@@ -27,12 +27,12 @@ export function keyframeAtOrBefore(path: string, seconds: number): number | unde
     return undefined;
   }
   for (const unit of units) {
-    if (unit.kind === 'init') timescale = initTimescale(unit.bytes);
-    else if (unit.keyframe && timescale) {
-      const start = fragmentStart(unit.bytes);
+    if (unit.kind === 'init') clock = trackClock(unit.bytes);
+    else if (unit.keyframe && clock) {
+      const start = fragmentStart(unit.bytes, clock);
       if (start === undefined) continue;
       origin ??= start;
-      const at = (start - origin) / timescale;
+      const at = (start - origin) / clock.timescale;
       if (at > seconds + 1e-6) break;
       found = at;
     }

@@ -20,7 +20,7 @@ import { fontsFor } from '../media/fonts.ts';
 import { failureMessage } from '../media/live-streams.ts';
 import { probeInput } from '../media/probe.ts';
 import type { RecordingSource, ShipRecorder } from '../recorder/ship-recorder.ts';
-import { fragmentStart, initTimescale, shiftFragment } from './fragment-time.ts';
+import { type TrackClock, fragmentStart, shiftFragment, trackClock } from './fragment-time.ts';
 import { keyframeAtOrBefore } from './keyframes.ts';
 import { type ConcatEntry, concatList, playbackPace, recordingPlaybackArgs, syntheticPlaybackArgs } from './playback-args.ts';
 import { passFragment } from '../uplink/keyframe-gate.ts';
@@ -65,6 +65,8 @@ interface Run {
   /** Where the run's media time 0 lands in the playback's played time (seconds). */
   playedAt: number;
   timescale: number;
+  /** The tracks' clocks, from the run's init segment. */
+  clock: TrackClock | undefined;
   /** Last fragment's own decode start and the step between fragments, in the run's ticks. */
   lastTicks: number | undefined;
   stepTicks: number | undefined;
@@ -320,6 +322,7 @@ export class PlaybackStreams {
       to: span.end,
       playedAt: p.played,
       timescale: 0,
+      clock: undefined,
       lastTicks: undefined,
       stepTicks: undefined,
       forwardedUntil: undefined,
@@ -402,22 +405,23 @@ export class PlaybackStreams {
 
   private forward(p: Playback, run: Run, unit: Fmp4Unit): void {
     if (unit.kind === 'init') {
-      const timescale = initTimescale(unit.bytes);
-      if (!timescale) throw new Error('init segment without a timescale');
-      run.timescale = timescale;
+      const clock = trackClock(unit.bytes);
+      if (!clock) throw new Error('init segment without a video timescale');
+      run.clock = clock;
+      run.timescale = clock.timescale;
       if (!p.init || !p.init.equals(unit.bytes)) {
         p.init = unit.bytes;
         this.sendMedia(p, unit.bytes);
       }
       return;
     }
-    if (!run.timescale) throw new Error('fragment before the init segment');
-    const own = fragmentStart(unit.bytes);
+    if (!run.timescale || !run.clock) throw new Error('fragment before the init segment');
+    const own = fragmentStart(unit.bytes, run.clock);
     if (own === undefined) throw new Error('fragment without a decode time');
     if (run.lastTicks !== undefined && own > run.lastTicks) run.stepTicks = own - run.lastTicks;
     run.lastTicks = own;
     const ownSeconds = own / run.timescale;
-    shiftFragment(unit.bytes, Math.round(run.playedAt * run.timescale));
+    shiftFragment(unit.bytes, Math.round(run.playedAt * run.timescale) / run.timescale, run.clock);
 
     if (passFragment(p, unit.keyframe, this.link?.bufferedAmount() ?? 0, this.opts.queueLimitBytes(this.totalKbps())) !== 'send') return;
     this.sendMedia(p, unit.bytes);

@@ -39,9 +39,12 @@ export interface UplinkSchedulerOptions {
   pollMs?: number;
 }
 
+import { wsFrameOverhead } from '@ship-cctv/protocol';
 import { SendWindow } from './send-window.ts';
 
 const size = (data: string | Uint8Array) => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
+/** What a message costs on the wire: shore acknowledges WebSocket frames, headers included (masked: the agent is the client). */
+const wireSize = (bytes: number) => bytes + wsFrameOverhead(bytes, true);
 
 export class UplinkScheduler {
   private readonly queues = new Map<UplinkClass, (string | Uint8Array)[]>(UPLINK_CLASSES.map((c) => [c, []]));
@@ -116,7 +119,7 @@ export class UplinkScheduler {
       if (cls !== 'control' && this.window && !this.window.allowsMore(now, BACKGROUND.has(cls))) break;
       queue.shift();
       this.queuedBytes.set(cls, (this.queuedBytes.get(cls) ?? 0) - bytes);
-      this.window?.onSend(bytes, now);
+      this.window?.onSend(wireSize(bytes), now);
       this.sink.write(next);
     }
     if (!this.closed && !this.timer && UPLINK_CLASSES.some((c) => (this.queues.get(c)?.length ?? 0) > 0)) {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AgentStreamMessage, decodeStreamFrame } from '@ship-cctv/protocol';
-import { Fmp4Splitter, type MediaFragment } from '../../../server/src/media/fmp4.ts';
+import { RelaySplitter, type MediaFragment } from '../../../server/src/media/fmp4.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
 import { CameraSessions } from '../../src/media/camera-session.ts';
 import type { LiveLink } from '../../src/media/live-streams.ts';
@@ -38,7 +38,7 @@ class FakeLink implements LiveLink {
   }
   fragments(streamId: number): MediaFragment[] {
     const bytes = Buffer.concat((this.binary.get(streamId) ?? []).map((b) => b.payload));
-    return new Fmp4Splitter().push(bytes).filter((u): u is MediaFragment => u.kind === 'fragment');
+    return new RelaySplitter().push(bytes).filter((u): u is MediaFragment => u.kind === 'fragment');
   }
   started(streamId: number): boolean {
     return this.json.some((m) => m.type === 'live.started' && m.streamId === streamId);

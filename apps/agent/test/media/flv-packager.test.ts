@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Fmp4Splitter, type InitSegment, type MediaFragment } from '../../../server/src/media/fmp4.ts';
+import { RelaySplitter, type InitSegment, type MediaFragment } from '../../../server/src/media/fmp4.ts';
 import { parseAvcConfig, spsPictureSize } from '../../src/media/avc.ts';
 import { syntheticCameraArgs } from '../../src/media/ffmpeg-args.ts';
 import { FlvReader } from '../../src/media/flv.ts';
@@ -21,7 +21,7 @@ function pushChunked(target: { push(chunk: Uint8Array): Fmp4Unit[] }, bytes: Buf
 }
 
 function split(bytes: Buffer): { init: InitSegment; fragments: MediaFragment[] } {
-  const units = new Fmp4Splitter().push(bytes);
+  const units = new RelaySplitter().push(bytes);
   const init = units.find((u): u is InitSegment => u.kind === 'init');
   if (!init) throw new Error('no init segment');
   return { init, fragments: units.filter((u): u is MediaFragment => u.kind === 'fragment') };

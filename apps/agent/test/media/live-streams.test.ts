@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type AgentStreamMessage, BINARY_KIND, decodeStreamFrame } from '@ship-cctv/protocol';
-import { Fmp4Splitter, type InitSegment, type MediaFragment } from '../../../server/src/media/fmp4.ts';
+import { RelaySplitter, type InitSegment, type MediaFragment } from '../../../server/src/media/fmp4.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
 import type { InputProbe } from '../../src/media/ffmpeg-args.ts';
-import { firstSampleFlags } from '../../src/media/fmp4.ts';
+import { isSyncSample, readFirstSampleFlags } from '@ship-cctv/media';
 import { type LiveLink, LiveStreams, type LiveStreamsOptions, failureMessage } from '../../src/media/live-streams.ts';
 import { makeClip, processGone, spec, tempDir, topLevelBoxes } from './helpers.ts';
 
@@ -44,9 +44,8 @@ const FITS: InputProbe = { codec: 'h264', width: 320, height: 180, frameRate: 10
 
 /** A fragment payload (moof+mdat) whose first sample is a sync sample. */
 function isKeyframe(payload: Uint8Array): boolean {
-  const buf = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
-  const flags = firstSampleFlags(buf.subarray(0, buf.readUInt32BE(0)));
-  return flags !== undefined && (flags & 0x1_0000) === 0;
+  const flags = readFirstSampleFlags(payload);
+  return flags !== undefined && isSyncSample(flags);
 }
 
 const made: LiveStreams[] = [];
@@ -200,7 +199,7 @@ describe('LiveStreams output as shore reads it', () => {
     streams.handle({ type: 'live.start', streamId: 1, cameraId, encode: ENCODE });
     await expect.poll(() => link.payloads.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(count);
     streams.handle({ type: 'live.stop', streamId: 1 });
-    const units = new Fmp4Splitter().push(Buffer.concat(link.payloads));
+    const units = new RelaySplitter().push(Buffer.concat(link.payloads));
     const init = units.find((u): u is InitSegment => u.kind === 'init');
     if (!init) throw new Error('no init segment');
     return { init, fragments: units.filter((u): u is MediaFragment => u.kind === 'fragment') };

@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Fmp4Splitter, type MediaFragment } from '../../../server/src/media/fmp4.ts';
+import { RelaySplitter, type MediaFragment } from '../../../server/src/media/fmp4.ts';
 import { NAL_PPS, NAL_SPS, isSlice, nalType, splitNals, startsPicture } from '../../src/media/access-unit.ts';
 import { urlCameraArgs } from '../../src/media/ffmpeg-args.ts';
 import { FlvToFmp4, TIMESCALE } from '../../src/media/flv-packager.ts';
@@ -109,7 +109,7 @@ describe('a multi-slice H.264 RTSP camera', () => {
   it('is copied as one sample per picture, both slices in it, parameter sets before them, on a 100 ms grid', async () => {
     const encode = spec(320, 240, 10, 2000);
     copied = await packagedFromCamera(camera.url, encode, true, 4, join(tmp.dir, 'copied.mp4'));
-    const fragments = new Fmp4Splitter().push(Buffer.concat(copied.map((u) => u.bytes))).filter((u): u is MediaFragment => u.kind === 'fragment');
+    const fragments = new RelaySplitter().push(Buffer.concat(copied.map((u) => u.bytes))).filter((u): u is MediaFragment => u.kind === 'fragment');
     const frags = copied.filter((u) => u.kind === 'fragment');
     expect(fragments.length).toBeGreaterThanOrEqual(20);
     expect(fragments.length).toBe(frags.length);

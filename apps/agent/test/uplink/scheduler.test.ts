@@ -88,21 +88,21 @@ describe('the uplink scheduler', () => {
     it('keeps only a window in flight, the rest queued in priority order, and lets more go as shore acknowledges', () => {
       const s = socket();
       const up = new UplinkScheduler(s.sink, { lowWaterBytes: 1_000_000, pollMs: 5 });
-      up.useWindow(new SendWindow({ initialBytes: 10, minBytes: 10 }));
+      // Counted as on the wire: each of these small messages has 6 bytes of WebSocket framing.
+      up.useWindow(new SendWindow({ initialBytes: 20, minBytes: 20 }));
       s.held = 0;
-      up.send('pictures', bytes('I1-------')); // 9 bytes: under the window, goes
-      up.send('pictures', bytes('I2-------')); // 9 in flight < 10: goes (one message may overshoot)
+      up.send('pictures', bytes('I1-------')); // 15 on the wire: under the window, goes
+      up.send('pictures', bytes('I2-------')); // 15 in flight < 20: goes (one message may overshoot)
       up.send('pictures', bytes('I3-------'));
       up.send('live', bytes('L1'));
       up.send('control', 'C'); // control never waits for the window
       expect(s.written).toEqual(['I1-------', 'I2-------', 'C']);
-      expect(up.bytesInFlight).toBe(19);
+      expect(up.bytesInFlight).toBe(15 + 15 + 7);
       // The socket wrote everything: what is ahead of live is what shore has not acknowledged, plus live itself.
-      s.held = 0;
-      expect(up.bytesAhead('live')).toBe(19 + 2);
-      up.acknowledged(15); // 4 in flight: live goes first, then the picture (6 < 10)
+      expect(up.bytesAhead('live')).toBe(37 + 2);
+      up.acknowledged(30); // 7 in flight: live goes first, then the picture (7 + 8 < 20)
       expect(s.written.slice(3)).toEqual(['L1', 'I3-------']);
-      expect(up.bytesInFlight).toBe(15);
+      expect(up.bytesInFlight).toBe(7 + 8 + 15);
       up.close();
     });
 

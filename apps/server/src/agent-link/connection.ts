@@ -21,13 +21,10 @@ import {
   isLinkKind,
   parseJson,
   parseLinkFrame,
+  wsFrameOverhead,
 } from '@ship-cctv/protocol';
 
-/** WebSocket framing bytes around a payload (RFC 6455): what crosses the link besides the payload. */
-export function wsFrameOverhead(payloadBytes: number, masked: boolean): number {
-  const length = payloadBytes < 126 ? 0 : payloadBytes < 65_536 ? 2 : 8;
-  return 2 + length + (masked ? 4 : 0);
-}
+export { wsFrameOverhead };
 
 /** The link protocol versions this shore speaks. */
 export const SHORE_VERSIONS: VersionRange = { min: AGENT_LINK_MIN_VERSION, max: AGENT_LINK_VERSION };
@@ -69,8 +66,12 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
   private readonly timer: NodeJS.Timeout;
   private closed = false;
   private accepted: { protocol: number; capabilities: ReadonlySet<LinkKind>; unknownCapabilities: string[] } | undefined;
-  /** Payload bytes received from the agent, and how many of them it was told of (`link.ack`). */
+  /**
+   * Bytes of WebSocket frames received from the agent (headers and payloads, as on the wire), and
+   * how many of them it was told of (`link.ack`). Counted on the TCP socket when there is one.
+   */
   private received = 0;
+  private readonly countsRaw: boolean;
   private acknowledged = 0;
   private ackTimer: NodeJS.Timeout | undefined;
 
@@ -80,12 +81,19 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
     private readonly count: LinkCounter,
     liveness: LivenessOptions,
     /** The TCP socket under the WebSocket: any byte on it proves the link, even mid-frame. */
-    raw?: { on(event: 'data', listener: () => void): unknown },
+    raw?: { on(event: 'data', listener: (chunk: Uint8Array) => void): unknown },
   ) {
     super();
     // A 64 KiB video message takes over a second on FleetBroadband; bytes still flowing mean the
     // link is alive, even before the message is complete.
-    raw?.on('data', () => (this.lastHeard = Date.now()));
+    raw?.on('data', (chunk: Uint8Array) => {
+      this.lastHeard = Date.now();
+      // What shore acknowledges is counted as it arrives, mid-message too: a 64 KiB message takes
+      // over a second on FleetBroadband, and the agent's send window must see it arrive.
+      this.received += chunk.length;
+      this.scheduleAck();
+    });
+    this.countsRaw = raw !== undefined;
     ws.on('message', (data, isBinary) => this.receive(data, isBinary));
     ws.on('pong', (data) => {
       this.lastHeard = Date.now();
@@ -186,8 +194,10 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
   private receive(data: Buffer | Buffer[] | ArrayBuffer, isBinary: boolean): void {
     this.lastHeard = Date.now();
     const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-    this.received += buf.length;
-    this.scheduleAck();
+    if (!this.countsRaw) {
+      this.received += buf.length + wsFrameOverhead(buf.length, true);
+      this.scheduleAck();
+    }
     const overhead = wsFrameOverhead(buf.length, true);
     if (isBinary) {
       const parsed = parseLinkFrame(buf);

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type AgentMessageOf, type DefinitionModel, type MediaServerMessage, type StreamState } from '@ship-cctv/protocol';
 import type { LinkStream, StreamOpener } from '../agent-link/gateway.ts';
-import { Fmp4Splitter, type InitSegment, type MediaFragment, mimeFor } from '../media/fmp4.ts';
+import { RelaySplitter, type InitSegment, type MediaFragment, mimeFor } from '../media/fmp4.ts';
 import { StreamHub, type StreamConsumer } from '../media/stream-hub.ts';
 import type { Source } from '../media/stream-registry.ts';
 import { encodeSpec } from './templates.ts';
@@ -89,7 +89,7 @@ export class LagMeter {
 export class LiveSource implements Source {
   readonly hub = new StreamHub<InitSegment, MediaFragment>();
   private readonly viewers = new Set<LiveViewer>();
-  private splitter = new Fmp4Splitter();
+  private splitter = new RelaySplitter();
   /** The uplink on the ship's link while one is asked for. */
   private stream: LinkStream<'live'> | undefined;
   private state: StreamState = 'starting';
@@ -191,7 +191,7 @@ export class LiveSource implements Source {
       if (unit.kind === 'init') {
         this.codec = {
           type: 'codec',
-          mime: mimeFor(unit.codec),
+          mime: mimeFor(unit),
           width: unit.width,
           height: unit.height,
           frameRate: this.effective.frameRate,
@@ -239,7 +239,7 @@ export class LiveSource implements Source {
     }
     const { stream } = opened;
     this.stream = stream;
-    this.splitter = new Fmp4Splitter();
+    this.splitter = new RelaySplitter();
     stream.send({ type: 'live.start', streamId: stream.id, cameraId: this.deps.cameraId, encode: encodeSpec(this.effective) });
     if (this.state !== 'playing') this.setState('starting');
   }

@@ -8,7 +8,7 @@ import type {
   StreamState,
 } from '@ship-cctv/protocol';
 import type { LinkStream, StreamOpener } from '../agent-link/gateway.ts';
-import { Fmp4Splitter, mimeFor } from '../media/fmp4.ts';
+import { RelaySplitter, mimeFor } from '../media/fmp4.ts';
 import type { LiveViewer } from '../live/live-source.ts';
 import { encodeSpec } from '../live/templates.ts';
 
@@ -66,7 +66,7 @@ export interface PlaybackRunDeps {
 export class PlaybackRun {
   /** The ship's current stream of this playback, while one is asked for. */
   private stream: LinkStream<'playback'> | undefined;
-  private splitter = new Fmp4Splitter();
+  private splitter = new RelaySplitter();
   private state: StreamState = 'starting';
   private userPaused = false;
   /** The viewer's socket is backed up: the ship is paused until it drains. */
@@ -202,7 +202,7 @@ export class PlaybackRun {
         const { model } = this.deps.ticket;
         this.deps.viewer.sendJson({
           type: 'codec',
-          mime: mimeFor(unit.codec),
+          mime: mimeFor(unit),
           width: unit.width,
           height: unit.height,
           frameRate: model.frameRate,
@@ -228,7 +228,7 @@ export class PlaybackRun {
     this.release();
     const { stream } = opened;
     this.stream = stream;
-    this.splitter = new Fmp4Splitter();
+    this.splitter = new RelaySplitter();
     this.agentPaused = false;
     this.answered = false;
     const { ticket } = this.deps;

@@ -172,7 +172,7 @@ export class CameraRecorder {
       recordingId: this.deps.newId(),
       configId,
       init,
-      mime: mimeFor(init.codec),
+      mime: mimeFor(init),
       anchor: { wall, tick: first.baseMediaDecodeTime },
       segment: undefined,
       nextSeq: 0,

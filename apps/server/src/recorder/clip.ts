@@ -5,7 +5,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClipJob } from '@ship-cctv/protocol';
-import { Fmp4Splitter, type InitSegment, type MediaFragment } from '../media/fmp4.ts';
+import { RelaySplitter, type InitSegment, type MediaFragment } from '../media/fmp4.ts';
 import { CLIPS_FOLDER } from './recovery.ts';
 import type { SegmentRow } from './store.ts';
 
@@ -53,7 +53,7 @@ interface TimedFragment {
 
 /** A segment file's init and fragments, each fragment with its recorded time (epoch ms). */
 export async function readSegmentUnits(root: string, segment: Pick<SegmentRow, 'file' | 'startMs'>): Promise<{ init: InitSegment; fragments: TimedFragment[] }> {
-  const splitter = new Fmp4Splitter();
+  const splitter = new RelaySplitter();
   const units = splitter.push(await readFile(join(root, segment.file)));
   splitter.end();
   let init: InitSegment | undefined;

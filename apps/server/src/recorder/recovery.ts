@@ -1,6 +1,6 @@
 import { mkdir, readFile, readdir, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Fmp4Splitter, mimeFor } from '../media/fmp4.ts';
+import { RelaySplitter, mimeFor } from '../media/fmp4.ts';
 import { PARTIAL_SUFFIX, RECORDING_META_FILE, parseSegmentFileName } from './segment-file.ts';
 import type { NewRecording, RecordingStore } from './store.ts';
 
@@ -130,11 +130,11 @@ async function hasPlayableSegment(folder: string): Promise<boolean> {
 /** The MIME type of a file that parses as an init segment and whole fragments; undefined otherwise. */
 async function wholeFmp4Mime(path: string): Promise<string | undefined> {
   try {
-    const splitter = new Fmp4Splitter();
+    const splitter = new RelaySplitter();
     const units = splitter.push(await readFile(path));
     splitter.end();
     const init = units.find((u) => u.kind === 'init');
-    return init && init.kind === 'init' && units.some((u) => u.kind === 'fragment') ? mimeFor(init.codec) : undefined;
+    return init && init.kind === 'init' && units.some((u) => u.kind === 'fragment') ? mimeFor(init) : undefined;
   } catch {
     return undefined;
   }

@@ -16,6 +16,7 @@ import {
   checkShoreMessage,
   encodeStreamFrame,
   parseLinkFrame,
+  wsFrameOverhead,
 } from '@ship-cctv/protocol';
 
 export interface RawAgentOptions {
@@ -30,7 +31,7 @@ export class RawAgent {
   readonly received: ShoreMessage[] = [];
   readonly frames: LinkFrame[] = [];
   closed: { code: number; reason: string } | undefined;
-  /** Payload bytes sent so far (what shore acknowledges). */
+  /** Bytes sent so far as on the wire, WebSocket framing included (what shore acknowledges). */
   sentBytes = 0;
   private waiters: (() => void)[] = [];
 
@@ -84,13 +85,13 @@ export class RawAgent {
   /** Sends any JSON, valid or not. */
   sendRaw(value: unknown): void {
     const text = JSON.stringify(value);
-    this.sentBytes += Buffer.byteLength(text);
+    this.sentBytes += Buffer.byteLength(text) + wsFrameOverhead(Buffer.byteLength(text), true);
     this.ws.send(text);
   }
 
   sendFrame(kind: number, streamId: number, payload: Uint8Array): void {
     const frame = encodeStreamFrame(kind, streamId, payload);
-    this.sentBytes += frame.length;
+    this.sentBytes += frame.length + wsFrameOverhead(frame.length, true);
     this.ws.send(frame, { binary: true });
   }
 

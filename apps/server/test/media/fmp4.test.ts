@@ -4,14 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Fmp4Error,
-  Fmp4Splitter,
+  RelaySplitter,
   type Fmp4Unit,
   type InitSegment,
   type MediaFragment,
-  isCompleteInitSegment,
   mimeFor,
-  parseInitSegment,
 } from '../../src/media/fmp4.ts';
+import { isCompleteInitSegment, parseInitSegment } from '@ship-cctv/media';
 import {
   type ClipSpec,
   NON_SYNC,
@@ -63,7 +62,7 @@ function clip(name: string) {
   return c;
 }
 
-function split(chunks: Uint8Array[], splitter = new Fmp4Splitter()): Fmp4Unit[] {
+function split(chunks: Uint8Array[], splitter = new RelaySplitter()): Fmp4Unit[] {
   const units: Fmp4Unit[] = [];
   for (const c of chunks) units.push(...splitter.push(c));
   splitter.end();
@@ -88,7 +87,7 @@ function expectError(fn: () => unknown, code: Fmp4Error['code']): Fmp4Error {
   throw new Error(`expected Fmp4Error ${code}`);
 }
 
-describe('Fmp4Splitter on ffmpeg output', () => {
+describe('RelaySplitter on ffmpeg output', () => {
   describe.each(CLIPS)('$name', (spec) => {
     it.each([1, 2, 3])('splits random chunks (seed %i) into one init and one fragment per frame', (seed) => {
       const { bytes, probed } = clip(spec.name);
@@ -110,7 +109,7 @@ describe('Fmp4Splitter on ffmpeg output', () => {
       expect(parseInt(init.codec.slice(9, 11), 16)).toBe(probed.level);
       if (spec.profile === 'baseline') expect(init.codec.startsWith('avc1.42')).toBe(true);
       if (probed.profile === 'Constrained Baseline') expect(parseInt(init.codec.slice(7, 9), 16) & 0x40).toBe(0x40);
-      expect(mimeFor(init.codec)).toBe(`video/mp4; codecs="${init.codec}"`);
+      expect(mimeFor(init)).toBe(`video/mp4; codecs="${init.codec}"`);
       expect([init.width, init.height]).toEqual([spec.width, spec.height]);
       expect([probed.width, probed.height]).toEqual([spec.width, spec.height]);
       expect(`1/${init.timescale}`).toBe(probed.timeBase);
@@ -142,7 +141,7 @@ describe('Fmp4Splitter on ffmpeg output', () => {
 
     it('gives the same units when fed one byte at a time', () => {
       const { bytes } = clip(spec.name);
-      const splitter = new Fmp4Splitter();
+      const splitter = new RelaySplitter();
       const units: Fmp4Unit[] = [];
       let maxBuffered = 0;
       for (let i = 0; i < bytes.length; i++) {
@@ -179,7 +178,7 @@ describe('Fmp4Splitter on ffmpeg output', () => {
 
   it('does not alias the caller’s chunks in what it emits', () => {
     const bytes = clip('base-320').bytes.slice();
-    const splitter = new Fmp4Splitter();
+    const splitter = new RelaySplitter();
     const units = splitter.push(bytes);
     const before = units.map((u) => Buffer.from(u.data).toString('hex'));
     bytes.fill(0);
@@ -204,18 +203,18 @@ describe('Fmp4Splitter on ffmpeg output', () => {
   });
 });
 
-describe('Fmp4Splitter on hand-built boxes', () => {
+describe('RelaySplitter on hand-built boxes', () => {
   const init = syntheticInit({ width: 1280, height: 720, avc: [0x4d, 0x40, 0x1f], timescale: 90000, trex: { duration: 3000, flags: NON_SYNC } });
 
   it('reads codec, size and timescale from the sample entry, falling back to tkhd', () => {
-    const [unit] = new Fmp4Splitter().push(init);
+    const [unit] = new RelaySplitter().push(init);
     expect(unit).toMatchObject({ kind: 'init', codec: 'avc1.4d401f', width: 1280, height: 720, timescale: 90000, trackId: 1 });
     const fromTkhd = syntheticInit({ width: 0, height: 0, tkhdWidth: 704, tkhdHeight: 576, tkhdVersion: 1, avc: [0x64, 0, 0x28], entry: 'avc3' });
-    expect(new Fmp4Splitter().push(fromTkhd)[0]).toMatchObject({ codec: 'avc3.640028', width: 704, height: 576 });
+    expect(new RelaySplitter().push(fromTkhd)[0]).toMatchObject({ codec: 'avc3.640028', width: 704, height: 576 });
   });
 
   it('takes keyframe and duration from trun, then tfhd defaults, then trex', () => {
-    const s = new Fmp4Splitter();
+    const s = new RelaySplitter();
     s.push(init);
     const cases: Array<[Parameters<typeof syntheticFragment>[0], boolean, number]> = [
       // trex only: non-sync default, 3000 per sample
@@ -258,7 +257,7 @@ describe('Fmp4Splitter on hand-built boxes', () => {
   });
 
   it('keeps styp/prft with the fragment they precede and reports stray boxes as other units', () => {
-    const s = new Fmp4Splitter();
+    const s = new RelaySplitter();
     s.push(init);
     const styp = box('styp', [new TextEncoder().encode('msdh'), u32(0)]);
     const prft = fullBox('prft', 1, 0, [u32(1), u64(123), u64(456)]);
@@ -271,7 +270,7 @@ describe('Fmp4Splitter on hand-built boxes', () => {
   });
 
   it('accepts a new init mid-stream (the encoder restarted with another definition)', () => {
-    const s = new Fmp4Splitter();
+    const s = new RelaySplitter();
     const other = syntheticInit({ width: 640, height: 360, avc: [0x42, 0xc0, 0x1e], trex: { duration: 3000, flags: NON_SYNC } });
     const units = s.push(
       concatBytes([init, syntheticFragment({ sequence: 1, decodeTime: 0, trun: { count: 1, firstFlags: SYNC } }), other, syntheticFragment({ sequence: 1, decodeTime: 0, trun: { count: 1 } })]),
@@ -281,33 +280,33 @@ describe('Fmp4Splitter on hand-built boxes', () => {
   });
 });
 
-describe('Fmp4Splitter rejects what it cannot relay', () => {
+describe('RelaySplitter rejects what it cannot relay', () => {
   it('rejects an oversized box as soon as its header arrives, holding no body', () => {
-    const s = new Fmp4Splitter();
+    const s = new RelaySplitter();
     s.push(syntheticInit({ width: 2, height: 2, avc: [0x42, 0xc0, 0x1e] }));
     const header = concatBytes([u32(17 * 1024 * 1024), new TextEncoder().encode('mdat')]);
     const err = expectError(() => s.push(header), 'tooLarge');
     expect(err.message).toMatch(/exceeds/);
     expect(s.bufferedBytes).toBe(0);
     // 64-bit sizes too
-    const s64 = new Fmp4Splitter();
+    const s64 = new RelaySplitter();
     expectError(() => s64.push(concatBytes([u32(1), new TextEncoder().encode('free'), u64(2n ** 62n)])), 'tooLarge');
   });
 
   it('honours a configured limit on boxes and on the assembled unit', () => {
     const bytes = clip('base-320').bytes;
     const biggestMdat = Math.max(...topLevelBoxes(bytes).filter((b) => b.type === 'mdat').map((b) => b.size));
-    expectError(() => split(randomChunks(bytes, 1), new Fmp4Splitter({ maxBoxBytes: biggestMdat - 1 })), 'tooLarge');
+    expectError(() => split(randomChunks(bytes, 1), new RelaySplitter({ maxBoxBytes: biggestMdat - 1 })), 'tooLarge');
     // The mdat fits but moof + mdat does not.
-    expectError(() => split([bytes], new Fmp4Splitter({ maxBoxBytes: biggestMdat })), 'tooLarge');
-    expect(() => split([bytes], new Fmp4Splitter({ maxBoxBytes: biggestMdat + 4096 }))).not.toThrow();
+    expectError(() => split([bytes], new RelaySplitter({ maxBoxBytes: biggestMdat })), 'tooLarge');
+    expect(() => split([bytes], new RelaySplitter({ maxBoxBytes: biggestMdat + 4096 }))).not.toThrow();
   });
 
   it('rejects garbage with a typed error, and stays failed', () => {
     const rnd = seededRandom(42);
     for (let n = 0; n < 50; n++) {
       const junk = Uint8Array.from({ length: 64 + Math.floor(rnd() * 4096) }, () => Math.floor(rnd() * 256));
-      const s = new Fmp4Splitter();
+      const s = new RelaySplitter();
       let thrown: unknown;
       try {
         for (const c of randomChunks(junk, n, 100)) s.push(c);
@@ -318,10 +317,10 @@ describe('Fmp4Splitter rejects what it cannot relay', () => {
       expect(thrown, `junk #${n}`).toBeInstanceOf(Fmp4Error);
       expect(() => s.push(Uint8Array.of(0))).toThrow(thrown as Error);
     }
-    expectError(() => new Fmp4Splitter().push(new TextEncoder().encode('this is not an mp4 stream at all')), 'tooLarge');
-    expectError(() => new Fmp4Splitter().push(Uint8Array.of(0, 0, 0, 4, 0x66, 0x74, 0x79, 0x70)), 'malformed');
-    expectError(() => new Fmp4Splitter().push(Uint8Array.of(0, 0, 0, 16, 0, 1, 2, 3)), 'malformed');
-    expectError(() => new Fmp4Splitter().push(concatBytes([u32(0), new TextEncoder().encode('mdat')])), 'unsupported');
+    expectError(() => new RelaySplitter().push(new TextEncoder().encode('this is not an mp4 stream at all')), 'tooLarge');
+    expectError(() => new RelaySplitter().push(Uint8Array.of(0, 0, 0, 4, 0x66, 0x74, 0x79, 0x70)), 'malformed');
+    expectError(() => new RelaySplitter().push(Uint8Array.of(0, 0, 0, 16, 0, 1, 2, 3)), 'malformed');
+    expectError(() => new RelaySplitter().push(concatBytes([u32(0), new TextEncoder().encode('mdat')])), 'unsupported');
   });
 
   it('rejects fragments without an init and boxes out of order', () => {
@@ -344,19 +343,19 @@ describe('Fmp4Splitter rejects what it cannot relay', () => {
   });
 
   it('rejects a trun whose sample table does not fit, and a non-H.264 track', () => {
-    const s = new Fmp4Splitter();
+    const s = new RelaySplitter();
     s.push(syntheticInit({ width: 2, height: 2, avc: [0x42, 0xc0, 0x1e] }));
     const forged = box('moof', [
       fullBox('mfhd', 0, 0, [u32(1)]),
       box('traf', [fullBox('tfhd', 0, 0x020008, [u32(1), u32(100)]), fullBox('trun', 0, 0x100, [u32(0xffffffff), u32(1)])]),
     ]);
     expectError(() => s.push(forged), 'malformed');
-    expectError(() => new Fmp4Splitter().push(syntheticInit({ width: 2, height: 2, avc: [1, 1, 1], entry: 'hvc1' })), 'unsupported');
+    expectError(() => new RelaySplitter().push(syntheticInit({ width: 2, height: 2, avc: [1, 1, 1], entry: 'hvc1' })), 'unsupported');
   });
 
   it('reports a stream that ends inside a box as truncated', () => {
     const bytes = clip('base-320').bytes;
-    const s = new Fmp4Splitter();
+    const s = new RelaySplitter();
     s.push(bytes.subarray(0, 1000));
     expectError(() => s.end(), 'truncated');
   });

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Fmp4Splitter, type InitSegment, type MediaFragment } from '../../src/media/fmp4.ts';
+import { RelaySplitter, type InitSegment, type MediaFragment } from '../../src/media/fmp4.ts';
 import { StreamHub, type StreamHubOptions } from '../../src/media/stream-hub.ts';
 import { FakeConsumer, makeClip, probe, writeParts } from './helpers.ts';
 
@@ -18,7 +18,7 @@ let large: Stream;
 
 async function load(width: number, height: number): Promise<Stream> {
   const file = await makeClip(dir, { name: `hub-${width}`, width, height, profile: 'baseline' });
-  const units = new Fmp4Splitter().push(new Uint8Array(await readFile(file)));
+  const units = new RelaySplitter().push(new Uint8Array(await readFile(file)));
   const init = units.find((u): u is InitSegment => u.kind === 'init');
   if (!init) throw new Error('no init');
   return { init, fragments: units.filter((u): u is MediaFragment => u.kind === 'fragment') };

@@ -19,7 +19,7 @@ import {
   checkShoreMessage,
   encodeStreamFrame,
 } from '@ship-cctv/protocol';
-import { Fmp4Splitter } from '../../src/media/fmp4.ts';
+import { RelaySplitter } from '../../src/media/fmp4.ts';
 import { makeClip } from '../media/helpers.ts';
 
 export interface Clip {
@@ -32,7 +32,7 @@ export async function loadClip(seconds = 4): Promise<Clip> {
   const dir = await mkdtemp(join(tmpdir(), 'ship-playback-'));
   try {
     const file = await makeClip(dir, { name: 'recording', width: 320, height: 180, profile: 'baseline', seconds, rate: 10, gop: 10 });
-    const units = new Fmp4Splitter().push(new Uint8Array(await readFile(file)));
+    const units = new RelaySplitter().push(new Uint8Array(await readFile(file)));
     const init = units.find((u) => u.kind === 'init');
     if (!init) throw new Error('clip has no init segment');
     return { init: init.data, fragments: units.filter((u) => u.kind === 'fragment').map((u) => u.data) };

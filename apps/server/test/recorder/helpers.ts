@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { DefinitionModel } from '@ship-cctv/protocol';
 import type { LiveMediaTap, LiveSource } from '../../src/live/live-source.ts';
-import { Fmp4Splitter, type InitSegment, type MediaFragment } from '../../src/media/fmp4.ts';
+import { RelaySplitter, type InitSegment, type MediaFragment } from '../../src/media/fmp4.ts';
 import { makeClip } from '../media/helpers.ts';
 import { RECORDING_META_FILE } from '../../src/recorder/segment-file.ts';
 
@@ -28,7 +28,7 @@ export const STANDARD: DefinitionModel = { id: 6, displayName: 'Standard 640×36
 /** `seconds` of 10 fps H.264 at 320×180 with a keyframe every second, split as the relay splits it. */
 export async function liveStream(dir: string, name: string, seconds: number): Promise<LiveStream> {
   const file = await makeClip(dir, { name, width: 320, height: 180, profile: 'baseline', seconds, rate: 10, gop: 10 });
-  const units = new Fmp4Splitter().push(await readFile(file));
+  const units = new RelaySplitter().push(await readFile(file));
   const init = units.find((u): u is InitSegment => u.kind === 'init');
   if (!init) throw new Error('no init segment');
   return { init, fragments: units.filter((u): u is MediaFragment => u.kind === 'fragment') };

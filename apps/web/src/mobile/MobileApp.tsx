@@ -1,6 +1,6 @@
 import type { i18n } from 'i18next';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { useSessionEndedHandler } from '../features/session/hooks/useSessionEndedHandler.ts';
+import { useSessionEndedHandler } from '../features/session/index.ts';
 import type { RuntimeConfig } from '../lib/runtime-config.ts';
 import { MobileJumpPage } from './components/MobileJumpPage.tsx';
 import { MobileLoginPage } from './components/MobileLoginPage.tsx';

@@ -1,4 +1,4 @@
-import type { PlayableSource } from '../features/fleet/types.ts';
+import type { PlayableSource } from '../shared/playable-source.ts';
 
 /** The two things a long press offers (spec §2). */
 export type PlayMode = 'live' | 'shipPlayback';

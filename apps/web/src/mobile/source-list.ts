@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { Camera, Channel, Ship } from '@ship-cctv/protocol';
-import { hasSubItems, toPlayableSource, visibleChannels, type ShipChannels } from '../features/fleet/tree.ts';
-import type { PlayableSource } from '../features/fleet/types.ts';
+import { hasSubItems, toPlayableSource, visibleChannels, type ShipChannels } from '../features/fleet/index.ts';
+import type { PlayableSource } from '../shared/playable-source.ts';
 
 /** One row of the mobile channel list. */
 export type ChannelRow =

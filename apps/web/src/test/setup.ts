@@ -1,8 +1,8 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-// antd's responsive helpers call matchMedia, which jsdom does not implement.
-if (!window.matchMedia) {
+// antd's responsive helpers call matchMedia, which jsdom does not implement (node-environment tests have no window).
+if (typeof window !== 'undefined' && !window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,
     configurable: true,

@@ -45,6 +45,9 @@ export interface Snapshot {
   captureLatencies: number[];
   /** 'waiting' events of the video: playback ran out of data (a stutter at the live edge). */
   waitingEvents: number;
+  /** Bytes of sound and of picture Chromium has decoded (its webkit*DecodedByteCount). */
+  audioDecodedBytes: number;
+  videoDecodedBytes: number;
 }
 
 export interface HarnessApi {
@@ -178,8 +181,13 @@ function snapshot(): Snapshot {
     samples: record.samples,
     captureLatencies: record.captureLatencies,
     waitingEvents: record.waitingEvents,
+    audioDecodedBytes: (video as DecodedCounts).webkitAudioDecodedByteCount ?? 0,
+    videoDecodedBytes: (video as DecodedCounts).webkitVideoDecodedByteCount ?? 0,
   };
 }
+
+/** Chromium's decode counters (not in the DOM typings). */
+type DecodedCounts = HTMLVideoElement & { webkitAudioDecodedByteCount?: number; webkitVideoDecodedByteCount?: number };
 
 video.addEventListener('waiting', () => record.waitingEvents++);
 

@@ -16,7 +16,7 @@ import { build } from 'esbuild';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { PATHS, type MediaClientMessage, type MediaServerMessage, type PlayCommand } from '@ship-cctv/protocol';
 import { type EncodeSize, encoderArgs } from './encoder.ts';
-import { Fmp4Splitter, readAvcCodec, startsWithKeyframe } from './fmp4-split.ts';
+import { Fmp4Splitter, mimeFor } from '@ship-cctv/media';
 import { HARNESS_TOKEN } from './constants.ts';
 
 const PORT = Number(process.env.PORT ?? 18190);
@@ -65,7 +65,7 @@ interface Codec {
 /** Runs ffmpeg and hands on its output cut into init segments and fragments. */
 function spawnEncoder(
   size: EncodeSize,
-  on: { init(codec: Codec, bytes: Uint8Array): void; media(bytes: Uint8Array): void; failed(message: string): void },
+  on: { init(codec: Codec, bytes: Uint8Array): void; media(bytes: Uint8Array, keyframe: boolean): void; failed(message: string): void },
 ): Encoder {
   const child = spawn('ffmpeg', encoderArgs(size), { stdio: ['ignore', 'pipe', 'pipe'] });
   const splitter = new Fmp4Splitter();
@@ -74,14 +74,10 @@ function spawnEncoder(
   child.stderr.on('data', (d: Buffer) => (stderrTail = (stderrTail + d.toString()).slice(-2000)));
   child.stdout.on('data', (chunk: Buffer) => {
     if (killed) return;
-    for (const piece of splitter.push(chunk)) {
-      if (piece.kind === 'media') {
-        on.media(piece.bytes);
-        continue;
-      }
-      const codec = readAvcCodec(piece.bytes);
-      if (!codec) throw new Error('harness: no avcC in the init segment');
-      on.init(codec, piece.bytes);
+    // The same splitter the shore relay uses: init segments and whole fragments, keyframes marked.
+    for (const unit of splitter.push(chunk)) {
+      if (unit.kind === 'fragment') on.media(unit.data, unit.keyframe);
+      else if (unit.kind === 'init') on.init({ mime: mimeFor(unit), width: unit.width, height: unit.height }, unit.data);
     }
   });
   child.on('exit', (code, signal) => {
@@ -148,8 +144,8 @@ function joinRelay(ws: WebSocket): void {
       relay.gop = [];
       for (const viewer of relay.viewers) sendRelayStart(viewer);
     },
-    media(bytes) {
-      if (startsWithKeyframe(bytes)) relay.gop = [];
+    media(bytes, keyframe) {
+      if (keyframe) relay.gop = [];
       const first = relay.gop.length === 0 && relay.init !== undefined;
       relay.gop.push(bytes);
       for (const viewer of relay.viewers) {
@@ -190,6 +186,8 @@ function onPlay(ws: WebSocket, command: PlayCommand, token: string | null): void
     send(ws, { type: 'codec', mime: 'video/mp4; codecs="mp4v.20.9"', width: 640, height: 360, frameRate: 15, templateId: 6 });
   } else if (command.cameraId.startsWith('relay-')) {
     joinRelay(ws);
+  } else if (command.cameraId.startsWith('av-')) {
+    startEncoder(stream, { ...FULL, audio: true }, command.templateId ?? 6);
   } else if (!command.cameraId.startsWith('silent-')) {
     startEncoder(stream, FULL, command.templateId ?? 6);
   }

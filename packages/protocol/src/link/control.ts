@@ -103,8 +103,9 @@ export const ControlShoreMessages = [
   /** Shore accepted the hello: the version both ends now speak. */
   Type.Object({ type: Type.Literal('welcome'), shipId: Type.String(), serverTime: EpochMs, protocol: Type.Integer({ minimum: 1 }) }),
   /**
-   * (Version 3.) Shore has received `bytes` bytes from the agent on this connection: the payloads of
-   * every WebSocket message, text and binary, counted from the first.
+   * (Version 3.) Shore has received `bytes` bytes from the agent on this connection: WebSocket
+   * frames as on the wire (headers and payloads, see wsFrameOverhead), counted from the first
+   * frame after the handshake, also while a message is still arriving.
    */
   Type.Object({ type: Type.Literal('link.ack'), bytes: Type.Integer({ minimum: 0 }) }),
   /**

@@ -16,6 +16,15 @@ export const STREAM_HEADER_BYTES = 5;
  */
 export const LINK_FRAME_MAX_PAYLOAD = 64 * 1024;
 
+/**
+ * WebSocket framing bytes around a payload (RFC 6455): what crosses the link besides the payload.
+ * Frames from the agent (a client) are masked (4 bytes more).
+ */
+export function wsFrameOverhead(payloadBytes: number, masked: boolean): number {
+  const length = payloadBytes < 126 ? 0 : payloadBytes < 65_536 ? 2 : 8;
+  return 2 + length + (masked ? 4 : 0);
+}
+
 export function encodeStreamFrame(kind: number, streamId: number, payload: Uint8Array): Uint8Array {
   if (!Number.isInteger(streamId) || streamId < 0 || streamId > 0xffff_ffff) throw new RangeError(`stream id ${streamId} is not a u32`);
   const out = new Uint8Array(STREAM_HEADER_BYTES + payload.length);

@@ -2,9 +2,9 @@ import { BarChartOutlined, BgColorsOutlined, MenuFoldOutlined, MenuUnfoldOutline
 import { Button, Dropdown, Flex, Layout, Menu, Tag, Typography, theme, type MenuProps } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useOrganisations } from '../../features/fleet/selection.ts';
-import { useLogout } from '../../features/session/hooks/useLogout.ts';
-import { useSessionUser } from '../../features/session/session-store.ts';
+import { useOrganisations } from '../../features/fleet/index.ts';
+import { useLogout } from '../../features/session/index.ts';
+import { useSessionUser } from '../../features/session/index.ts';
 import { LANGUAGES, switchLanguage, toLanguage } from '../../i18n/index.ts';
 import { setThemeMode, THEME_MODES, useThemeMode } from '../theme.ts';
 import { hasSidebarToggle, menuKeyOf, shorePlaybackLabel } from './header-rules.ts';

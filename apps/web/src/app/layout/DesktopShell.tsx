@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Layout } from 'antd';
 import { Outlet } from 'react-router';
 import { LIMITS } from '@ship-cctv/protocol';
-import { useHeartbeat } from '../../features/session/api/heartbeat.ts';
+import { useHeartbeat } from '../../features/session/index.ts';
 import { realtime } from '../../lib/realtime/index.ts';
 import { useRuntimeConfig } from '../runtime-config.tsx';
 import { AppHeader } from './AppHeader.tsx';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Flex, Layout, theme } from 'antd';
-import { StatisticsPanel } from '../../features/fleet/components/StatisticsPanel.tsx';
+import { StatisticsPanel } from '../../features/fleet/index.ts';
 import { useShellState } from './shell-state.tsx';
 
 const SIDEBAR_WIDTH = 320;

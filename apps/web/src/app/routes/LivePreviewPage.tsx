@@ -1,5 +1,5 @@
-import { SourceTree, useLivePreviewActions } from '../../features/fleet/components/SourceTree.tsx';
-import { PlayGrid } from '../../features/live/components/PlayGrid.tsx';
+import { SourceTree, useLivePreviewActions } from '../../features/fleet/index.ts';
+import { PlayGrid } from '../../features/live/index.ts';
 import { SidebarPage } from '../layout/SidebarPage.tsx';
 
 /** /live/index (spec §2): source tree on the left, statistics (when open) over the play grid. */

@@ -8,7 +8,7 @@ import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@ship-cctv/protocol';
-import type { PlayableSource } from '../fleet/types.ts';
+import type { PlayableSource } from '../../shared/playable-source.ts';
 
 export const GRID_SIZES = [1, 4, 9, 16] as const;
 export type GridSize = (typeof GRID_SIZES)[number];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialPlayerView, type PlayerView } from '../live/player-view.ts';
+import { initialPlayerView, type PlayerView } from '../live/index.ts';
 import { playbackOverlay, seekValue, spanBands } from './playback-view.ts';
 
 const view = (patch: Partial<PlayerView>): PlayerView => ({ ...initialPlayerView(), ...patch });

@@ -3,7 +3,7 @@
  * half, pure and tested). Built on the live cell's rules (features/live/player-view.ts) with the
  * playback cases on top: nothing recorded, playback failed, the range played to its end.
  */
-import { overlayFor, type CellTextKey, type Overlay, type PlayerView } from '../live/player-view.ts';
+import { overlayFor, type CellTextKey, type Overlay, type PlayerView } from '../live/index.ts';
 import type { playbackZhCN } from './locales.ts';
 
 type CellHintKey = NonNullable<Extract<Overlay, { kind: 'message' }>['hint']>;

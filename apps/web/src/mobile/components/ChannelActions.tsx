@@ -1,6 +1,6 @@
 import { ActionSheet } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import type { PlayableSource } from '../../features/fleet/types.ts';
+import type { PlayableSource } from '../../shared/playable-source.ts';
 import type { PlayMode } from '../play-session.ts';
 
 /** Spec §2: what a long press on a channel offers — live video or ship-end video playback. */

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { DotLoading, Selector } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import type { PlayableSource } from '../../features/fleet/types.ts';
-import { definitionChoices, useShipConfig } from '../../features/live/api/get-ship-config.ts';
+import type { PlayableSource } from '../../shared/playable-source.ts';
+import { definitionChoices, useShipConfig } from '../../features/live/index.ts';
 import { chooseLiveDefinition } from '../play-session.ts';
 import { SourceOptionsDialog } from './SourceOptionsDialog.tsx';
 import styles from '../mobile.module.css';

@@ -1,11 +1,11 @@
 import { useCallback, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../app/runtime-config.tsx';
-import type { PlayableSource } from '../../features/fleet/types.ts';
-import { useMsePlayer } from '../../features/live/hooks/useMsePlayer.ts';
-import { useNow } from '../../features/live/hooks/useNow.ts';
-import { mediaSocketUrl } from '../../features/live/media-url.ts';
-import { bannerFor, needsClock, overlayFor, type Overlay } from '../../features/live/player-view.ts';
+import type { PlayableSource } from '../../shared/playable-source.ts';
+import { useMsePlayer } from '../../features/live/index.ts';
+import { useNow } from '../../features/live/index.ts';
+import { mediaSocketUrl } from '../../features/live/index.ts';
+import { bannerFor, needsClock, overlayFor, type Overlay } from '../../features/live/index.ts';
 import { useShipStatus } from '../../lib/realtime/index.ts';
 import { VideoFrame, type FrameOverlay } from './VideoFrame.tsx';
 

@@ -1,8 +1,8 @@
 import { Button } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useJumpToken } from '../../features/session/hooks/useJumpToken.ts';
-import { LOGIN_PATH } from '../../features/session/route-guard.ts';
+import { useJumpToken } from '../../features/session/index.ts';
+import { LOGIN_PATH } from '../../features/session/index.ts';
 import { MOBILE_HOME } from '../routes.ts';
 import { FullPageLoading } from './FullPageLoading.tsx';
 import { MessagePage } from './MessagePage.tsx';

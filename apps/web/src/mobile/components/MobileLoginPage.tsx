@@ -3,9 +3,9 @@ import { Button, Input } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../app/runtime-config.tsx';
-import { useLogon } from '../../features/session/api/logon.ts';
-import { logonErrorText } from '../../features/session/logon-error.ts';
-import { sessionStore } from '../../features/session/session-store.ts';
+import { useLogon } from '../../features/session/index.ts';
+import { logonErrorText } from '../../features/session/index.ts';
+import { sessionStore } from '../../features/session/index.ts';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import styles from '../mobile.module.css';
 

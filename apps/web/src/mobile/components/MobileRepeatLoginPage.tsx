@@ -1,7 +1,7 @@
 import { Button } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LOGIN_PATH } from '../../features/session/route-guard.ts';
+import { LOGIN_PATH } from '../../features/session/index.ts';
 import { MessagePage } from './MessagePage.tsx';
 
 /**

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { GuardedRoute } from '../../features/session/components/GuardedRoute.tsx';
+import { GuardedRoute } from '../../features/session/index.ts';
 import { FullPageLoading } from './FullPageLoading.tsx';
 
 /**

@@ -3,7 +3,7 @@ import { ClockCircleOutline, VideoOutline } from 'antd-mobile-icons';
 import { NavLink, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../app/runtime-config.tsx';
-import { useHeartbeat } from '../../features/session/api/heartbeat.ts';
+import { useHeartbeat } from '../../features/session/index.ts';
 import { realtime } from '../../lib/realtime/index.ts';
 import { MOBILE_HOME, MOBILE_PLAYBACK } from '../routes.ts';
 import styles from '../mobile.module.css';

@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
 import { DotLoading, List, Popup, SearchBar, Selector } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import type { PlayableSource } from '../../features/fleet/types.ts';
-import { usePlaybackOptionsForm } from '../../features/playback/hooks/usePlaybackOptionsForm.ts';
+import type { PlayableSource } from '../../shared/playable-source.ts';
+import { usePlaybackOptionsForm } from '../../features/playback/index.ts';
 import {
   epochToWallClock,
   formatWallClock,
@@ -17,7 +17,7 @@ import {
   type PlaybackOptionsField,
   type TextLanguage,
   type TimeZoneEntry,
-} from '../../features/playback/options.ts';
+} from '../../features/playback/index.ts';
 import { OneChoiceList } from './PickerSheet.tsx';
 import { SourceOptionsDialog } from './SourceOptionsDialog.tsx';
 import styles from '../mobile.module.css';

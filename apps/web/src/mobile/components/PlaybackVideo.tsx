@@ -1,10 +1,10 @@
 import { PlayOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import type { PlaybackSpeed } from '@ship-cctv/protocol';
-import type { PlayableSource } from '../../features/fleet/types.ts';
-import { usePlaybackScreen } from '../../features/playback/hooks/usePlaybackScreen.ts';
-import { formatInTimeZone, isPlaybackSpeed, SPEED_CHOICES, type PlaybackOptions } from '../../features/playback/options.ts';
-import { seekValue, type PlaybackOverlay } from '../../features/playback/playback-view.ts';
+import type { PlayableSource } from '../../shared/playable-source.ts';
+import { usePlaybackScreen } from '../../features/playback/index.ts';
+import { formatInTimeZone, isPlaybackSpeed, SPEED_CHOICES, type PlaybackOptions } from '../../features/playback/index.ts';
+import { seekValue, type PlaybackOverlay } from '../../features/playback/index.ts';
 import { VideoFrame, type FrameOverlay } from './VideoFrame.tsx';
 import styles from '../mobile.module.css';
 

@@ -1,6 +1,6 @@
 import type { CSSProperties, ReactNode } from 'react';
 import { Dialog } from 'antd-mobile';
-import type { PlayableSource } from '../../features/fleet/types.ts';
+import type { PlayableSource } from '../../shared/playable-source.ts';
 import styles from '../mobile.module.css';
 
 export interface SourceOptionsDialogProps {

@@ -2,8 +2,8 @@ import type { ReactNode, RefObject } from 'react';
 import { Button, NoticeBar, SpinLoading } from 'antd-mobile';
 import { CloseOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import type { PlayableSource } from '../../features/fleet/types.ts';
-import type { Banner } from '../../features/live/player-view.ts';
+import type { PlayableSource } from '../../shared/playable-source.ts';
+import type { Banner } from '../../features/live/index.ts';
 import styles from '../mobile.module.css';
 
 /** What covers the picture, its texts already in the user's language. */

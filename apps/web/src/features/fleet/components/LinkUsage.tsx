@@ -1,7 +1,7 @@
 import { useMemo, type HTMLAttributes } from 'react';
 import { Alert, Flex, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { usePlaylist } from '../../live/playlist.ts';
+import { usePlaylist } from '../../live/index.ts';
 import { useLinkBytes } from '../api/link-bytes.ts';
 import { formatBytes, formatKbps, openShips, shipIdsByOrg, uplinkUsage, type ShipUplink } from '../link-usage.ts';
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState, type Key, type ReactNode } from 'react';
 import { Empty, Flex, Input, Select, Spin, Tree, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { usePlaylistActions } from '../../live/playlist.ts';
+import { usePlaylistActions } from '../../live/index.ts';
 import { useChannelSearch } from '../api/channel-search.ts';
 import { useDebouncedValue } from '../hooks/useDebouncedValue.ts';
 import { useElementHeight } from '../hooks/useElementHeight.ts';

@@ -3,7 +3,7 @@ import { Button, ConfigProvider, theme, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
 import { toKnownLink, useShipStatus } from '../../../lib/realtime/index.ts';
-import type { PlayableSource } from '../../fleet/types.ts';
+import type { PlayableSource } from '../../../shared/playable-source.ts';
 import { useFullscreen } from '../hooks/useFullscreen.ts';
 import { useMsePlayer } from '../hooks/useMsePlayer.ts';
 import { useNow } from '../hooks/useNow.ts';

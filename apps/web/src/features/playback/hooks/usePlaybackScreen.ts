@@ -1,9 +1,9 @@
 import { useCallback, useMemo, useRef } from 'react';
 import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
 import { useShipStatus } from '../../../lib/realtime/index.ts';
-import { useNow } from '../../live/hooks/useNow.ts';
-import { mediaSocketUrl } from '../../live/media-url.ts';
-import { bannerFor, needsClock } from '../../live/player-view.ts';
+import { useNow } from '../../live/index.ts';
+import { mediaSocketUrl } from '../../live/index.ts';
+import { bannerFor, needsClock } from '../../live/index.ts';
 import { findTimeZone, toPlaybackCommand, type PlaybackOptions } from '../options.ts';
 import { playbackOverlay } from '../playback-view.ts';
 import { usePlaybackPlayer } from './usePlaybackPlayer.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boxes, findBox, isInitSegment, readBaseDecodeTime, readTimescale } from '../src/fmp4.ts';
+import { boxes, findBox, isInitSegment, readBaseDecodeTime, readTimescale } from '../src/index.ts';
 import { box, concat, fragment, initSegment } from './fakes.ts';
 
 describe('fmp4', () => {

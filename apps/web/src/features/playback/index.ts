@@ -1,0 +1,6 @@
+/** The public face of the playback feature: other features, the app shell and the mobile screens import only from here. */
+export * from './components/ShipPlaybackPage.tsx';
+export * from './hooks/usePlaybackOptionsForm.ts';
+export * from './hooks/usePlaybackScreen.ts';
+export * from './options.ts';
+export * from './playback-view.ts';

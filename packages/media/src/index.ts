@@ -1,0 +1,38 @@
+export { type Box, Reader, boxes, findBox, findBoxes, fourcc } from './boxes.ts';
+export { ByteQueue } from './byte-queue.ts';
+export { Fmp4Error, type Fmp4ErrorCode } from './errors.ts';
+export {
+  type FragmentInfo,
+  type MediaFragment,
+  type TrackRun,
+  isInitSegment,
+  isSyncSample,
+  readBaseDecodeTime,
+  readFirstSampleFlags,
+  readTimescale,
+  readVideoTrack,
+  shiftDecodeTimes,
+} from './fragment.ts';
+export {
+  type InitSegment,
+  type MoovOptions,
+  type TrackInfo,
+  type TrackKind,
+  isCompleteInitSegment,
+  mimeFor,
+  parseInitSegment,
+} from './init-segment.ts';
+export { DEFAULT_MAX_BOX_BYTES, type Fmp4SplitterOptions, type Fmp4Unit, Fmp4Splitter, type OtherBox } from './splitter.ts';
+export {
+  type FragmentOptions,
+  type InitSegmentOptions,
+  NON_SYNC_SAMPLE_FLAGS,
+  SYNC_SAMPLE_FLAGS,
+  TRACK_ID,
+  box,
+  concatBytes,
+  fullBox,
+  initSegment,
+  mediaFragment,
+  u32s,
+} from './writer.ts';
