@@ -18,6 +18,7 @@ import agentLinkPlugin, { type AgentLinkOptions } from './plugins/app/agent-link
 import cctvServerRoutes from './routes/api/cctv-server.ts';
 import livePlugin, { type LivePluginOptions } from './plugins/app/live.ts';
 import recorderPlugin, { type RecorderPluginOptions } from './plugins/app/recorder.ts';
+import jobsPlugin, { type JobsPluginOptions } from './plugins/app/jobs.ts';
 import recordRoutes from './routes/api/cctv/record.ts';
 import playbackPlugin, { type PlaybackPluginOptions } from './plugins/app/playback.ts';
 import vodRoutes from './routes/cctvv3-server/vod.ts';
@@ -53,6 +54,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   recorder?: Omit<RecorderPluginOptions, 'dataDir'>;
   /** Ship-end playback and span queries over the agent link. */
   playback?: PlaybackPluginOptions;
+  /** The job runner (lease, heartbeat and poll times; the instance's name). */
+  jobs?: JobsPluginOptions;
 }
 
 export type App = FastifyInstance;
@@ -135,6 +138,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     redisUrl: opts.redisUrl,
     redisPrefix: opts.redisPrefix,
   });
+  await app.register(jobsPlugin, opts.jobs ?? {});
   await app.register(fleetPlugin);
   await app.register(statusPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, refreshMs: opts.statusRefreshMs });
   await app.register(stompPlugin, opts.stomp ?? {});

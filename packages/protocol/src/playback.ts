@@ -78,8 +78,10 @@ export interface RecordConfig {
   id: string;
   cameraId: string;
   mode: 'continuous' | 'scheduled';
-  /** For `scheduled`: daily windows in minutes after midnight UTC, [from, to). */
+  /** For `scheduled`: daily windows in minutes after midnight in `timeZone`, [from, to). */
   schedule: { from: number; to: number }[];
+  /** IANA time zone the windows are read in (e.g. "Asia/Shanghai": 08:00 is 08:00 on board a ship on Beijing time). */
+  timeZone: string;
   enabled: boolean;
 }
 
@@ -131,14 +133,17 @@ export interface RecordingSegment {
 
 /**
  * `POST /api/v1/cctv/record/clip/{recordingId}` body `{start, end}` → data: ClipJob. Progress:
- * `GET /api/v1/cctv/record/clip/status/{jobId}`; when `done`, the MP4 is at `downloadUrl`.
+ * `GET /api/v1/cctv/record/clip/status/{jobId}`; when `done`, the MP4 is at `downloadUrl`. Cancel:
+ * `POST /api/v1/cctv/record/clip/cancel/{jobId}`. Clips are persisted jobs: any shore instance may
+ * export one, and one that stops gives its clip to another.
  */
 export interface ClipJob {
   id: string;
   recordingId: string;
   start: number;
   end: number;
-  state: 'queued' | 'running' | 'done' | 'failed';
+  /** `cancelled`: its user stopped it (POST …/clip/cancel/{jobId}). */
+  state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
   /** 0–100. */
   progress: number;
   downloadUrl: string | null;

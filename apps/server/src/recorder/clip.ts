@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClipJob } from '@ship-cctv/protocol';
+import type { JobRunner } from '../jobs/job-runner.ts';
+import type { JobRow } from '../jobs/job-store.ts';
 import { RelaySplitter, type InitSegment, type MediaFragment } from '../media/fmp4.ts';
 import { CLIPS_FOLDER } from './recovery.ts';
 import type { SegmentRow } from './store.ts';
@@ -70,14 +71,22 @@ export async function readSegmentUnits(root: string, segment: Pick<SegmentRow, '
   return { init, fragments };
 }
 
-interface JobState extends ClipJob {
-  orgId: string;
-  /** Who asked: each user's jobs take turns with everyone else's. */
-  userId: string;
+/** What a clip job holds in the jobs table. */
+interface ClipPayload {
+  recordingId: string;
+  start: number;
+  end: number;
   fileName: string;
-  output: string;
-  finishedAt: number | undefined;
+  [key: string]: unknown;
 }
+
+/** The job a clip is being made by: the range, and where the file goes. */
+interface ClipWork extends ClipPayload {
+  id: string;
+  output: string;
+}
+
+export const CLIP_JOB_KIND = 'clip.export';
 
 export interface ClipServiceDeps {
   root: string;
@@ -85,7 +94,7 @@ export interface ClipServiceDeps {
   /** How long a finished clip stays downloadable. */
   keepMs: number;
   log: FastifyBaseLogger;
-  now?: () => number;
+  jobs: JobRunner;
   /** Clips one user may have queued or running at once (default 3). */
   perUserLimit?: number;
 }
@@ -99,135 +108,81 @@ export class ClipLimitError extends Error {
 }
 
 /**
- * Clip jobs of this server instance: queued per user, run one at a time taking turns between users
- * (one user queuing many clips delays nobody else by more than one clip), kept for a while once done.
+ * Clip export on the job runner: each clip is a persisted job (kind `clip.export`) that one
+ * instance runs, with progress and cancel, taking turns between users (one user queuing many clips
+ * delays nobody else by more than one clip); an instance that stops gives its clip back to the
+ * queue. Finished clips stay downloadable for `keepMs`, then a scheduled sweep removes them.
  */
 export class ClipService {
-  private readonly jobs = new Map<string, JobState>();
-  /** Waiting jobs per user, in the order each user asked. */
-  private readonly waiting = new Map<string, JobState[]>();
-  /** Users in turn order: the next clip comes from the first user here with one waiting. */
-  private readonly turns: string[] = [];
-  private active: Promise<void> | undefined;
-  private idleWaiters: (() => void)[] = [];
   private readonly running = new Set<ReturnType<typeof spawn>>();
-  private closed = false;
 
-  constructor(private readonly deps: ClipServiceDeps) {}
-
-  private get now(): number {
-    return (this.deps.now ?? Date.now)();
-  }
-
-  create(recording: { id: string; orgId: string; cameraId: string }, start: number, end: number, userId: string): ClipJob {
-    this.sweep();
-    const limit = this.deps.perUserLimit ?? 3;
-    const open = [...this.jobs.values()].filter((j) => j.userId === userId && (j.state === 'queued' || j.state === 'running')).length;
-    if (open >= limit) throw new ClipLimitError(limit);
-    const id = randomUUID();
-    const stamp = new Date(start).toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
-    const job: JobState = {
-      id,
-      recordingId: recording.id,
-      start,
-      end,
-      state: 'queued',
-      progress: 0,
-      downloadUrl: null,
-      message: null,
-      orgId: recording.orgId,
-      userId,
-      fileName: `${recording.cameraId}_${stamp}Z_${Math.round((end - start) / 1000)}s.mp4`,
-      output: join(this.deps.root, CLIPS_FOLDER, `${id}.mp4`),
-      finishedAt: undefined,
-    };
-    this.jobs.set(id, job);
-    const queue = this.waiting.get(userId) ?? [];
-    queue.push(job);
-    this.waiting.set(userId, queue);
-    if (!this.turns.includes(userId)) this.turns.push(userId);
-    this.pump();
-    return this.view(job);
-  }
-
-  /** Starts the next waiting clip, round-robin over users, when none is running. */
-  private pump(): void {
-    if (this.active || this.closed) {
-      if (!this.active) this.wakeIdle();
-      return;
-    }
-    const userId = this.turns.shift();
-    if (userId === undefined) return this.wakeIdle();
-    const queue = this.waiting.get(userId) ?? [];
-    const job = queue.shift();
-    if (queue.length > 0) this.turns.push(userId);
-    else this.waiting.delete(userId);
-    if (!job) return this.pump();
-    this.active = this.run(job).finally(() => {
-      this.active = undefined;
-      this.pump();
+  constructor(private readonly deps: ClipServiceDeps) {
+    deps.jobs.register(CLIP_JOB_KIND, {
+      concurrency: 1,
+      run: async ({ job, signal, progress }) => {
+        const payload = job.payload as ClipPayload;
+        const work: ClipWork = { ...payload, id: job.id, output: this.output(job.id) };
+        try {
+          await this.produce(work, signal, progress);
+        } catch (err) {
+          await rm(work.output, { force: true });
+          throw err;
+        }
+        return { downloadUrl: downloadUrl(job.id) };
+      },
     });
   }
 
-  private wakeIdle(): void {
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const w of waiters) w();
+  private output(id: string): string {
+    return join(this.deps.root, CLIPS_FOLDER, `${id}.mp4`);
+  }
+
+  async create(recording: { id: string; orgId: string; cameraId: string }, start: number, end: number, userId: string): Promise<ClipJob> {
+    const limit = this.deps.perUserLimit ?? 3;
+    if ((await this.deps.jobs.store.openCount(CLIP_JOB_KIND, userId)) >= limit) throw new ClipLimitError(limit);
+    const stamp = new Date(start).toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
+    const payload: ClipPayload = {
+      recordingId: recording.id,
+      start,
+      end,
+      fileName: `${recording.cameraId}_${stamp}Z_${Math.round((end - start) / 1000)}s.mp4`,
+    };
+    const row = await this.deps.jobs.enqueue({ kind: CLIP_JOB_KIND, owner: userId, orgId: recording.orgId, payload, maxAttempts: 2 });
+    if (!row) throw new Error('the clip job was not created');
+    return view(row);
   }
 
   /** The job with the organisation that owns it (for the access check), or undefined. */
-  get(id: string): { job: ClipJob; orgId: string; fileName: string; output: string } | undefined {
-    const job = this.jobs.get(id);
-    return job ? { job: this.view(job), orgId: job.orgId, fileName: job.fileName, output: job.output } : undefined;
+  async get(id: string): Promise<{ job: ClipJob; orgId: string; fileName: string; output: string } | undefined> {
+    const row = await this.deps.jobs.store.get(id);
+    if (!row || row.kind !== CLIP_JOB_KIND) return undefined;
+    return { job: view(row), orgId: row.orgId ?? '', fileName: (row.payload as ClipPayload).fileName, output: this.output(row.id) };
   }
 
-  /** Resolves when every queued job has finished. */
+  /** Asks a clip job to stop (a queued one never runs; a running one stops at its next heartbeat). */
+  async cancel(id: string): Promise<ClipJob | undefined> {
+    const row = await this.deps.jobs.store.cancel(id);
+    return row && row.kind === CLIP_JOB_KIND ? view(row) : undefined;
+  }
+
+  /** Resolves when this instance runs no clip and has none more to claim. */
   idle(): Promise<void> {
-    if (!this.active && this.turns.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.deps.jobs.idle();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     for (const p of this.running) p.kill('SIGKILL');
-    await this.active?.catch(() => undefined);
-    this.wakeIdle();
   }
 
-  /** Forgets finished jobs older than the keep time, and their files. */
-  sweep(): void {
-    for (const job of this.jobs.values()) {
-      if (job.finishedAt !== undefined && this.now - job.finishedAt > this.deps.keepMs) {
-        this.jobs.delete(job.id);
-        void rm(job.output, { force: true });
-      }
-    }
+  /** Forgets finished clips older than the keep time, and their files (run by a schedule). */
+  async sweep(): Promise<number> {
+    const old = await this.deps.jobs.store.finishedBefore(CLIP_JOB_KIND, this.deps.keepMs);
+    await Promise.all(old.map((row) => rm(this.output(row.id), { force: true })));
+    await this.deps.jobs.store.remove(old.map((row) => row.id));
+    return old.length;
   }
 
-  private view(job: JobState): ClipJob {
-    const { id, recordingId, start, end, state, progress, downloadUrl, message } = job;
-    return { id, recordingId, start, end, state, progress, downloadUrl, message };
-  }
-
-  private async run(job: JobState): Promise<void> {
-    if (this.closed) return;
-    job.state = 'running';
-    try {
-      await this.produce(job);
-      job.state = 'done';
-      job.progress = 100;
-      job.downloadUrl = `/api/v1/cctv/record/clip/download/${job.id}`;
-    } catch (err) {
-      job.state = 'failed';
-      job.message = err instanceof Error ? err.message : String(err);
-      this.deps.log.warn({ err, jobId: job.id, recordingId: job.recordingId }, 'clip failed');
-      await rm(job.output, { force: true });
-    } finally {
-      job.finishedAt = this.now;
-    }
-  }
-
-  private async produce(job: JobState): Promise<void> {
+  private async produce(job: ClipWork, signal: AbortSignal, progress: (percent: number) => void): Promise<void> {
     const segments = (await this.deps.segments(job.recordingId)).filter((s) => s.endMs > job.start && s.startMs < job.end);
     const [firstSegment, ...rest] = segments;
     if (!firstSegment) throw new Error('nothing was recorded in the requested range');
@@ -252,11 +207,14 @@ export class ClipService {
     const report = () => {
       const fed = (fedBytes / totalBytes) * 90;
       const made = plan.durationSeconds > 0 ? (outSeconds / plan.durationSeconds) * 99 : 0;
-      job.progress = Math.max(job.progress, Math.min(99, Math.floor(Math.max(fed, made))));
+      progress(Math.min(99, Math.floor(Math.max(fed, made))));
     };
 
+    signal.throwIfAborted();
     const ff = spawn('ffmpeg', clipArgs(job.output, plan), { stdio: ['pipe', 'pipe', 'pipe'] });
     this.running.add(ff);
+    const stop = () => ff.kill('SIGKILL');
+    signal.addEventListener('abort', stop);
     let stderr = '';
     ff.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-STDERR_TAIL);
@@ -289,11 +247,31 @@ export class ClipService {
       }
       ff.stdin.end();
       const code = await exited;
+      signal.throwIfAborted();
       if (code !== 0) throw new Error(`ffmpeg failed (exit ${code ?? 'killed'}): ${stderr.trim() || 'no message'}`);
     } finally {
+      signal.removeEventListener('abort', stop);
       clearTimeout(timer);
       this.running.delete(ff);
       if (ff.exitCode === null) ff.kill('SIGKILL');
     }
   }
+}
+
+const downloadUrl = (id: string) => `/api/v1/cctv/record/clip/download/${id}`;
+
+/** The API's view of a clip job. */
+function view(row: JobRow): ClipJob {
+  const p = row.payload as ClipPayload;
+  const state = row.state as ClipJob['state'];
+  return {
+    id: row.id,
+    recordingId: p.recordingId,
+    start: p.start,
+    end: p.end,
+    state,
+    progress: row.progress,
+    downloadUrl: state === 'done' ? downloadUrl(row.id) : null,
+    message: row.message,
+  };
 }

@@ -4,6 +4,7 @@ import { type DefinitionModel, type MediaListMessage, type RecordConfig, cameraS
 import type { LiveMediaTap, LiveSource } from '../live/live-source.ts';
 import type { InitSegment, MediaFragment } from '../media/fmp4.ts';
 import { CameraRecorder, type RecordingEvent } from './camera-recorder.ts';
+import type { JobRunner } from '../jobs/job-runner.ts';
 import { ClipService } from './clip.ts';
 import type { RecorderSettings } from './config.ts';
 import { recoverRecordings, type RecoveryResult } from './recovery.ts';
@@ -17,6 +18,8 @@ export interface RecorderServiceDeps {
   /** Publishes a STOMP message (body JSON) to a destination. */
   publish(destination: string, body: string): void;
   log: FastifyBaseLogger;
+  /** The job runner clip exports run on. */
+  jobs: JobRunner;
   now?: () => number;
 }
 
@@ -44,6 +47,7 @@ export class RecorderService implements LiveMediaTap {
       segments: (id) => deps.store.segments(id),
       keepMs: deps.settings.clipKeepMs,
       log: deps.log,
+      jobs: deps.jobs,
     });
   }
 

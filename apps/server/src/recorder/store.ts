@@ -59,7 +59,7 @@ const summaryColumns = {
 };
 
 export function toConfig(row: typeof t.recordConfigs.$inferSelect): RecordConfig {
-  return { id: row.id, cameraId: row.cameraId, mode: row.mode === 'scheduled' ? 'scheduled' : 'continuous', schedule: row.schedule, enabled: row.enabled };
+  return { id: row.id, cameraId: row.cameraId, mode: row.mode === 'scheduled' ? 'scheduled' : 'continuous', schedule: row.schedule, timeZone: row.timeZone, enabled: row.enabled };
 }
 
 export function toSegment(row: SegmentRow): RecordingSegment {
@@ -99,7 +99,7 @@ export class RecordingStore {
   }
 
   async saveConfig(config: RecordConfig): Promise<void> {
-    const values = { cameraId: config.cameraId, mode: config.mode, schedule: config.schedule, enabled: config.enabled };
+    const values = { cameraId: config.cameraId, mode: config.mode, schedule: config.schedule, timeZone: config.timeZone, enabled: config.enabled };
     await this.db
       .insert(t.recordConfigs)
       .values({ id: config.id, ...values })

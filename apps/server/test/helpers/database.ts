@@ -11,7 +11,7 @@ export type DatabaseKind = 'pglite' | 'postgres';
  * A fresh, migrated database of either kind. PostgreSQL gets a throw-away database of its own so
  * test files never see each other's rows; `close` drops it.
  */
-export async function freshDatabase(kind: DatabaseKind): Promise<Database> {
+export async function freshDatabase(kind: DatabaseKind): Promise<Database & { url?: string }> {
   if (kind === 'pglite') return openDatabase({});
   const name = `shipcctv_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
@@ -23,6 +23,8 @@ export async function freshDatabase(kind: DatabaseKind): Promise<Database> {
   const database = await openDatabase({ url: url.toString() });
   return {
     ...database,
+    /** For a second connection pool to the same database (another server instance). */
+    url: url.toString(),
     async close() {
       await database.close();
       const drop = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });

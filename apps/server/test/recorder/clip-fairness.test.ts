@@ -1,34 +1,53 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
+import { JobRunner } from '../../src/jobs/job-runner.ts';
+import { JobStore } from '../../src/jobs/job-store.ts';
 import { ClipLimitError, ClipService } from '../../src/recorder/clip.ts';
+import { freshDatabase } from '../helpers/database.ts';
+
+type Db = Awaited<ReturnType<typeof freshDatabase>>;
 
 /** Clip jobs that end at once (nothing recorded in their range): what matters here is their order. */
-function service(perUserLimit: number) {
-  const order: string[] = [];
-  const clips = new ClipService({
-    root: '/nonexistent',
-    keepMs: 60_000,
-    log: pino({ level: 'silent' }),
-    perUserLimit,
-    segments: async (recordingId) => {
-      order.push(recordingId);
-      await new Promise((r) => setTimeout(r, 5));
-      return [];
-    },
-  });
-  const ask = (user: string, n: number) => clips.create({ id: `${user}-${n}`, orgId: 'o', cameraId: 'c' }, 0, 1_000, user);
-  return { clips, order, ask };
-}
-
 describe('clip jobs between users', () => {
+  let database: Db;
+  let runner: JobRunner | undefined;
+  beforeAll(async () => {
+    database = await freshDatabase('pglite');
+  });
+  afterEach(async () => {
+    await runner?.stop();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  function service(perUserLimit: number) {
+    const order: string[] = [];
+    runner = new JobRunner(new JobStore(database.db), { log: pino({ level: 'silent' }), pollMs: 20 });
+    const clips = new ClipService({
+      root: '/nonexistent',
+      keepMs: 60_000,
+      log: pino({ level: 'silent' }),
+      jobs: runner,
+      perUserLimit,
+      segments: async (recordingId) => {
+        order.push(recordingId);
+        await new Promise((r) => setTimeout(r, 2));
+        return [];
+      },
+    });
+    const ask = (user: string, n: number) => clips.create({ id: `${user}-${n}`, orgId: 'o', cameraId: 'c' }, 0, 1_000, user);
+    return { clips, order, ask, runner };
+  }
+
   it("one user's flood of clips delays another user's by at most one clip", async () => {
-    const { clips, order, ask } = service(500);
-    for (let i = 0; i < 200; i++) ask('flood', i);
-    ask('other', 0);
-    ask('third', 0);
-    await clips.idle();
-    expect(order).toHaveLength(202);
-    // The flood's first clip was already running; the others' clips come right after it.
+    const { order, ask, runner } = service(500);
+    for (let i = 0; i < 200; i++) await ask('flood', i);
+    await ask('other', 0);
+    await ask('third', 0);
+    runner.start();
+    await expect.poll(() => order.length, { timeout: 20_000 }).toBe(202);
+    // The flood's first clip goes first; the others' clips come right after it.
     expect(order.indexOf('other-0')).toBeLessThanOrEqual(2);
     expect(order.indexOf('third-0')).toBeLessThanOrEqual(3);
     // Each user's own clips keep their order.
@@ -37,14 +56,16 @@ describe('clip jobs between users', () => {
   });
 
   it('refuses a user more clips waiting or running than the limit, and takes more once one is done', async () => {
-    const { clips, ask } = service(3);
-    for (let i = 0; i < 3; i++) ask('ann', i);
-    expect(() => ask('ann', 3)).toThrow(ClipLimitError);
-    expect(() => ask('ann', 3)).toThrow(/3 clips waiting/);
+    const { clips, ask, runner, order } = service(3);
+    const ann = await Promise.all([0, 1, 2].map((i) => ask('ann', i)));
+    await expect(ask('ann', 3)).rejects.toThrow(ClipLimitError);
+    await expect(ask('ann', 3)).rejects.toThrow(/3 clips waiting/);
     // Another user is not held by ann's limit.
-    expect(['queued', 'running']).toContain(ask('bob', 0).state);
-    await clips.idle();
-    expect(['queued', 'running']).toContain(ask('ann', 4).state);
-    await clips.idle();
+    expect((await ask('bob', 0)).state).toBe('queued');
+    runner.start();
+    await expect.poll(() => order.length, { timeout: 10_000 }).toBe(4);
+    await expect.poll(async () => (await clips.get(ann[2]?.id ?? ''))?.job.state).toBe('failed');
+    expect((await clips.get(ann[0]?.id ?? ''))?.job.message).toBe('nothing was recorded in the requested range');
+    expect((await ask('ann', 4)).state).toBe('queued');
   });
 });

@@ -33,7 +33,7 @@ describe.each(['pglite', 'postgres'] as const)('shore recorder on %s', (kind) =>
   /** The recorder's clock: each fed stream is recorded as if shot just before `clock`. */
   let clock = Date.now() - 3_600_000;
 
-  const api = async <T>(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, as = token) => {
+  const api = async <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, as = token) => {
     const res = await t.app.inject({ method, url, headers: { 'cas-jwt': as }, ...(payload === undefined ? {} : { payload: payload as object }) });
     return { status: res.statusCode, body: res.json<EnvelopeOf<T>>(), res };
   };
@@ -197,6 +197,26 @@ describe.each(['pglite', 'postgres'] as const)('shore recorder on %s', (kind) =>
     expect(bytes.indexOf('moov')).toBeLessThan(bytes.indexOf('mdat'));
   });
 
+  it('cancels a clip waiting behind another: it never runs, and there is nothing to download', async () => {
+    const start = segments[0]!.start + 2_500;
+    const first = (await api<ClipJob>('POST', `/api/v1/cctv/record/clip/${recordingId}`, { start, end: start + 5_000 })).body.data;
+    const second = (await api<ClipJob>('POST', `/api/v1/cctv/record/clip/${recordingId}`, { start, end: start + 4_000 })).body.data;
+    expect((await api('POST', `/api/v1/cctv/record/clip/cancel/${second.id}`, undefined, njzszToken)).status).toBe(403);
+    const cancelled = await api<ClipJob>('POST', `/api/v1/cctv/record/clip/cancel/${second.id}`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ id: second.id, state: 'cancelled', downloadUrl: null, message: 'cancelled' });
+    let job = first;
+    while (job.state === 'queued' || job.state === 'running') {
+      await new Promise((r) => setTimeout(r, 100));
+      job = (await api<ClipJob>('GET', `/api/v1/cctv/record/clip/status/${job.id}`)).body.data;
+    }
+    expect(job.state).toBe('done');
+    expect((await api<ClipJob>('GET', `/api/v1/cctv/record/clip/status/${second.id}`)).body.data.state).toBe('cancelled');
+    const download = await t.app.inject({ method: 'GET', url: `/api/v1/cctv/record/clip/download/${second.id}`, headers: { 'cas-jwt': token } });
+    expect(download.statusCode).toBe(409);
+    expect((await api('POST', '/api/v1/cctv/record/clip/cancel/no-such-job')).status).toBe(404);
+  });
+
   it('answers bad clip ranges with clear 400s', async () => {
     const rec = segments[0]!;
     const clip = (body: object) => api('POST', `/api/v1/cctv/record/clip/${recordingId}`, body);
@@ -221,6 +241,15 @@ describe.each(['pglite', 'postgres'] as const)('shore recorder on %s', (kind) =>
 
     const camera = 'S1003-C01-1';
     expect((await api('POST', '/api/v1/cctv/record/config', { cameraId: camera, mode: 'scheduled', schedule: [] })).status).toBe(400);
+    const badZone = await api<unknown>('POST', '/api/v1/cctv/record/config', { cameraId: camera, mode: 'scheduled', schedule: [{ from: 480, to: 1050 }], timeZone: 'Mars/Olympus_Mons' });
+    expect(badZone.status).toBe(400);
+    expect(JSON.stringify(badZone.body)).toContain('unknown time zone \\"Mars/Olympus_Mons\\"');
+    const zoned = await api<{ id: string; timeZone: string; schedule: unknown }>('POST', '/api/v1/cctv/record/config', { cameraId: camera, mode: 'scheduled', schedule: [{ from: 480, to: 1050 }], timeZone: 'Asia/Shanghai', enabled: false });
+    expect(zoned.status).toBe(200);
+    expect(zoned.body.data).toMatchObject({ timeZone: 'Asia/Shanghai', schedule: [{ from: 480, to: 1050 }] });
+    const listed = await api<{ id: string; timeZone: string }[]>('GET', `/api/v1/cctv/record/config/list?cameraId=${camera}`);
+    expect(listed.body.data.find((c) => c.id === zoned.body.data.id)?.timeZone).toBe('Asia/Shanghai');
+    expect((await api('DELETE', `/api/v1/cctv/record/config/${zoned.body.data.id}`)).status).toBe(200);
     expect((await api('POST', '/api/v1/cctv/record/config', { cameraId: camera, mode: 'continuous' }, njzszToken)).status).toBe(403);
     const made = await api<{ id: string }>('POST', '/api/v1/cctv/record/config', { cameraId: camera, mode: 'continuous' });
     expect(made.status).toBe(200);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clipArgs } from '../../src/recorder/clip.ts';
-import { isConfigActive } from '../../src/recorder/schedule.ts';
+import { isConfigActive, isTimeZone, minuteOfDay } from '../../src/recorder/schedule.ts';
 import { parseSegmentFileName, segmentFileName } from '../../src/recorder/segment-file.ts';
 
 const at = (hh: number, mm: number) => Date.UTC(2026, 0, 5, hh, mm);
@@ -21,6 +21,23 @@ describe('recording configurations', () => {
     expect(isConfigActive(night, at(23, 0))).toBe(true);
     expect(isConfigActive(night, at(5, 59))).toBe(true);
     expect(isConfigActive(night, at(12, 0))).toBe(false);
+  });
+
+  it("reads the windows on the wall clock of the configuration's time zone, daylight saving included", () => {
+    // 08:00–17:30 on board a ship on Beijing time is 00:00–09:30 UTC.
+    const beijing = { mode: 'scheduled' as const, schedule: [{ from: 8 * 60, to: 17 * 60 + 30 }], timeZone: 'Asia/Shanghai', enabled: true };
+    expect(isConfigActive(beijing, at(0, 0))).toBe(true);
+    expect(isConfigActive(beijing, at(9, 29))).toBe(true);
+    expect(isConfigActive(beijing, at(9, 30))).toBe(false);
+    expect(isConfigActive(beijing, at(23, 59))).toBe(false);
+    // London: 08:00 is 08:00 UTC in January and 07:00 UTC in July.
+    const london = { mode: 'scheduled' as const, schedule: [{ from: 8 * 60, to: 9 * 60 }], timeZone: 'Europe/London', enabled: true };
+    expect(isConfigActive(london, Date.UTC(2026, 0, 5, 8, 30))).toBe(true);
+    expect(isConfigActive(london, Date.UTC(2026, 6, 5, 8, 30))).toBe(false);
+    expect(isConfigActive(london, Date.UTC(2026, 6, 5, 7, 30))).toBe(true);
+    expect(minuteOfDay(Date.UTC(2026, 6, 5, 23, 15), 'Asia/Shanghai')).toBe(7 * 60 + 15);
+    expect(isTimeZone('Asia/Shanghai')).toBe(true);
+    expect(isTimeZone('Mars/Olympus_Mons')).toBe(false);
   });
 });
 

@@ -69,22 +69,24 @@ export const ClipJobSchema = Type.Object({
   recordingId: Type.String(),
   start: Type.Integer(),
   end: Type.Integer(),
-  state: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+  state: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed'), Type.Literal('cancelled')]),
   progress: Type.Integer({ minimum: 0, maximum: 100 }),
   downloadUrl: Type.Union([Type.String(), Type.Null()]),
   message: Type.Union([Type.String(), Type.Null()]),
 });
 
 const ScheduleWindow = Type.Object({
-  from: Type.Integer({ minimum: 0, maximum: 1440, description: 'Minutes after midnight UTC' }),
-  to: Type.Integer({ minimum: 0, maximum: 1440, description: 'Minutes after midnight UTC (exclusive)' }),
+  from: Type.Integer({ minimum: 0, maximum: 1440, description: 'Minutes after midnight in the configuration\'s time zone' }),
+  to: Type.Integer({ minimum: 0, maximum: 1440, description: 'Minutes after midnight in the configuration\'s time zone (exclusive)' }),
 });
+const TimeZone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the windows, e.g. Asia/Shanghai (default UTC)' });
 
 export const RecordConfigSchema = Type.Object({
   id: Type.String(),
   cameraId: Type.String(),
   mode: Type.Union([Type.Literal('continuous'), Type.Literal('scheduled')]),
   schedule: Type.Array(ScheduleWindow),
+  timeZone: TimeZone,
   enabled: Type.Boolean(),
 });
 
@@ -94,6 +96,7 @@ export const RecordConfigInput = Type.Object(
     cameraId: Type.String({ minLength: 1, maxLength: 64 }),
     mode: Type.Union([Type.Literal('continuous'), Type.Literal('scheduled')]),
     schedule: Type.Optional(Type.Array(ScheduleWindow, { maxItems: 48 })),
+    timeZone: Type.Optional(TimeZone),
     enabled: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },

@@ -41,9 +41,13 @@ export default fp<RecorderPluginOptions>(
         app.status.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'shore recorder: publishing its status failed'));
       },
       log: app.log.child({ module: 'recorder' }),
+      jobs: app.jobs.runner,
       ...(opts.now ? { now: opts.now } : {}),
     });
     await recorder.start();
+    // Finished clips are kept for a while (RECORDING_CLIP_KEEP): swept every ten minutes, once across instances.
+    app.jobs.runner.register('clip.sweep', { run: async () => ({ removed: await recorder.clips.sweep() }) });
+    app.jobs.schedules.add({ name: 'clip-sweep', pattern: '*/10 * * * *', kind: 'clip.sweep' });
     const untap = app.live.tapMedia(recorder);
     app.decorate('recorder', recorder);
     app.decorate('recordings', store);
@@ -53,5 +57,5 @@ export default fp<RecorderPluginOptions>(
       if (scratch) rmSync(scratch, { recursive: true, force: true });
     });
   },
-  { name: 'recorder', dependencies: ['live', 'app-stomp', 'status'] },
+  { name: 'recorder', dependencies: ['live', 'app-stomp', 'status', 'jobs'] },
 );

@@ -65,6 +65,8 @@ export const shorePlaybackZhCN = {
     failed: '导出失败：{{message}}',
     tooMany: '您已有多个片段在排队或导出中，请等待其中一个完成后再导出',
     chooseRecording: '请先选择一段录像',
+    cancel: '取消导出',
+    cancelled: '已取消导出',
   },
 };
 
@@ -133,5 +135,7 @@ export const shorePlaybackEn: ShorePlaybackTexts = {
     failed: 'Export failed: {{message}}',
     tooMany: 'You already have several clips waiting or being exported; wait for one to finish before exporting another',
     chooseRecording: 'Choose a recording first',
+    cancel: 'Cancel the export',
+    cancelled: 'Export cancelled',
   },
 };

@@ -24,6 +24,7 @@ import { requireOrg, subtreeIds } from '../../../services/access.ts';
 import { toSegment } from '../../../recorder/store.ts';
 import { ClipLimitError } from '../../../recorder/clip.ts';
 import * as t from '../../../db/schema.ts';
+import { isTimeZone } from '../../../recorder/schedule.ts';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
 const security = [{ casJwt: [] }];
@@ -145,7 +146,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         throw badRequest(`the range must lie within the recording (${new Date(recording.startMs).toISOString()} – ${new Date(recording.endMs).toISOString()})`);
       }
       try {
-        return ok(app.recorder.clips.create({ id: recording.id, orgId: recording.orgId, cameraId: recording.cameraId }, start, end, req.auth.userId));
+        return ok(await app.recorder.clips.create({ id: recording.id, orgId: recording.orgId, cameraId: recording.cameraId }, start, end, req.auth.userId));
       } catch (err) {
         if (err instanceof ClipLimitError) throw new ApiError(CODES.tooMany, err.message);
         throw err;
@@ -159,10 +160,25 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: 'Progress (0–100) of a clip job; when done it has a downloadUrl', security, params: RecordIdParam, response: { 200: Envelope(ClipJobSchema), ...errors } },
     },
     async (req) => {
-      const found = app.recorder.clips.get(req.params.id);
+      const found = await app.recorder.clips.get(req.params.id);
       if (!found) throw notFound('Clip job');
       if (!req.auth.visibleOrgIds.has(found.orgId)) throw forbidden();
       return ok(found.job);
+    },
+  );
+
+  app.post(
+    '/clip/cancel/:id',
+    {
+      schema: { tags, summary: 'Stops a clip job: a queued one never runs, a running one stops within seconds', security, params: RecordIdParam, response: { 200: Envelope(ClipJobSchema), ...errors } },
+    },
+    async (req) => {
+      const found = await app.recorder.clips.get(req.params.id);
+      if (!found) throw notFound('Clip job');
+      if (!req.auth.visibleOrgIds.has(found.orgId)) throw forbidden();
+      const job = await app.recorder.clips.cancel(req.params.id);
+      if (!job) throw notFound('Clip job');
+      return ok(job);
     },
   );
 
@@ -172,7 +188,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: 'The finished clip as an MP4 attachment', security, params: RecordIdParam, response: { 200: FileBody('The clip (video/mp4)'), ...errors, 409: ErrorEnvelope } },
     },
     async (req, reply) => {
-      const found = app.recorder.clips.get(req.params.id);
+      const found = await app.recorder.clips.get(req.params.id);
       if (!found) throw notFound('Clip job');
       if (!req.auth.visibleOrgIds.has(found.orgId)) throw forbidden();
       if (found.job.state !== 'done') throw new ApiError(409, `the clip is ${found.job.state}, not ready to download`);
@@ -200,7 +216,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const configs = await app.recordings.configs({ orgIds: [...req.auth.visibleOrgIds], shipId: req.query.shipId, cameraId: req.query.cameraId });
-      return ok(configs.map(({ id, cameraId, mode, schedule, enabled }) => ({ id, cameraId, mode, schedule, enabled })));
+      return ok(configs.map(({ id, cameraId, mode, schedule, timeZone, enabled }) => ({ id, cameraId, mode, schedule, timeZone, enabled })));
     },
   );
 
@@ -208,7 +224,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const schedule = input.schedule ?? [];
     if (input.mode === 'scheduled' && schedule.length === 0) throw badRequest('a scheduled configuration needs at least one window');
     if (schedule.some((w) => w.from === w.to)) throw badRequest('a schedule window must not be empty (from equals to)');
-    return { cameraId: input.cameraId, mode: input.mode, schedule: input.mode === 'scheduled' ? schedule : [], enabled: input.enabled ?? true };
+    const timeZone = input.timeZone ?? 'UTC';
+    if (!isTimeZone(timeZone)) throw badRequest(`unknown time zone "${timeZone}": give an IANA name such as Asia/Shanghai or UTC`);
+    return { cameraId: input.cameraId, mode: input.mode, schedule: input.mode === 'scheduled' ? schedule : [], timeZone, enabled: input.enabled ?? true };
   };
 
   app.post(

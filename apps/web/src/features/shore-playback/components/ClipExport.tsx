@@ -1,22 +1,23 @@
 import { useEffect, useState } from 'react';
-import { DownloadOutlined, ScissorOutlined } from '@ant-design/icons';
+import { DownloadOutlined, ScissorOutlined, StopOutlined } from '@ant-design/icons';
 import { Alert, Button, DatePicker, Flex, Progress, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { CODES, type ClipJob, type RecordingSummary } from '@ship-cctv/protocol';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useClipStatus, useCreateClip } from '../api/clip.ts';
+import { useCancelClip, useClipStatus, useCreateClip } from '../api/clip.ts';
 import { CLIP_MAX_MS, clipProblem, defaultClip } from '../clip-range.ts';
 
 /**
  * Export a clip of the recording being played (at most ten minutes): the range, a progress bar
- * while the server cuts it, then a download link.
+ * while the server cuts it (and a button to stop it), then a download link.
  */
 export function ClipExport({ recording, at }: { recording: RecordingSummary | undefined; at: number | undefined }) {
   const { t } = useTranslation();
   const [range, setRange] = useState<{ start: number; end: number }>();
   const [job, setJob] = useState<ClipJob>();
   const create = useCreateClip();
+  const cancel = useCancelClip();
   const status = useClipStatus(job);
 
   // A new recording offers 30 s from the time being shown.
@@ -58,6 +59,11 @@ export function ClipExport({ recording, at }: { recording: RecordingSummary | un
         <Button type="primary" icon={<ScissorOutlined />} disabled={problem !== undefined || busy} loading={busy} onClick={onExport} data-testid="clip-export-button">
           {busy ? t('shorePlayback.clip.exporting') : t('shorePlayback.clip.export')}
         </Button>
+        {current && (current.state === 'queued' || current.state === 'running') ? (
+          <Button icon={<StopOutlined />} loading={cancel.isPending} onClick={() => cancel.mutate(current.id, { onSuccess: (stopped) => setJob(stopped) })} data-testid="clip-cancel">
+            {t('shorePlayback.clip.cancel')}
+          </Button>
+        ) : null}
         {current?.state === 'done' && current.downloadUrl ? (
           <Button icon={<DownloadOutlined />} href={current.downloadUrl} download data-testid="clip-download">
             {t('shorePlayback.clip.download')}
@@ -69,7 +75,14 @@ export function ClipExport({ recording, at }: { recording: RecordingSummary | un
           {t(`shorePlayback.clip.${problem}`, { minutes: CLIP_MAX_MS / 60_000 })}
         </Typography.Text>
       ) : null}
-      {current ? <Progress percent={current.progress} status={current.state === 'failed' ? 'exception' : current.state === 'done' ? 'success' : 'active'} data-testid="clip-progress" /> : null}
+      {current && current.state !== 'cancelled' ? (
+        <Progress percent={current.progress} status={current.state === 'failed' ? 'exception' : current.state === 'done' ? 'success' : 'active'} data-testid="clip-progress" />
+      ) : null}
+      {current?.state === 'cancelled' ? (
+        <Typography.Text type="secondary" data-testid="clip-cancelled">
+          {t('shorePlayback.clip.cancelled')}
+        </Typography.Text>
+      ) : null}
       {create.error || current?.state === 'failed' ? (
         <Alert
           type="error"

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { type JobRow, type JobStore, type NewJob } from './job-store.ts';
+
+/** What a handler gets to run one job. */
+export interface JobContext {
+  job: JobRow;
+  /** Aborted when the job is cancelled, the instance stops, or the job was taken from it. */
+  signal: AbortSignal;
+  /** 0–100; written with the next lease renewal. */
+  progress(percent: number): void;
+}
+
+export interface JobHandler {
+  /** Runs the job; its resolved value is the job's result. Throwing fails the job (with the error's message). */
+  run(ctx: JobContext): Promise<Record<string, unknown> | void>;
+  /** Jobs of this kind one instance runs at once. Default 1. */
+  concurrency?: number;
+}
+
+export interface JobRunnerOptions {
+  log: FastifyBaseLogger;
+  /** How long a claim holds without renewal; a dead instance's jobs are taken up after it. Default 30 s. */
+  leaseMs?: number;
+  /** How often the lease is renewed and progress written. Default leaseMs / 3. */
+  heartbeatMs?: number;
+  /** How often the table is looked at for work (new work enqueued here wakes it at once). Default 1 s. */
+  pollMs?: number;
+  /** Names this instance in the table. Default a random id. */
+  instance?: string;
+}
+
+/**
+ * Runs persisted jobs. Features register a handler per kind (clip export, picture transfer, …);
+ * the runner claims jobs of those kinds from the jobs table — each job by exactly one instance,
+ * taking turns between owners — runs them with progress and cancel, and renews their leases, so a
+ * job whose instance died is taken up again elsewhere (or here after a restart).
+ */
+export class JobRunner {
+  readonly store: JobStore;
+  readonly instance: string;
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly running = new Map<string, { kind: string; abort: AbortController; done: Promise<void> }>();
+  private readonly leaseMs: number;
+  private readonly heartbeatMs: number;
+  private readonly pollMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private pumping: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    store: JobStore,
+    private readonly opts: JobRunnerOptions,
+  ) {
+    this.store = store;
+    this.instance = opts.instance ?? randomUUID();
+    this.leaseMs = opts.leaseMs ?? 30_000;
+    this.heartbeatMs = opts.heartbeatMs ?? Math.max(50, Math.floor(this.leaseMs / 3));
+    this.pollMs = opts.pollMs ?? 1_000;
+  }
+
+  register(kind: string, handler: JobHandler): void {
+    if (this.handlers.has(kind)) throw new Error(`a handler for ${kind} jobs is registered already`);
+    this.handlers.set(kind, handler);
+    this.wake();
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Adds a job and looks for work at once. */
+  async enqueue(job: NewJob): Promise<JobRow | undefined> {
+    const row = await this.store.enqueue(job);
+    this.wake();
+    return row;
+  }
+
+  /** Stops claiming; running jobs are aborted and given back to the queue (another instance, or this one restarted, takes them up). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const r of this.running.values()) r.abort.abort(new Error('the server is stopping'));
+    await this.pumping?.catch(() => undefined);
+    await Promise.all([...this.running.values()].map((r) => r.done));
+    this.wakeIdle();
+  }
+
+  /** Resolves when this instance runs nothing and found nothing more to claim. */
+  idle(): Promise<void> {
+    if (this.running.size === 0 && !this.pumping) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Looks for work now (after an enqueue, a finished job, or the poll interval). */
+  private wake(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pumping = this.pump()
+      .catch((err: unknown) => this.opts.log.error({ err }, 'claiming jobs failed'))
+      .finally(() => {
+        this.pumping = undefined;
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+          return;
+        }
+        if (this.running.size === 0) this.wakeIdle();
+        this.timer = setTimeout(() => this.wake(), this.pollMs);
+        this.timer.unref();
+      });
+  }
+
+  private async pump(): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const kinds = [...this.handlers.entries()].filter(([kind, h]) => this.runningOf(kind) < (h.concurrency ?? 1)).map(([kind]) => kind);
+      const job = await this.store.claim(kinds, this.instance, this.leaseMs);
+      if (!job) return;
+      this.begin(job);
+    }
+  }
+
+  private runningOf(kind: string): number {
+    let n = 0;
+    for (const r of this.running.values()) if (r.kind === kind) n++;
+    return n;
+  }
+
+  private begin(job: JobRow): void {
+    const handler = this.handlers.get(job.kind);
+    if (!handler) return;
+    const abort = new AbortController();
+    let progress = job.progress;
+    const beat = setInterval(() => {
+      this.store
+        .heartbeat(job.id, this.instance, this.leaseMs, progress)
+        .then(({ cancel }) => {
+          if (cancel && !abort.signal.aborted) abort.abort(new Error('cancelled'));
+        })
+        .catch((err: unknown) => this.opts.log.warn({ err, jobId: job.id }, 'renewing a job lease failed'));
+    }, this.heartbeatMs);
+    beat.unref();
+    const done = (async () => {
+      try {
+        const result = await handler.run({ job, signal: abort.signal, progress: (p) => (progress = Math.max(progress, p)) });
+        await this.store.finish(job.id, this.instance, { state: 'done', ...(result ? { result } : {}) });
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        if (this.stopped && abort.signal.aborted) {
+          // Stopping: back to the queue, for another instance (or this one restarted) to take up.
+          await this.store.release(job.id, this.instance);
+          this.opts.log.info({ jobId: job.id, kind: job.kind }, 'job given back to the queue: the server is stopping');
+        } else if (abort.signal.aborted && (await this.store.get(job.id))?.cancelRequested) {
+          await this.store.finish(job.id, this.instance, { state: 'cancelled', message: 'cancelled' });
+        } else {
+          this.opts.log.warn({ err, jobId: job.id, kind: job.kind }, 'job failed');
+          await this.store.finish(job.id, this.instance, { state: 'failed', message });
+        }
+      } finally {
+        clearInterval(beat);
+        this.running.delete(job.id);
+        this.wake();
+      }
+    })();
+    this.running.set(job.id, { kind: job.kind, abort, done });
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+}

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import * as t from '../db/schema.ts';
+
+export type JobRow = typeof t.jobs.$inferSelect;
+export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+export const OPEN_STATES: readonly JobState[] = ['queued', 'running'];
+
+export interface NewJob {
+  kind: string;
+  owner: string;
+  orgId?: string | null;
+  payload: Record<string, unknown>;
+  maxAttempts?: number;
+  /** A scheduled run's key: a second job with the same key is not created. */
+  uniqueKey?: string;
+}
+
+/**
+ * The jobs table: enqueue, claim (one instance per job, `FOR UPDATE SKIP LOCKED`, fair between
+ * owners), renew a lease with progress, finish, cancel. Times of leases are the database's
+ * (`now()`), so instances whose clocks differ agree on when a lease has ended.
+ */
+export class JobStore {
+  constructor(private readonly db: Db) {}
+
+  /** Adds a job; with a `uniqueKey` already taken, nothing is added and undefined returned. */
+  async enqueue(job: NewJob): Promise<JobRow | undefined> {
+    const [row] = await this.db
+      .insert(t.jobs)
+      .values({
+        id: randomUUID(),
+        kind: job.kind,
+        owner: job.owner,
+        orgId: job.orgId ?? null,
+        payload: job.payload,
+        maxAttempts: job.maxAttempts ?? 3,
+        uniqueKey: job.uniqueKey ?? null,
+      })
+      .onConflictDoNothing({ target: t.jobs.uniqueKey })
+      .returning();
+    return row;
+  }
+
+  get(id: string): Promise<JobRow | undefined> {
+    return this.db.query.jobs.findFirst({ where: eq(t.jobs.id, id) });
+  }
+
+  /** Jobs of a kind an owner has queued or running. */
+  async openCount(kind: string, owner: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(t.jobs)
+      .where(and(eq(t.jobs.kind, kind), eq(t.jobs.owner, owner), inArray(t.jobs.state, [...OPEN_STATES])));
+    return row?.n ?? 0;
+  }
+
+  /**
+   * Claims the next job of these kinds for `instance`: a queued one, or a running one whose lease
+   * has ended (its instance died). Owners take turns: the job comes from the owner whose last job
+   * started longest ago (or never), then the first of theirs enqueued. A job out of attempts is failed
+   * instead of claimed.
+   */
+  async claim(kinds: readonly string[], instance: string, leaseMs: number): Promise<JobRow | undefined> {
+    if (kinds.length === 0) return undefined;
+    for (;;) {
+      const row = await this.db.transaction(async (tx) => {
+        const lastStart = sql`(select max(j2.started_at) from ${t.jobs} j2 where j2.owner = ${t.jobs.owner})`;
+        const [next] = await tx
+          .select({ id: t.jobs.id, attempts: t.jobs.attempts, maxAttempts: t.jobs.maxAttempts })
+          .from(t.jobs)
+          .where(
+            and(
+              inArray(t.jobs.kind, [...kinds]),
+              or(eq(t.jobs.state, 'queued'), and(eq(t.jobs.state, 'running'), lt(t.jobs.leaseUntil, sql`now()`))),
+            ),
+          )
+          .orderBy(sql`${lastStart} asc nulls first`, asc(t.jobs.seq))
+          .limit(1)
+          .for('update', { skipLocked: true });
+        if (!next) return undefined;
+        if (next.attempts >= next.maxAttempts) {
+          await tx
+            .update(t.jobs)
+            .set({ state: 'failed', message: `gave up after ${next.attempts} attempts (the instance running it stopped)`, finishedAt: sql`now()`, instance: null, leaseUntil: null })
+            .where(eq(t.jobs.id, next.id));
+          return 'retry' as const;
+        }
+        const [claimed] = await tx
+          .update(t.jobs)
+          .set({
+            state: 'running',
+            instance,
+            attempts: sql`${t.jobs.attempts} + 1`,
+            leaseUntil: sql`now() + ${`${leaseMs} milliseconds`}::interval`,
+            startedAt: sql`now()`,
+          })
+          .where(eq(t.jobs.id, next.id))
+          .returning();
+        return claimed;
+      });
+      if (row !== 'retry') return row;
+    }
+  }
+
+  /** Renews the lease of a job this instance runs and records its progress; says whether cancel was asked (or the job was lost). */
+  async heartbeat(id: string, instance: string, leaseMs: number, progress: number): Promise<{ cancel: boolean }> {
+    const [row] = await this.db
+      .update(t.jobs)
+      .set({ leaseUntil: sql`now() + ${`${leaseMs} milliseconds`}::interval`, progress: Math.max(0, Math.min(100, Math.floor(progress))) })
+      .where(and(eq(t.jobs.id, id), eq(t.jobs.instance, instance), eq(t.jobs.state, 'running')))
+      .returning({ cancel: t.jobs.cancelRequested });
+    return { cancel: row === undefined || row.cancel };
+  }
+
+  async finish(id: string, instance: string, outcome: { state: 'done'; result?: Record<string, unknown> } | { state: 'failed' | 'cancelled'; message: string }): Promise<void> {
+    await this.db
+      .update(t.jobs)
+      .set({
+        state: outcome.state,
+        ...(outcome.state === 'done' ? { progress: 100, result: outcome.result ?? null, message: null } : { message: outcome.message }),
+        finishedAt: sql`now()`,
+        leaseUntil: null,
+      })
+      .where(and(eq(t.jobs.id, id), eq(t.jobs.instance, instance), eq(t.jobs.state, 'running')));
+  }
+
+  /** Gives a running job back to the queue (the instance is stopping): another instance, or this one restarted, takes it up at once. */
+  async release(id: string, instance: string): Promise<void> {
+    await this.db
+      .update(t.jobs)
+      .set({ state: 'queued', instance: null, leaseUntil: null, attempts: sql`greatest(${t.jobs.attempts} - 1, 0)` })
+      .where(and(eq(t.jobs.id, id), eq(t.jobs.instance, instance), eq(t.jobs.state, 'running')));
+  }
+
+  /** Asks a job to stop: a queued one is cancelled at once, a running one by its instance at its next heartbeat. */
+  async cancel(id: string): Promise<JobRow | undefined> {
+    const [queued] = await this.db
+      .update(t.jobs)
+      .set({ state: 'cancelled', message: 'cancelled', cancelRequested: true, finishedAt: sql`now()` })
+      .where(and(eq(t.jobs.id, id), eq(t.jobs.state, 'queued')))
+      .returning();
+    if (queued) return queued;
+    const [running] = await this.db.update(t.jobs).set({ cancelRequested: true }).where(and(eq(t.jobs.id, id), eq(t.jobs.state, 'running'))).returning();
+    return running ?? (await this.get(id));
+  }
+
+  /** Finished jobs of a kind older than `ms`, for their owner to clean up after. */
+  async finishedBefore(kind: string, ms: number): Promise<JobRow[]> {
+    return this.db
+      .select()
+      .from(t.jobs)
+      .where(and(eq(t.jobs.kind, kind), inArray(t.jobs.state, ['done', 'failed', 'cancelled']), lt(t.jobs.finishedAt, sql`now() - ${`${ms} milliseconds`}::interval`)));
+  }
+
+  async remove(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.db.delete(t.jobs).where(inArray(t.jobs.id, [...ids]));
+  }
+}
