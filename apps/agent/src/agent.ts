@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import {
   backoffDelay,
   AGENT_HEADERS,
+  BINARY_KIND,
   AGENT_LINK_MIN_VERSION,
   LINK_ACK_VERSION,
   AGENT_LINK_VERSION,
@@ -224,13 +225,14 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       });
       this.uplink = uplink;
       // Stream messages are control; stream bytes go in their own class, gated on what goes before them.
-      const linkFor = (cls: UplinkClass) => ({
+      const linkFor = (cls: UplinkClass, kind: number) => ({
         sendJson: (m: AgentMessage) => this.send(m),
         sendBinary: (frame: Uint8Array) => uplink.send(cls, frame),
         bufferedAmount: () => uplink.bytesAhead(cls),
+        discard: (streamId: number) => void uplink.discardStream(kind, streamId),
       });
-      this.streams.attach(linkFor('live'));
-      this.playback.attach(linkFor('playback'));
+      this.streams.attach(linkFor('live', BINARY_KIND.live));
+      this.playback.attach(linkFor('playback', BINARY_KIND.playback));
       clearInterval(this.silenceTimer);
       this.silenceTimer = setInterval(() => {
         if (Date.now() - this.lastHeard > this.opts.silenceTimeoutMs) ws.terminate();

@@ -1,4 +1,6 @@
 export { MsePlayer } from './mse-player.ts';
+export { MediaSurface, browserMediaSource } from './media-surface.ts';
+export type { MediaSurfaceHooks, MediaSurfaceOptions } from './media-surface.ts';
 export { AppendQueue } from './append-queue.ts';
 export type { AppendQueueHooks, QueueOp, SourceBufferLike } from './append-queue.ts';
 export { backoffDelay, type BackoffRange } from '@ship-cctv/protocol';

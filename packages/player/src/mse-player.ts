@@ -1,5 +1,5 @@
 import type { LinkType, MediaClientMessage, MediaServerMessage, PlaybackSpeed } from '@ship-cctv/protocol';
-import { AppendQueue } from './append-queue.ts';
+import { MediaSurface } from './media-surface.ts';
 import { backoffDelay } from '@ship-cctv/protocol';
 import { Emitter } from './emitter.ts';
 import { isInitSegment, readBaseDecodeTime, readVideoTrack } from '@ship-cctv/media';
@@ -9,7 +9,6 @@ import { bufferedAhead, decidePlaybackHead, landingFor, shownRecordedTime } from
 import { interpretServerMessage } from './server-events.ts';
 import type {
   CodecInfo,
-  MediaSourceConstructor,
   MediaSourceLike,
   MsePlayerEventMap,
   MsePlayerOptions,
@@ -72,8 +71,8 @@ interface PlaybackRun {
 export class MsePlayer extends Emitter<MsePlayerEventMap> {
   private readonly settings: Settings;
   private readonly Socket: SocketConstructor;
-  private readonly MediaSourceImpl: MediaSourceConstructor | undefined;
-  private readonly queue: AppendQueue<SourceBuffer>;
+  /** The MSE core: MediaSource, SourceBuffer and its append queue. */
+  private readonly surface: MediaSurface;
 
   private currentState: PlayerState = 'idle';
   private s: PlayerStats = emptyStats();
@@ -82,7 +81,6 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   private socket: SocketLike | undefined;
   /** Increments per socket, so callbacks of an old one are ignored. */
   private session = 0;
-  private media: { source: MediaSourceLike; mime: string; url: string } | undefined;
   private generation: { video: { trackId: number; timescale: number } | undefined; placed: boolean; jump: boolean } | undefined;
   private tickTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -130,18 +128,18 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.settings = { ...DEFAULTS, ...stripUndefined(options) };
     this.link = options.link;
     this.Socket = options.WebSocketImpl ?? (globalThis.WebSocket as SocketConstructor);
-    const managed = (globalThis as { ManagedMediaSource?: MediaSourceConstructor }).ManagedMediaSource;
-    this.MediaSourceImpl = options.MediaSourceImpl ?? globalThis.MediaSource ?? managed;
-    // Safari's ManagedMediaSource (iPhone) only streams when AirPlay is off for the element.
-    if (!options.MediaSourceImpl && !globalThis.MediaSource && managed) video.disableRemotePlayback = true;
-    this.queue = new AppendQueue<SourceBuffer>({
-      onUpdateEnd: (sb) => this.onBuffered(sb),
-      // Make room by dropping all but the last second behind the playhead; if there is none, the
-      // queue waits for the next tick (the jump to the live edge will have moved the playhead).
-      onQuotaExceeded: (sb) => trimRange(toRanges(sb.buffered), this.video.currentTime, 1, 0),
-      onError: (err) => this.onMediaFailure(err),
-    });
-    // Browsers only autoplay muted video, and the streams carry no sound.
+    this.surface = new MediaSurface(
+      video,
+      {
+        onBuffered: (sb) => this.onBuffered(sb),
+        // Make room by dropping all but the last second behind the playhead; if there is none, the
+        // queue waits for the next tick (the jump to the live edge will have moved the playhead).
+        onQuotaExceeded: (sb) => trimRange(toRanges(sb.buffered), this.video.currentTime, 1, 0),
+        onError: (err) => this.onMediaFailure(err),
+      },
+      { MediaSourceImpl: options.MediaSourceImpl },
+    );
+    // Browsers only autoplay muted video; a stream's sound plays once the user unmutes.
     video.muted = true;
     video.playsInline = true;
     video.addEventListener('error', this.onVideoError);
@@ -434,14 +432,12 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     // Positions sent before the server took a seek or speed change would pull the time back.
     const changing = run.jumpPending || run.jumpTo !== undefined;
     if (changing && performance.now() - run.changedAt < STALE_POSITION_MS) return;
-    const sb = this.queue.attached;
-    const ranges = sb && this.media?.source.readyState === 'open' ? toRanges(sb.buffered) : [];
+    const ranges = this.surface.ranges();
     this.notePosition({ time: msg.time, speed: msg.speed, mediaEnd: ranges.at(-1)?.[1] });
   }
 
   private onCodec(codec: CodecInfo): void {
-    const MediaSourceImpl = this.MediaSourceImpl;
-    if (!MediaSourceImpl?.isTypeSupported(codec.mime)) {
+    if (!this.surface.supports(codec.mime)) {
       this.fail({ kind: 'unsupported', message: `This browser cannot play ${codec.mime}` });
       this.dropSocket(true);
       this.teardownMedia();
@@ -451,20 +447,9 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.s.width = codec.width;
     this.s.height = codec.height;
     this.streamFrameRate = codec.frameRate;
-    const sb = this.queue.attached;
-    const media = this.media;
-    if (media && sb && media.source.readyState === 'open' && !this.video.error && typeof sb.changeType === 'function') {
-      // Definition change or reconnect: keep the picture and switch the decoder in order with
-      // the appends (the old fragments still queued must go in under the old codec).
-      if (codec.mime !== media.mime) {
-        const mime = codec.mime;
-        this.queue.run((b) => b.changeType(mime));
-        media.mime = mime;
-      }
-    } else {
-      // First codec, or no changeType (older browsers): a fresh MediaSource, at the cost of a blank.
-      this.openMedia(MediaSourceImpl, codec.mime);
-    }
+    // Definition change or reconnect: the decoder switches in place and the picture stays; first
+    // codec, or no changeType (older browsers): a fresh MediaSource, at the cost of a blank.
+    if (this.surface.use(codec.mime) === 'opened') this.resetMediaState();
     this.generation = { video: undefined, placed: false, jump: false };
   }
 
@@ -473,7 +458,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.lastBytesAt = performance.now();
     const generation = this.generation;
     // Media before a codec event breaks the protocol; nothing could decode it.
-    if (!generation || !this.media) return;
+    if (!generation || !this.surface.source) return;
     if (isInitSegment(bytes)) {
       generation.video = readVideoTrack(bytes);
       generation.placed = false;
@@ -492,7 +477,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
         // Place the new generation where the buffer ends (0 in a fresh MediaSource). Done when
         // the queue reaches it, because only then is the end of the earlier appends known.
         const jump = generation.jump;
-        this.queue.run((sb) => {
+        this.surface.run((sb) => {
           const at = toRanges(sb.buffered).at(-1)?.[1] ?? 0;
           sb.timestampOffset = at - base / timescale;
           if (jump && this.playback) this.playback.jumpTo = at;
@@ -500,36 +485,13 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
       }
       this.sessionMedia = true;
     }
-    this.queue.append(bytes);
+    this.surface.append(bytes);
   }
 
   // ── media ─────────────────────────────────────────────────────────────────────────────────────
 
-  private openMedia(MediaSourceImpl: MediaSourceConstructor, mime: string): void {
-    this.teardownMedia();
-    const source = new MediaSourceImpl();
-    const url = URL.createObjectURL(source as unknown as MediaSource);
-    this.media = { source, mime, url };
-    source.addEventListener(
-      'sourceopen',
-      () => {
-        if (this.media?.source !== source) return;
-        URL.revokeObjectURL(url);
-        try {
-          const sb = source.addSourceBuffer(this.media.mime);
-          sb.mode = 'segments';
-          this.queue.attach(sb);
-        } catch (err) {
-          this.onMediaFailure(err);
-        }
-      },
-      { once: true },
-    );
-    this.video.src = url;
-  }
-
-  private teardownMedia(): void {
-    this.queue.detach();
+  /** A fresh MediaSource (or none): what the player knew of the old one's playback starts over. */
+  private resetMediaState(): void {
     this.generation = undefined;
     this.mediaStarted = false;
     this.frameRate.reset();
@@ -538,13 +500,11 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.lastBufferEnd = 0;
     this.stuckSince = undefined;
     this.presented = this.presentedWatch = undefined;
-    const media = this.media;
-    if (!media) return;
-    this.media = undefined;
-    URL.revokeObjectURL(media.url);
-    // load() without a src empties the element without the error event that src = '' raises.
-    this.video.removeAttribute('src');
-    this.video.load();
+  }
+
+  private teardownMedia(): void {
+    this.surface.teardown();
+    this.resetMediaState();
   }
 
   /** After each append or remove: start playback on the first media, watch for the first frame. */
@@ -583,7 +543,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
    */
   private watchPresented(): void {
     const video = this.video;
-    const source = this.media?.source;
+    const source = this.surface.source;
     if (!source || this.presentedWatch === source || typeof video.requestVideoFrameCallback !== 'function') return;
     this.presentedWatch = source;
     const onFrame = (_now: number, meta: VideoFrameCallbackMetadata): void => {
@@ -638,7 +598,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
 
   private readonly onVideoError = (): void => {
     const error = this.video.error;
-    if (!this.media || !error) return;
+    if (!this.surface.source || !error) return;
     this.onMediaFailure(new Error(`Media error ${error.code}: ${error.message}`));
   };
 
@@ -678,8 +638,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     const userPaused = this.playback?.paused ?? false;
     if (userPaused) this.lastProgressAt = this.lastBytesAt = now;
 
-    const sb = this.queue.attached;
-    const ranges = sb && this.media?.source.readyState === 'open' ? toRanges(sb.buffered) : [];
+    const ranges = this.surface.ranges();
     if (this.playback) {
       this.followPlayback(ranges, now);
     } else if (this.mediaStarted && ranges.length > 0) {
@@ -712,7 +671,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
       if (now - this.lastTrimAt >= TRIM_EVERY_MS) {
         this.lastTrimAt = now;
         const cut = trimRange(ranges, video.currentTime, settings.maxBufferSeconds);
-        if (cut) this.queue.remove(cut[0], cut[1]);
+        if (cut) this.surface.remove(cut[0], cut[1]);
       }
     } else {
       this.s.latencyMs = undefined;
@@ -720,7 +679,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.s.playbackRate = video.playbackRate;
     this.s.latencyTargetMs = this.playback ? undefined : this.latencyTargetMs;
     // Retries an append that met a full buffer.
-    this.queue.pump();
+    this.surface.queue.pump();
 
     const state = this.currentState;
     const bytesFresh = now - this.lastBytesAt < settings.stallTimeoutMs;
@@ -773,7 +732,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     if (ranges.length > 0 && now - this.lastTrimAt >= TRIM_EVERY_MS) {
       this.lastTrimAt = now;
       const cut = trimRange(ranges, video.currentTime, this.settings.maxBufferSeconds);
-      if (cut) this.queue.remove(cut[0], cut[1]);
+      if (cut) this.surface.remove(cut[0], cut[1]);
     }
     if (run.endPending && !run.paused && !run.jumpPending && run.jumpTo === undefined && ahead < PLAYBACK_END_AHEAD_SEC) {
       run.endPending = false;

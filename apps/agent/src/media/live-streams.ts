@@ -30,6 +30,8 @@ export interface LiveLink {
   sendBinary(frame: Uint8Array): void;
   /** Bytes accepted but not yet sent (WebSocket.bufferedAmount). */
   bufferedAmount(): number;
+  /** Forgets the stream's frames not yet sent (it stopped): they would cross the link for nothing. */
+  discard?(streamId: number): void;
 }
 
 export interface LiveStreamsOptions {
@@ -361,6 +363,7 @@ export class LiveStreams {
   /** Takes a stream out of service; its exit is reported (or not) by `exited`. */
   private retire(s: LiveStream): void {
     if (this.streams.get(s.id) === s) this.streams.delete(s.id);
+    this.link?.discard?.(s.id);
     this.updateTimer();
     if (s.encoder) {
       this.stopping.add(s);

@@ -31,6 +31,8 @@ export interface PlaybackLink {
   sendBinary(frame: Uint8Array): void;
   /** Bytes accepted but not yet sent (WebSocket.bufferedAmount). */
   bufferedAmount(): number;
+  /** Forgets the stream's frames not yet sent (it stopped): they would cross the link for nothing. */
+  discard?(streamId: number): void;
 }
 
 export interface PlaybackStreamsOptions {
@@ -296,6 +298,7 @@ export class PlaybackStreams {
     if (!p) return;
     this.streams.delete(id);
     this.retireRun(p);
+    this.link?.discard?.(id);
     this.updateTimer();
   }
 

@@ -39,7 +39,7 @@ export interface UplinkSchedulerOptions {
   pollMs?: number;
 }
 
-import { wsFrameOverhead } from '@ship-cctv/protocol';
+import { STREAM_HEADER_BYTES, wsFrameOverhead } from '@ship-cctv/protocol';
 import { SendWindow } from './send-window.ts';
 
 const size = (data: string | Uint8Array) => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
@@ -94,6 +94,27 @@ export class UplinkScheduler {
       if (c === cls) break;
     }
     return n;
+  }
+
+  /**
+   * Forgets the link frames of stream `streamId` of `kind` still waiting here (the stream stopped or
+   * restarted): they would only cross a paid link to be dropped on shore. Returns the bytes dropped.
+   */
+  discardStream(kind: number, streamId: number): number {
+    let dropped = 0;
+    for (const cls of UPLINK_CLASSES) {
+      const queue = this.queues.get(cls) ?? [];
+      const kept = queue.filter((m) => {
+        const ours = typeof m !== 'string' && m.length >= STREAM_HEADER_BYTES && m[0] === kind && new DataView(m.buffer, m.byteOffset, m.byteLength).getUint32(1) === streamId;
+        if (ours) dropped += size(m);
+        return !ours;
+      });
+      if (kept.length !== queue.length) {
+        this.queues.set(cls, kept);
+        this.queuedBytes.set(cls, (this.queuedBytes.get(cls) ?? 0) - queue.reduce((n, m) => n + size(m), 0) + kept.reduce((n, m) => n + size(m), 0));
+      }
+    }
+    return dropped;
   }
 
   /** The link is gone: what waits is dropped (shore asks again after reconnecting). */

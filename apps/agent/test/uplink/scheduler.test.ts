@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BINARY_KIND, encodeStreamFrame } from '@ship-cctv/protocol';
 import { UplinkScheduler } from '../../src/uplink/scheduler.ts';
 import { SendWindow } from '../../src/uplink/send-window.ts';
 
@@ -82,6 +83,26 @@ describe('the uplink scheduler', () => {
     await tick();
     expect(s.written).toEqual([]);
     expect(up.bytesAhead('playback')).toBe(0);
+  });
+
+  it("forgets a stopped stream's frames still waiting, and nothing of other streams", async () => {
+    const s = socket();
+    const up = new UplinkScheduler(s.sink, { lowWaterBytes: 1, pollMs: 5 });
+    s.held = 10; // full: everything waits
+    const frame = (kind: number, id: number, text: string) => encodeStreamFrame(kind, id, bytes(text));
+    up.send('live', frame(BINARY_KIND.live, 7, 'old-1'));
+    up.send('live', frame(BINARY_KIND.live, 8, 'new-1'));
+    up.send('playback', frame(BINARY_KIND.playback, 7, 'pb-1'));
+    up.send('live', frame(BINARY_KIND.live, 7, 'old-2'));
+    up.send('control', '{"type":"live.ended","streamId":7}');
+    expect(up.discardStream(BINARY_KIND.live, 7)).toBe(2 * (5 + 5));
+    expect(up.bytesAhead('live')).toBe(10 + 34 + 5 + 5);
+    for (let i = 0; i < 4; i++) {
+      s.held = 0;
+      await tick();
+    }
+    expect(s.written.map((w) => (w.startsWith('{') ? w : w.slice(5)))).toEqual(['{"type":"live.ended","streamId":7}', 'new-1', 'pb-1']);
+    up.close();
   });
 
   describe('with shore acknowledging (link protocol 3)', () => {

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { type JobRow, type JobStore, type NewJob } from './job-store.ts';
 
+/** How long a stopping runner waits for its running jobs to be given back to the queue. */
+const GIVE_BACK_WAIT_MS = 2_000;
+
 /** What a handler gets to run one job. */
 export interface JobContext {
   job: JobRow;
@@ -49,6 +52,7 @@ export class JobRunner {
   private again = false;
   private stopped = true;
   private idleWaiters: (() => void)[] = [];
+  private readonly givingBack = new Set<Promise<void>>();
 
   constructor(
     store: JobStore,
@@ -80,14 +84,19 @@ export class JobRunner {
     return row;
   }
 
-  /** Stops claiming; running jobs are aborted and given back to the queue (another instance, or this one restarted, takes them up). */
+  /**
+   * Stops claiming; running jobs are aborted and given back to the queue (another instance, or this
+   * one restarted, takes them up). Does not wait for the database: with it away (an outage) a claim
+   * in flight could hang, and a job it returns later is given back.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     for (const r of this.running.values()) r.abort.abort(new Error('the server is stopping'));
-    await this.pumping?.catch(() => undefined);
     await Promise.all([...this.running.values()].map((r) => r.done));
+    // Give-backs get a moment (so a restart takes the jobs up at once), not forever.
+    await Promise.race([Promise.all(this.givingBack), new Promise((r) => setTimeout(r, GIVE_BACK_WAIT_MS).unref())]);
     this.wakeIdle();
   }
 
@@ -128,6 +137,10 @@ export class JobRunner {
       const kinds = [...this.handlers.entries()].filter(([kind, h]) => this.runningOf(kind) < (h.concurrency ?? 1)).map(([kind]) => kind);
       const job = await this.store.claim(kinds, this.instance, this.leaseMs);
       if (!job) return;
+      if (this.stopped) {
+        this.giveBack(job);
+        return;
+      }
       this.begin(job);
     }
   }
@@ -160,8 +173,7 @@ export class JobRunner {
         const message = err instanceof Error ? err.message : String(err);
         if (this.stopped && abort.signal.aborted) {
           // Stopping: back to the queue, for another instance (or this one restarted) to take up.
-          await this.store.release(job.id, this.instance);
-          this.opts.log.info({ jobId: job.id, kind: job.kind }, 'job given back to the queue: the server is stopping');
+          this.giveBack(job);
         } else if (abort.signal.aborted && (await this.store.get(job.id))?.cancelRequested) {
           await this.store.finish(job.id, this.instance, { state: 'cancelled', message: 'cancelled' });
         } else {
@@ -175,6 +187,16 @@ export class JobRunner {
       }
     })();
     this.running.set(job.id, { kind: job.kind, abort, done });
+  }
+
+  /** Back to the queue without waiting (the database may be away; then the lease ends instead). */
+  private giveBack(job: JobRow): void {
+    const done = this.store
+      .release(job.id, this.instance)
+      .then(() => this.opts.log.info({ jobId: job.id, kind: job.kind }, 'job given back to the queue: the server is stopping'))
+      .catch((err: unknown) => this.opts.log.warn({ err, jobId: job.id }, 'giving a job back failed; its lease will end'))
+      .finally(() => this.givingBack.delete(done));
+    this.givingBack.add(done);
   }
 
   private wakeIdle(): void {

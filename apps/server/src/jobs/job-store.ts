@@ -64,43 +64,39 @@ export class JobStore {
    */
   async claim(kinds: readonly string[], instance: string, leaseMs: number): Promise<JobRow | undefined> {
     if (kinds.length === 0) return undefined;
+    // One statement, no explicit transaction: a connection lost mid-claim (a database outage)
+    // fails the statement and nothing is left half done.
+    const lastStart = sql`(select max(j2.started_at) from ${t.jobs} j2 where j2.owner = ${t.jobs.owner})`;
+    const next = this.db
+      .select({ id: t.jobs.id })
+      .from(t.jobs)
+      .where(
+        and(
+          inArray(t.jobs.kind, [...kinds]),
+          or(eq(t.jobs.state, 'queued'), and(eq(t.jobs.state, 'running'), lt(t.jobs.leaseUntil, sql`now()`))),
+        ),
+      )
+      .orderBy(sql`${lastStart} asc nulls first`, asc(t.jobs.seq))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    const spent = sql`${t.jobs.attempts} >= ${t.jobs.maxAttempts}`;
     for (;;) {
-      const row = await this.db.transaction(async (tx) => {
-        const lastStart = sql`(select max(j2.started_at) from ${t.jobs} j2 where j2.owner = ${t.jobs.owner})`;
-        const [next] = await tx
-          .select({ id: t.jobs.id, attempts: t.jobs.attempts, maxAttempts: t.jobs.maxAttempts })
-          .from(t.jobs)
-          .where(
-            and(
-              inArray(t.jobs.kind, [...kinds]),
-              or(eq(t.jobs.state, 'queued'), and(eq(t.jobs.state, 'running'), lt(t.jobs.leaseUntil, sql`now()`))),
-            ),
-          )
-          .orderBy(sql`${lastStart} asc nulls first`, asc(t.jobs.seq))
-          .limit(1)
-          .for('update', { skipLocked: true });
-        if (!next) return undefined;
-        if (next.attempts >= next.maxAttempts) {
-          await tx
-            .update(t.jobs)
-            .set({ state: 'failed', message: `gave up after ${next.attempts} attempts (the instance running it stopped)`, finishedAt: sql`now()`, instance: null, leaseUntil: null })
-            .where(eq(t.jobs.id, next.id));
-          return 'retry' as const;
-        }
-        const [claimed] = await tx
-          .update(t.jobs)
-          .set({
-            state: 'running',
-            instance,
-            attempts: sql`${t.jobs.attempts} + 1`,
-            leaseUntil: sql`now() + ${`${leaseMs} milliseconds`}::interval`,
-            startedAt: sql`now()`,
-          })
-          .where(eq(t.jobs.id, next.id))
-          .returning();
-        return claimed;
-      });
-      if (row !== 'retry') return row;
+      const [row] = await this.db
+        .update(t.jobs)
+        .set({
+          state: sql`case when ${spent} then 'failed' else 'running' end`,
+          message: sql`case when ${spent} then 'gave up after ' || ${t.jobs.attempts} || ' attempts (the instance running it stopped)' else ${t.jobs.message} end`,
+          finishedAt: sql`case when ${spent} then now() else null end`,
+          instance: sql`case when ${spent} then null else ${instance} end`,
+          attempts: sql`case when ${spent} then ${t.jobs.attempts} else ${t.jobs.attempts} + 1 end`,
+          leaseUntil: sql`case when ${spent} then null else now() + ${`${leaseMs} milliseconds`}::interval end`,
+          startedAt: sql`case when ${spent} then ${t.jobs.startedAt} else now() end`,
+        })
+        .where(inArray(t.jobs.id, next))
+        .returning();
+      // Out of attempts: failed instead of claimed; look for the next one.
+      if (row?.state === 'failed') continue;
+      return row;
     }
   }
 

@@ -113,6 +113,7 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the job runner on %s', (kin
     if (!job) throw new Error('not enqueued');
     await expect.poll(() => s.started.length).toBe(2);
     await after.stop();
+    await expect.poll(async () => (await store.get(job.id))?.state).toBe('queued');
     expect(await store.get(job.id)).toMatchObject({ state: 'queued', attempts: 0, instance: null });
     const s2 = steered();
     const next = runner({ instance: 'next', leaseMs: 60_000 });

@@ -1,14 +1,12 @@
 import type { i18n } from 'i18next';
 import { LIMITS } from '@ship-cctv/protocol';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { JumpPage } from '../features/session/index.ts';
-import { LoginPage } from '../features/session/index.ts';
-import { RepeatLoginPage } from '../features/session/index.ts';
+import { JumpPage, LoginPage, RepeatLoginPage, RouteGuard, useSessionEndedHandler } from '../features/session/index.ts';
 import { ShipPlaybackPage } from '../features/playback/index.ts';
-import { RouteGuard } from '../features/session/index.ts';
 import { ShorePlaybackPage } from '../features/shore-playback/index.ts';
-import { useSessionEndedHandler } from '../features/session/index.ts';
 import type { RuntimeConfig } from '../lib/runtime-config.ts';
+import { CellControlsProvider } from '../shared/cell-controls.tsx';
+import { CELL_CONTROLS } from './cell-controls.ts';
 import { DesktopShell } from './layout/DesktopShell.tsx';
 import { AppProviders } from './providers.tsx';
 import { LivePreviewPage } from './routes/LivePreviewPage.tsx';
@@ -49,7 +47,9 @@ export function App({ config, i18n }: { config: RuntimeConfig; i18n: i18n }) {
         <SessionEvents />
         {/* Spec §1: the desktop layout is at least 1250 px wide; narrower windows scroll. */}
         <div style={{ minWidth: LIMITS.minWidthDesktopPx }}>
-          <DesktopRoutes />
+          <CellControlsProvider controls={CELL_CONTROLS}>
+            <DesktopRoutes />
+          </CellControlsProvider>
         </div>
       </BrowserRouter>
     </AppProviders>

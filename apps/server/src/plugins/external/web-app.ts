@@ -29,8 +29,8 @@ export default fp<WebAppOptions>(async (app, opts) => {
       index: ['index.html'],
       setHeaders: (res, path) => {
         // Vite's assets carry a content hash; index.html must be re-read to pick up a new build.
-        if (path.includes(`${join(dist, 'assets')}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
-        else res.header('cache-control', 'no-cache');
+        if (path.includes(`${join(dist, 'assets')}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        else res.setHeader('cache-control', 'no-cache');
       },
     });
   }

@@ -5,7 +5,10 @@
  * media timeline that starts at the recording's start (media second s = recorded time start + s),
  * and fetches the next one before the buffer runs dry — sooner the faster it plays (up to 16×).
  * Segments far behind the play head are dropped again, so memory stays small on long recordings.
+ * The MSE work (MediaSource, SourceBuffer, append queue) is the player package's MediaSurface, the
+ * same core the live and ship-end playback player uses.
  */
+import { MediaSurface } from '@ship-cctv/player';
 
 export interface PlayerSegment {
   id: string;
@@ -39,14 +42,15 @@ const defaultFetch: FetchBytes = async (url) => {
 const KEEP_BEHIND_S = 20;
 
 export class SegmentPlayer {
-  private mediaSource: MediaSource | undefined;
+  private readonly surface: MediaSurface;
+  /** The SourceBuffer of the loaded recording, once its MediaSource opened. */
   private buffer: SourceBuffer | undefined;
-  private objectUrl: string | undefined;
   private segments: PlayerSegment[] = [];
   private origin = 0;
   private readonly appended = new Set<number>();
   private loadingIndex: number | undefined;
-  private ops: Promise<void> = Promise.resolve();
+  /** A removal of segments behind the play head is queued. */
+  private evicting = false;
   private generation = 0;
   private snapshot: SegmentPlayerSnapshot = { state: 'idle', time: undefined, speed: 1, lastSeekMs: undefined, error: undefined };
   private readonly listeners = new Set<() => void>();
@@ -56,6 +60,16 @@ export class SegmentPlayer {
     private readonly video: HTMLVideoElement,
     private readonly fetchBytes: FetchBytes = defaultFetch,
   ) {
+    this.surface = new MediaSurface(
+      video,
+      {
+        // Full: drop what is more than a few seconds behind the play head, or wait for the eviction.
+        onQuotaExceeded: () => (video.currentTime > 5 ? [0, video.currentTime - 5] : undefined),
+        onError: (err) => this.fail(err instanceof Error && err.message !== 'SourceBuffer error' ? err.message : 'the browser refused a segment'),
+      },
+      // One segment after another on the recording's timeline (each placed by timestampOffset).
+      { mode: 'sequence' },
+    );
     const onTime = () => this.onTimeUpdate();
     const onPlay = () => this.update({ state: 'playing' });
     const onPause = () => {
@@ -90,21 +104,19 @@ export class SegmentPlayer {
     const generation = this.generation;
     const first = segments[0];
     if (!first) return this.fail('the recording has no segments');
-    if (typeof MediaSource === 'undefined' || !MediaSource.isTypeSupported(first.mime)) return this.fail(`unsupported video: ${first.mime}`);
+    if (!this.surface.supports(first.mime)) return this.fail(`unsupported video: ${first.mime}`);
     this.segments = [...segments];
     this.origin = origin;
     this.update({ state: 'loading', error: undefined, time: at });
-    const ms = new MediaSource();
-    this.mediaSource = ms;
-    this.objectUrl = URL.createObjectURL(ms);
-    this.video.src = this.objectUrl;
-    await new Promise<void>((resolve) => ms.addEventListener('sourceopen', () => resolve(), { once: true }));
-    if (generation !== this.generation) return;
-    const sb = ms.addSourceBuffer(first.mime);
-    sb.mode = 'sequence';
-    this.buffer = sb;
+    this.surface.use(first.mime);
     const last = this.segments.at(-1) ?? first;
-    ms.duration = (last.end - origin) / 1000;
+    // Runs once the MediaSource is open and its SourceBuffer there.
+    this.buffer = await this.whenIdle((sb) => {
+      const ms = this.surface.source as MediaSource | undefined;
+      if (ms) ms.duration = (last.end - origin) / 1000;
+      return sb;
+    });
+    if (generation !== this.generation) return;
     await this.seek(at);
   }
 
@@ -148,14 +160,8 @@ export class SegmentPlayer {
     this.appended.clear();
     this.loadingIndex = undefined;
     this.buffer = undefined;
-    this.mediaSource = undefined;
-    if (this.objectUrl) {
-      this.video.removeAttribute('src');
-      this.video.load();
-      URL.revokeObjectURL(this.objectUrl);
-      this.objectUrl = undefined;
-    }
-    this.ops = Promise.resolve();
+    this.evicting = false;
+    this.surface.teardown();
     this.update({ state: 'idle', time: undefined, error: undefined, lastSeekMs: undefined });
   }
 
@@ -188,31 +194,12 @@ export class SegmentPlayer {
     return Math.min(Math.max(time, first.start), last.end - 1);
   }
 
-  /** Runs SourceBuffer work one at a time. */
-  private queue<T>(op: () => Promise<T>): Promise<T> {
-    const run = this.ops.then(op);
-    this.ops = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
-  }
-
-  private waitUpdate(sb: SourceBuffer): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const done = () => {
-        sb.removeEventListener('updateend', done);
-        sb.removeEventListener('error', failed);
-        resolve();
-      };
-      const failed = () => {
-        sb.removeEventListener('updateend', done);
-        sb.removeEventListener('error', failed);
-        reject(new Error('the browser refused a segment'));
-      };
-      sb.addEventListener('updateend', done);
-      sb.addEventListener('error', failed);
-    });
+  /**
+   * Resolves with `fn`'s value once the SourceBuffer is idle after everything queued before (the
+   * surface's queue runs it in order with the appends and removes). Never resolves after a reset.
+   */
+  private whenIdle<T>(fn: (sb: SourceBuffer) => T): Promise<T> {
+    return new Promise((resolve) => this.surface.run((sb) => resolve(fn(sb))));
   }
 
   private async append(index: number): Promise<void> {
@@ -222,15 +209,14 @@ export class SegmentPlayer {
     this.loadingIndex = index;
     try {
       const bytes = await this.fetchBytes(segment.url);
-      await this.queue(async () => {
-        const sb = this.buffer;
-        if (!sb || generation !== this.generation) return;
-        sb.timestampOffset = (segment.start - this.origin) / 1000;
-        sb.appendBuffer(bytes);
-        await this.waitUpdate(sb);
+      if (generation !== this.generation) return;
+      this.surface.run((sb) => (sb.timestampOffset = (segment.start - this.origin) / 1000));
+      this.surface.append(new Uint8Array(bytes));
+      await this.whenIdle(() => {
+        if (generation !== this.generation) return;
         this.appended.add(index);
-        const ms = this.mediaSource;
-        if (ms && ms.readyState === 'open' && index === this.segments.length - 1 && this.appended.has(index)) ms.endOfStream();
+        const ms = this.surface.source as MediaSource | undefined;
+        if (ms && ms.readyState === 'open' && index === this.segments.length - 1) ms.endOfStream();
       });
     } catch (err) {
       if (generation === this.generation) this.fail(err instanceof Error ? err.message : String(err));
@@ -240,16 +226,8 @@ export class SegmentPlayer {
   }
 
   private clear(): Promise<void> {
-    return this.queue(async () => {
-      const sb = this.buffer;
-      if (!sb || sb.buffered.length === 0) {
-        this.appended.clear();
-        return;
-      }
-      sb.remove(0, Infinity);
-      await this.waitUpdate(sb);
-      this.appended.clear();
-    });
+    this.surface.remove(0, Infinity);
+    return this.whenIdle(() => this.appended.clear());
   }
 
   private onTimeUpdate(): void {
@@ -272,12 +250,13 @@ export class SegmentPlayer {
     });
     if (old.length === 0) return;
     const until = Math.max(...old.map((i) => ((this.segments[i]?.end ?? this.origin) - this.origin) / 1000));
-    void this.queue(async () => {
-      const sb = this.buffer;
-      if (!sb || sb.updating) return;
-      sb.remove(0, until);
-      await this.waitUpdate(sb);
-      for (const i of old) this.appended.delete(i);
+    if (this.evicting) return;
+    this.evicting = true;
+    const generation = this.generation;
+    this.surface.remove(0, until);
+    void this.whenIdle(() => {
+      this.evicting = false;
+      if (generation === this.generation) for (const i of old) this.appended.delete(i);
     });
   }
 

@@ -3,6 +3,7 @@ import { Button, ConfigProvider, theme, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
 import { toKnownLink, useShipStatus } from '../../../lib/realtime/index.ts';
+import { useCellControls } from '../../../shared/cell-controls.tsx';
 import type { PlayableSource } from '../../../shared/playable-source.ts';
 import { useFullscreen } from '../hooks/useFullscreen.ts';
 import { useMsePlayer } from '../hooks/useMsePlayer.ts';
@@ -24,7 +25,11 @@ export interface PlayerCellProps {
   onClose(cameraId: string): void;
 }
 
-/** One live channel of the play grid: its own MsePlayer, title, state, definition and controls. */
+/**
+ * One live channel of the play grid: its own MsePlayer, title, state, definition and controls —
+ * its own and those features add (shared/cell-controls.tsx: PTZ, talk), in the title bar or over
+ * the picture.
+ */
 export function PlayerCell({ source, onClose }: PlayerCellProps) {
   const { t } = useTranslation();
   const { mediaPath } = useRuntimeConfig();
@@ -49,6 +54,9 @@ export function PlayerCell({ source, onClose }: PlayerCellProps) {
   const clickToPlay = useCallback(() => void videoRef.current?.play().catch(() => undefined), []);
   const popupContainer = useCallback(() => cellRef.current ?? document.body, []);
   const title = source.title;
+  const extra = useCellControls();
+  const barControls = extra.filter((c) => c.placement === 'bar');
+  const overlayControls = extra.filter((c) => c.placement === 'overlay');
 
   return (
     <ConfigProvider theme={CELL_THEME}>
@@ -60,6 +68,9 @@ export function PlayerCell({ source, onClose }: PlayerCellProps) {
             <span className={styles.ship}>{source.shipDisplayName}</span>
           </span>
           <span className={styles.controls}>
+            {barControls.map(({ id, Component }) => (
+              <Component key={id} source={source} getPopupContainer={popupContainer} />
+            ))}
             <DefinitionSelect
               orgId={source.orgId}
               shipId={source.shipId}
@@ -91,6 +102,13 @@ export function PlayerCell({ source, onClose }: PlayerCellProps) {
             </Tooltip>
           </span>
         </div>
+        {overlayControls.length > 0 ? (
+          <div className={styles.slot} data-cell-slot="">
+            {overlayControls.map(({ id, Component }) => (
+              <Component key={id} source={source} getPopupContainer={popupContainer} />
+            ))}
+          </div>
+        ) : null}
         <CellOverlay overlay={overlay} onReplay={replay} onContinue={continueWatching} onClickToPlay={clickToPlay} />
         {banner ? <CellBanner banner={banner} onContinue={continueWatching} /> : null}
         {showStats ? <StatsPanel stats={stats} linkType={linkType} /> : null}

@@ -1,0 +1,7 @@
+import type { CellControl } from '../shared/cell-controls.tsx';
+
+/**
+ * The controls features add to every live player cell, in the order they appear (PTZ and talk
+ * join here, each from its own feature's index). The live feature draws them and knows none of them.
+ */
+export const CELL_CONTROLS: readonly CellControl[] = [];

@@ -1,0 +1,68 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { AppProviders } from '../../../app/providers.tsx';
+import { createQueryClient } from '../../../lib/query-client.ts';
+import { createI18n } from '../../../i18n/index.ts';
+import { DEFAULT_RUNTIME_CONFIG } from '../../../lib/runtime-config.ts';
+import { apiClient } from '../../../lib/api-client.ts';
+import { type CellControlProps, CellControlsProvider } from '../../../shared/cell-controls.tsx';
+import { source as testSource } from '../test-sources.ts';
+import { PlayerCell } from './PlayerCell.tsx';
+
+beforeAll(() => {
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+});
+afterEach(() => vi.restoreAllMocks());
+
+/** What a PTZ or talk feature would add: a control that needs to know the cell's channel. */
+function TalkButton({ source, getPopupContainer }: CellControlProps) {
+  return (
+    <button type="button" data-testid="talk" data-camera={source.cameraId} data-inside={String(getPopupContainer().getAttribute('role'))}>
+      talk
+    </button>
+  );
+}
+function PtzPad({ source }: CellControlProps) {
+  return <div data-testid="ptz">{source.title}</div>;
+}
+
+describe('PlayerCell', { timeout: 30_000 }, () => {
+  it("draws the controls features add, in the title bar and over the picture, each given the cell's channel", async () => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    const source = testSource(1);
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n('en')} queryClient={createQueryClient()}>
+        <CellControlsProvider
+          controls={[
+            { id: 'talk', placement: 'bar', Component: TalkButton },
+            { id: 'ptz', placement: 'overlay', Component: PtzPad },
+          ]}
+        >
+          <PlayerCell source={source} onClose={() => undefined} />
+        </CellControlsProvider>
+      </AppProviders>,
+    );
+    const talk = await screen.findByTestId('talk');
+    expect(talk.dataset.camera).toBe(source.cameraId);
+    // Its popups go inside the cell (the region), so they show in full screen too.
+    expect(talk.dataset.inside).toBe('region');
+    const region = screen.getByRole('region');
+    expect(region.querySelector('[data-cell-slot] [data-testid="ptz"]')?.textContent).toBe(source.title);
+    // The bar control sits with the cell's own buttons.
+    expect(talk.parentElement?.contains(screen.getByRole('button', { name: 'Close' }))).toBe(true);
+  });
+
+  it('draws no slot when no feature adds a control', () => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n('en')} queryClient={createQueryClient()}>
+        <PlayerCell source={testSource(1)} onClose={() => undefined} />
+      </AppProviders>,
+    );
+    expect(screen.getByRole('region').querySelector('[data-cell-slot]')).toBeNull();
+  });
+});
