@@ -1,5 +1,7 @@
 export { MsePlayer } from './mse-player.ts';
 export { MediaSurface, browserMediaSource } from './media-surface.ts';
+export { MediaSocket, mediaSocketUrl } from './media-socket.ts';
+export type { MediaSocketHandlers } from './media-socket.ts';
 export type { MediaSurfaceHooks, MediaSurfaceOptions } from './media-surface.ts';
 export { AppendQueue } from './append-queue.ts';
 export type { AppendQueueHooks, QueueOp, SourceBufferLike } from './append-queue.ts';

@@ -1,4 +1,5 @@
 import type { LinkType, MediaClientMessage, MediaServerMessage, PlaybackSpeed } from '@ship-cctv/protocol';
+import { MediaSocket, mediaSocketUrl } from './media-socket.ts';
 import { MediaSurface } from './media-surface.ts';
 import { backoffDelay } from '@ship-cctv/protocol';
 import { Emitter } from './emitter.ts';
@@ -18,7 +19,6 @@ import type {
   PlayerState,
   PlayerStats,
   SocketConstructor,
-  SocketLike,
 } from './types.ts';
 import { SlidingRate, stallVerdict } from './watchdog.ts';
 
@@ -33,7 +33,6 @@ const DEFAULTS = {
 /** Catch-up, stats and the watchdogs run at this pace: fine enough for a 1.1× catch-up, cheap. */
 const TICK_MS = 250;
 const TRIM_EVERY_MS = 2000;
-const SOCKET_OPEN = 1;
 /** Frames over which the arrival latency is taken (the median): a second at 10 fps. */
 const ARRIVAL_SAMPLES = 10;
 /** HTMLMediaElement.HAVE_FUTURE_DATA: below it, the element waits for data at the playhead. */
@@ -70,7 +69,8 @@ interface PlaybackRun {
  */
 export class MsePlayer extends Emitter<MsePlayerEventMap> {
   private readonly settings: Settings;
-  private readonly Socket: SocketConstructor;
+  /** The media socket: one at a time, each a session. */
+  private readonly socket: MediaSocket;
   /** The MSE core: MediaSource, SourceBuffer and its append queue. */
   private readonly surface: MediaSurface;
 
@@ -78,9 +78,6 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   private s: PlayerStats = emptyStats();
   private command: PlayerCommand | undefined;
   private playback: PlaybackRun | undefined;
-  private socket: SocketLike | undefined;
-  /** Increments per socket, so callbacks of an old one are ignored. */
-  private session = 0;
   private generation: { video: { trackId: number; timescale: number } | undefined; placed: boolean; jump: boolean } | undefined;
   private tickTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -127,7 +124,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     super();
     this.settings = { ...DEFAULTS, ...stripUndefined(options) };
     this.link = options.link;
-    this.Socket = options.WebSocketImpl ?? (globalThis.WebSocket as SocketConstructor);
+    this.socket = new MediaSocket(options.WebSocketImpl ?? (globalThis.WebSocket as SocketConstructor), () => mediaSocketUrl(this.settings.url, this.settings.token));
     this.surface = new MediaSurface(
       video,
       {
@@ -202,7 +199,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   /** After the continuous-watching limit: carry on (on a new socket if the server closed it). */
   continueWatching(): void {
     this.finalFromServer = false;
-    if (this.socket) {
+    if (this.socket.connected) {
       this.send({ type: 'continue' });
     } else if (this.command) {
       clearTimeout(this.retryTimer);
@@ -284,7 +281,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     run.jumpPending = true;
     run.changedAt = performance.now();
     run.jumpTo = undefined;
-    if (this.socket?.readyState === SOCKET_OPEN && !this.finalFromServer) {
+    if (this.socket.isOpen && !this.finalFromServer) {
       this.send(message);
       return;
     }
@@ -322,57 +319,32 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     const command = this.commandToSend();
     if (!command) return;
     this.retryTimer = undefined;
-    const session = ++this.session;
     this.finalFromServer = this.serverHold = false;
     this.sessionMedia = this.sessionFrames = this.frameWatchArmed = false;
     this.startupGraceMs = 0;
     this.lastBytesAt = this.lastProgressAt = performance.now();
     this.setState('connecting');
-
-    const socket = new this.Socket(this.socketUrl());
-    socket.binaryType = 'arraybuffer';
-    socket.onopen = () => {
-      if (session !== this.session) return;
-      socket.send(JSON.stringify(command));
-      if (this.playback?.paused) socket.send(JSON.stringify({ type: 'pause' } satisfies MediaClientMessage));
-      this.setState('starting');
-    };
-    socket.onmessage = (ev) => {
-      if (session !== this.session) return;
-      if (typeof ev.data === 'string') this.onText(ev.data);
-      else if (ev.data instanceof ArrayBuffer) this.onBinary(new Uint8Array(ev.data));
-    };
-    // An error is always followed by a close; the close decides.
-    socket.onclose = () => {
-      if (session !== this.session) return;
-      this.socket = undefined;
-      if (this.command && !this.finalFromServer) this.scheduleReconnect();
-    };
-    this.socket = socket;
-  }
-
-  private socketUrl(): string {
-    const url = new URL(this.settings.url, globalThis.location?.href);
-    // A path such as PATHS.media resolves against the page; the socket wants ws(s).
-    if (url.protocol === 'http:') url.protocol = 'ws:';
-    if (url.protocol === 'https:') url.protocol = 'wss:';
-    if (this.settings.token) url.searchParams.set('token', this.settings.token);
-    return url.toString();
+    this.socket.open({
+      open: () => {
+        this.send(command);
+        if (this.playback?.paused) this.send({ type: 'pause' });
+        this.setState('starting');
+      },
+      text: (text) => this.onText(text),
+      binary: (bytes) => this.onBinary(bytes),
+      closed: () => {
+        if (this.command && !this.finalFromServer) this.scheduleReconnect();
+      },
+    });
   }
 
   private send(message: MediaClientMessage): void {
-    if (this.socket?.readyState === SOCKET_OPEN) this.socket.send(JSON.stringify(message));
+    this.socket.send(message);
   }
 
   /** Forget the socket without reconnecting; with `stop`, tell the server first. */
   private dropSocket(stop: boolean): void {
-    const socket = this.socket;
-    if (!socket) return;
-    if (stop) this.send({ type: 'stop' });
-    this.socket = undefined;
-    this.session++;
-    socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
-    socket.close();
+    this.socket.drop(stop);
   }
 
   private scheduleReconnect(): void {
@@ -519,11 +491,11 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     if (!this.mediaStarted && sb.buffered.length > 0) this.startPlayback(sb);
     if (this.sessionMedia && !this.sessionFrames && !this.frameWatchArmed) {
       this.frameWatchArmed = true;
-      const session = this.session;
+      const session = this.socket.session;
       // Fires when the frame is composited: the most exact "first frame" a page can see. Without
       // it, the tick notices progress instead.
       this.video.requestVideoFrameCallback?.(() => {
-        if (session === this.session) this.noteFrames();
+        if (session === this.socket.session) this.noteFrames();
       });
     }
   }
@@ -604,8 +576,8 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
 
   /** A decode or SourceBuffer failure: report once per session, then start afresh from a keyframe. */
   private onMediaFailure(err: unknown): void {
-    if (!this.command || this.failedSession === this.session) return;
-    this.failedSession = this.session;
+    if (!this.command || this.failedSession === this.socket.session) return;
+    this.failedSession = this.socket.session;
     this.fail({ kind: 'decode', message: err instanceof Error ? err.message : String(err), cause: err });
     this.teardownMedia();
     this.restart();
