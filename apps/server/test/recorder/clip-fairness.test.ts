@@ -3,16 +3,16 @@ import pino from 'pino';
 import { JobRunner } from '../../src/jobs/job-runner.ts';
 import { JobStore } from '../../src/jobs/job-store.ts';
 import { ClipLimitError, ClipService } from '../../src/recorder/clip.ts';
-import { freshDatabase } from '../helpers/database.ts';
+import { type DatabaseKind, freshDatabase } from '../helpers/database.ts';
 
 type Db = Awaited<ReturnType<typeof freshDatabase>>;
 
 /** Clip jobs that end at once (nothing recorded in their range): what matters here is their order. */
-describe('clip jobs between users', () => {
+describe.each<DatabaseKind>(['pglite', 'postgres'])('clip jobs between users on %s', (kind) => {
   let database: Db;
   let runner: JobRunner | undefined;
   beforeAll(async () => {
-    database = await freshDatabase('pglite');
+    database = await freshDatabase(kind);
   });
   afterEach(async () => {
     await runner?.stop();
