@@ -15,6 +15,20 @@ export interface NewJob {
   maxAttempts?: number;
   /** A scheduled run's key: a second job with the same key is not created. */
   uniqueKey?: string;
+  /** Jobs of this kind the owner may have queued or running at once; one more throws {@link OwnerLimitError}. */
+  ownerLimit?: number;
+}
+
+/** An owner already has as many open jobs of a kind as its enqueue allowed. */
+export class OwnerLimitError extends Error {
+  constructor(
+    readonly kind: string,
+    readonly owner: string,
+    readonly limit: number,
+  ) {
+    super(`${owner} already has ${limit} ${kind} jobs queued or running`);
+    this.name = 'OwnerLimitError';
+  }
 }
 
 /**
@@ -25,9 +39,23 @@ export interface NewJob {
 export class JobStore {
   constructor(private readonly db: Db) {}
 
-  /** Adds a job; with a `uniqueKey` already taken, nothing is added and undefined returned. */
+  /**
+   * Adds a job; with a `uniqueKey` already taken, nothing is added and undefined returned. With an
+   * `ownerLimit`, the count and the insert hold a lock on the owner and kind (a transaction-scoped
+   * advisory lock), so requests arriving together, on one instance or several, cannot pass it.
+   */
   async enqueue(job: NewJob): Promise<JobRow | undefined> {
-    const [row] = await this.db
+    const limit = job.ownerLimit;
+    if (limit === undefined) return this.insert(this.db, job);
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`jobs:${job.kind}:${job.owner}`}))`);
+      if ((await this.openCount(job.kind, job.owner, tx)) >= limit) throw new OwnerLimitError(job.kind, job.owner, limit);
+      return this.insert(tx, job);
+    });
+  }
+
+  private async insert(db: Pick<Db, 'insert'>, job: NewJob): Promise<JobRow | undefined> {
+    const [row] = await db
       .insert(t.jobs)
       .values({
         id: randomUUID(),
@@ -48,8 +76,8 @@ export class JobStore {
   }
 
   /** Jobs of a kind an owner has queued or running. */
-  async openCount(kind: string, owner: string): Promise<number> {
-    const [row] = await this.db
+  async openCount(kind: string, owner: string, db: Pick<Db, 'select'> = this.db): Promise<number> {
+    const [row] = await db
       .select({ n: count() })
       .from(t.jobs)
       .where(and(eq(t.jobs.kind, kind), eq(t.jobs.owner, owner), inArray(t.jobs.state, [...OPEN_STATES])));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClipJob } from '@ship-cctv/protocol';
 import type { JobRunner } from '../jobs/job-runner.ts';
-import type { JobRow } from '../jobs/job-store.ts';
+import { type JobRow, OwnerLimitError } from '../jobs/job-store.ts';
 import { RelaySplitter, type InitSegment, type MediaFragment } from '../media/fmp4.ts';
 import { CLIPS_FOLDER } from './recovery.ts';
 import type { SegmentRow } from './store.ts';
@@ -139,7 +139,6 @@ export class ClipService {
 
   async create(recording: { id: string; orgId: string; cameraId: string }, start: number, end: number, userId: string): Promise<ClipJob> {
     const limit = this.deps.perUserLimit ?? 3;
-    if ((await this.deps.jobs.store.openCount(CLIP_JOB_KIND, userId)) >= limit) throw new ClipLimitError(limit);
     const stamp = new Date(start).toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
     const payload: ClipPayload = {
       recordingId: recording.id,
@@ -147,7 +146,11 @@ export class ClipService {
       end,
       fileName: `${recording.cameraId}_${stamp}Z_${Math.round((end - start) / 1000)}s.mp4`,
     };
-    const row = await this.deps.jobs.enqueue({ kind: CLIP_JOB_KIND, owner: userId, orgId: recording.orgId, payload, maxAttempts: 2 });
+    const row = await this.deps.jobs
+      .enqueue({ kind: CLIP_JOB_KIND, owner: userId, orgId: recording.orgId, payload, maxAttempts: 2, ownerLimit: limit })
+      .catch((err: unknown) => {
+        throw err instanceof OwnerLimitError ? new ClipLimitError(limit) : err;
+      });
     if (!row) throw new Error('the clip job was not created');
     return view(row);
   }

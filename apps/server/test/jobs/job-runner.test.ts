@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.ts';
 import { type JobContext, JobRunner } from '../../src/jobs/job-runner.ts';
-import { JobStore } from '../../src/jobs/job-store.ts';
+import { JobStore, OwnerLimitError } from '../../src/jobs/job-store.ts';
 import { Schedules } from '../../src/jobs/schedules.ts';
 import { type DatabaseKind, freshDatabase } from '../helpers/database.ts';
 
@@ -178,6 +178,28 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the job runner on %s', (kin
       expect(new Set(by.values())).toEqual(new Set(['a', 'b'])); // both took part
     } finally {
       await Promise.all(runners.splice(0).map((r) => r.stop()));
+      await second?.close();
+    }
+  });
+
+  it("holds an owner's limit of open jobs when two instances enqueue at once", async () => {
+    const second = database.url ? await openDatabase({ url: database.url }) : undefined;
+    try {
+      const stores = [store, second ? new JobStore(second.db) : store];
+      const asked = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, n) => stores[n % 2]?.enqueue({ kind: 'test.limited', owner: 'ann', payload: { n }, ownerLimit: 3 })),
+      );
+      expect(asked.filter((a) => a.status === 'fulfilled')).toHaveLength(3);
+      for (const a of asked.filter((a) => a.status === 'rejected')) expect(a.reason).toBeInstanceOf(OwnerLimitError);
+      expect(await store.openCount('test.limited', 'ann')).toBe(3);
+      // Another owner is not held by ann's limit; a finished job frees a place.
+      expect(await store.enqueue({ kind: 'test.limited', owner: 'bob', payload: {}, ownerLimit: 3 })).toBeDefined();
+      const first = asked.find((a) => a.status === 'fulfilled')?.value;
+      if (!first) throw new Error('nothing enqueued');
+      await store.cancel(first.id);
+      expect(await store.enqueue({ kind: 'test.limited', owner: 'ann', payload: {}, ownerLimit: 3 })).toBeDefined();
+      await expect(store.enqueue({ kind: 'test.limited', owner: 'ann', payload: {}, ownerLimit: 3 })).rejects.toThrow(OwnerLimitError);
+    } finally {
       await second?.close();
     }
   });

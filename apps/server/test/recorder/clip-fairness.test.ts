@@ -68,4 +68,13 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('clip jobs between users on 
     expect((await clips.get(ann[0]?.id ?? ''))?.job.message).toBe('nothing was recorded in the requested range');
     expect((await ask('ann', 4)).state).toBe('queued');
   });
+
+  it('holds the limit when a user asks for many clips at once', async () => {
+    const { ask } = service(3);
+    const asked = await Promise.allSettled([0, 1, 2, 3, 4, 5].map((i) => ask('eve', i)));
+    expect(asked.filter((a) => a.status === 'fulfilled')).toHaveLength(3);
+    const refused = asked.filter((a) => a.status === 'rejected');
+    expect(refused).toHaveLength(3);
+    for (const r of refused) expect(r.reason).toBeInstanceOf(ClipLimitError);
+  });
 });
