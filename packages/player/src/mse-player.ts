@@ -1,25 +1,16 @@
 import type { LinkType, MediaClientMessage, MediaServerMessage, PlaybackSpeed } from '@ship-cctv/protocol';
+import { backoffDelay } from '@ship-cctv/protocol';
+import { isInitSegment, readBaseDecodeTime, readVideoTrack } from '@ship-cctv/media';
+import { Emitter } from './emitter.ts';
+import { latencyTargetMs, type LatencyTarget } from './latency-target.ts';
+import { LiveController } from './live-controller.ts';
+import { toRanges, trimRange } from './live-edge.ts';
 import { MediaSocket, mediaSocketUrl } from './media-socket.ts';
 import { MediaSurface } from './media-surface.ts';
-import { backoffDelay } from '@ship-cctv/protocol';
-import { Emitter } from './emitter.ts';
-import { isInitSegment, readBaseDecodeTime, readVideoTrack } from '@ship-cctv/media';
-import { frameDurationMs, latencyTargetMs, type LatencyTarget } from './latency-target.ts';
-import { decideLiveEdge, toRanges, trimRange } from './live-edge.ts';
-import { bufferedAhead, decidePlaybackHead, landingFor, shownRecordedTime } from './playback-head.ts';
+import { PlaybackController } from './playback-controller.ts';
 import { interpretServerMessage } from './server-events.ts';
-import type {
-  CodecInfo,
-  MediaSourceLike,
-  MsePlayerEventMap,
-  MsePlayerOptions,
-  PlaybackPosition,
-  PlayerCommand,
-  PlayerError,
-  PlayerState,
-  PlayerStats,
-  SocketConstructor,
-} from './types.ts';
+import type { StreamMode } from './stream-mode.ts';
+import type { CodecInfo, MsePlayerEventMap, MsePlayerOptions, PlaybackPosition, PlayerCommand, PlayerError, PlayerState, PlayerStats, SocketConstructor } from './types.ts';
 import { SlidingRate, stallVerdict } from './watchdog.ts';
 
 const DEFAULTS = {
@@ -32,32 +23,8 @@ const DEFAULTS = {
 };
 /** Catch-up, stats and the watchdogs run at this pace: fine enough for a 1.1× catch-up, cheap. */
 const TICK_MS = 250;
-const TRIM_EVERY_MS = 2000;
-/** Frames over which the arrival latency is taken (the median): a second at 10 fps. */
-const ARRIVAL_SAMPLES = 10;
-/** HTMLMediaElement.HAVE_FUTURE_DATA: below it, the element waits for data at the playhead. */
-const HAVE_FUTURE_DATA = 3;
 
 type Settings = typeof DEFAULTS & MsePlayerOptions;
-
-/** Below this much media ahead of the playhead, a playback the server said was done has ended. */
-const PLAYBACK_END_AHEAD_SEC = 0.25;
-/** After a seek or speed change, positions of the old stream may still be on their way for this long. */
-const STALE_POSITION_MS = 5000;
-
-/** What a ship-end playback adds to a stream (absent for live). */
-interface PlaybackRun {
-  /** The last position, and where the buffer ended when it came (see shownRecordedTime). */
-  position: (PlaybackPosition & { mediaEnd: number | undefined }) | undefined;
-  paused: boolean;
-  /** A seek or speed change was sent (at `changedAt`): the next init segment starts media to jump to. */
-  jumpPending: boolean;
-  changedAt: number;
-  /** Where that media was placed: the playhead moves there once it is buffered. */
-  jumpTo: number | undefined;
-  /** The server said the range is done: `ended` once the buffer has played out. */
-  endPending: boolean;
-}
 
 /**
  * Live H.264 over the media socket into Media Source Extensions. One instance per <video>; play()
@@ -66,6 +33,11 @@ interface PlaybackRun {
  * A stream is a run of "generations": each `codec` event (first play, definition change,
  * reconnect) starts one, and its first fragment is placed where the buffer ends, so the picture
  * carries on without a blank whatever timestamps the new encoder starts from.
+ *
+ * This class is the part live and playback share: the socket (MediaSocket), the MSE core
+ * (MediaSurface), the state machine, reconnects, stats and the watchdogs. What differs goes to
+ * the stream's mode (stream-mode.ts): LiveController keeps the live edge, PlaybackController
+ * pause, seek, speed and the end of a recorded range.
  */
 export class MsePlayer extends Emitter<MsePlayerEventMap> {
   private readonly settings: Settings;
@@ -76,8 +48,10 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
 
   private currentState: PlayerState = 'idle';
   private s: PlayerStats = emptyStats();
-  private command: PlayerCommand | undefined;
-  private playback: PlaybackRun | undefined;
+  /** The stream playing (live or ship-end playback), until stop(). */
+  private mode: StreamMode | undefined;
+  /** The same controller when it is a ship-end playback (its controls). */
+  private playback: PlaybackController | undefined;
   private generation: { video: { trackId: number; timescale: number } | undefined; placed: boolean; jump: boolean } | undefined;
   private tickTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -101,16 +75,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   private lastBytesAt = 0;
   private lastProgressAt = 0;
   private lastCurrentTime = 0;
-  private lastTrimAt = 0;
   private lastFrameTotal = 0;
-  /** Live: end of the buffer − currentTime just after each of the last frames was appended. */
-  private readonly arrivalLatencies: number[] = [];
-  private lastBufferEnd = 0;
-  /** Since when the element's clock stands still although it should play; undefined while it plays. */
-  private stuckSince: number | undefined;
-  /** Live: the frame on screen lately (requestVideoFrameCallback), and when it showed. */
-  private presented: { mediaTime: number; at: number } | undefined;
-  private presentedWatch: MediaSourceLike | undefined;
   /** The stream's frame rate (from `codec`) and the ship's link: what an `auto` latency target follows. */
   private streamFrameRate: number | undefined;
   private link: LinkType | undefined;
@@ -166,11 +131,8 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   /** Opens the media socket and plays `command` (live or ship-end playback); again after a close, until stop(). */
   play(command: PlayerCommand): void {
     this.stop();
-    this.command = command;
-    if (command.mode === 'shipPlayback') {
-      this.playback = { position: undefined, paused: false, jumpPending: false, changedAt: 0, jumpTo: undefined, endPending: false };
-    }
     this.s = emptyStats();
+    this.mode = this.modeFor(command);
     this.attempt = 0;
     this.playCalledAt = performance.now();
     this.waitingSince = this.playCalledAt;
@@ -184,8 +146,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     clearTimeout(this.retryTimer);
     this.tickTimer = this.retryTimer = undefined;
     this.dropSocket(true);
-    this.command = undefined;
-    this.playback = undefined;
+    this.mode = this.playback = undefined;
     this.teardownMedia();
     this.setState('idle');
   }
@@ -201,14 +162,14 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.finalFromServer = false;
     if (this.socket.connected) {
       this.send({ type: 'continue' });
-    } else if (this.command) {
+    } else if (this.mode) {
       clearTimeout(this.retryTimer);
       this.attempt = 0;
       this.connect();
     }
   }
 
-  // ── ship-end playback ─────────────────────────────────────────────────────────────────────────
+  // ── ship-end playback (PlaybackController) ───────────────────────────────────────────────────
 
   /** Ship-end playback: the operator paused it (the state stays `playing`: nothing is wrong). */
   get paused(): boolean {
@@ -217,36 +178,23 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
 
   /** Ship-end playback: the last position (server's, or a seek's target); undefined for live. */
   get position(): PlaybackPosition | undefined {
-    const position = this.playback?.position;
-    return position ? { time: position.time, speed: position.speed, paused: position.paused } : undefined;
+    return this.playback?.position;
   }
 
   /** Ship-end playback: the recorded time of the frame on screen, estimated from the last position. */
   recordedTime(): number | undefined {
-    const position = this.playback?.position;
-    const command = this.command;
-    if (!position || command?.mode !== 'shipPlayback') return undefined;
-    return shownRecordedTime(position, this.video.currentTime, command);
+    return this.playback?.recordedTime();
   }
 
   /** Ship-end playback: hold the picture and ask the ship to stop sending. */
   pause(): void {
-    const run = this.playback;
-    if (!run || run.paused) return;
-    run.paused = true;
-    this.send({ type: 'pause' });
-    this.video.pause();
-    this.notePosition({ paused: true });
+    this.playback?.pause();
   }
 
   resume(): void {
-    const run = this.playback;
-    if (!run?.paused) return;
-    run.paused = false;
+    if (!this.playback?.resume()) return;
     this.lastProgressAt = this.lastBytesAt = performance.now();
-    this.send({ type: 'resume' });
     if (this.mediaStarted) void this.video.play().catch(() => undefined);
-    this.notePosition({ paused: false });
   }
 
   /**
@@ -255,32 +203,16 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
    * end (or without a socket) the playback starts again from `time`.
    */
   seek(time: number): void {
-    const command = this.command;
-    const run = this.playback;
-    if (!run || command?.mode !== 'shipPlayback') return;
-    const target = Math.min(Math.max(Math.round(time), command.start), command.end - 1);
-    run.endPending = false;
-    this.notePosition({ time: target, mediaEnd: undefined });
-    this.changeRun({ type: 'seek', time: target });
+    this.playback?.seek(time);
   }
 
   /** Ship-end playback: another speed from the recorded time on screen; new codec and init follow. */
   setSpeed(speed: PlaybackSpeed): void {
-    const command = this.command;
-    const run = this.playback;
-    if (!run || command?.mode !== 'shipPlayback' || command.speed === speed) return;
-    this.command = { ...command, speed };
-    this.notePosition({ time: this.recordedTime() ?? command.start, speed, mediaEnd: undefined });
-    this.changeRun({ type: 'speed', speed });
+    this.playback?.setSpeed(speed);
   }
 
   /** Sends a seek or speed change on the running socket, or starts afresh where there is none. */
   private changeRun(message: Extract<MediaClientMessage, { type: 'seek' | 'speed' }>): void {
-    const run = this.playback;
-    if (!run) return;
-    run.jumpPending = true;
-    run.changedAt = performance.now();
-    run.jumpTo = undefined;
     if (this.socket.isOpen && !this.finalFromServer) {
       this.send(message);
       return;
@@ -293,31 +225,33 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.connect();
   }
 
-  private notePosition(change: Partial<PlaybackPosition & { mediaEnd: number | undefined }>): void {
-    const run = this.playback;
-    const command = this.command;
-    if (!run || command?.mode !== 'shipPlayback') return;
-    const base = run.position ?? { time: command.start, speed: command.speed, paused: run.paused, mediaEnd: undefined };
-    run.position = { ...base, paused: run.paused, ...change };
-    this.emit('position', { time: run.position.time, speed: run.position.speed, paused: run.position.paused });
-  }
-
-  /**
-   * The command for a new socket. A playback resumes where it was (a reconnect, or Continue after
-   * the watching limit): the same range from the last known position, at the current speed.
-   */
-  private commandToSend(): PlayerCommand | undefined {
-    const command = this.command;
-    const position = this.playback?.position;
-    if (command?.mode !== 'shipPlayback' || !position || position.time <= command.start) return command;
-    return { ...command, start: Math.min(Math.floor(position.time), command.end - 1) };
+  /** The controller of a command: live or ship-end playback. */
+  private modeFor(command: PlayerCommand): StreamMode {
+    const common = { video: this.video, surface: this.surface, stats: this.s, maxBufferSeconds: this.settings.maxBufferSeconds };
+    if (command.mode === 'shipPlayback') {
+      this.playback = new PlaybackController(command, {
+        ...common,
+        send: (message) => this.send(message),
+        change: (message) => this.changeRun(message),
+        position: (position) => this.emit('position', position),
+        ended: () => this.setState('ended'),
+      });
+      return this.playback;
+    }
+    return new LiveController(command, {
+      ...common,
+      liveJumpMs: this.settings.liveJumpMs,
+      latencyTargetMs: () => this.latencyTargetMs,
+      frameRate: () => this.streamFrameRate,
+    });
   }
 
   // ── socket ────────────────────────────────────────────────────────────────────────────────────
 
   private connect(): void {
-    const command = this.commandToSend();
-    if (!command) return;
+    const mode = this.mode;
+    if (!mode) return;
+    const command = mode.commandToSend();
     this.retryTimer = undefined;
     this.finalFromServer = this.serverHold = false;
     this.sessionMedia = this.sessionFrames = this.frameWatchArmed = false;
@@ -327,13 +261,13 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.socket.open({
       open: () => {
         this.send(command);
-        if (this.playback?.paused) this.send({ type: 'pause' });
+        mode.opened();
         this.setState('starting');
       },
       text: (text) => this.onText(text),
       binary: (bytes) => this.onBinary(bytes),
       closed: () => {
-        if (this.command && !this.finalFromServer) this.scheduleReconnect();
+        if (this.mode && !this.finalFromServer) this.scheduleReconnect();
       },
     });
   }
@@ -382,30 +316,17 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
       return;
     }
     if (msg.type === 'position') {
-      this.onPosition(msg);
+      this.playback?.onPosition(msg);
       return;
     }
     const effect = interpretServerMessage(msg, { framesShowing: this.sessionFrames });
     if (effect.final !== undefined) this.finalFromServer = effect.final;
     if (effect.hold !== undefined) this.serverHold = effect.hold;
     if (effect.startupGraceMs !== undefined) this.startupGraceMs = effect.startupGraceMs;
-    if (effect.state === 'ended' && this.playback) {
-      // The ship has sent the whole range; what is buffered still has to play (see followPlayback).
-      this.playback.endPending = true;
-    } else if (effect.state) this.setState(effect.state);
+    if (effect.state && !(effect.state === 'ended' && this.mode?.serverEnded())) this.setState(effect.state);
     if (effect.error) this.fail(effect.error);
     if (msg.type === 'status') this.emit('status', msg);
     else if (msg.type === 'notice') this.emit('notice', msg);
-  }
-
-  private onPosition(msg: Extract<MediaServerMessage, { type: 'position' }>): void {
-    const run = this.playback;
-    if (!run) return;
-    // Positions sent before the server took a seek or speed change would pull the time back.
-    const changing = run.jumpPending || run.jumpTo !== undefined;
-    if (changing && performance.now() - run.changedAt < STALE_POSITION_MS) return;
-    const ranges = this.surface.ranges();
-    this.notePosition({ time: msg.time, speed: msg.speed, mediaEnd: ranges.at(-1)?.[1] });
   }
 
   private onCodec(codec: CodecInfo): void {
@@ -435,10 +356,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
       generation.video = readVideoTrack(bytes);
       generation.placed = false;
       // A playback's new init after a seek or speed change: its media replaces what is buffered.
-      if (this.playback?.jumpPending) {
-        this.playback.jumpPending = false;
-        generation.jump = true;
-      }
+      if (this.mode?.takeJump()) generation.jump = true;
     } else if (!generation.placed) {
       generation.placed = true;
       // Placed by its video; sound in the same fragments moves with it (one timestampOffset).
@@ -452,7 +370,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
         this.surface.run((sb) => {
           const at = toRanges(sb.buffered).at(-1)?.[1] ?? 0;
           sb.timestampOffset = at - base / timescale;
-          if (jump && this.playback) this.playback.jumpTo = at;
+          this.mode?.placed(at, jump);
         });
       }
       this.sessionMedia = true;
@@ -468,10 +386,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.mediaStarted = false;
     this.frameRate.reset();
     this.lastFrameTotal = 0;
-    this.arrivalLatencies.length = 0;
-    this.lastBufferEnd = 0;
-    this.stuckSince = undefined;
-    this.presented = this.presentedWatch = undefined;
+    this.mode?.reset();
   }
 
   private teardownMedia(): void {
@@ -481,13 +396,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
 
   /** After each append or remove: start playback on the first media, watch for the first frame. */
   private onBuffered(sb: SourceBuffer): void {
-    if (!this.playback && this.mediaStarted) this.noteArrival(toRanges(sb.buffered).at(-1)?.[1]);
-    const jumpTo = this.playback?.jumpTo;
-    const landing = jumpTo === undefined ? undefined : landingFor(jumpTo, toRanges(sb.buffered));
-    if (landing !== undefined && this.playback) {
-      this.playback.jumpTo = undefined;
-      this.video.currentTime = landing;
-    }
+    this.mode?.buffered(sb, this.mediaStarted);
     if (!this.mediaStarted && sb.buffered.length > 0) this.startPlayback(sb);
     if (this.sessionMedia && !this.sessionFrames && !this.frameWatchArmed) {
       this.frameWatchArmed = true;
@@ -500,62 +409,10 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     }
   }
 
-  /** After an append that moved the end of the buffer: how far the playhead is from it now. */
-  private noteArrival(end: number | undefined): void {
-    if (end === undefined || end <= this.lastBufferEnd) return;
-    this.lastBufferEnd = end;
-    const list = this.arrivalLatencies;
-    list.push(end - this.playhead(performance.now()));
-    if (list.length > ARRIVAL_SAMPLES) list.shift();
-  }
-
-  /**
-   * Live: note the media time of each frame shown, for as long as this MediaSource lives. The
-   * frame on screen tells where the picture is when currentTime does not (see decideLiveEdge).
-   */
-  private watchPresented(): void {
-    const video = this.video;
-    const source = this.surface.source;
-    if (!source || this.presentedWatch === source || typeof video.requestVideoFrameCallback !== 'function') return;
-    this.presentedWatch = source;
-    const onFrame = (_now: number, meta: VideoFrameCallbackMetadata): void => {
-      if (this.presentedWatch !== source || this.playback) return;
-      this.presented = { mediaTime: meta.mediaTime, at: performance.now() };
-      video.requestVideoFrameCallback(onFrame);
-    };
-    video.requestVideoFrameCallback(onFrame);
-  }
-
-  /** The frame on screen, if one showed within the last two frame durations (and a bit). */
-  private presentedTime(now: number): number | undefined {
-    const p = this.presented;
-    const freshMs = 2 * frameDurationMs(this.streamFrameRate) + 50;
-    return p && now - p.at <= freshMs ? p.mediaTime : undefined;
-  }
-
-  /** Where the picture is: currentTime, or the frame on screen when that is ahead. */
-  private playhead(now: number): number {
-    return Math.max(this.video.currentTime, this.presentedTime(now) ?? 0);
-  }
-
   private startPlayback(sb: SourceBuffer): void {
     this.mediaStarted = true;
     const video = this.video;
-    if (this.playback) {
-      const seekTo = decidePlaybackHead(video.currentTime, toRanges(sb.buffered));
-      if (seekTo !== undefined) video.currentTime = seekTo;
-      // Paused before the first picture: resume() starts it.
-      if (this.playback.paused) return;
-    } else {
-      const decision = decideLiveEdge({
-        currentTime: video.currentTime,
-        ranges: toRanges(sb.buffered),
-        targetSec: this.latencyTargetMs / 1000,
-        jumpSec: this.settings.liveJumpMs / 1000,
-      });
-      if (decision.seekTo !== undefined) video.currentTime = decision.seekTo;
-      this.watchPresented();
-    }
+    if (this.mode && !this.mode.start(sb)) return;
     Promise.resolve()
       .then(() => video.play())
       .catch((err: unknown) => {
@@ -576,7 +433,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
 
   /** A decode or SourceBuffer failure: report once per session, then start afresh from a keyframe. */
   private onMediaFailure(err: unknown): void {
-    if (!this.command || this.failedSession === this.socket.session) return;
+    if (!this.mode || this.failedSession === this.socket.session) return;
     this.failedSession = this.socket.session;
     this.fail({ kind: 'decode', message: err instanceof Error ? err.message : String(err), cause: err });
     this.teardownMedia();
@@ -604,52 +461,16 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
 
     const progressed = !video.paused && Math.abs(video.currentTime - this.lastCurrentTime) > 0.001;
     this.lastCurrentTime = video.currentTime;
+    const mode = this.mode;
     // Frames showing count as progress too (a live picture whose clock stands still, see decideLiveEdge).
-    if (progressed || (!this.playback && this.presentedTime(now) !== undefined)) this.lastProgressAt = now;
+    if (progressed || mode?.framesShowing(now)) this.lastProgressAt = now;
     // A paused playback shows no progress and gets no bytes on purpose: not a stall, not silence.
-    const userPaused = this.playback?.paused ?? false;
+    const userPaused = mode?.userPaused ?? false;
     if (userPaused) this.lastProgressAt = this.lastBytesAt = now;
 
-    const ranges = this.surface.ranges();
-    if (this.playback) {
-      this.followPlayback(ranges, now);
-    } else if (this.mediaStarted && ranges.length > 0) {
-      // Waiting for the next frame (or a clock that stood still since the last tick): not behind.
-      const starved = !video.paused && (video.readyState < HAVE_FUTURE_DATA || !progressed);
-      const presentedTime = this.presentedTime(now);
-      if (!starved || video.seeking) this.stuckSince = undefined;
-      else this.stuckSince ??= now;
-      const decision = decideLiveEdge({
-        currentTime: video.currentTime,
-        presentedTime,
-        ranges,
-        targetSec: this.latencyTargetMs / 1000,
-        arrivalLatencySec: medianOf(this.arrivalLatencies),
-        jumpSec: settings.liveJumpMs / 1000,
-        starved,
-        stuckSec: this.stuckSince === undefined ? 0 : (now - this.stuckSince) / 1000,
-        currentRate: video.playbackRate,
-        frameSec: frameDurationMs(this.streamFrameRate) / 1000,
-      });
-      if (decision.seekTo !== undefined && !video.seeking) {
-        video.currentTime = decision.seekTo;
-        // Measured before the seek: no longer true.
-        this.arrivalLatencies.length = 0;
-        this.stuckSince = undefined;
-      }
-      if (video.playbackRate !== decision.playbackRate) video.playbackRate = decision.playbackRate;
-      const latencySec = medianOf(this.arrivalLatencies) ?? decision.latencySec;
-      this.s.latencyMs = latencySec === undefined ? undefined : Math.round(latencySec * 1000);
-      if (now - this.lastTrimAt >= TRIM_EVERY_MS) {
-        this.lastTrimAt = now;
-        const cut = trimRange(ranges, video.currentTime, settings.maxBufferSeconds);
-        if (cut) this.surface.remove(cut[0], cut[1]);
-      }
-    } else {
-      this.s.latencyMs = undefined;
-    }
+    mode?.tick({ ranges: this.surface.ranges(), now, progressed, mediaStarted: this.mediaStarted });
     this.s.playbackRate = video.playbackRate;
-    this.s.latencyTargetMs = this.playback ? undefined : this.latencyTargetMs;
+    this.s.latencyTargetMs = mode?.latencyTargetMs;
     // Retries an append that met a full buffer.
     this.surface.queue.pump();
 
@@ -685,36 +506,9 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     if (settings.captureLatencyProbe) this.s.captureLatencyMs = settings.captureLatencyProbe(video);
   }
 
-  /**
-   * Ship-end playback each tick: play every frame at rate 1 (the ship sends at the chosen speed),
-   * step over gaps, keep the buffer bounded behind the playhead, and end once the server said the
-   * range is done and the buffer has played out.
-   */
-  private followPlayback(ranges: Array<[number, number]>, now: number): void {
-    const run = this.playback;
-    const video = this.video;
-    if (!run) return;
-    if (this.mediaStarted && ranges.length > 0 && run.jumpTo === undefined) {
-      const seekTo = decidePlaybackHead(video.currentTime, ranges);
-      if (seekTo !== undefined && !video.seeking) video.currentTime = seekTo;
-    }
-    if (video.playbackRate !== 1) video.playbackRate = 1;
-    const ahead = bufferedAhead(video.currentTime, ranges);
-    this.s.latencyMs = ranges.length > 0 ? Math.round(ahead * 1000) : undefined;
-    if (ranges.length > 0 && now - this.lastTrimAt >= TRIM_EVERY_MS) {
-      this.lastTrimAt = now;
-      const cut = trimRange(ranges, video.currentTime, this.settings.maxBufferSeconds);
-      if (cut) this.surface.remove(cut[0], cut[1]);
-    }
-    if (run.endPending && !run.paused && !run.jumpPending && run.jumpTo === undefined && ahead < PLAYBACK_END_AHEAD_SEC) {
-      run.endPending = false;
-      this.setState('ended');
-    }
-  }
-
   /** Frames of the current session are on screen. */
   private noteFrames(): void {
-    if (this.video.paused || !this.command) return;
+    if (this.video.paused || !this.mode) return;
     const now = performance.now();
     if (this.s.firstFrameMs === undefined) {
       this.s.firstFrameMs = Math.round(now - this.playCalledAt);
@@ -755,12 +549,6 @@ function emptyStats(): PlayerStats {
     width: undefined,
     height: undefined,
   };
-}
-
-function medianOf(xs: readonly number[]): number | undefined {
-  if (xs.length === 0) return undefined;
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** So an explicit `undefined` option does not override a default. */

@@ -5,7 +5,7 @@ import { JumpPage, LoginPage, RepeatLoginPage, RouteGuard, useSessionEndedHandle
 import { ShipPlaybackPage } from '../features/playback/index.ts';
 import { ShorePlaybackPage } from '../features/shore-playback/index.ts';
 import type { RuntimeConfig } from '../lib/runtime-config.ts';
-import { CellControlsProvider } from '../shared/cell-controls.tsx';
+import { CellControlsProvider } from '../shared/player-cell/index.ts';
 import { CELL_CONTROLS } from './cell-controls.ts';
 import { DesktopShell } from './layout/DesktopShell.tsx';
 import { AppProviders } from './providers.tsx';

@@ -1,4 +1,4 @@
-import type { CellControl } from '../shared/cell-controls.tsx';
+import type { CellControl } from '../shared/player-cell/index.ts';
 
 /**
  * The controls features add to every live player cell, in the order they appear (PTZ and talk

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { Camera, Channel, Ship } from '@ship-cctv/protocol';
-import { hasSubItems, toPlayableSource, visibleChannels, type ShipChannels } from '../features/fleet/index.ts';
+import { hasSubItems, toPlayableSource, visibleChannels, type ShipChannels } from '../shared/source-tree/index.ts';
 import type { PlayableSource } from '../shared/playable-source.ts';
 
 /** One row of the mobile channel list. */
@@ -21,9 +21,9 @@ export type ChannelListState =
 /** i18n key of each message state; the texts are the spec's verbatim. */
 export const LIST_TEXT_KEYS = {
   noShip: 'mobile.source.shipPrompt',
-  loading: 'fleet.channelsLoading',
-  empty: 'fleet.channelsEmpty',
-  error: 'fleet.channelsFailed',
+  loading: 'sourceTree.channelsLoading',
+  empty: 'sourceTree.channelsEmpty',
+  error: 'sourceTree.channelsFailed',
 } as const satisfies Record<Exclude<ChannelListState['kind'], 'ready'>, string>;
 
 /** The list for a ship and its channels' loading state (undefined: not asked yet, i.e. loading). */

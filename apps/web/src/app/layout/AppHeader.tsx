@@ -2,7 +2,7 @@ import { BarChartOutlined, BgColorsOutlined, MenuFoldOutlined, MenuUnfoldOutline
 import { Button, Dropdown, Flex, Layout, Menu, Tag, Typography, theme, type MenuProps } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useOrganisations } from '../../features/fleet/index.ts';
+import { useOrganisations } from '../../shared/source-tree/index.ts';
 import { useLogout } from '../../features/session/index.ts';
 import { useSessionUser } from '../../features/session/index.ts';
 import { LANGUAGES, switchLanguage, toLanguage } from '../../i18n/index.ts';

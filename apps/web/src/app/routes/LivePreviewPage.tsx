@@ -1,4 +1,5 @@
-import { SourceTree, useLivePreviewActions } from '../../features/fleet/index.ts';
+import { SourceTree } from '../../shared/source-tree/index.ts';
+import { useLivePreviewActions } from '../../features/live/index.ts';
 import { PlayGrid } from '../../features/live/index.ts';
 import { SidebarPage } from '../layout/SidebarPage.tsx';
 

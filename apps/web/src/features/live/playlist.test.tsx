@@ -16,7 +16,7 @@ import {
   type PlaylistActions,
   type PlaylistStore,
 } from './playlist.ts';
-import { source, sources } from './test-sources.ts';
+import { source, sources } from '../../shared/test-sources.ts';
 
 function memoryStorage(initial?: string) {
   const items = new Map<string, string>(initial === undefined ? [] : [[PLAYLIST_STORAGE_KEY, initial]]);

@@ -2,7 +2,7 @@
  * Texts of ship-end playback (/live/recordlivevideo), merged into the app's locales under
  * `playback` (see ../../i18n/locales). zh-CN is the source of the keys; en must have the same
  * shape. Spec text used verbatim: 无默认清晰度模板. States a live cell also shows (connecting,
- * offline, the watching limit…) use the `live.cell` texts.
+ * offline, the watching limit…) use the `playerCell` texts.
  */
 export const playbackZhCN = {
   menu: '船端视频回放',

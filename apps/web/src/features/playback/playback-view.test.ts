@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialPlayerView, type PlayerView } from '../live/index.ts';
+import { initialPlayerView, type PlayerView } from '../../shared/player-cell/index.ts';
 import { playbackOverlay, seekValue, spanBands } from './playback-view.ts';
 
 const view = (patch: Partial<PlayerView>): PlayerView => ({ ...initialPlayerView(), ...patch });
@@ -30,9 +30,9 @@ describe('playback overlay', () => {
 
   it('counts down the wait for the ship, then keeps the live cell’s states', () => {
     expect(playbackOverlay(view({ state: 'starting', waitUntil: 5000 }), 1000)).toEqual({ kind: 'busy', text: 'playback.player.waiting', seconds: 4 });
-    expect(playbackOverlay(view({ state: 'reconnecting' }), 0)).toEqual({ kind: 'busy', text: 'live.cell.reconnecting' });
-    expect(playbackOverlay(view({ state: 'limit' }), 0)).toMatchObject({ text: 'live.cell.limitReached', action: 'continue' });
-    expect(playbackOverlay(view({ state: 'offline' }), 0, true)).toMatchObject({ text: 'live.cell.offline', hint: 'live.cell.shipLinkDown' });
+    expect(playbackOverlay(view({ state: 'reconnecting' }), 0)).toEqual({ kind: 'busy', text: 'playerCell.reconnecting' });
+    expect(playbackOverlay(view({ state: 'limit' }), 0)).toMatchObject({ text: 'playerCell.limitReached', action: 'continue' });
+    expect(playbackOverlay(view({ state: 'offline' }), 0, true)).toMatchObject({ text: 'playerCell.offline', hint: 'playerCell.shipLinkDown' });
     expect(playbackOverlay(view({ state: 'playing' }), 0)).toEqual({ kind: 'none' });
   });
 });

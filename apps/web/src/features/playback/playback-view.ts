@@ -1,13 +1,13 @@
 /**
  * What the ship-end playback player shows, decided from its MsePlayer's events (the "view decides"
- * half, pure and tested). Built on the live cell's rules (features/live/player-view.ts) with the
+ * half, pure and tested). Built on the live cell's rules (shared/player-cell/player-view.ts) with the
  * playback cases on top: nothing recorded, playback failed, the range played to its end.
  */
-import { overlayFor, type CellTextKey, type Overlay, type PlayerView } from '../live/index.ts';
+import { overlayFor, type CellTextKey, type Overlay, type PlayerView } from '../../shared/player-cell/index.ts';
 import type { playbackZhCN } from './locales.ts';
 
 type CellHintKey = NonNullable<Extract<Overlay, { kind: 'message' }>['hint']>;
-export type PlaybackTextKey = `playback.player.${keyof typeof playbackZhCN.player & string}` | `live.cell.${CellTextKey | CellHintKey}`;
+export type PlaybackTextKey = `playback.player.${keyof typeof playbackZhCN.player & string}` | `playerCell.${CellTextKey | CellHintKey}`;
 
 export type PlaybackOverlay =
   | { kind: 'none' }
@@ -38,14 +38,14 @@ export function playbackOverlay(view: PlayerView, now: number, shipLinkDown = fa
     case 'busy':
       // The ship looks the recording up before it sends: say what is being waited for.
       if (live.text === 'waiting') return { kind: 'busy', text: 'playback.player.waiting', ...(live.seconds === undefined ? {} : { seconds: live.seconds }) };
-      return { kind: 'busy', text: `live.cell.${live.text}` };
+      return { kind: 'busy', text: `playerCell.${live.text}` };
     case 'message':
       return {
         kind: 'message',
         tone: live.tone,
         // Every other failure of a playback is a failed playback to the operator.
-        text: live.text === 'playFailed' ? 'playback.player.playbackFailed' : `live.cell.${live.text}`,
-        ...(live.hint ? { hint: `live.cell.${live.hint}` as const } : {}),
+        text: live.text === 'playFailed' ? 'playback.player.playbackFailed' : `playerCell.${live.text}`,
+        ...(live.hint ? { hint: `playerCell.${live.hint}` as const } : {}),
         ...(live.action ? { action: live.action } : {}),
       };
   }

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { COOKIES } from '@ship-cctv/protocol';
 import { deleteCookie } from '../../lib/cookies.ts';
 import { realtime } from '../../lib/realtime/index.ts';
-import { sessionStore } from './session-store.ts';
+import { sessionStore } from '../../lib/session-store.ts';
 
 /**
  * Everything this tab forgets when a session ends, whichever way (logout, 401, 402, failed

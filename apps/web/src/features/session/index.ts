@@ -11,4 +11,4 @@ export * from './hooks/useLogout.ts';
 export * from './hooks/useSessionEndedHandler.ts';
 export * from './logon-error.ts';
 export * from './route-guard.ts';
-export * from './session-store.ts';
+export * from '../../lib/session-store.ts';

@@ -7,12 +7,17 @@ import { sessionEn } from '../../features/session/locales.ts';
 import { shorePlaybackEn } from '../../features/shore-playback/locales.ts';
 import { playbackEn } from '../../features/playback/locales.ts';
 import { mobileEn } from '../../mobile/locales.ts';
+import { playerCellEn } from '../../shared/player-cell/locales.ts';
+import { sourceTreeEn } from '../../shared/source-tree/locales.ts';
 
 export const en: Messages = {
   live: liveEn,
   shell: shellEn,
   session: sessionEn,
   fleet: fleetEn,
+  /** Parts every screen shares (src/shared): a player cell, the source tree. */
+  playerCell: playerCellEn,
+  sourceTree: sourceTreeEn,
   shorePlayback: shorePlaybackEn,
   playback: playbackEn,
   mobile: mobileEn,

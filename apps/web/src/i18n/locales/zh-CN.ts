@@ -9,6 +9,8 @@ import { sessionZhCN } from '../../features/session/locales.ts';
 import { shorePlaybackZhCN } from '../../features/shore-playback/locales.ts';
 import { playbackZhCN } from '../../features/playback/locales.ts';
 import { mobileZhCN } from '../../mobile/locales.ts';
+import { playerCellZhCN } from '../../shared/player-cell/locales.ts';
+import { sourceTreeZhCN } from '../../shared/source-tree/locales.ts';
 
 export const zhCN = {
   /** The play grid's texts live beside it (features/live/locales.ts). */
@@ -17,6 +19,9 @@ export const zhCN = {
   shell: shellZhCN,
   session: sessionZhCN,
   fleet: fleetZhCN,
+  /** Parts every screen shares (src/shared): a player cell, the source tree. */
+  playerCell: playerCellZhCN,
+  sourceTree: sourceTreeZhCN,
   /** Shore video playback (features/shore-playback). */
   shorePlayback: shorePlaybackZhCN,
   playback: playbackZhCN,

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { DotLoading, Selector } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import type { PlayableSource } from '../../shared/playable-source.ts';
-import { definitionChoices, useShipConfig } from '../../features/live/index.ts';
+import { definitionChoices, useShipConfig } from '../../shared/player-cell/index.ts';
 import { chooseLiveDefinition } from '../play-session.ts';
 import { SourceOptionsDialog } from './SourceOptionsDialog.tsx';
 import styles from '../mobile.module.css';
@@ -71,7 +71,7 @@ export function LiveOptionsDialog({ source, onPlay, onClose }: LiveOptionsDialog
       )}
       {refused ? (
         <div role="alert" className={styles.error}>
-          {t('live.cell.noDefaultTemplate')}
+          {t('playerCell.noDefaultTemplate')}
         </div>
       ) : null}
     </SourceOptionsDialog>

@@ -2,10 +2,10 @@ import { useCallback, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../app/runtime-config.tsx';
 import type { PlayableSource } from '../../shared/playable-source.ts';
-import { useMsePlayer } from '../../features/live/index.ts';
-import { useNow } from '../../features/live/index.ts';
-import { mediaSocketUrl } from '../../features/live/index.ts';
-import { bannerFor, needsClock, overlayFor, type Overlay } from '../../features/live/index.ts';
+import { useMsePlayer } from '../../shared/player-cell/index.ts';
+import { useNow } from '../../shared/player-cell/index.ts';
+import { mediaSocketUrl } from '../../shared/player-cell/index.ts';
+import { bannerFor, needsClock, overlayFor, type Overlay } from '../../shared/player-cell/index.ts';
 import { useShipStatus } from '../../lib/realtime/index.ts';
 import { VideoFrame, type FrameOverlay } from './VideoFrame.tsx';
 
@@ -24,9 +24,9 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
 
   const overlay = overlayFor(view, now, linkType === 'OFFLINE');
   const actions = {
-    replay: { label: t('live.cell.replay'), run: replay },
-    continue: { label: t('live.cell.continue'), run: continueWatching },
-    clickToPlay: { label: t('live.cell.clickToPlay'), run: clickToPlay },
+    replay: { label: t('playerCell.replay'), run: replay },
+    continue: { label: t('playerCell.continue'), run: continueWatching },
+    clickToPlay: { label: t('playerCell.clickToPlay'), run: clickToPlay },
   };
   return (
     <VideoFrame
@@ -43,18 +43,18 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
 
 type Translate = ReturnType<typeof useTranslation>['t'];
 
-/** The live cell's overlay (features/live/player-view.ts) in words. */
+/** The live cell's overlay (shared/player-cell/player-view.ts) in words. */
 function frameOverlay(overlay: Overlay, t: Translate, actions: Record<'replay' | 'continue' | 'clickToPlay', { label: string; run(): void }>): FrameOverlay {
   if (overlay.kind === 'none') return overlay;
   if (overlay.kind === 'busy') {
-    return { kind: 'busy', text: overlay.text === 'waiting' ? t('live.cell.waiting', { seconds: overlay.seconds ?? 0 }) : t(`live.cell.${overlay.text}`) };
+    return { kind: 'busy', text: overlay.text === 'waiting' ? t('playerCell.waiting', { seconds: overlay.seconds ?? 0 }) : t(`playerCell.${overlay.text}`) };
   }
   return {
     kind: 'message',
     tone: overlay.tone,
     // "Click to play" says it on its button.
-    text: overlay.text === 'clickToPlay' ? undefined : t(`live.cell.${overlay.text}`),
-    ...(overlay.hint ? { hint: t(`live.cell.${overlay.hint}`) } : {}),
+    text: overlay.text === 'clickToPlay' ? undefined : t(`playerCell.${overlay.text}`),
+    ...(overlay.hint ? { hint: t(`playerCell.${overlay.hint}`) } : {}),
     ...(overlay.action ? { action: actions[overlay.action] } : {}),
   };
 }

@@ -26,8 +26,8 @@ export function PlaybackVideo({ source, options, onChangeRange, onClose }: Playb
   const actions = {
     replay: { label: t('playback.player.replay'), run: playback.replay },
     changeRange: { label: t('playback.player.changeRange'), run: onChangeRange },
-    continue: { label: t('live.cell.continue'), run: playback.continueWatching },
-    clickToPlay: { label: t('live.cell.clickToPlay'), run: clickToPlay },
+    continue: { label: t('playerCell.continue'), run: playback.continueWatching },
+    clickToPlay: { label: t('playerCell.clickToPlay'), run: clickToPlay },
   };
 
   const paused = position?.paused ?? false;
@@ -97,7 +97,7 @@ function frameOverlay(overlay: PlaybackOverlay, t: Translate, actions: Record<'r
   return {
     kind: 'message',
     tone: overlay.tone,
-    text: overlay.text === 'live.cell.clickToPlay' ? undefined : t(overlay.text),
+    text: overlay.text === 'playerCell.clickToPlay' ? undefined : t(overlay.text),
     ...(overlay.hint ? { hint: t(overlay.hint) } : {}),
     ...(overlay.action ? { action: actions[overlay.action] } : {}),
   };

@@ -25,9 +25,9 @@ export function ShipLink({ shipName }: { shipName: string }) {
   const { t } = useTranslation();
   const { linkType, quality } = useShipStatus(shipName);
   const known = toKnownLink(linkType);
-  const linkTitle = known === 'UNKNOWN' && linkType !== 'UNKNOWN' ? `${t('fleet.link.UNKNOWN')} (${linkType})` : t(`fleet.link.${known}`);
+  const linkTitle = known === 'UNKNOWN' && linkType !== 'UNKNOWN' ? `${t('sourceTree.link.UNKNOWN')} (${linkType})` : t(`sourceTree.link.${known}`);
   const colour = signalColour(quality);
-  const signalTitle = colour === 'white' ? t('fleet.signalUnknown') : t('fleet.signal', { quality });
+  const signalTitle = colour === 'white' ? t('sourceTree.signalUnknown') : t('sourceTree.signal', { quality });
   return (
     <span className={styles.shipLink}>
       <span role="img" aria-label={linkTitle} title={linkTitle} data-link={linkType} className={styles.linkIcon} data-offline={known === 'OFFLINE'}>

@@ -3,10 +3,10 @@ import { Button, DotLoading, List } from 'antd-mobile';
 import { VideoOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import type { Ship } from '@ship-cctv/protocol';
-import { useOrgShipTree } from '../../features/fleet/index.ts';
-import { useShipChannels } from '../../features/fleet/index.ts';
-import { pickOrg, useOrganisations } from '../../features/fleet/index.ts';
-import { cameraInstanceId, shipDisplayName, shipsOf } from '../../features/fleet/index.ts';
+import { useOrgShipTree } from '../../shared/source-tree/index.ts';
+import { useShipChannels } from '../../shared/source-tree/index.ts';
+import { pickOrg, useOrganisations } from '../../shared/source-tree/index.ts';
+import { cameraInstanceId, shipDisplayName, shipsOf } from '../../shared/source-tree/index.ts';
 import type { PlayableSource } from '../../shared/playable-source.ts';
 import { useCameraStatus } from '../../lib/realtime/index.ts';
 import { useLongPress } from '../long-press.ts';
@@ -189,9 +189,9 @@ function ChannelItem({ row, online, onLongPress, onTap }: { row: Extract<Channel
         }}
       >
         <span className={row.nested ? styles.nested : undefined} />
-        <VideoOutline className={online ? styles.online : styles.offline} aria-label={online ? t('fleet.online') : t('fleet.offline')} role="img" />
+        <VideoOutline className={online ? styles.online : styles.offline} aria-label={online ? t('sourceTree.online') : t('sourceTree.offline')} role="img" />
         <span className={styles.ellipsis}>{name}</span>
-        {status.recording ? <span className={styles.recordingDot} role="img" aria-label={t('fleet.recording')} /> : null}
+        {status.recording ? <span className={styles.recordingDot} role="img" aria-label={t('sourceTree.recording')} /> : null}
       </div>
     </List.Item>
   );

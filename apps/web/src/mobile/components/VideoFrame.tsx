@@ -3,7 +3,7 @@ import { Button, NoticeBar, SpinLoading } from 'antd-mobile';
 import { CloseOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import type { PlayableSource } from '../../shared/playable-source.ts';
-import type { Banner } from '../../features/live/index.ts';
+import type { Banner } from '../../shared/player-cell/index.ts';
 import styles from '../mobile.module.css';
 
 /** What covers the picture, its texts already in the user's language. */
@@ -49,11 +49,11 @@ export function VideoFrame({ source, videoRef, state, overlay, banner, onClose, 
           <NoticeBar
             color={banner.kind === 'definitionRestored' ? 'info' : 'alert'}
             wrap
-            content={banner.kind === 'limitCountdown' ? t('live.cell.limitCountdown', { seconds: banner.seconds }) : t(`live.cell.${banner.kind}`)}
+            content={banner.kind === 'limitCountdown' ? t('playerCell.limitCountdown', { seconds: banner.seconds }) : t(`playerCell.${banner.kind}`)}
             extra={
               banner.kind === 'limitCountdown' ? (
                 <Button size="mini" color="primary" onClick={onContinue}>
-                  {t('live.cell.continue')}
+                  {t('playerCell.continue')}
                 </Button>
               ) : null
             }

@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { useCameraStatuses } from '../api/camera-status.ts';
 import { useShipStatuses } from '../api/ship-status.ts';
 import { useShipsAndChannels } from '../api/ships-and-channels.ts';
-import { useOrganisations } from '../selection.ts';
+import { useOrganisations } from '../../../shared/source-tree/selection.ts';
 import { countFleet } from '../statistics.ts';
-import { shipsOf } from '../tree.ts';
+import { shipsOf } from '../../../shared/source-tree/tree.ts';
 import { LinkUsage } from './LinkUsage.tsx';
 
 /**

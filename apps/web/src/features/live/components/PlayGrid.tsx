@@ -2,7 +2,7 @@ import { Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { GRID_SIZES, isGridSize, usePlaylist, usePlaylistActions } from '../playlist.ts';
 import styles from './PlayGrid.module.css';
-import { PlayerCell } from './PlayerCell.tsx';
+import { PlayerCell } from '../../../shared/player-cell/PlayerCell.tsx';
 
 /**
  * The main area of /live/index (spec §2 "Play grid"): 1, 4, 9 or 16 cells filled in playlist

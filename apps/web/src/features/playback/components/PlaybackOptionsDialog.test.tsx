@@ -5,7 +5,7 @@ import { AppProviders } from '../../../app/providers.tsx';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { createI18n, type Language } from '../../../i18n/index.ts';
 import { DEFAULT_RUNTIME_CONFIG } from '../../../lib/runtime-config.ts';
-import { shipConfigQuery } from '../../live/index.ts';
+import { shipConfigQuery } from '../../../shared/player-cell/index.ts';
 import { DEFAULT_WINDOW_MS, type PlaybackOptions } from '../options.ts';
 import { PlaybackOptionsDialog, type PlaybackTarget } from './PlaybackOptionsDialog.tsx';
 

@@ -75,14 +75,14 @@ export function PlaybackPlayer({ source, options, onChangeRange, onClose }: Play
         <Overlay overlay={overlay} onReplay={playback.replay} onChangeRange={onChangeRange} onContinue={playback.continueWatching} onClickToPlay={clickToPlay} />
         {banner?.kind === 'limitCountdown' ? (
           <div className={styles.banner} role="status" aria-live="polite">
-            <span>{t('live.cell.limitCountdown', { seconds: banner.seconds })}</span>
+            <span>{t('playerCell.limitCountdown', { seconds: banner.seconds })}</span>
             <Button size="small" type="primary" onClick={playback.continueWatching}>
-              {t('live.cell.continue')}
+              {t('playerCell.continue')}
             </Button>
           </div>
         ) : banner ? (
           <div className={styles.banner} role="status">
-            {t(`live.cell.${banner.kind}`)}
+            {t(`playerCell.${banner.kind}`)}
           </div>
         ) : null}
         {paused && overlay.kind === 'none' ? <div className={styles.pausedBadge}>{t('playback.player.paused')}</div> : null}
@@ -193,13 +193,13 @@ function Overlay({
       : overlay.action === 'changeRange'
         ? { label: t('playback.player.changeRange'), run: onChangeRange }
         : overlay.action === 'continue'
-          ? { label: t('live.cell.continue'), run: onContinue }
+          ? { label: t('playerCell.continue'), run: onContinue }
           : overlay.action === 'clickToPlay'
-            ? { label: t('live.cell.clickToPlay'), run: onClickToPlay }
+            ? { label: t('playerCell.clickToPlay'), run: onClickToPlay }
             : undefined;
   return (
     <div className={styles.overlay} data-tone={overlay.tone} role={overlay.tone === 'error' ? 'alert' : 'status'}>
-      <span>{overlay.text === 'live.cell.clickToPlay' ? null : t(overlay.text)}</span>
+      <span>{overlay.text === 'playerCell.clickToPlay' ? null : t(overlay.text)}</span>
       {overlay.hint ? <span className={styles.hint}>{t(overlay.hint)}</span> : null}
       {action ? (
         <Button type="primary" onClick={action.run}>

@@ -2,8 +2,8 @@ import { useMemo, useState } from 'react';
 import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Camera, Channel, Ship } from '@ship-cctv/protocol';
-import { SourceTree, type SourceTreeActions } from '../../fleet/index.ts';
-import { hasSubItems, shipDisplayName, type SourceNode } from '../../fleet/index.ts';
+import { SourceTree, type SourceTreeActions } from '../../../shared/source-tree/index.ts';
+import { hasSubItems, shipDisplayName, type SourceNode } from '../../../shared/source-tree/index.ts';
 
 /** One camera to play back: what the options dialog and the player need of it. */
 export interface PlaybackSource {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ShipConfig } from '@ship-cctv/protocol';
-import { useShipConfig } from '../../live/index.ts';
+import { useShipConfig } from '../../../shared/player-cell/index.ts';
 import {
   defaultPlaybackOptions,
   defaultTemplatePair,

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState, type RefObject } from 'react';
 import type { MsePlayer, PlaybackPosition } from '@ship-cctv/player';
 import type { PlaybackSpeed, ShipPlaybackCommand } from '@ship-cctv/protocol';
-import type { PlayerView } from '../../live/index.ts';
-import { usePlayerCommand } from '../../live/index.ts';
+import type { PlayerView } from '../../../shared/player-cell/index.ts';
+import { usePlayerCommand } from '../../../shared/player-cell/index.ts';
 
 export interface PlaybackPlayerHandle {
   player: MsePlayer | undefined;

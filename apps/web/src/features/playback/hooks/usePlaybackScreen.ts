@@ -1,9 +1,9 @@
 import { useCallback, useMemo, useRef } from 'react';
 import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
 import { useShipStatus } from '../../../lib/realtime/index.ts';
-import { useNow } from '../../live/index.ts';
-import { mediaSocketUrl } from '../../live/index.ts';
-import { bannerFor, needsClock } from '../../live/index.ts';
+import { useNow } from '../../../shared/player-cell/index.ts';
+import { mediaSocketUrl } from '../../../shared/player-cell/index.ts';
+import { bannerFor, needsClock } from '../../../shared/player-cell/index.ts';
 import { findTimeZone, toPlaybackCommand, type PlaybackOptions } from '../options.ts';
 import { playbackOverlay } from '../playback-view.ts';
 import { usePlaybackPlayer } from './usePlaybackPlayer.ts';

@@ -7,7 +7,7 @@ import { readCookie } from '../../../lib/cookies.ts';
 import { validToken } from '../api/valid-token.ts';
 import { endLocalSession } from '../end-session.ts';
 import { LOGIN_PATH, decideRoute } from '../route-guard.ts';
-import { sessionStore, useSessionUser } from '../session-store.ts';
+import { sessionStore, useSessionUser } from '../../../lib/session-store.ts';
 
 /** The full-page spinner a layout shows while something is checked (antd on desktop, antd-mobile on phones). */
 export type FullPageWaiting = ComponentType<{ tip: string }>;

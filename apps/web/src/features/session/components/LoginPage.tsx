@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, switchLanguage, toLanguage, type Language } from '../../../i18n/index.ts';
 import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
-import { sessionStore } from '../session-store.ts';
+import { sessionStore } from '../../../lib/session-store.ts';
 import { SignInForm } from './SignInForm.tsx';
 
 const LANGUAGE_LABEL_KEYS = { 'zh-CN': 'language.zhCN', en: 'language.en' } as const;

@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { COOKIES } from '@ship-cctv/protocol';
 import { writeCookie } from '../../../lib/cookies.ts';
 import { validToken } from '../api/valid-token.ts';
-import { sessionStore } from '../session-store.ts';
+import { sessionStore } from '../../../lib/session-store.ts';
 
 /**
  * /jump?token=…: another portal hands over a token. It is checked with the server, then kept as

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DefinitionModel, ShipConfig } from '@ship-cctv/protocol';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '../../lib/api-client.ts';
 
 /** `GET /api/v1/cctv/shipGroup/ship/list?orgId=&shipId=` (spec §7): a ship's definition templates. */
 export async function getShipConfig(orgId: string, shipId: string, signal?: AbortSignal): Promise<ShipConfig> {

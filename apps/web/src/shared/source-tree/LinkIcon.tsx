@@ -13,8 +13,8 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { signalColour, type LinkType } from '@ship-cctv/protocol';
-import { toKnownLink } from '../../../lib/realtime/index.ts';
-import { SIGNAL_CSS } from '../../../lib/signal-colours.ts';
+import { toKnownLink } from '../../lib/realtime/index.ts';
+import { SIGNAL_CSS } from '../../lib/signal-colours.ts';
 
 /** One distinct icon per link value of spec §4. */
 const LINK_ICONS: Record<LinkType, ReactNode> = {
@@ -35,7 +35,7 @@ const LINK_ICONS: Record<LinkType, ReactNode> = {
 export function LinkIcon({ linkType }: { linkType: string }) {
   const { t } = useTranslation();
   const known = toKnownLink(linkType);
-  const title = known === 'UNKNOWN' && linkType !== 'UNKNOWN' ? `${t('fleet.link.UNKNOWN')} (${linkType})` : t(`fleet.link.${known}`);
+  const title = known === 'UNKNOWN' && linkType !== 'UNKNOWN' ? `${t('sourceTree.link.UNKNOWN')} (${linkType})` : t(`sourceTree.link.${known}`);
   return (
     <span role="img" aria-label={title} title={title} data-link={linkType} style={{ display: 'inline-flex' }}>
       {LINK_ICONS[known]}
@@ -46,7 +46,7 @@ export function LinkIcon({ linkType }: { linkType: string }) {
 export function SignalDot({ quality }: { quality: number }) {
   const { t } = useTranslation();
   const colour = signalColour(quality);
-  const title = colour === 'white' ? t('fleet.signalUnknown') : t('fleet.signal', { quality });
+  const title = colour === 'white' ? t('sourceTree.signalUnknown') : t('sourceTree.signal', { quality });
   return (
     <span
       role="img"

@@ -1,5 +1,5 @@
 import { cameraSource, type Camera, type Channel, type OrgShipTreeNode, type Ship } from '@ship-cctv/protocol';
-import type { PlayableSource } from '../../shared/playable-source.ts';
+import type { PlayableSource } from '../playable-source.ts';
 
 /** Spec §3: a node named system is dropped from the organisation tree. */
 const SYSTEM_ORG = 'system';

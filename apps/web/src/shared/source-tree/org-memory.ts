@@ -5,7 +5,7 @@
  */
 type StorageLike = Pick<Storage, 'getItem' | 'setItem'>;
 
-export const ORG_STORAGE_PREFIX = 'ship-cctv.fleet.organisation.v1:';
+export const ORG_STORAGE_PREFIX = 'ship-cctv.sourceTree.organisation.v1:';
 
 export interface OrgMemory {
   /** The organisation `userId` picked last, or null. */

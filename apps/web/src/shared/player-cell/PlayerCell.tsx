@@ -1,16 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, ConfigProvider, theme, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
-import { toKnownLink, useShipStatus } from '../../../lib/realtime/index.ts';
-import { useCellControls } from '../../../shared/cell-controls.tsx';
-import type { PlayableSource } from '../../../shared/playable-source.ts';
-import { useFullscreen } from '../hooks/useFullscreen.ts';
-import { useMsePlayer } from '../hooks/useMsePlayer.ts';
-import { useNow } from '../hooks/useNow.ts';
-import { usePlayerStats } from '../hooks/usePlayerStats.ts';
-import { mediaSocketUrl } from '../media-url.ts';
-import { bannerFor, needsClock, overlayFor } from '../player-view.ts';
+import { useRuntimeConfig } from '../../app/runtime-config.tsx';
+import { toKnownLink, useShipStatus } from '../../lib/realtime/index.ts';
+import { useCellControls } from './cell-controls.tsx';
+import type { PlayableSource } from '../playable-source.ts';
+import { useFullscreen } from './useFullscreen.ts';
+import { useMsePlayer } from './useMsePlayer.ts';
+import { useNow } from './useNow.ts';
+import { usePlayerStats } from './usePlayerStats.ts';
+import { mediaSocketUrl } from './media-url.ts';
+import { bannerFor, needsClock, overlayFor } from './player-view.ts';
 import { CellBanner, CellOverlay } from './CellOverlay.tsx';
 import { DefinitionSelect } from './DefinitionSelect.tsx';
 import { CloseIcon, FullscreenIcon, StatsIcon } from './icons.tsx';
@@ -78,27 +78,27 @@ export function PlayerCell({ source, onClose }: PlayerCellProps) {
               onChange={setTemplateId}
               getPopupContainer={popupContainer}
             />
-            <Tooltip title={t('live.cell.stats')} getPopupContainer={popupContainer}>
+            <Tooltip title={t('playerCell.stats')} getPopupContainer={popupContainer}>
               <Button
                 size="small"
                 type="text"
-                aria-label={t('live.cell.stats')}
+                aria-label={t('playerCell.stats')}
                 aria-pressed={showStats}
                 icon={<StatsIcon />}
                 onClick={() => setShowStats((v) => !v)}
               />
             </Tooltip>
-            <Tooltip title={fullscreen.active ? t('live.cell.exitFullscreen') : t('live.cell.fullscreen')} getPopupContainer={popupContainer}>
+            <Tooltip title={fullscreen.active ? t('playerCell.exitFullscreen') : t('playerCell.fullscreen')} getPopupContainer={popupContainer}>
               <Button
                 size="small"
                 type="text"
-                aria-label={fullscreen.active ? t('live.cell.exitFullscreen') : t('live.cell.fullscreen')}
+                aria-label={fullscreen.active ? t('playerCell.exitFullscreen') : t('playerCell.fullscreen')}
                 icon={<FullscreenIcon exit={fullscreen.active} />}
                 onClick={fullscreen.toggle}
               />
             </Tooltip>
-            <Tooltip title={t('live.cell.close')} getPopupContainer={popupContainer}>
-              <Button size="small" type="text" aria-label={t('live.cell.close')} icon={<CloseIcon />} onClick={() => onClose(source.cameraId)} />
+            <Tooltip title={t('playerCell.close')} getPopupContainer={popupContainer}>
+              <Button size="small" type="text" aria-label={t('playerCell.close')} icon={<CloseIcon />} onClick={() => onClose(source.cameraId)} />
             </Tooltip>
           </span>
         </div>

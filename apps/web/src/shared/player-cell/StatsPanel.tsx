@@ -7,19 +7,19 @@ export function StatsPanel({ stats, linkType }: { stats: PlayerStats | undefined
   const { t } = useTranslation();
   const dash = '–';
   return (
-    <dl className={styles.stats} aria-label={t('live.cell.stats')}>
-      <dt>{t('live.stats.latency')}</dt>
+    <dl className={styles.stats} aria-label={t('playerCell.stats')}>
+      <dt>{t('playerCell.info.latency')}</dt>
       <dd>{stats?.latencyMs === undefined ? dash : `${stats.latencyMs} ms`}</dd>
-      <dt>{t('live.stats.bitrate')}</dt>
+      <dt>{t('playerCell.info.bitrate')}</dt>
       <dd>{stats ? `${Math.round(stats.bitrateKbps)} kbit/s` : dash}</dd>
-      <dt>{t('live.stats.fps')}</dt>
+      <dt>{t('playerCell.info.fps')}</dt>
       <dd>{stats ? `${Math.round(stats.fps)} fps` : dash}</dd>
-      <dt>{t('live.stats.firstFrame')}</dt>
+      <dt>{t('playerCell.info.firstFrame')}</dt>
       <dd>{stats?.firstFrameMs === undefined ? dash : `${stats.firstFrameMs} ms`}</dd>
-      <dt>{t('live.stats.resolution')}</dt>
+      <dt>{t('playerCell.info.resolution')}</dt>
       <dd>{stats?.width && stats.height ? `${stats.width}×${stats.height}` : dash}</dd>
-      <dt>{t('live.stats.link')}</dt>
-      <dd>{linkType ?? t('live.stats.linkUnknown')}</dd>
+      <dt>{t('playerCell.info.link')}</dt>
+      <dd>{linkType ?? t('playerCell.info.linkUnknown')}</dd>
     </dl>
   );
 }

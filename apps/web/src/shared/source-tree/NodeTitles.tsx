@@ -2,8 +2,8 @@ import { ApartmentOutlined, AppstoreOutlined, CloudServerOutlined, VideoCameraFi
 import { Flex, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Camera, Channel, OrgShipTreeNode, Ship } from '@ship-cctv/protocol';
-import { useCameraStatus, useShipStatus } from '../../../lib/realtime/index.ts';
-import { cameraInstanceId, shipDisplayName } from '../tree.ts';
+import { useCameraStatus, useShipStatus } from '../../lib/realtime/index.ts';
+import { cameraInstanceId, shipDisplayName } from './tree.ts';
 import { LinkIcon, SignalDot } from './LinkIcon.tsx';
 
 /*
@@ -36,8 +36,8 @@ export function ShipTitle({ ship }: { ship: Ship }) {
 function CameraStatusIcons({ ship, camera }: { ship: Ship; camera: Camera }) {
   const { t } = useTranslation();
   const status = useCameraStatus(cameraInstanceId(camera, ship), camera.id);
-  const onlineText = status.online ? t('fleet.online') : t('fleet.offline');
-  const recordText = status.recording ? t('fleet.recording') : t('fleet.notRecording');
+  const onlineText = status.online ? t('sourceTree.online') : t('sourceTree.offline');
+  const recordText = status.recording ? t('sourceTree.recording') : t('sourceTree.notRecording');
   return (
     <>
       <span role="img" aria-label={onlineText} title={onlineText} data-online={status.online} style={{ color: status.online ? '#52c41a' : '#bfbfbf' }}>
@@ -52,7 +52,7 @@ function CameraStatusIcons({ ship, camera }: { ship: Ship; camera: Camera }) {
       />
       {/* The shore recorder's state is its own (it records only while somebody watches). */}
       {status.shore.recording ? (
-        <span role="img" aria-label={t('fleet.shoreRecording')} title={t('fleet.shoreRecording')} data-shore-recording="true" style={{ color: '#f5222d' }}>
+        <span role="img" aria-label={t('sourceTree.shoreRecording')} title={t('sourceTree.shoreRecording')} data-shore-recording="true" style={{ color: '#f5222d' }}>
           <CloudServerOutlined />
         </span>
       ) : null}
@@ -86,9 +86,9 @@ export function MessageTitle({ message }: { message: 'loading' | 'empty' | 'erro
     return (
       <Flex gap={6} align="center">
         <Spin size="small" />
-        <Typography.Text type="secondary">{t('fleet.channelsLoading')}</Typography.Text>
+        <Typography.Text type="secondary">{t('sourceTree.channelsLoading')}</Typography.Text>
       </Flex>
     );
   }
-  return <Typography.Text type={message === 'error' ? 'danger' : 'secondary'}>{t(message === 'error' ? 'fleet.channelsFailed' : 'fleet.channelsEmpty')}</Typography.Text>;
+  return <Typography.Text type={message === 'error' ? 'danger' : 'secondary'}>{t(message === 'error' ? 'sourceTree.channelsFailed' : 'sourceTree.channelsEmpty')}</Typography.Text>;
 }

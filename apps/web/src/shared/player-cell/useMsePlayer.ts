@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type RefObject } from 'react';
 import { MsePlayer, type PlayerEventMap } from '@ship-cctv/player';
 import type { PlayCommand, ShipPlaybackCommand } from '@ship-cctv/protocol';
-import { initialPlayerView, reducePlayerEvent, startedView, type PlayerEvent, type PlayerView } from '../player-view.ts';
+import { initialPlayerView, reducePlayerEvent, startedView, type PlayerEvent, type PlayerView } from './player-view.ts';
 
 /** Reconnect pacing for satellite links: quick first retry, then no faster than every 8 s. */
 const RECONNECT = { minMs: 500, maxMs: 8000 };

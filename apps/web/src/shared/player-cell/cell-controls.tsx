@@ -1,5 +1,5 @@
 import { createContext, type ComponentType, type ReactNode, useContext } from 'react';
-import type { PlayableSource } from './playable-source.ts';
+import type { PlayableSource } from '../playable-source.ts';
 
 /** What a control in a player cell knows of its cell. */
 export interface CellControlProps {

@@ -1,9 +1,9 @@
 import { useCallback, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Channel, Ship } from '@ship-cctv/protocol';
-import { channelsQuery } from '../api/channels.ts';
-import { waitTimeQuery } from '../api/wait-time.ts';
-import type { ShipChannels } from '../tree.ts';
+import { channelsQuery } from './api/channels.ts';
+import { waitTimeQuery } from './api/wait-time.ts';
+import type { ShipChannels } from './tree.ts';
 
 export interface LoadedChannels {
   channels: Channel[];

@@ -1,11 +1,11 @@
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { dest, type Camera, type Channel, type Ship } from '@ship-cctv/protocol';
-import { AppProviders } from '../../../app/providers.tsx';
-import { createI18n } from '../../../i18n/index.ts';
-import { realtime } from '../../../lib/realtime/index.ts';
-import { DEFAULT_RUNTIME_CONFIG } from '../../../lib/runtime-config.ts';
-import { FakeStompClient } from '../../../test/fake-stomp.ts';
+import { AppProviders } from '../../app/providers.tsx';
+import { createI18n } from '../../i18n/index.ts';
+import { realtime } from '../../lib/realtime/index.ts';
+import { DEFAULT_RUNTIME_CONFIG } from '../../lib/runtime-config.ts';
+import { FakeStompClient } from '../../test/fake-stomp.ts';
 import { ChannelTitle } from './NodeTitles.tsx';
 
 const ship: Ship = { id: 'S1', name: 'STAR', enName: 'BLUE OCEAN STAR', orgId: 'blueocean', orgName: '蓝海航运', jsonObject: { version: '3', third: [] }, timeZone: 'Asia/Shanghai' };

@@ -1,4 +1,4 @@
-import type { PlayableSource } from '../../shared/playable-source.ts';
+import type { PlayableSource } from './playable-source.ts';
 
 /** A playable source for tests: camera `n` of ship `shipId`. */
 export function source(n: number, shipId = 'S1001'): PlayableSource {

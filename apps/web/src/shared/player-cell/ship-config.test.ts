@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DefinitionModel, ShipConfig } from '@ship-cctv/protocol';
-import { definitionChoices } from './get-ship-config.ts';
+import { definitionChoices } from './ship-config.ts';
 
 const model = (id: number): DefinitionModel => ({ id, displayName: `M${id}`, width: 640, height: 360, frameRate: 10, bitrateKbps: 400, codec: 'h264' });
 

@@ -1,14 +1,13 @@
-import { useCallback, useEffect, useMemo, useState, type Key, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type Key, type ReactNode } from 'react';
 import { Empty, Flex, Input, Select, Spin, Tree, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { usePlaylistActions } from '../../live/index.ts';
-import { useChannelSearch } from '../api/channel-search.ts';
-import { useDebouncedValue } from '../hooks/useDebouncedValue.ts';
-import { useElementHeight } from '../hooks/useElementHeight.ts';
-import { useShipChannels } from '../hooks/useShipChannels.ts';
-import { SEARCH_DEBOUNCE_MS, searchText, shipsToOpen, shipsWithMatches } from '../search.ts';
-import { pickOrg, useOrganisations } from '../selection.ts';
-import { buildSourceTree, channelSources, searchExpandedKeys, shipKey, shipSources, shipsOf, toPlayableSource, type OrgOption, type SourceNode } from '../tree.ts';
+import { useChannelSearch } from './api/channel-search.ts';
+import { useDebouncedValue } from './useDebouncedValue.ts';
+import { useElementHeight } from './useElementHeight.ts';
+import { useShipChannels } from './useShipChannels.ts';
+import { SEARCH_DEBOUNCE_MS, searchText, shipsToOpen, shipsWithMatches } from './search.ts';
+import { pickOrg, useOrganisations } from './selection.ts';
+import { buildSourceTree, searchExpandedKeys, shipKey, shipsOf, type OrgOption, type SourceNode } from './tree.ts';
 import type { Channel, Ship } from '@ship-cctv/protocol';
 
 /** What a screen does with the tree's nodes: the main preview plays them, playback asks for a range. */
@@ -25,24 +24,6 @@ export interface SourceTreeActions {
   footer?: ReactNode;
 }
 
-/** The main preview's actions: a double-click adds to the play grid, a right-click adds a ship's channels. */
-export function useLivePreviewActions(): SourceTreeActions {
-  const { t } = useTranslation();
-  const { add, addMany } = usePlaylistActions();
-  const open = useCallback(
-    (node: SourceNode) => {
-      if (node.kind === 'camera') add(toPlayableSource(node.ship, node.channel, node.camera, node.waitTime));
-      else if (node.kind === 'channel') {
-        const sources = channelSources(node.ship, node.channel, node.waitTime);
-        if (sources.length === 1 && sources[0]) add(sources[0]);
-        else addMany(sources);
-      }
-    },
-    [add, addMany],
-  );
-  const openShip = useCallback((ship: Ship, channels: Channel[], waitTime: number) => addMany(shipSources(ship, channels, waitTime)), [addMany]);
-  return useMemo(() => ({ open, openShip, hint: t('fleet.hint') }), [open, openShip, t]);
-}
 import { CameraTitle, ChannelTitle, MessageTitle, OrgTitle, ShipTitle } from './NodeTitles.tsx';
 
 function NodeTitle({ node }: { node: SourceNode }) {
@@ -101,8 +82,8 @@ function OrgSourceTree({ org, actions }: { org: OrgOption; actions: SourceTreeAc
     <Flex vertical gap={8} style={{ flex: 1, minHeight: 0 }}>
       <Input.Search
         allowClear
-        placeholder={t('fleet.searchPrompt')}
-        aria-label={t('fleet.searchPrompt')}
+        placeholder={t('sourceTree.searchPrompt')}
+        aria-label={t('sourceTree.searchPrompt')}
         value={search}
         loading={remoteSearching}
         onChange={(e) => setSearch(e.target.value)}
@@ -111,10 +92,10 @@ function OrgSourceTree({ org, actions }: { org: OrgOption; actions: SourceTreeAc
         {nodes.length === 0 && remoteSearching ? (
           <Flex gap={6} align="center" justify="center" style={{ padding: 16 }}>
             <Spin size="small" />
-            <Typography.Text type="secondary">{t('fleet.searching')}</Typography.Text>
+            <Typography.Text type="secondary">{t('sourceTree.searching')}</Typography.Text>
           </Flex>
         ) : nodes.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={searching ? t('fleet.noMatch') : t('fleet.noShips')} />
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={searching ? t('sourceTree.noMatch') : t('sourceTree.noShips')} />
         ) : (
           <Tree<SourceNode>
             // Virtual: only the rows on screen are rendered (and subscribed), so hundreds of ships stay fast.
@@ -155,10 +136,10 @@ export function SourceTree({ actions }: { actions: SourceTreeActions }) {
   const { orgs, selected, isLoading } = useOrganisations();
   return (
     <Flex vertical gap={8} style={{ height: '100%', padding: 12, boxSizing: 'border-box' }}>
-      <Typography.Text type="secondary">{t('fleet.organisation')}</Typography.Text>
+      <Typography.Text type="secondary">{t('sourceTree.organisation')}</Typography.Text>
       <Select
-        aria-label={t('fleet.organisation')}
-        placeholder={t('fleet.organisationPrompt')}
+        aria-label={t('sourceTree.organisation')}
+        placeholder={t('sourceTree.organisationPrompt')}
         loading={isLoading}
         value={selected?.id}
         onChange={(id: string) => pickOrg(id)}
@@ -167,7 +148,7 @@ export function SourceTree({ actions }: { actions: SourceTreeActions }) {
         optionLabelProp="title"
         showSearch={{ optionFilterProp: 'title' }}
       />
-      {selected ? <OrgSourceTree key={selected.id} org={selected} actions={actions} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('fleet.organisationPrompt')} />}
+      {selected ? <OrgSourceTree key={selected.id} org={selected} actions={actions} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('sourceTree.organisationPrompt')} />}
     </Flex>
   );
 }

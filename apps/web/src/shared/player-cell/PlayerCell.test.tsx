@@ -1,11 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
-import { AppProviders } from '../../../app/providers.tsx';
-import { createQueryClient } from '../../../lib/query-client.ts';
-import { createI18n } from '../../../i18n/index.ts';
-import { DEFAULT_RUNTIME_CONFIG } from '../../../lib/runtime-config.ts';
-import { apiClient } from '../../../lib/api-client.ts';
-import { type CellControlProps, CellControlsProvider } from '../../../shared/cell-controls.tsx';
+import { AppProviders } from '../../app/providers.tsx';
+import { createQueryClient } from '../../lib/query-client.ts';
+import { createI18n } from '../../i18n/index.ts';
+import { DEFAULT_RUNTIME_CONFIG } from '../../lib/runtime-config.ts';
+import { apiClient } from '../../lib/api-client.ts';
+import { type CellControlProps, CellControlsProvider } from './cell-controls.tsx';
 import { source as testSource } from '../test-sources.ts';
 import { PlayerCell } from './PlayerCell.tsx';
 

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { sessionStore, useSessionUser } from '../session/index.ts';
+import { sessionStore, useSessionUser } from '../../lib/session-store.ts';
 import { useOrgShipTree } from './api/org-ship-tree.ts';
 import { orgMemory, type OrgMemory } from './org-memory.ts';
 import { flattenOrgs, type OrgOption } from './tree.ts';

@@ -1,6 +1,6 @@
 import { Button, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Banner, Overlay } from '../player-view.ts';
+import type { Banner, Overlay } from './player-view.ts';
 import styles from './PlayerCell.module.css';
 
 export interface CellOverlayProps {
@@ -15,7 +15,7 @@ export function CellOverlay({ overlay, onReplay, onContinue, onClickToPlay }: Ce
   const { t } = useTranslation();
   if (overlay.kind === 'none') return null;
   if (overlay.kind === 'busy') {
-    const text = overlay.text === 'waiting' ? t('live.cell.waiting', { seconds: overlay.seconds ?? 0 }) : t(`live.cell.${overlay.text}`);
+    const text = overlay.text === 'waiting' ? t('playerCell.waiting', { seconds: overlay.seconds ?? 0 }) : t(`playerCell.${overlay.text}`);
     return (
       <div className={styles.overlay} role="status" aria-live="polite">
         <Spin size="small" />
@@ -25,16 +25,16 @@ export function CellOverlay({ overlay, onReplay, onContinue, onClickToPlay }: Ce
   }
   const action =
     overlay.action === 'replay'
-      ? { label: t('live.cell.replay'), run: onReplay }
+      ? { label: t('playerCell.replay'), run: onReplay }
       : overlay.action === 'continue'
-        ? { label: t('live.cell.continue'), run: onContinue }
+        ? { label: t('playerCell.continue'), run: onContinue }
         : overlay.action === 'clickToPlay'
-          ? { label: t('live.cell.clickToPlay'), run: onClickToPlay }
+          ? { label: t('playerCell.clickToPlay'), run: onClickToPlay }
           : undefined;
   return (
     <div className={styles.overlay} data-tone={overlay.tone} role={overlay.tone === 'error' ? 'alert' : 'status'}>
-      <span>{overlay.text === 'clickToPlay' ? null : t(`live.cell.${overlay.text}`)}</span>
-      {overlay.hint ? <span className={styles.hint}>{t(`live.cell.${overlay.hint}`)}</span> : null}
+      <span>{overlay.text === 'clickToPlay' ? null : t(`playerCell.${overlay.text}`)}</span>
+      {overlay.hint ? <span className={styles.hint}>{t(`playerCell.${overlay.hint}`)}</span> : null}
       {action ? (
         <Button size="small" type="primary" onClick={action.run}>
           {action.label}
@@ -51,13 +51,13 @@ export function CellBanner({ banner, onContinue }: { banner: Banner; onContinue(
     <div className={styles.banner} role="status" aria-live="polite">
       {banner.kind === 'limitCountdown' ? (
         <>
-          <span>{t('live.cell.limitCountdown', { seconds: banner.seconds })}</span>
+          <span>{t('playerCell.limitCountdown', { seconds: banner.seconds })}</span>
           <Button size="small" type="primary" onClick={onContinue}>
-            {t('live.cell.continue')}
+            {t('playerCell.continue')}
           </Button>
         </>
       ) : (
-        <span>{t(`live.cell.${banner.kind}`)}</span>
+        <span>{t(`playerCell.${banner.kind}`)}</span>
       )}
     </div>
   );

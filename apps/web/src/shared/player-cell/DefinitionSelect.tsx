@@ -1,6 +1,6 @@
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { definitionChoices, useShipConfig } from '../api/get-ship-config.ts';
+import { definitionChoices, useShipConfig } from './ship-config.ts';
 
 export interface DefinitionSelectProps {
   orgId: string;
@@ -32,8 +32,8 @@ export function DefinitionSelect({ orgId, shipId, value, onChange, getPopupConta
     <Select<number>
       size="small"
       variant="borderless"
-      aria-label={t('live.cell.definition')}
-      placeholder={t('live.cell.definition')}
+      aria-label={t('playerCell.definition')}
+      placeholder={t('playerCell.definition')}
       value={choices.some((c) => c.model.id === shown) ? shown : undefined}
       options={options}
       onChange={onChange}
