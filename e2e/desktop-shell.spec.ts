@@ -165,7 +165,7 @@ test("search finds a channel of a ship that was not expanded, and keeps that shi
   await expect(shell.channel('S2001-C03')).toBeVisible();
   expect(requests.filter(getChannel('S2001'))).toHaveLength(1);
   await shell.search.fill('no such channel anywhere');
-  await expect(shell.sidebar.getByText(shell.texts.fleet.noMatch)).toBeVisible();
+  await expect(shell.sidebar.getByText(shell.texts.sourceTree.noMatch)).toBeVisible();
 });
 
 test('the statistics panel shows the uplink bytes and rate of the ships of the open cells, polled only while open', async ({ page, baseURL }) => {

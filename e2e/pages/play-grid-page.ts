@@ -60,7 +60,7 @@ export class PlayGridPage {
   /** The source tree shows one organisation at a time: pick it by its display name. */
   async chooseOrganisation(displayName: string): Promise<void> {
     // The picker is searchable: typing the name and Enter picks it the way a keyboard user would.
-    const picker = this.page.getByRole('combobox', { name: this.texts.fleet.organisation, exact: true });
+    const picker = this.page.getByRole('combobox', { name: this.texts.sourceTree.organisation, exact: true });
     await picker.fill(displayName);
     await picker.press('Enter');
     await expect(this.page.getByRole('tree')).toBeVisible();
@@ -113,7 +113,7 @@ export class PlayGridPage {
   }
 
   async close(cameraId: string): Promise<void> {
-    await this.cell(cameraId).getByRole('button', { name: this.texts.live.cell.close, exact: true }).click();
+    await this.cell(cameraId).getByRole('button', { name: this.texts.playerCell.close, exact: true }).click();
   }
 
   /** The camera ids of the cells, in grid order. */
@@ -142,7 +142,7 @@ export class PlayGridPage {
   /** Opens a cell's stats overlay and answers its text (latency, bitrate, fps, first frame, link). */
   async stats(cameraId: string): Promise<string> {
     const cell = this.cell(cameraId);
-    if (!(await cell.locator('dl').isVisible())) await cell.getByRole('button', { name: this.texts.live.cell.stats, exact: true }).click();
+    if (!(await cell.locator('dl').isVisible())) await cell.getByRole('button', { name: this.texts.playerCell.stats, exact: true }).click();
     await expect(cell.getByText(/\d+ fps/)).toBeVisible();
     return (await cell.locator('dl').innerText()).replace(/\s*\n\s*/g, ' ');
   }

@@ -60,8 +60,8 @@ export class ShellScreen {
     this.mainPreview = page.getByRole('menuitem', { name: this.texts.shell.menu.mainPreview });
     this.settings = page.getByRole('button', { name: this.texts.shell.settings });
     this.userMenu = page.getByTestId('user-menu');
-    this.orgPicker = page.getByRole('combobox', { name: this.texts.fleet.organisation });
-    this.search = page.getByRole('searchbox', { name: this.texts.fleet.searchPrompt }).or(page.getByPlaceholder(this.texts.fleet.searchPrompt));
+    this.orgPicker = page.getByRole('combobox', { name: this.texts.sourceTree.organisation });
+    this.search = page.getByRole('searchbox', { name: this.texts.sourceTree.searchPrompt }).or(page.getByPlaceholder(this.texts.sourceTree.searchPrompt));
     this.sidebar = page.getByTestId('sidebar');
     this.emptyCells = page.locator('[data-empty-cell]');
     this.statisticsButton = page.getByRole('button', { name: this.texts.shell.statistics });

@@ -70,7 +70,7 @@ export class ShipPlaybackPage {
   }
 
   async chooseOrganisation(displayName: string): Promise<void> {
-    const picker = this.page.getByRole('combobox', { name: this.texts.fleet.organisation, exact: true });
+    const picker = this.page.getByRole('combobox', { name: this.texts.sourceTree.organisation, exact: true });
     await picker.fill(displayName);
     await picker.press('Enter');
     await expect(this.page.getByRole('tree')).toBeVisible();

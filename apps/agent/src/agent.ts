@@ -19,6 +19,7 @@ import { LiveStreams, type LiveStreamsOptions } from './media/live-streams.ts';
 import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playback-streams.ts';
 import { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
 import { CameraSessions } from './media/camera-session.ts';
+import { ShipPictures, type ShipPicturesOptions } from './pictures/ship-pictures.ts';
 import { type UplinkClass, UplinkScheduler } from './uplink/scheduler.ts';
 
 export const AGENT_VERSION = '0.1.0';
@@ -50,6 +51,8 @@ export interface AgentOptions {
   /** The ship recorder (data directory, retention); without a data directory URL cameras are not recorded. */
   recorder?: ShipRecorderOptions;
   playback?: PlaybackStreamsOptions;
+  /** The ship's pictures (kept under the recorder's data directory unless given one of their own). */
+  pictures?: ShipPicturesOptions;
 }
 
 export interface AgentEvents {
@@ -81,7 +84,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private lastHeard = 0;
   private unsubscribeLink: (() => void) | undefined;
   private readonly cameras = new Map<string, CameraState>();
-  private readonly opts: Required<Omit<AgentOptions, 'streams' | 'recorder' | 'playback'>>;
+  private readonly opts: Required<Omit<AgentOptions, 'streams' | 'recorder' | 'playback' | 'pictures'>>;
   /** Live streams shore asked for; they run only while the socket is up. */
   readonly streams: LiveStreams;
   /** The ship's own recordings: kept whether or not the link is up. */
@@ -91,6 +94,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private sessionHolds: (() => void)[] = [];
   /** Playbacks of the ship's recordings shore asked for; they run only while the socket is up. */
   readonly playback: PlaybackStreams;
+  /** Pictures taken and kept on the ship, sent to shore from a durable outbox. */
+  readonly pictures: ShipPictures;
   /**
    * Delivers shore's messages and frames to the handler of their kind. Its kinds are the agent's
    * capabilities in hello: register a handler before start().
@@ -120,6 +125,10 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       queueLimitBytes: (playbackKbps) => Math.max(this.streams.queueLimitBytes(), (this.streams.totalKbps() + playbackKbps) * 1000),
       ...opts.playback,
     });
+    this.pictures = new ShipPictures(config.cameras, this.recorder, this.sessions, {
+      ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
+      ...opts.pictures,
+    });
     this.recorder.on('recording', (cameraId, recording, since) => {
       const before = this.cameras.get(cameraId);
       if (before) this.setCamera({ ...before, recording, recordingSince: since });
@@ -131,6 +140,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.router.handle('playback', {
       message: (msg) => (msg.type === 'vod.query' ? this.send(this.recorder.query(msg)) : this.playback.handle(msg)),
     });
+    this.router.handle('pictures', this.pictures);
     this.router.on('message', (msg) => this.emit('message', msg));
     this.router.on('control', (msg) => {
       if (msg.type === 'welcome') {
@@ -172,6 +182,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     clearInterval(this.silenceTimer);
     this.unsubscribeLink?.();
     await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop()]);
+    this.pictures.close();
     for (const release of this.sessionHolds.splice(0)) release();
     await this.sessions.stopAll();
     const ws = this.ws;
@@ -233,6 +244,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       });
       this.streams.attach(linkFor('live', BINARY_KIND.live));
       this.playback.attach(linkFor('playback', BINARY_KIND.playback));
+      this.pictures.attach({ sendJson: (m) => this.send(m), sendBinary: (frame) => uplink.send('pictures', frame) });
       clearInterval(this.silenceTimer);
       this.silenceTimer = setInterval(() => {
         if (Date.now() - this.lastHeard > this.opts.silenceTimeoutMs) ws.terminate();
@@ -266,6 +278,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       clearInterval(this.silenceTimer);
       this.streams.detach();
       this.playback.detach();
+      this.pictures.detach();
       this.emit('disconnected', `${code} ${reason.toString()}`.trim());
       this.scheduleReconnect();
     });

@@ -19,6 +19,8 @@ import cctvServerRoutes from './routes/api/cctv-server.ts';
 import livePlugin, { type LivePluginOptions } from './plugins/app/live.ts';
 import recorderPlugin, { type RecorderPluginOptions } from './plugins/app/recorder.ts';
 import jobsPlugin, { type JobsPluginOptions } from './plugins/app/jobs.ts';
+import picturesPlugin, { type PicturesPluginOptions } from './plugins/app/pictures.ts';
+import pictureRoutes from './routes/pictures/index.ts';
 import recordRoutes from './routes/api/cctv/record.ts';
 import playbackPlugin, { type PlaybackPluginOptions } from './plugins/app/playback.ts';
 import vodRoutes from './routes/cctvv3-server/vod.ts';
@@ -56,6 +58,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   playback?: PlaybackPluginOptions;
   /** The job runner (lease, heartbeat and poll times; the instance's name). */
   jobs?: JobsPluginOptions;
+  /** Pictures (retention, the ship's answer time; files under dataDir/pictures). */
+  pictures?: Omit<PicturesPluginOptions, 'dataDir'>;
 }
 
 export type App = FastifyInstance;
@@ -146,6 +150,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(playbackPlugin, opts.playback ?? {});
   await app.register(livePlugin, opts.live ?? {});
   await app.register(recorderPlugin, { ...opts.recorder, dataDir: opts.dataDir });
+  await app.register(picturesPlugin, { ...opts.pictures, dataDir: opts.dataDir });
   // Status reported to any instance reaches this instance's STOMP subscribers; a new subscriber
   // first gets the current state.
   app.status.onDeliver((event) => app.stomp.publish(event.destination, event.body));
@@ -161,6 +166,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(recordRoutes, { prefix: '/api/v1/cctv/record' });
   await app.register(cctvServerRoutes, { prefix: '/api/v1/cctv-server' });
   await app.register(vodRoutes, { prefix: '/cctvv3-server/v3/vod' });
+  await app.register(pictureRoutes);
   await app.register(webAppPlugin, { webDist: opts.webDist });
 
   return app;

@@ -70,7 +70,7 @@ describe('PlaybackController', () => {
 
   it('resumes a reconnect from the last position at the current speed, and sends pause again on a new socket', () => {
     const { controller, sent } = playbackRig();
-    controller.onPosition({ type: 'position', time: 1_234.6, speed: 4 });
+    controller.onPosition({ type: 'position', time: 1_234.6, speed: 4, paused: false });
     controller.setSpeed(2);
     const resend = controller.commandToSend();
     expect(resend.speed).toBe(2);

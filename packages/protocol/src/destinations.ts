@@ -4,16 +4,21 @@ import type { SourceType } from './constants.ts';
 export const dest = {
   shipStatus: (shipName: string) => `/shipStatus/${shipName}`,
   mediaList: (clientInstanceId: string) => `/mediaList/${clientInstanceId}`,
+  /** Pictures of a ship on their way to shore (PictureEvent). */
+  pictures: (shipName: string) => `/pictures/${shipName}`,
 } as const;
 
 export type ParsedDestination =
   | { kind: 'shipStatus'; shipName: string }
+  | { kind: 'pictures'; shipName: string }
   | { kind: 'mediaList'; instanceId: string };
 
 export function parseDestination(destination: string): ParsedDestination | undefined {
-  const m = /^\/(shipStatus|mediaList)\/(.+)$/.exec(destination);
+  const m = /^\/(shipStatus|mediaList|pictures)\/(.+)$/.exec(destination);
   if (!m || !m[2] || m[2].includes('/')) return undefined;
-  return m[1] === 'shipStatus' ? { kind: 'shipStatus', shipName: m[2] } : { kind: 'mediaList', instanceId: m[2] };
+  if (m[1] === 'shipStatus') return { kind: 'shipStatus', shipName: m[2] };
+  if (m[1] === 'pictures') return { kind: 'pictures', shipName: m[2] };
+  return { kind: 'mediaList', instanceId: m[2] };
 }
 
 /** `/shipStatus/{shipName}` message body. */

@@ -14,4 +14,5 @@ export * from './capture-code.ts';
 export * from './playback.ts';
 export * from './schemas/vod.ts';
 export * from './schemas/record.ts';
+export * from './schemas/pictures.ts';
 export * from './backoff.ts';

@@ -121,7 +121,7 @@ describe('messages of the agent link', () => {
     expect(routeOf({ type: 'ptz.done', requestId: 9 })).toEqual({ kind: 'ptz', id: 9 });
     expect(routeOf({ type: 'link.queue', bufferedBytes: 1, queuedMs: 1 })).toBeUndefined();
     expect(routeOf({ type: 'welcome', shipId: 'S1', serverTime: 0, protocol: 2 })).toBeUndefined();
-    const msg: AgentMessage = { type: 'pictures.failed', streamId: 1, message: 'no camera' };
+    const msg: AgentMessage = { type: 'pictures.failed', streamId: 1, code: 'cameraOffline', message: 'no camera' };
     expect(LINK_KINDS.filter((k) => isAgentMessageOf(k, msg))).toEqual(['pictures']);
   });
 });

@@ -153,6 +153,19 @@ const fontOption = (file: string | undefined, family: string) => (file ? { fontf
  * per frame) and scaled up with nearest-neighbour, which costs next to nothing.
  */
 export function syntheticCameraArgs(opts: SyntheticCameraOptions): string[] {
+  return [
+    ...FFMPEG_GLOBAL_ARGS,
+    '-f', 'lavfi',
+    '-i', syntheticCameraGraph(opts),
+    ...(opts.durationSeconds !== undefined ? ['-t', String(opts.durationSeconds)] : []),
+    ...NO_OTHER_STREAMS,
+    ...h264EncodeArgs(opts.encode),
+    ...outputArgs(opts.output),
+  ];
+}
+
+/** The synthetic camera's lavfi filtergraph (see syntheticCameraArgs): its picture, before any encoder. */
+export function syntheticCameraGraph(opts: Pick<SyntheticCameraOptions, 'cameraName' | 'encode' | 'startEpochMs' | 'fontFile' | 'nameFontFile' | 'realtime'>): string {
   const { encode } = opts;
   const W = encode.width;
   const H = encode.height;
@@ -234,15 +247,7 @@ export function syntheticCameraArgs(opts: SyntheticCameraOptions): string[] {
     graph.push(chain(['scene', 'mover'], [moving, ...labels, ...restamp], ['out0']));
   }
 
-  return [
-    ...FFMPEG_GLOBAL_ARGS,
-    '-f', 'lavfi',
-    '-i', graph.join(';'),
-    ...(opts.durationSeconds !== undefined ? ['-t', String(opts.durationSeconds)] : []),
-    ...NO_OTHER_STREAMS,
-    ...h264EncodeArgs(encode),
-    ...outputArgs(opts.output),
-  ];
+  return graph.join(';');
 }
 
 export type UrlKind = 'rtsp' | 'file' | 'network';

@@ -327,3 +327,56 @@ export const jobs = pgTable(
   },
   (t) => [index('jobs_claim_idx').on(t.kind, t.state, t.seq), index('jobs_owner_idx').on(t.owner, t.startedAt)],
 );
+
+/**
+ * Pictures shore holds (files under DATA_DIR/pictures): snapshots and task pictures that crossed
+ * from a ship, each once (the id is the ship's or shore's, unique across the fleet).
+ */
+export const pictures = pgTable(
+  'pictures',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    shipId: text('ship_id').notNull(),
+    channelId: text('channel_id').notNull(),
+    cameraId: text('camera_id').notNull(),
+    /** When the picture shows. */
+    takenAt: timestamp('taken_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** manual (snapshot now) | task (a snapshot task's shot). */
+    origin: text('origin').notNull(),
+    taskId: text('task_id'),
+    mime: text('mime').notNull(),
+    bytes: integer('bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    sha256: text('sha256').notNull(),
+    /** Paths under the pictures folder. */
+    file: text('file').notNull(),
+    thumbFile: text('thumb_file').notNull(),
+    thumbBytes: integer('thumb_bytes').notNull(),
+    storedAt: timestamp('stored_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('pictures_org_time_idx').on(t.orgId, t.takenAt), index('pictures_camera_time_idx').on(t.cameraId, t.takenAt)],
+);
+
+/**
+ * What shore learnt of the pictures a ship holds (`pictures.list` answers), with the ship's
+ * thumbnail cached under DATA_DIR/pictures/ship-thumbs: a list already fetched is shown again
+ * without crossing the link, and while the ship is offline.
+ */
+export const shipPictures = pgTable(
+  'ship_pictures',
+  {
+    id: text('id').primaryKey(),
+    shipId: text('ship_id').notNull(),
+    cameraId: text('camera_id').notNull(),
+    takenAt: timestamp('taken_at', { withTimezone: true, mode: 'date' }).notNull(),
+    origin: text('origin').notNull(),
+    bytes: integer('bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    thumbFile: text('thumb_file'),
+    listedAt: timestamp('listed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ship_pictures_camera_time_idx').on(t.cameraId, t.takenAt)],
+);

@@ -150,6 +150,8 @@ export class StatusService {
       const entries = await this.shipStatuses(ships);
       return entries.map((e) => shipStatusBody({ status: e.status, quality: e.quality, duplex: e.duplex as ShipState['duplex'], online: e.online }));
     }
+    // Pictures on their way are events, not state: a new subscriber gets nothing first.
+    if (!destination.startsWith('/mediaList/')) return [];
     const out: string[] = [];
     for (const s of ships) {
       for (const c of await this.cameraStatuses(s.id)) {

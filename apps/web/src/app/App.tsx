@@ -4,6 +4,7 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { JumpPage, LoginPage, RepeatLoginPage, RouteGuard, useSessionEndedHandler } from '../features/session/index.ts';
 import { ShipPlaybackPage } from '../features/playback/index.ts';
 import { ShorePlaybackPage } from '../features/shore-playback/index.ts';
+import { ShipPhotoPage, ShorePhotoPage } from '../features/pictures/index.ts';
 import type { RuntimeConfig } from '../lib/runtime-config.ts';
 import { CellControlsProvider } from '../shared/player-cell/index.ts';
 import { CELL_CONTROLS } from './cell-controls.ts';
@@ -33,6 +34,8 @@ function DesktopRoutes() {
         <Route path="/live/recordlivevideo" element={<ShipPlaybackPage />} />
         <Route path="/record" element={<Navigate to="/record/video" replace />} />
         <Route path="/record/video" element={<ShorePlaybackPage />} />
+        <Route path="/record/photo" element={<ShorePhotoPage />} />
+        <Route path="/recordlivephoto" element={<ShipPhotoPage />} />
       </Route>
       <Route path="*" element={<Navigate to="/live" replace />} />
     </Routes>

@@ -33,11 +33,15 @@ export function AppHeader() {
   const topMenu: MenuProps['items'] = [
     { key: 'live', label: t('shell.menu.mainPreview') },
     { key: 'shipPlayback', label: t('playback.menu') },
-    // Spec §2: a submenu for shore playback (njzsz calls it near-end playback); photo joins later.
+    { key: 'shipPhoto', label: t('pictures.menu.shipPhoto') },
+    // Spec §2: a submenu for shore playback, video and photo (njzsz calls it near-end playback).
     {
       key: 'shorePlayback',
       label: t(shorePlaybackLabel(selected?.id)),
-      children: [{ key: 'shorePlayback:video', label: t('shorePlayback.menu.video') }],
+      children: [
+        { key: 'shorePlayback:video', label: t('shorePlayback.menu.video') },
+        { key: 'shorePlayback:photo', label: t('pictures.menu.shorePhoto') },
+      ],
     },
   ];
 
@@ -95,6 +99,8 @@ export function AppHeader() {
           if (key === 'live') void navigate('/live/index');
           if (key === 'shipPlayback') void navigate('/live/recordlivevideo');
           if (key === 'shorePlayback:video') void navigate('/record/video');
+          if (key === 'shorePlayback:photo') void navigate('/record/photo');
+          if (key === 'shipPhoto') void navigate('/recordlivephoto');
         }}
         style={{ flex: 1, minWidth: 0, borderBottom: 'none', background: 'transparent' }}
       />

@@ -16,6 +16,8 @@ export function hasSidebarToggle(pathname: string): boolean {
 /** The top menu item a path belongs to. */
 export function menuKeyOf(pathname: string): string | undefined {
   if (pathname.startsWith('/record/video')) return 'shorePlayback:video';
+  if (pathname.startsWith('/record/photo')) return 'shorePlayback:photo';
+  if (pathname.startsWith('/recordlivephoto')) return 'shipPhoto';
   if (pathname.startsWith('/live/recordlivevideo')) return 'shipPlayback';
   if (pathname.startsWith('/live')) return 'live';
   return undefined;

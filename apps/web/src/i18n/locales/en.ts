@@ -8,6 +8,7 @@ import { shorePlaybackEn } from '../../features/shore-playback/locales.ts';
 import { playbackEn } from '../../features/playback/locales.ts';
 import { mobileEn } from '../../mobile/locales.ts';
 import { playerCellEn } from '../../shared/player-cell/locales.ts';
+import { picturesEn } from '../../features/pictures/locales.ts';
 import { sourceTreeEn } from '../../shared/source-tree/locales.ts';
 
 export const en: Messages = {
@@ -20,6 +21,7 @@ export const en: Messages = {
   sourceTree: sourceTreeEn,
   shorePlayback: shorePlaybackEn,
   playback: playbackEn,
+  pictures: picturesEn,
   mobile: mobileEn,
   app: {
     title: 'Ship Remote CCTV Monitoring',

@@ -10,6 +10,7 @@ import { shorePlaybackZhCN } from '../../features/shore-playback/locales.ts';
 import { playbackZhCN } from '../../features/playback/locales.ts';
 import { mobileZhCN } from '../../mobile/locales.ts';
 import { playerCellZhCN } from '../../shared/player-cell/locales.ts';
+import { picturesZhCN } from '../../features/pictures/locales.ts';
 import { sourceTreeZhCN } from '../../shared/source-tree/locales.ts';
 
 export const zhCN = {
@@ -25,6 +26,7 @@ export const zhCN = {
   /** Shore video playback (features/shore-playback). */
   shorePlayback: shorePlaybackZhCN,
   playback: playbackZhCN,
+  pictures: picturesZhCN,
   /** The mobile app (src/mobile). */
   mobile: mobileZhCN,
   app: {

@@ -2,5 +2,5 @@
 export { realtime, brokerUrl, errorFrameCode, RealtimeConnection } from './connection.ts';
 export { useDestination, useShipStatus, useCameraStatus } from './hooks.ts';
 export { normaliseShipStatus, toKnownLink, INITIAL_LINK, UNKNOWN_QUALITY, type ShipLink } from './link.ts';
-export { reduceMediaList, OFFLINE_CAMERA, type CameraStatus, type MediaListState } from './reduce.ts';
+export { reduceMediaList, reducePictureEvents, OFFLINE_CAMERA, type CameraStatus, type MediaListState, type PictureEvents } from './reduce.ts';
 export { DestinationStore, type StompSubscriber } from './store.ts';

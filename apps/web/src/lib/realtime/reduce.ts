@@ -1,4 +1,4 @@
-import { parseDestination, type MediaListMessage } from '@ship-cctv/protocol';
+import { parseDestination, type MediaListMessage, type PictureEvent } from '@ship-cctv/protocol';
 
 /** Live and recording state of one camera, merged from the two kinds of /mediaList message. */
 export interface CameraStatus {
@@ -49,13 +49,30 @@ export function reduceMediaList(prev: MediaListState | undefined, message: Media
   return next;
 }
 
+/** Pictures of a ship on their way: the latest event of each picture (a new Map per change). */
+export type PictureEvents = ReadonlyMap<string, PictureEvent>;
+
+/** Keeps the last 200 pictures' events: a page that stays open for days does not grow without bound. */
+const PICTURE_EVENTS_KEPT = 200;
+
+export function reducePictureEvents(prev: PictureEvents | undefined, event: PictureEvent): PictureEvents {
+  if (typeof event?.pictureId !== 'string') return prev ?? new Map();
+  const next = new Map(prev);
+  // A late `progress` does not undo `stored`.
+  if (next.get(event.pictureId)?.event === 'stored' && event.event === 'progress') return prev ?? next;
+  next.delete(event.pictureId);
+  next.set(event.pictureId, event);
+  while (next.size > PICTURE_EVENTS_KEPT) next.delete(next.keys().next().value as string);
+  return next;
+}
+
 /**
  * How a destination's messages fold into the value the store keeps: /mediaList accumulates per
- * camera, everything else keeps the latest message.
+ * camera, /pictures per picture, everything else keeps the latest message.
  */
 export function reduceMessage(destination: string, prev: unknown, message: unknown): unknown {
-  if (parseDestination(destination)?.kind === 'mediaList') {
-    return reduceMediaList(prev as MediaListState | undefined, message as MediaListMessage);
-  }
+  const kind = parseDestination(destination)?.kind;
+  if (kind === 'mediaList') return reduceMediaList(prev as MediaListState | undefined, message as MediaListMessage);
+  if (kind === 'pictures') return reducePictureEvents(prev as PictureEvents | undefined, message as PictureEvent);
   return message;
 }

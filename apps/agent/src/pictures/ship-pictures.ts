@@ -1,0 +1,280 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type AgentMessage,
+  BINARY_KIND,
+  type PictureFailure,
+  type ShoreMessageOf,
+  encodePictureChunk,
+  encodeStreamFrame,
+  encodeThumb,
+  PICTURE_CHUNK_HEADER_BYTES,
+} from '@ship-cctv/protocol';
+import type { KindHandler } from '../agent-link/router.ts';
+import { type CameraConfig, isSynthetic } from '../cameras.ts';
+import type { CameraSessions } from '../media/camera-session.ts';
+import { fontsFor } from '../media/fonts.ts';
+import type { ShipRecorder } from '../recorder/ship-recorder.ts';
+import { BACKGROUND_FRAME_BYTES } from '../uplink/scheduler.ts';
+import { type Shot, ShotError, type ShotSize, shootRecording, shootSession, shootSynthetic, shootUrl } from './capture.ts';
+import { Outbox } from './outbox.ts';
+import { PictureStore, type PictureStoreOptions, type StoredPicture, listEntry, pictureMeta } from './picture-store.ts';
+
+type ShoreMsg = ShoreMessageOf<'pictures'>;
+
+/** How the pictures reach shore: answers as control messages, bytes in the uplink's pictures class. */
+export interface PicturesLink {
+  sendJson(message: AgentMessage): void;
+  sendBinary(frame: Uint8Array): void;
+}
+
+export interface ShipPicturesOptions {
+  /** The agent's data directory: pictures under `pictures/`, the outbox in `pictures/outbox.json`. Absent: a temporary folder. */
+  dataDir?: string;
+  store?: PictureStoreOptions;
+  /** Shore answers an offer, and says `stored` after the last byte, within this; else the picture is offered again. Default 120 s. */
+  answerTimeoutMs?: number;
+  fonts?: (cameraName: string) => { fontFile: string | undefined; nameFontFile: string | undefined };
+  now?: () => number;
+  /** Takes the picture (tests replace it). */
+  shoot?: (camera: CameraConfig, at: number | undefined, size: ShotSize) => Promise<Shot & { time: number }>;
+}
+
+/** Picture bytes per link frame: with its headers a frame stays within BACKGROUND_FRAME_BYTES. */
+const CHUNK_BYTES = BACKGROUND_FRAME_BYTES - PICTURE_CHUNK_HEADER_BYTES - 5;
+
+/**
+ * The ship's pictures: taken on shore's request (a camera now, or the recorder at a past time),
+ * kept in the picture store whether or not the link is up, listed with thumbnails, and sent to
+ * shore from a durable outbox over the inbox stream shore opens on each connection (see
+ * packages/protocol/src/link/pictures.ts for the exchange). One picture crosses at a time, in
+ * BACKGROUND_FRAME_BYTES frames below live video in the uplink's priorities.
+ */
+export class ShipPictures implements KindHandler<'pictures'> {
+  readonly store: PictureStore;
+  readonly outbox: Outbox;
+  private readonly cameras: Map<string, CameraConfig>;
+  private readonly now: () => number;
+  private readonly answerTimeoutMs: number;
+  private readonly shoot: NonNullable<ShipPicturesOptions['shoot']>;
+  /** A folder made for this run only (no data directory): removed by close(). */
+  private readonly scratch: string | undefined;
+  private link: PicturesLink | undefined;
+  private inbox: number | undefined;
+  /** The picture offered or on its way, and when shore must have answered by. */
+  private sending: { pictureId: string; timer: NodeJS.Timeout } | undefined;
+  /** Shots run one at a time: a burst of requests does not start a burst of ffmpeg processes. */
+  private shots: Promise<unknown> = Promise.resolve();
+  /** Times shore rejected each picture's bytes (for the log; it is offered again each time). */
+  readonly rejections = new Map<string, number>();
+
+  constructor(
+    cameras: readonly CameraConfig[],
+    private readonly recorder: ShipRecorder,
+    private readonly sessions: CameraSessions,
+    opts: ShipPicturesOptions = {},
+  ) {
+    this.cameras = new Map(cameras.map((c) => [c.cameraId, c]));
+    this.now = opts.now ?? Date.now;
+    this.answerTimeoutMs = opts.answerTimeoutMs ?? 120_000;
+    this.scratch = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'ship-pictures-'));
+    const dir = opts.dataDir ? join(opts.dataDir, 'pictures') : (this.scratch ?? '');
+    this.store = new PictureStore(dir, { now: this.now, ...opts.store });
+    this.outbox = new Outbox(opts.dataDir ? join(dir, 'outbox.json') : undefined);
+    const fonts = opts.fonts ?? fontsFor;
+    this.shoot = opts.shoot ?? ((camera, at, size) => this.defaultShoot(camera, at, size, fonts));
+    // Pictures retention took while the agent was down leave the outbox.
+    for (const id of [...this.outbox.all]) if (!this.store.get(id)) this.outbox.remove(id);
+  }
+
+  /** The agent stops: a folder made for this run only goes. */
+  close(): void {
+    this.detach();
+    if (this.scratch) rmSync(this.scratch, { recursive: true, force: true });
+  }
+
+  /** The link is up: answers and bytes go out on it (sending starts once shore opens the inbox). */
+  attach(link: PicturesLink): void {
+    this.link = link;
+  }
+
+  /** The link is gone: what was on its way is offered again on the next connection. */
+  detach(): void {
+    this.link = undefined;
+    this.inbox = undefined;
+    this.stopSending();
+  }
+
+  message(msg: ShoreMsg): void {
+    switch (msg.type) {
+      case 'pictures.inbox':
+        this.inbox = msg.streamId;
+        this.stopSending();
+        return this.pump();
+      case 'pictures.take':
+        void this.take(msg);
+        return;
+      case 'pictures.list':
+        return this.list(msg);
+      case 'pictures.fetch':
+        return this.fetch(msg);
+      case 'pictures.resume':
+        return this.resume(msg.streamId, msg.pictureId, msg.offset);
+      case 'pictures.stored':
+        if (msg.streamId !== this.inbox) return;
+        this.outbox.remove(msg.pictureId);
+        this.rejections.delete(msg.pictureId);
+        if (this.sending?.pictureId === msg.pictureId) this.stopSending();
+        return this.pump();
+      case 'pictures.rejected':
+        if (msg.streamId !== this.inbox || this.sending?.pictureId !== msg.pictureId) return;
+        this.rejections.set(msg.pictureId, (this.rejections.get(msg.pictureId) ?? 0) + 1);
+        this.stopSending();
+        return this.pump();
+    }
+  }
+
+  /** Takes a picture and puts it in the outbox; `origin` manual goes before task pictures. */
+  async take(msg: Extract<ShoreMsg, { type: 'pictures.take' }>): Promise<StoredPicture | undefined> {
+    const { streamId, pictureId, cameraId } = msg;
+    const existing = this.store.get(pictureId);
+    if (existing) {
+      // Asked again (shore retried): the same picture, not a second one.
+      this.send({ type: 'pictures.taken', streamId, picture: pictureMeta(existing) });
+      return existing;
+    }
+    const camera = this.cameras.get(cameraId);
+    if (!camera) return this.fail(streamId, 'notFound', `camera ${cameraId} is not on this ship`);
+    const run = this.shots.then(() => this.shoot(camera, msg.at, { width: msg.width, height: msg.height }));
+    this.shots = run.catch(() => undefined);
+    let shot: Shot & { time: number };
+    try {
+      shot = await run;
+    } catch (err) {
+      const code: PictureFailure = err instanceof ShotError ? (err.code === 'cameraOffline' ? 'cameraOffline' : 'failed') : err instanceof NoRecording ? 'noRecording' : 'failed';
+      return this.fail(streamId, code, err instanceof Error ? err.message : String(err));
+    }
+    const stored = this.store.add({
+      meta: { pictureId, cameraId, time: shot.time, width: shot.width, height: shot.height, origin: msg.origin, ...(msg.taskId ? { taskId: msg.taskId } : {}) },
+      jpeg: shot.jpeg,
+      thumb: shot.thumb,
+    });
+    this.outbox.add(pictureId, msg.origin === 'manual', (id) => this.store.get(id)?.origin === 'manual');
+    this.send({ type: 'pictures.taken', streamId, picture: pictureMeta(stored) });
+    this.pump();
+    return stored;
+  }
+
+  private list(msg: Extract<ShoreMsg, { type: 'pictures.list' }>): void {
+    const { streamId, cameraId } = msg;
+    if (!this.cameras.has(cameraId)) return void this.fail(streamId, 'notFound', `camera ${cameraId} is not on this ship`);
+    const { pictures, truncated } = this.store.list(cameraId, msg.from, msg.to, msg.limit);
+    const thumbs = pictures.map((p) => this.store.readThumb(p.pictureId));
+    this.send({
+      type: 'pictures.listed',
+      streamId,
+      cameraId,
+      truncated,
+      pictures: pictures.map((p, i) => ({ ...listEntry(p), thumbBytes: thumbs[i]?.byteLength ?? 0 })),
+    });
+    thumbs.forEach((thumb, i) => {
+      if (thumb && thumb.byteLength > 0) this.link?.sendBinary(encodeStreamFrame(BINARY_KIND.pictures, streamId, encodeThumb(i, thumb)));
+    });
+  }
+
+  private fetch(msg: Extract<ShoreMsg, { type: 'pictures.fetch' }>): void {
+    const { streamId, pictureId } = msg;
+    if (!this.store.get(pictureId)) return void this.fail(streamId, 'notFound', `picture ${pictureId} is not on this ship (any more)`);
+    if (this.sending?.pictureId === pictureId) return this.send({ type: 'pictures.queued', streamId, pictureId, position: 0 });
+    // Not in the outbox (it went to shore before, or shore lost it): it goes again.
+    if (!this.outbox.has(pictureId)) this.outbox.add(pictureId, true, () => false);
+    else this.outbox.promote(pictureId);
+    const position = this.sending ? 1 : 0;
+    this.send({ type: 'pictures.queued', streamId, pictureId, position });
+    this.pump();
+  }
+
+  /** Offers the outbox's next picture when nothing is on its way. */
+  private pump(): void {
+    if (!this.link || this.inbox === undefined || this.sending) return;
+    for (;;) {
+      const next = this.outbox.peek();
+      if (next === undefined) return;
+      const picture = this.store.get(next);
+      if (picture) {
+        this.sending = { pictureId: next, timer: this.answerTimer() };
+        this.send({ type: 'pictures.offer', streamId: this.inbox, picture: pictureMeta(picture) });
+        return;
+      }
+      // Retention took it before it could be sent.
+      this.outbox.remove(next);
+    }
+  }
+
+  /** Shore answered an offer: the bytes from `offset` on go out, in frames, below live video. */
+  private resume(streamId: number, pictureId: string, offset: number): void {
+    if (streamId !== this.inbox || this.sending?.pictureId !== pictureId || !this.link) return;
+    const bytes = this.store.read(pictureId);
+    if (!bytes) {
+      // The file is gone or no longer matches its checksum: it cannot be sent as the picture it was.
+      this.outbox.remove(pictureId);
+      this.stopSending();
+      return this.pump();
+    }
+    clearTimeout(this.sending.timer);
+    this.sending.timer = this.answerTimer();
+    for (let at = Math.min(offset, bytes.length); at < bytes.length; at += CHUNK_BYTES) {
+      const chunk = bytes.subarray(at, Math.min(bytes.length, at + CHUNK_BYTES));
+      this.link.sendBinary(encodeStreamFrame(BINARY_KIND.pictures, streamId, encodePictureChunk(at, chunk)));
+    }
+  }
+
+  private answerTimer(): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      // No answer: offer it again (shore says where to resume).
+      this.sending = undefined;
+      this.pump();
+    }, this.answerTimeoutMs);
+    timer.unref();
+    return timer;
+  }
+
+  private stopSending(): void {
+    if (this.sending) clearTimeout(this.sending.timer);
+    this.sending = undefined;
+  }
+
+  private fail(streamId: number, code: PictureFailure, message: string): undefined {
+    this.send({ type: 'pictures.failed', streamId, code, message: message.slice(0, 4000) });
+    return undefined;
+  }
+
+  private send(message: AgentMessage): void {
+    this.link?.sendJson(message);
+  }
+
+  private async defaultShoot(camera: CameraConfig, at: number | undefined, size: ShotSize, fonts: NonNullable<ShipPicturesOptions['fonts']>): Promise<Shot & { time: number }> {
+    const name = camera.name ?? camera.cameraId;
+    if (isSynthetic(camera)) {
+      const time = at ?? this.now();
+      if (at !== undefined && (this.recorder.spans(camera.cameraId, at, at + 1)?.length ?? 0) === 0) throw new NoRecording(camera.cameraId, at);
+      return { ...(await shootSynthetic(name, time, size, fonts(name))), time };
+    }
+    if (at === undefined) {
+      const session = this.sessions.get(camera.source);
+      const time = this.now();
+      return { ...(await (session.unsupported ? shootUrl(camera.source, size) : shootSession(session, size))), time };
+    }
+    const source = this.recorder.source(camera.cameraId);
+    const segment = source?.kind === 'segments' ? source.recorder.index.all.find((s) => s.start <= at && at < s.end) : undefined;
+    if (!source || source.kind !== 'segments' || !segment) throw new NoRecording(camera.cameraId, at);
+    return { ...(await shootRecording(join(source.recorder.index.dir, segment.file), (at - segment.start) / 1000, size)), time: at };
+  }
+}
+
+class NoRecording extends Error {
+  constructor(cameraId: string, at: number) {
+    super(`the ship recorder holds nothing of camera ${cameraId} at ${new Date(at).toISOString()}`);
+  }
+}

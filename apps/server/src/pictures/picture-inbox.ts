@@ -1,0 +1,192 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { type AgentMessageOf, type PictureEvent, type PictureMeta, decodePictureChunk } from '@ship-cctv/protocol';
+import type { AgentGateway, LinkStream } from '../agent-link/gateway.ts';
+import type { PictureFiles } from './picture-files.ts';
+import type { NewPictureRow, PictureIndex } from './picture-index.ts';
+
+/** Where a ship's picture belongs (its organisation and channel), looked up when it is offered. */
+export interface PictureOwner {
+  orgId: string;
+  channelId: string;
+}
+
+export interface PictureInboxDeps {
+  gateway: AgentGateway;
+  files: PictureFiles;
+  index: PictureIndex;
+  /** The organisation and channel of a camera of a ship (undefined: the ship is unknown). */
+  ownerOf(shipId: string, cameraId: string): Promise<PictureOwner | undefined>;
+  /** Tells the pages watching the ship (STOMP /pictures/{shipName}). */
+  publish(event: PictureEvent): void;
+  /** A picture is on shore now (waiters of a fetch hear it). */
+  stored(shipId: string, pictureId: string): void;
+  log: FastifyBaseLogger;
+  /** Progress is told at most this often per picture. Default 250 ms. */
+  progressEveryMs?: number;
+}
+
+interface Transfer {
+  meta: PictureMeta;
+  owner: PictureOwner;
+  lastProgressAt: number;
+  /** A resume was sent after a gap; another is not sent until bytes arrive in order again. */
+  resumed: boolean;
+  finishing: boolean;
+}
+
+/**
+ * Shore's end of the ships' outboxes: one inbox stream per connected ship that handles pictures,
+ * opened when its agent says hello. An offered picture shore holds already is answered `stored`
+ * at once (a duplicate delivery changes nothing); otherwise shore says from which byte to send
+ * (what it holds of the picture in `incoming/`, kept across outages and restarts of either
+ * end), appends the chunks, and once the last byte is in checks the picture (size, checksum, a
+ * JPEG that decodes) before it stores it and answers `stored`. Bytes that are not the picture
+ * are thrown away and answered `rejected`: the ship sends it again from the start.
+ */
+export class PictureInbox {
+  private readonly inboxes = new Map<string, { stream: LinkStream<'pictures'>; transfer: Transfer | undefined }>();
+  private readonly onOnline = (shipId: string) => this.open(shipId);
+
+  constructor(private readonly deps: PictureInboxDeps) {
+    deps.gateway.events.on('online', this.onOnline);
+    for (const shipId of deps.gateway.connectedShips()) this.open(shipId);
+  }
+
+  close(): void {
+    this.deps.gateway.events.off('online', this.onOnline);
+    for (const inbox of this.inboxes.values()) inbox.stream.close();
+    this.inboxes.clear();
+  }
+
+  /** The picture a ship is sending now, if any (for tests and introspection). */
+  current(shipId: string): PictureMeta | undefined {
+    return this.inboxes.get(shipId)?.transfer?.meta;
+  }
+
+  private open(shipId: string): void {
+    this.inboxes.get(shipId)?.stream.close();
+    this.inboxes.delete(shipId);
+    const opened = this.deps.gateway.openStream(shipId, 'pictures', {
+      message: (msg) => void this.onMessage(shipId, msg).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'picture inbox: message failed')),
+      data: (payload) => this.onData(shipId, payload),
+      closed: () => {
+        const inbox = this.inboxes.get(shipId);
+        if (inbox?.stream !== stream) return;
+        this.inboxes.delete(shipId);
+        const t = inbox.transfer;
+        if (t) this.deps.publish({ event: 'waiting', shipId, pictureId: t.meta.pictureId, cameraId: t.meta.cameraId, bytes: this.deps.files.received(shipId, t.meta.pictureId), total: t.meta.bytes });
+      },
+    });
+    // An agent that does not handle pictures has no outbox.
+    if (!opened.ok) return;
+    const stream = opened.stream;
+    this.inboxes.set(shipId, { stream, transfer: undefined });
+    stream.send({ type: 'pictures.inbox', streamId: stream.id });
+  }
+
+  private async onMessage(shipId: string, msg: AgentMessageOf<'pictures'>): Promise<void> {
+    const inbox = this.inboxes.get(shipId);
+    if (!inbox || msg.type !== 'pictures.offer') return;
+    const { stream } = inbox;
+    const meta = msg.picture;
+    if (await this.deps.index.get(meta.pictureId)) {
+      // Delivered before (an acknowledgement lost with the link): shore keeps the one it has.
+      inbox.transfer = undefined;
+      this.deps.files.discard(shipId, meta.pictureId);
+      stream.send({ type: 'pictures.stored', streamId: stream.id, pictureId: meta.pictureId });
+      return;
+    }
+    const owner = await this.deps.ownerOf(shipId, meta.cameraId);
+    if (!owner) {
+      stream.send({ type: 'pictures.rejected', streamId: stream.id, pictureId: meta.pictureId, reason: `camera ${meta.cameraId} is not known on shore` });
+      return;
+    }
+    let offset = this.deps.files.received(shipId, meta.pictureId);
+    if (offset > meta.bytes) {
+      this.deps.files.discard(shipId, meta.pictureId);
+      offset = 0;
+    }
+    const transfer: Transfer = { meta, owner, lastProgressAt: 0, resumed: false, finishing: false };
+    inbox.transfer = transfer;
+    this.progress(shipId, transfer, offset, true);
+    if (offset === meta.bytes) return this.finish(shipId, transfer);
+    stream.send({ type: 'pictures.resume', streamId: stream.id, pictureId: meta.pictureId, offset });
+  }
+
+  private onData(shipId: string, payload: Uint8Array): void {
+    const inbox = this.inboxes.get(shipId);
+    const transfer = inbox?.transfer;
+    const chunk = decodePictureChunk(payload);
+    if (!inbox || !transfer || transfer.finishing || !chunk) return;
+    const { meta } = transfer;
+    if (chunk.offset + chunk.bytes.length > meta.bytes) {
+      this.deps.log.warn({ shipId, pictureId: meta.pictureId, offset: chunk.offset }, 'picture inbox: bytes past the end of the picture offered');
+      return;
+    }
+    const held = this.deps.files.append(shipId, meta.pictureId, chunk.offset, chunk.bytes);
+    if (held === undefined) {
+      // A chunk beyond what is held: ask once for the bytes from where shore stands.
+      if (!transfer.resumed) {
+        transfer.resumed = true;
+        inbox.stream.send({ type: 'pictures.resume', streamId: inbox.stream.id, pictureId: meta.pictureId, offset: this.deps.files.received(shipId, meta.pictureId) });
+      }
+      return;
+    }
+    transfer.resumed = false;
+    this.progress(shipId, transfer, held, held === meta.bytes);
+    if (held === meta.bytes) void this.finish(shipId, transfer);
+  }
+
+  private async finish(shipId: string, transfer: Transfer): Promise<void> {
+    transfer.finishing = true;
+    const { meta, owner } = transfer;
+    const inbox = this.inboxes.get(shipId);
+    try {
+      const verdict = await this.deps.files.complete(shipId, meta);
+      if (!verdict.ok) {
+        this.deps.log.warn({ shipId, pictureId: meta.pictureId, reason: verdict.reason }, 'picture inbox: a picture from the ship was rejected');
+        this.deps.publish({ event: 'failed', shipId, pictureId: meta.pictureId, cameraId: meta.cameraId, code: 'rejected', message: verdict.reason });
+        if (inbox?.transfer === transfer) inbox.transfer = undefined;
+        inbox?.stream.send({ type: 'pictures.rejected', streamId: inbox.stream.id, pictureId: meta.pictureId, reason: verdict.reason });
+        return;
+      }
+      const row: NewPictureRow = {
+        id: meta.pictureId,
+        orgId: owner.orgId,
+        shipId,
+        channelId: owner.channelId,
+        cameraId: meta.cameraId,
+        takenAt: new Date(meta.time),
+        origin: meta.origin,
+        taskId: meta.taskId ?? null,
+        mime: meta.mime,
+        bytes: meta.bytes,
+        width: meta.width,
+        height: meta.height,
+        sha256: meta.sha256,
+        file: verdict.file,
+        thumbFile: verdict.thumbFile,
+        thumbBytes: verdict.thumbBytes,
+      };
+      if (!(await this.deps.index.insert(row))) {
+        // Stored meanwhile (another connection of the ship delivered it): keep that one.
+        this.deps.files.remove(verdict.file);
+        this.deps.files.remove(verdict.thumbFile);
+      }
+      if (inbox?.transfer === transfer) inbox.transfer = undefined;
+      inbox?.stream.send({ type: 'pictures.stored', streamId: inbox.stream.id, pictureId: meta.pictureId });
+      this.deps.publish({ event: 'stored', shipId, pictureId: meta.pictureId, cameraId: meta.cameraId, bytes: meta.bytes, total: meta.bytes });
+      this.deps.stored(shipId, meta.pictureId);
+    } catch (err) {
+      transfer.finishing = false;
+      this.deps.log.error({ err, shipId, pictureId: meta.pictureId }, 'picture inbox: storing a picture failed');
+    }
+  }
+
+  private progress(shipId: string, transfer: Transfer, held: number, force: boolean): void {
+    const now = Date.now();
+    if (!force && now - transfer.lastProgressAt < (this.deps.progressEveryMs ?? 250)) return;
+    transfer.lastProgressAt = now;
+    this.deps.publish({ event: 'progress', shipId, pictureId: transfer.meta.pictureId, cameraId: transfer.meta.cameraId, bytes: held, total: transfer.meta.bytes });
+  }
+}

@@ -1,0 +1,115 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import {
+  Envelope,
+  ErrorEnvelope,
+  PictureBlobQuery,
+  PictureFetchAnswerSchema,
+  PictureFetchParams,
+  PictureFilterSchema,
+  PictureIdParams,
+  PicturePageParams,
+  PicturePageSchema,
+  ShipPicListBody,
+  ShipPicListParams,
+  ShipPicListSchema,
+  SnapshotAnswerSchema,
+  SnapshotParams,
+} from '@ship-cctv/protocol';
+import { ok } from '../../lib/envelope.ts';
+
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 503: ErrorEnvelope };
+const security = [{ casJwt: [] }];
+const tags = ['pictures'];
+
+/**
+ * Pictures (spec §7 "Playback and pictures"): snapshot now, the picture itself, shore's pictures,
+ * the ship's pictures, and fetching one from the ship. Every call checks the organisation.
+ */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.post(
+    '/cctvv3-server/v3/snapshot/requestPro/:shipId/:channelId/:cameraId/:templateId/:source',
+    {
+      schema: {
+        tags,
+        summary:
+          'Snapshot now (`source` live) or from the ship recorder at a time (`source` an epoch ms): answers the picture id at once; STOMP /pictures/{shipName} tells when it is taken and as it crosses. 503 while the ship is offline.',
+        security,
+        params: SnapshotParams,
+        response: { 200: Envelope(SnapshotAnswerSchema), ...errors },
+      },
+    },
+    async (req) => ok(await app.pictures.snapshot(req.auth, req.params)),
+  );
+
+  app.get(
+    '/cctvv3-server/v3/th/getById/:id',
+    {
+      schema: {
+        tags,
+        summary: 'The picture (JPEG); `thumb=1` its thumbnail (also of a picture only listed from its ship); `download=1` as an attachment. ETag and cache headers: a picture never changes.',
+        security,
+        params: PictureIdParams,
+        querystring: PictureBlobQuery,
+        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'image/jpeg' }), 304: Type.Null(), ...errors },
+      },
+    },
+    async (req, reply) => {
+      const thumb = req.query.thumb === '1';
+      const blob = await app.pictures.blob(req.auth, req.params.id, thumb);
+      reply.header('ETag', blob.etag).header('Cache-Control', 'private, max-age=31536000, immutable');
+      if (req.headers['if-none-match'] === blob.etag) return reply.code(304).send(null);
+      if (req.query.download === '1') reply.header('Content-Disposition', `attachment; filename="${blob.fileName.replace(/[^\w.-]/g, '_')}"`);
+      return reply.type('image/jpeg').send(blob.bytes);
+    },
+  );
+
+  app.post(
+    '/api/v1/cctv/snapshot/complexQuery/:page/:size',
+    {
+      schema: {
+        tags,
+        summary: 'Pictures on shore (newest first) of the ships the user may see, by organisation, ship, channel, camera, time and origin (manual or task)',
+        security,
+        params: PicturePageParams,
+        body: Type.Optional(PictureFilterSchema),
+        response: { 200: Envelope(PicturePageSchema), ...errors },
+      },
+    },
+    async (req) => ok(await app.pictures.query(req.auth, req.body ?? {}, req.params.page, req.params.size)),
+  );
+
+  app.post(
+    '/api/v1/cctv-server/v3/getPicList/:shipId',
+    {
+      schema: {
+        tags,
+        summary:
+          "What the ship holds of a camera in [from, to), newest first, with thumbnails (getById?thumb=1): asked over the ship's link and kept on shore; while the ship is offline, what shore learnt before (cached = true).",
+        security,
+        params: ShipPicListParams,
+        body: ShipPicListBody,
+        response: { 200: Envelope(ShipPicListSchema), ...errors },
+      },
+    },
+    async (req) => ok(await app.pictures.shipList(req.auth, req.params.shipId, req.body)),
+  );
+
+  app.post(
+    '/api/v1/cctv-server/v3/fetchPic/:shipId/:id',
+    {
+      schema: {
+        tags,
+        summary: "Fetch a picture the ship holds: it goes first in the ship's outbox; STOMP /pictures/{shipName} tells its progress, getById shows it once stored.",
+        security,
+        params: PictureFetchParams,
+        response: { 200: Envelope(PictureFetchAnswerSchema), ...errors },
+      },
+    },
+    async (req) => ok(await app.pictures.fetch(req.auth, req.params.shipId, req.params.id)),
+  );
+};
+
+export default routes;

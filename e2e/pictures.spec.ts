@@ -1,0 +1,120 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { PlayGridPage } from './pages/play-grid-page.ts';
+import { type Language, PicturesPage } from './pages/pictures-page.ts';
+
+/**
+ * Pictures against the demo stack (spec §2 /recordlivephoto and /record/photo, §7 snapshot calls):
+ * a snapshot taken on the ship's synthetic camera crosses the emulated satellite link from the
+ * ship's outbox to shore; the ship's list comes with its thumbnails; shore's gallery zooms and
+ * downloads. Signing in as demo displaces the previous demo session: specs run in order.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const SCREENSHOTS = 'docs/screenshots';
+const CAMERA = 'S1001-C01-1';
+
+async function signedIn(page: Page, baseURL: string | undefined, language: Language = 'zh-CN') {
+  const pictures = new PicturesPage(page, language);
+  await pictures.signIn(baseURL ?? '');
+  return pictures;
+}
+
+test('snapshot now in a live cell: the picture is on shore within the link’s time, and opens', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const grid = new PlayGridPage(page, 'zh-CN');
+  await grid.signIn(baseURL ?? '');
+  await grid.open();
+  await grid.chooseOrganisation('Blue Ocean Shipping');
+  await grid.expandShip('S1001', 'S1001-C01');
+  await grid.playChannel('S1001-C01');
+  await grid.expectPlaying(CAMERA);
+
+  const texts = grid.texts;
+  const asked = Date.now();
+  await grid.cell(CAMERA).getByRole('button', { name: texts.pictures.snapshot.button, exact: true }).click();
+  const view = page.getByRole('link', { name: texts.pictures.snapshot.open, exact: true });
+  await expect(view).toBeVisible({ timeout: 60_000 });
+  const arrivedMs = Date.now() - asked;
+  const href = await view.getAttribute('href');
+  expect(href).toMatch(/^\/cctvv3-server\/v3\/th\/getById\/[A-Za-z0-9_-]+$/);
+  const res = await page.request.get(href ?? '');
+  expect(res.headers()['content-type']).toBe('image/jpeg');
+  const body = await res.body();
+  expect([...body.subarray(0, 2)]).toEqual([0xff, 0xd8]);
+  console.log(`[pictures] snapshot now to picture on shore: ${arrivedMs} ms, ${body.length} bytes`);
+});
+
+test('ship photo playback lists the ship’s thumbnails with their link cost, takes another, and opens a full picture', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  let pictures = await signedIn(page, baseURL);
+  await page.goto('/monitor/live/index');
+  await pictures.openShipPhotos();
+  await pictures.chooseOrganisation('Blue Ocean Shipping');
+  await pictures.expandShip('S1001', 'S1001-C01');
+  await pictures.channel('S1001-C01').click();
+  await expect(pictures.cards().first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('list-cost')).toBeVisible();
+  await pictures.decoded(pictures.cards().first().locator('img'));
+  const before = await pictures.cards().count();
+
+  await page.getByRole('button', { name: pictures.texts.pictures.ship.snapshotNow }).click();
+  await expect(pictures.cards()).toHaveCount(before + 1, { timeout: 60_000 });
+  await page.screenshot({ path: `${SCREENSHOTS}/ship-photo-zh-CN.png` });
+
+  // The newest is first; opening it shows the full picture (fetched from the ship if shore lacks it).
+  await pictures.cards().first().click();
+  const full = page.getByRole('dialog').locator('img[data-testid="ship-picture-full"], [data-testid="ship-picture-full"] img').first();
+  const size = await pictures.decoded(full, 60_000);
+  expect(size).toEqual({ width: 1280, height: 720 });
+  await page.keyboard.press('Escape');
+
+  pictures = await pictures.switchLanguage('en');
+  await expect(page.getByRole('button', { name: pictures.texts.pictures.ship.snapshotNow })).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOTS}/ship-photo-en.png` });
+});
+
+test('shore photo playback lists the pictures, zooms in the viewer, and downloads a valid JPEG', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  let pictures = await signedIn(page, baseURL);
+  await page.goto('/monitor/live/index');
+  await pictures.openShorePhotos();
+  await expect(pictures.cards().first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('day-timeline').locator('button').first()).toBeVisible();
+  await pictures.decoded(pictures.cards().first().locator('img'));
+  await page.screenshot({ path: `${SCREENSHOTS}/shore-photo-zh-CN.png` });
+
+  // The viewer: zoom in, and the picture grows.
+  await pictures.cards().first().locator('button').first().click();
+  const preview = page.locator('.ant-image-preview-img');
+  await expect(preview).toBeVisible();
+  await pictures.decoded(preview);
+  const scale = () => preview.evaluate((el) => new DOMMatrixReadOnly(getComputedStyle(el).transform).a);
+  const before = await scale();
+  await page.locator('.ant-image-preview-actions-action').filter({ has: page.locator('.anticon-zoom-in') }).click();
+  await expect.poll(scale).toBeGreaterThan(before);
+  await page.keyboard.press('Escape');
+  await expect(preview).toBeHidden();
+
+  const [download] = await Promise.all([page.waitForEvent('download'), pictures.cards().first().getByRole('link').click()]);
+  const dir = mkdtempSync(join(tmpdir(), 'shore-photo-'));
+  try {
+    const file = join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    expect(download.suggestedFilename()).toMatch(/\.jpg$/);
+    expect([...readFileSync(file).subarray(0, 2)]).toEqual([0xff, 0xd8]);
+    const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,width,height', '-of', 'json', file]).toString()) as {
+      streams: { codec_name: string; width: number; height: number }[];
+    };
+    expect(probe.streams[0]).toMatchObject({ codec_name: 'mjpeg', width: 1280, height: 720 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  pictures = await pictures.switchLanguage('en');
+  await expect(page.getByText(pictures.texts.pictures.shore.title, { exact: true })).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOTS}/shore-photo-en.png` });
+});

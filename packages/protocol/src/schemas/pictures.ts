@@ -1,0 +1,154 @@
+import { Type, type Static } from 'typebox';
+import { epochMs } from './common.ts';
+
+/**
+ * REST schemas of pictures (spec §7 "Playback and pictures"; the payloads are this product's):
+ * snapshot now (`/cctvv3-server/v3/snapshot/requestPro/…`), the picture itself
+ * (`/cctvv3-server/v3/th/getById/{id}`), shore's pictures (`/api/v1/cctv/snapshot/complexQuery/…`)
+ * and the ship's (`/api/v1/cctv-server/v3/getPicList/{shipId}`), and fetching one from the ship.
+ * What a page hears while a picture crosses comes over STOMP on `/pictures/{shipName}`
+ * (PictureEvent).
+ */
+
+const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$', description });
+const PictureIdParam = Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'Picture id' });
+export const PictureOriginName = Type.Union([Type.Literal('manual'), Type.Literal('task')]);
+
+export const SnapshotParams = Type.Object({
+  shipId: Id('Ship'),
+  channelId: Id('Channel of the camera'),
+  cameraId: Id('Camera'),
+  templateId: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Picture template (definition model) whose size the picture takes; 720 is the picture config (1280×720 unless the ship defines it)' }),
+  source: Type.String({
+    pattern: '^(live|[0-9]{1,16})$',
+    description: '`live`: the camera now; an epoch ms: the ship recorder at that time',
+  }),
+});
+
+export const SnapshotAnswerSchema = Type.Object({
+  pictureId: Type.String(),
+  shipId: Type.String(),
+  cameraId: Type.String(),
+  /** The box the picture is fitted into. */
+  width: Type.Integer(),
+  height: Type.Integer(),
+});
+export type SnapshotAnswer = Static<typeof SnapshotAnswerSchema>;
+
+export const PictureIdParams = Type.Object({ id: PictureIdParam });
+export const PictureBlobQuery = Type.Object({
+  thumb: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('0')], { description: '1: the thumbnail' })),
+  download: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('0')], { description: '1: as an attachment' })),
+});
+
+export const PicturePageParams = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 100_000, description: 'Page number, from 1' }),
+  size: Type.Integer({ minimum: 1, maximum: 200, description: 'Pictures per page' }),
+});
+
+export const PictureFilterSchema = Type.Object(
+  {
+    orgId: Type.Optional(Id('Organisation (its sub-organisations included)')),
+    shipId: Type.Optional(Id('Ship')),
+    channelId: Type.Optional(Id('Channel')),
+    cameraId: Type.Optional(Id('Camera')),
+    from: Type.Optional(epochMs('Taken at or after')),
+    to: Type.Optional(epochMs('Taken before')),
+    origin: Type.Optional(PictureOriginName),
+  },
+  { additionalProperties: false },
+);
+export type PictureFilter = Static<typeof PictureFilterSchema>;
+
+export const PictureInfoSchema = Type.Object({
+  id: Type.String(),
+  orgId: Type.String(),
+  shipId: Type.String(),
+  shipName: Type.String(),
+  channelId: Type.String(),
+  cameraId: Type.String(),
+  takenAt: Type.Integer(),
+  origin: PictureOriginName,
+  taskId: Type.Union([Type.String(), Type.Null()]),
+  bytes: Type.Integer(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  storedAt: Type.Integer(),
+});
+export type PictureInfo = Static<typeof PictureInfoSchema>;
+
+export const PicturePageSchema = Type.Object({
+  page: Type.Integer(),
+  size: Type.Integer(),
+  total: Type.Integer(),
+  pictures: Type.Array(PictureInfoSchema),
+});
+export type PicturePage = Static<typeof PicturePageSchema>;
+
+export const ShipPicListParams = Type.Object({ shipId: Id('Ship') });
+export const ShipPicListBody = Type.Object(
+  {
+    cameraId: Id('Camera'),
+    from: epochMs('Taken at or after'),
+    to: epochMs('Taken before'),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Most pictures (newest first); default 48' })),
+  },
+  { additionalProperties: false },
+);
+export type ShipPicListRequest = Static<typeof ShipPicListBody>;
+
+export const ShipPictureSchema = Type.Object({
+  pictureId: Type.String(),
+  cameraId: Type.String(),
+  time: Type.Integer(),
+  bytes: Type.Integer(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  origin: PictureOriginName,
+  /** Shore holds the picture itself (GET getById shows it without crossing the link). */
+  onShore: Type.Boolean(),
+  /** Shore holds its thumbnail (GET getById?thumb=1). */
+  hasThumb: Type.Boolean(),
+});
+export type ShipPicture = Static<typeof ShipPictureSchema>;
+
+export const ShipPicListSchema = Type.Object({
+  shipId: Type.String(),
+  cameraId: Type.String(),
+  from: Type.Integer(),
+  to: Type.Integer(),
+  /** Answered from what shore learnt before (the ship is offline); the ship may hold more now. */
+  cached: Type.Boolean(),
+  truncated: Type.Boolean(),
+  /** Bytes this answer cost over the link (list and thumbnails); 0 from the cache. */
+  linkBytes: Type.Integer(),
+  pictures: Type.Array(ShipPictureSchema),
+});
+export type ShipPicList = Static<typeof ShipPicListSchema>;
+
+export const PictureFetchParams = Type.Object({ shipId: Id('Ship'), id: PictureIdParam });
+export const PictureFetchAnswerSchema = Type.Object({
+  pictureId: Type.String(),
+  /** `onShore`: shore has it already; `queued`: the ship sends it next (`position` before it). */
+  state: Type.Union([Type.Literal('onShore'), Type.Literal('queued')]),
+  position: Type.Integer(),
+  bytes: Type.Integer(),
+});
+export type PictureFetchAnswer = Static<typeof PictureFetchAnswerSchema>;
+
+/**
+ * What `/pictures/{shipName}` carries about a picture on its way: `taken` (on the ship, waiting
+ * in its outbox), `queued` (next to go), `progress` (bytes shore holds of it), `stored` (shore
+ * has it), `waiting` (the link is down: it goes when the link is back), `failed` (the ship could
+ * not take it; picture transfer failed).
+ */
+export interface PictureEvent {
+  event: 'taken' | 'queued' | 'progress' | 'stored' | 'waiting' | 'failed';
+  pictureId: string;
+  shipId: string;
+  cameraId?: string;
+  bytes?: number;
+  total?: number;
+  code?: string;
+  message?: string;
+}
