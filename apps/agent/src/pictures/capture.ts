@@ -40,13 +40,14 @@ export class ShotError extends Error {
 }
 
 /**
- * The two outputs of one ffmpeg run: the picture fitted into `size` and its thumbnail. With
+ * The two outputs of one ffmpeg run: the picture fitted into `size` (never enlarged: a smaller
+ * camera's picture keeps its own size) and its thumbnail. With
  * `lastFrame`, every decoded frame overwrites the files (`-update 1`), so what is left is the last
  * one — for input that is a GOP ending at the moment wanted.
  */
 function stillOutputArgs(dir: string, size: ShotSize, lastFrame: boolean): string[] {
   const graph =
-    `[0:v]${filter('scale', { w: size.width, h: size.height, force_original_aspect_ratio: 'decrease', force_divisible_by: 2 })},` +
+    `[0:v]${filter('scale', { w: `min(${size.width},iw)`, h: `min(${size.height},ih)`, force_original_aspect_ratio: 'decrease', force_divisible_by: 2 })},` +
     `${filter('format', { pix_fmts: 'yuvj420p' })},split=2[full][t];[t]${filter('scale', { w: THUMB_WIDTH, h: -2 })}[thumb]`;
   const one = lastFrame ? [] : ['-frames:v', '1'];
   return [

@@ -79,7 +79,8 @@ export function AppHeader() {
 
   return (
     <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 16, paddingInline: 16, background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
-      <Typography.Title level={4} style={{ margin: 0, whiteSpace: 'nowrap' }} data-testid="brand">
+      {/* At most 240 px: the top menu keeps room for its five items in English too. */}
+      <Typography.Title level={4} style={{ margin: 0, whiteSpace: 'nowrap', maxWidth: 240 }} ellipsis={{ tooltip: true }} data-testid="brand">
         {selected?.displayName ?? t('app.title')}
       </Typography.Title>
       {hasSidebarToggle(pathname) ? (

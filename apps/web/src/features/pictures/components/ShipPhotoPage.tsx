@@ -129,14 +129,14 @@ export function ShipPhotoPage() {
                   <button key={p.pictureId} type="button" role="listitem" className={styles.card} onClick={() => setOpen(p)} data-picture-id={p.pictureId}>
                     {p.hasThumb ? <img src={pictureUrl(p.pictureId, { thumb: true })} alt={dayjs(p.time).format('YYYY-MM-DD HH:mm:ss')} className={styles.thumb} /> : <div className={styles.thumb} />}
                     <span className={styles.caption}>
-                      {dayjs(p.time).format('MM-DD HH:mm:ss')}
-                      <Tag color={p.onShore ? 'green' : 'default'} style={{ marginInlineEnd: 0 }}>
-                        {p.onShore ? t('pictures.ship.onShore') : t('pictures.ship.onShip')}
-                      </Tag>
+                      <span>{dayjs(p.time).format('YYYY-MM-DD HH:mm:ss')}</span>
+                      <span>{size(p.bytes)}</span>
                     </span>
                     <span className={styles.caption}>
                       <span>{t(`pictures.ship.origin.${p.origin}`)}</span>
-                      <span>{size(p.bytes)}</span>
+                      <Tag color={p.onShore ? 'green' : 'default'} style={{ marginInlineEnd: 0 }}>
+                        {p.onShore ? t('pictures.ship.onShore') : t('pictures.ship.onShip')}
+                      </Tag>
                     </span>
                   </button>
                 ))}

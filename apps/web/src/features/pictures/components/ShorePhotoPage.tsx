@@ -5,7 +5,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { PictureFilter, PictureInfo } from '@ship-cctv/protocol';
 import { formatBytes } from '../../../lib/format-bytes.ts';
-import { shipDisplayName, shipsOf, useOrganisations, useShipChannels } from '../../../shared/source-tree/index.ts';
+import { pickOrg, shipDisplayName, shipsOf, useOrganisations, useShipChannels } from '../../../shared/source-tree/index.ts';
 import { pictureUrl, useShorePictures } from '../api/pictures.ts';
 import { dayMarks } from '../day-timeline.ts';
 import styles from './pictures.module.css';
@@ -21,7 +21,7 @@ const TIMELINE_MAX = 200;
  */
 export function ShorePhotoPage() {
   const { t, i18n } = useTranslation();
-  const { selected: org, isLoading: orgsLoading } = useOrganisations();
+  const { orgs, selected: org, isLoading: orgsLoading } = useOrganisations();
   const ships = useMemo(() => (org ? shipsOf(org.node) : []), [org]);
   const [shipId, setShipId] = useState<string>();
   const [cameraId, setCameraId] = useState<string>();
@@ -60,6 +60,20 @@ export function ShorePhotoPage() {
           {t('pictures.shore.title')}
         </Typography.Title>
         <span style={{ flex: 1 }} />
+        <Select
+          style={{ width: 200 }}
+          aria-label={t('sourceTree.organisation')}
+          placeholder={t('sourceTree.organisationPrompt')}
+          loading={orgsLoading}
+          value={org?.id}
+          options={orgs.map((o) => ({ value: o.id, label: o.displayName }))}
+          onChange={(id: string) => {
+            pickOrg(id);
+            setShipId(undefined);
+            setCameraId(undefined);
+            reset();
+          }}
+        />
         <Select
           style={{ width: 200 }}
           aria-label={t('pictures.shore.ship')}
@@ -150,13 +164,16 @@ export function ShorePhotoPage() {
                   <img src={pictureUrl(p.id, { thumb: true })} alt="" className={styles.thumb} loading="lazy" />
                 </button>
                 <span className={styles.caption}>
-                  <span>{dayjs(p.takenAt).format('MM-DD HH:mm:ss')}</span>
+                  <span>{dayjs(p.takenAt).format('YYYY-MM-DD HH:mm:ss')}</span>
+                </span>
+                <span className={styles.caption}>
+                  <Typography.Text ellipsis style={{ fontSize: 12, maxWidth: 90 }} title={p.shipName}>
+                    {p.shipName}
+                  </Typography.Text>
                   <Tag style={{ marginInlineEnd: 0 }}>{t(`pictures.ship.origin.${p.origin}`)}</Tag>
                 </span>
                 <span className={styles.caption}>
-                  <Typography.Text ellipsis style={{ fontSize: 12, maxWidth: 100 }} title={p.shipName}>
-                    {p.shipName}
-                  </Typography.Text>
+                  <span />
                   <a href={pictureUrl(p.id, { download: true })} aria-label={`${t('pictures.shore.download')} ${dayjs(p.takenAt).format('HH:mm:ss')}`} title={t('pictures.shore.download')}>
                     <CloudDownloadOutlined /> {size(p.bytes)}
                   </a>
