@@ -77,6 +77,34 @@ test('ship photo playback lists the ship’s thumbnails with their link cost, ta
   await page.screenshot({ path: `${SCREENSHOTS}/ship-photo-en.png` });
 });
 
+test('a snapshot task: created for a channel, handed to the ship, its shots on a timeline, deleted', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const pictures = await signedIn(page, baseURL);
+  const texts = pictures.texts.pictures.tasks;
+  await page.goto('/monitor/live/index');
+  await pictures.openShipPhotos();
+  await pictures.chooseOrganisation('Blue Ocean Shipping');
+  await pictures.expandShip('S1001', 'S1001-C01');
+  await pictures.channel('S1001-C01').click();
+  await page.getByRole('button', { name: texts.open }).click();
+  const drawer = page.getByRole('dialog');
+  await expect(drawer).toBeVisible();
+  await drawer.getByLabel(texts.rate, { exact: true }).fill('0.25');
+  await drawer.getByRole('button', { name: texts.submit }).click();
+  const task = drawer.locator('[data-task-id]').first();
+  await expect(task).toBeVisible({ timeout: 15_000 });
+  // Handed over to the ship over its link.
+  await expect(task).toHaveAttribute('data-task-state', 'active', { timeout: 60_000 });
+  await expect(task.getByTestId('task-state')).toHaveText(texts.state.active);
+  await task.getByRole('button', { name: texts.shots }).click();
+  // A day at one picture a quarter of an hour: 96 shots, all planned (the first is minutes away).
+  await expect(task.locator('[data-shot-state]')).toHaveCount(96, { timeout: 15_000 });
+  await page.screenshot({ path: `${SCREENSHOTS}/snapshot-tasks-zh-CN.png` });
+  await task.getByRole('button', { name: texts.delete }).click();
+  await page.getByRole('button', { name: /OK|确 ?定/ }).click();
+  await expect(task).toHaveAttribute('data-task-state', 'deleted', { timeout: 15_000 });
+});
+
 test('shore photo playback lists the pictures, zooms in the viewer, and downloads a valid JPEG', async ({ page, baseURL }) => {
   test.setTimeout(120_000);
   let pictures = await signedIn(page, baseURL);

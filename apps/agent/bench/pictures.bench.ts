@@ -2,10 +2,12 @@
  * Pictures benchmark: what a picture and a thumbnail cost over the ship link at the picture
  * config (720: 1280×720), how long 24 ship thumbnails take to show over FBB and VSAT, and a
  * 10-minute Iridium outage while the ship takes a picture a minute (every picture must arrive
- * after the link returns, none twice; the bytes that crossed against the pictures' sizes).
+ * after the link returns, none twice; the bytes that crossed against the pictures' sizes), and 24
+ * simulated hours of a snapshot task at 0.25 h per shot across a 6-hour outage on the ship's
+ * injected clock (every shot taken once, all on shore after).
  * Prints figures; not part of npm test. Run from the repository root:
  *
- *   node --import tsx apps/agent/bench/pictures.bench.ts [--scale=10] [--parts=sizes,list,outage]
+ *   node --import tsx apps/agent/bench/pictures.bench.ts [--scale=10] [--parts=sizes,list,outage,tasks]
  *
  * --scale divides the outage's clock (default 10: a "minute" lasts 6 s, the outage 60 s; --scale=1
  * runs the real 10 minutes). Everything runs here: a shore server (embedded database), one agent
@@ -16,7 +18,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type LinkReport, type PicturePage, type ShipPicList, type SnapshotAnswer, TOKEN_HEADER } from '@ship-cctv/protocol';
+import { type LinkReport, type PicturePage, type ShipPicList, type SnapshotAnswer, type SnapshotTaskStatus, TOKEN_HEADER } from '@ship-cctv/protocol';
 import { ShipAgent } from '../src/agent.ts';
 import { LinkShaper, PROFILES, withOverrides, type LinkProfile } from '../src/link/index.ts';
 import { shootSynthetic } from '../src/pictures/capture.ts';
@@ -27,7 +29,7 @@ import { scrapeMetrics, signIn, startShore } from '../test/helpers/shore.ts';
 const argv = process.argv.slice(2);
 const argOf = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const SCALE = Math.max(1, Number(argOf('scale') ?? 10));
-const PARTS = new Set((argOf('parts') ?? 'sizes,list,outage').split(','));
+const PARTS = new Set((argOf('parts') ?? 'sizes,list,outage,tasks').split(','));
 const SHIP = 'S1001';
 const CAMERA = 'S1001-C01-1';
 const CHANNEL = 'S1001-C01';
@@ -47,11 +49,13 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pictures-bench-'));
   const report: LinkReport = { linkType: 'VSAT', quality: 80, duplex: 'BOTH' };
   let agent: ShipAgent | undefined;
+  /** The ship's clock for the tasks part (real time elsewhere). */
+  let shipNow: (() => number) | undefined;
   const startAgent = async () => {
     agent = new ShipAgent(
       { shoreUrl: `ws://127.0.0.1:${shaper.port}`, shipId: SHIP, key, cameras: [{ cameraId: CAMERA, source: 'synthetic', name: 'Bridge 驾驶台' }] },
       { current: () => report, onChange: () => () => undefined },
-      { minBackoffMs: 500, maxBackoffMs: 2_000, recorder: { dataDir } },
+      { minBackoffMs: 500, maxBackoffMs: 2_000, recorder: { dataDir }, pictures: { now: () => (shipNow ?? Date.now)(), taskTickMs: 3_600_000 } },
     );
     agent.start();
     while (!shore.app.agents.get(SHIP)?.ready) await sleep(50);
@@ -157,6 +161,42 @@ async function main(): Promise<void> {
           `${arrived.length - distinct.size} twice; last one on shore ${((allIn - backAt) / 1000).toFixed(1)} s after the link returned; ` +
           `${kb(crossed)} crossed for ${kb(sum)} of pictures (${(crossed / sum).toFixed(3)}×)`,
       );
+      await a.stop();
+    }
+    if (PARTS.has('tasks')) {
+      shaper.setProfile(steady(PROFILES.FBB));
+      let clock = Date.now();
+      shipNow = () => clock;
+      const a = await startAgent();
+      const start = Date.now() + 60_000;
+      const quarter = 15 * 60_000;
+      const res = await post('/api/v1/cctv-server/v3/submitTask', { shipId: SHIP, channelIds: [CHANNEL], rateHours: 0.25, start, end: start + 24 * 3_600_000, templateId: 720 });
+      const task = res.json<{ data: SnapshotTaskStatus }>().data;
+      while (!a.pictures.tasks.tasks.some((t) => t.taskId === task.id)) await sleep(50);
+      const before = await upPictures();
+      const started = performance.now();
+      // Hours 8 to 14 of the ship's day without a link.
+      for (let k = 0; k < 96; k++) {
+        if (k === 32) shaper.setOutage(true);
+        if (k === 56) shaper.setOutage(false);
+        clock = start + k * quarter;
+        await a.pictures.tasks.tick();
+      }
+      const statusOf = async () => (await shore.app.inject({ url: `/api/v1/cctv-server/v3/getNowTaskStatus/${task.id}`, headers: { [TOKEN_HEADER]: token } })).json<{ data: SnapshotTaskStatus }>().data;
+      let status = await statusOf();
+      const deadline = performance.now() + 600_000;
+      while (status.counts.onShore < 96 && performance.now() < deadline) {
+        await sleep(1_000);
+        status = await statusOf();
+      }
+      const page = (await post('/api/v1/cctv/snapshot/complexQuery/1/200', { cameraId: CAMERA, origin: 'task' })).json<{ data: PicturePage }>().data;
+      const ofTask = page.pictures.filter((p) => p.taskId === task.id);
+      const taken = a.pictures.tasks.shots(task.id).filter((s) => s.outcome === 'taken').length;
+      console.log(
+        `[tasks] 24 ship hours at 0.25 h per shot (FBB, link down hours 8–14): ${taken}/96 shots taken, ${status.counts.onShore}/96 on shore, ` +
+          `${ofTask.length - new Set(ofTask.map((p) => p.id)).size} twice; ${kb((await upPictures()) - before)} crossed; ${((performance.now() - started) / 1000).toFixed(1)} s of real time`,
+      );
+      shipNow = undefined;
       await a.stop();
     }
   } finally {

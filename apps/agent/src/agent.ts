@@ -169,6 +169,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     // view starts from the running session whether or not the camera is recorded.
     this.sessionHolds = this.config.cameras.filter((c) => !isSynthetic(c)).map((c) => this.sessions.get(c.source).subscribe(() => undefined));
     this.recorder.start();
+    this.pictures.start();
     this.probeTimer = setInterval(() => void this.probeAll(), this.opts.probeEveryMs);
     this.probeTimer.unref();
     void this.probeAll();
@@ -181,8 +182,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     clearInterval(this.probeTimer);
     clearInterval(this.silenceTimer);
     this.unsubscribeLink?.();
-    await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop()]);
-    this.pictures.close();
+    await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop(), this.pictures.stop()]);
     for (const release of this.sessionHolds.splice(0)) release();
     await this.sessions.stopAll();
     const ws = this.ws;

@@ -10,6 +10,10 @@ import {
   encodeStreamFrame,
   encodeThumb,
   PICTURE_CHUNK_HEADER_BYTES,
+  type PictureOrigin,
+  type SnapshotTaskSpec,
+  type TaskShotReport,
+  taskPictureId,
 } from '@ship-cctv/protocol';
 import type { KindHandler } from '../agent-link/router.ts';
 import { type CameraConfig, isSynthetic } from '../cameras.ts';
@@ -20,6 +24,7 @@ import { BACKGROUND_FRAME_BYTES } from '../uplink/scheduler.ts';
 import { type Shot, ShotError, type ShotSize, shootRecording, shootSession, shootSynthetic, shootUrl } from './capture.ts';
 import { Outbox } from './outbox.ts';
 import { PictureStore, type PictureStoreOptions, type StoredPicture, listEntry, pictureMeta } from './picture-store.ts';
+import { TaskRunner } from './task-runner.ts';
 
 type ShoreMsg = ShoreMessageOf<'pictures'>;
 
@@ -39,6 +44,19 @@ export interface ShipPicturesOptions {
   now?: () => number;
   /** Takes the picture (tests replace it). */
   shoot?: (camera: CameraConfig, at: number | undefined, size: ShotSize) => Promise<Shot & { time: number }>;
+  /** How often the snapshot tasks look for due shots. Default 5 s. */
+  taskTickMs?: number;
+}
+
+/** What a capture asks for: a picture id, a camera, the box to fit, a past time or now, whose. */
+interface CaptureRequest {
+  pictureId: string;
+  cameraId: string;
+  width: number;
+  height: number;
+  at?: number | undefined;
+  origin: PictureOrigin;
+  taskId?: string | undefined;
 }
 
 /** Picture bytes per link frame: with its headers a frame stays within BACKGROUND_FRAME_BYTES. */
@@ -68,6 +86,8 @@ export class ShipPictures implements KindHandler<'pictures'> {
   private shots: Promise<unknown> = Promise.resolve();
   /** Times shore rejected each picture's bytes (for the log; it is offered again each time). */
   readonly rejections = new Map<string, number>();
+  /** The snapshot tasks shore handed over, run on the ship's clock (pictures/tasks.json). */
+  readonly tasks: TaskRunner;
 
   constructor(
     cameras: readonly CameraConfig[],
@@ -86,6 +106,22 @@ export class ShipPictures implements KindHandler<'pictures'> {
     this.shoot = opts.shoot ?? ((camera, at, size) => this.defaultShoot(camera, at, size, fonts));
     // Pictures retention took while the agent was down leave the outbox.
     for (const id of [...this.outbox.all]) if (!this.store.get(id)) this.outbox.remove(id);
+    this.tasks = new TaskRunner(opts.dataDir ? join(dir, 'tasks.json') : undefined, {
+      now: this.now,
+      tickMs: opts.taskTickMs,
+      shoot: (task, cameraId, index) => this.shootForTask(task, cameraId, index),
+      report: (taskId, shots) => this.reportShots(taskId, shots),
+    });
+  }
+
+  /** The agent starts: the snapshot tasks run (link or no link). */
+  start(): void {
+    this.tasks.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.tasks.stop();
+    this.close();
   }
 
   /** The agent stops: a folder made for this run only goes. */
@@ -111,7 +147,16 @@ export class ShipPictures implements KindHandler<'pictures'> {
       case 'pictures.inbox':
         this.inbox = msg.streamId;
         this.stopSending();
+        // What shore may have missed while the link was down.
+        for (const task of this.tasks.tasks) this.reportShots(task.taskId, [...this.tasks.shots(task.taskId)]);
         return this.pump();
+      case 'pictures.tasks': {
+        if (msg.streamId !== this.inbox) return;
+        const held = this.tasks.replace(msg.tasks);
+        this.send({ type: 'pictures.tasksHeld', streamId: msg.streamId, taskIds: held });
+        for (const task of this.tasks.tasks) this.reportShots(task.taskId, [...this.tasks.shots(task.taskId)]);
+        return;
+      }
       case 'pictures.take':
         void this.take(msg);
         return;
@@ -137,31 +182,47 @@ export class ShipPictures implements KindHandler<'pictures'> {
 
   /** Takes a picture and puts it in the outbox; `origin` manual goes before task pictures. */
   async take(msg: Extract<ShoreMsg, { type: 'pictures.take' }>): Promise<StoredPicture | undefined> {
-    const { streamId, pictureId, cameraId } = msg;
-    const existing = this.store.get(pictureId);
-    if (existing) {
-      // Asked again (shore retried): the same picture, not a second one.
-      this.send({ type: 'pictures.taken', streamId, picture: pictureMeta(existing) });
-      return existing;
-    }
-    const camera = this.cameras.get(cameraId);
-    if (!camera) return this.fail(streamId, 'notFound', `camera ${cameraId} is not on this ship`);
-    const run = this.shots.then(() => this.shoot(camera, msg.at, { width: msg.width, height: msg.height }));
+    const { streamId } = msg;
+    const result = await this.capture(msg);
+    if ('code' in result) return this.fail(streamId, result.code, result.message);
+    this.send({ type: 'pictures.taken', streamId, picture: pictureMeta(result) });
+    return result;
+  }
+
+  /** Shot `index` of a task for one camera (a picture id fixed by the shot: taken twice, it is one picture). */
+  private async shootForTask(task: SnapshotTaskSpec, cameraId: string, index: number): Promise<{ pictureId: string } | { reason: string }> {
+    const pictureId = taskPictureId(task.taskId, index, Math.max(0, task.cameraIds.indexOf(cameraId)));
+    const result = await this.capture({ pictureId, cameraId, width: task.width, height: task.height, origin: 'task', taskId: task.taskId });
+    return 'code' in result ? { reason: result.message } : { pictureId };
+  }
+
+  private reportShots(taskId: string, shots: TaskShotReport[]): void {
+    if (this.inbox === undefined || shots.length === 0) return;
+    for (let i = 0; i < shots.length; i += 5_000) this.send({ type: 'pictures.shots', streamId: this.inbox, taskId, shots: shots.slice(i, i + 5_000) });
+  }
+
+  /** Takes a picture into the store and the outbox (one shot at a time), or says why not. */
+  private async capture(req: CaptureRequest): Promise<StoredPicture | { code: PictureFailure; message: string }> {
+    const existing = this.store.get(req.pictureId);
+    // Asked again (shore retried, or a task's shot after a restart): the same picture, not a second one.
+    if (existing) return existing;
+    const camera = this.cameras.get(req.cameraId);
+    if (!camera) return { code: 'notFound', message: `camera ${req.cameraId} is not on this ship` };
+    const run = this.shots.then(() => this.shoot(camera, req.at, { width: req.width, height: req.height }));
     this.shots = run.catch(() => undefined);
     let shot: Shot & { time: number };
     try {
       shot = await run;
     } catch (err) {
       const code: PictureFailure = err instanceof ShotError ? (err.code === 'cameraOffline' ? 'cameraOffline' : 'failed') : err instanceof NoRecording ? 'noRecording' : 'failed';
-      return this.fail(streamId, code, err instanceof Error ? err.message : String(err));
+      return { code, message: err instanceof Error ? err.message : String(err) };
     }
     const stored = this.store.add({
-      meta: { pictureId, cameraId, time: shot.time, width: shot.width, height: shot.height, origin: msg.origin, ...(msg.taskId ? { taskId: msg.taskId } : {}) },
+      meta: { pictureId: req.pictureId, cameraId: req.cameraId, time: shot.time, width: shot.width, height: shot.height, origin: req.origin, ...(req.taskId ? { taskId: req.taskId } : {}) },
       jpeg: shot.jpeg,
       thumb: shot.thumb,
     });
-    this.outbox.add(pictureId, msg.origin === 'manual', (id) => this.store.get(id)?.origin === 'manual');
-    this.send({ type: 'pictures.taken', streamId, picture: pictureMeta(stored) });
+    this.outbox.add(req.pictureId, req.origin === 'manual', (id) => this.store.get(id)?.origin === 'manual');
     this.pump();
     return stored;
   }

@@ -380,3 +380,49 @@ export const shipPictures = pgTable(
   },
   (t) => [index('ship_pictures_camera_time_idx').on(t.cameraId, t.takenAt)],
 );
+
+/**
+ * Snapshot tasks: pictures of channels every `everyMs` within [start, end), taken by the ship on its
+ * own clock. `heldAt` is when the ship last confirmed it holds the current set of its tasks (a task
+ * added or deleted since is not handed over yet).
+ */
+export const snapshotTasks = pgTable(
+  'snapshot_tasks',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    shipId: text('ship_id').notNull(),
+    owner: text('owner').notNull(),
+    channelIds: jsonb('channel_ids').$type<string[]>().notNull(),
+    cameraIds: jsonb('camera_ids').$type<string[]>().notNull(),
+    everyMs: bigint('every_ms', { mode: 'number' }).notNull(),
+    startAt: timestamp('start_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endAt: timestamp('end_at', { withTimezone: true, mode: 'date' }).notNull(),
+    templateId: integer('template_id').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    /** The ship confirmed it holds the task (its hand-over). */
+    handedOverAt: timestamp('handed_over_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** The ship confirmed it dropped the deleted task. */
+    droppedAt: timestamp('dropped_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('snapshot_tasks_ship_idx').on(t.shipId), index('snapshot_tasks_org_idx').on(t.orgId)],
+);
+
+/** What the ship reported of each shot of a task (a shot not listed is planned, or not reported yet). */
+export const snapshotShots = pgTable(
+  'snapshot_shots',
+  {
+    taskId: text('task_id').notNull(),
+    cameraId: text('camera_id').notNull(),
+    idx: integer('idx').notNull(),
+    /** taken | failed. */
+    outcome: text('outcome').notNull(),
+    pictureId: text('picture_id'),
+    reason: text('reason'),
+    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.cameraId, t.idx] })],
+);

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type AgentMessageOf, type PictureEvent, type PictureMeta, decodePictureChunk } from '@ship-cctv/protocol';
+import { type AgentMessageOf, type PictureEvent, type PictureMeta, type SnapshotTaskSpec, type TaskShotReport, decodePictureChunk } from '@ship-cctv/protocol';
 import type { AgentGateway, LinkStream } from '../agent-link/gateway.ts';
 import type { PictureFiles } from './picture-files.ts';
 import type { NewPictureRow, PictureIndex } from './picture-index.ts';
@@ -23,6 +23,12 @@ export interface PictureInboxDeps {
   log: FastifyBaseLogger;
   /** Progress is told at most this often per picture. Default 250 ms. */
   progressEveryMs?: number;
+  /** Snapshot tasks: what each ship is to hold, and what it says it holds and shot. */
+  tasks?: {
+    specsFor(shipId: string): Promise<SnapshotTaskSpec[]>;
+    held(shipId: string, taskIds: readonly string[]): Promise<void>;
+    shots(shipId: string, taskId: string, shots: readonly TaskShotReport[]): Promise<void>;
+  };
 }
 
 interface Transfer {
@@ -82,11 +88,25 @@ export class PictureInbox {
     const stream = opened.stream;
     this.inboxes.set(shipId, { stream, transfer: undefined });
     stream.send({ type: 'pictures.inbox', streamId: stream.id });
+    void this.pushTasks(shipId).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'picture inbox: handing over tasks failed'));
+  }
+
+  /** Sends the ship the whole set of its snapshot tasks (when its inbox is open). */
+  async pushTasks(shipId: string): Promise<void> {
+    const tasks = this.deps.tasks;
+    if (!tasks || !this.inboxes.has(shipId)) return;
+    const specs = await tasks.specsFor(shipId);
+    // The inbox may have changed while the tasks were read: send on the one open now.
+    const inbox = this.inboxes.get(shipId);
+    inbox?.stream.send({ type: 'pictures.tasks', streamId: inbox.stream.id, tasks: specs });
   }
 
   private async onMessage(shipId: string, msg: AgentMessageOf<'pictures'>): Promise<void> {
     const inbox = this.inboxes.get(shipId);
-    if (!inbox || msg.type !== 'pictures.offer') return;
+    if (!inbox) return;
+    if (msg.type === 'pictures.tasksHeld') return this.deps.tasks?.held(shipId, msg.taskIds);
+    if (msg.type === 'pictures.shots') return this.deps.tasks?.shots(shipId, msg.taskId, msg.shots);
+    if (msg.type !== 'pictures.offer') return;
     const { stream } = inbox;
     const meta = msg.picture;
     if (await this.deps.index.get(meta.pictureId)) {

@@ -26,6 +26,7 @@ import { chooseTemplate } from '../live/templates.ts';
 import type { PictureFiles } from './picture-files.ts';
 import { PictureIndex, type PictureRow } from './picture-index.ts';
 import { PictureInbox } from './picture-inbox.ts';
+import { TaskService } from './task-service.ts';
 
 export interface PictureServiceOptions {
   /** How long the ship has to answer a list or fetch (and to take a picture). */
@@ -68,6 +69,8 @@ export interface PictureBlob {
 export class PictureService {
   readonly index: PictureIndex;
   readonly inbox: PictureInbox;
+  /** Snapshot tasks: planned on shore, run by the ships. */
+  readonly tasks: TaskService;
   private readonly opts: PictureServiceOptions;
   private readonly shipNames = new Map<string, string>();
   /** Fetches waiting for a picture to reach shore (tests and benches await them). */
@@ -84,6 +87,13 @@ export class PictureService {
   ) {
     this.opts = { ...PICTURE_DEFAULTS, ...opts };
     this.index = new PictureIndex(db);
+    this.tasks = new TaskService({
+      db,
+      fleet,
+      gateway,
+      pictureSize: (access, orgId, shipId, templateId) => this.pictureSize(access, orgId, shipId, templateId),
+      pushTasks: (shipId) => this.inbox.pushTasks(shipId),
+    });
     this.inbox = new PictureInbox({
       gateway,
       files,
@@ -92,6 +102,7 @@ export class PictureService {
       publish: (event) => this.publish(event),
       stored: (_shipId, pictureId) => this.arrived(pictureId),
       log,
+      tasks: this.tasks,
     });
   }
 

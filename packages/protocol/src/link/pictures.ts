@@ -67,6 +67,45 @@ export const ShipPictureEntry = Type.Object({
 });
 export type ShipPictureEntry = Static<typeof ShipPictureEntry>;
 
+/** A snapshot task's id (shore makes it); a task shot's picture id is `<taskId>_<index>_<camera>`. */
+export const TaskId = Type.String({ pattern: '^[A-Za-z0-9-]{8,40}$' });
+/** Most tasks one ship holds, and cameras one task names. */
+export const SHIP_TASKS_MAX = 100;
+export const TASK_CAMERAS_MAX = 64;
+/** Shortest interval between shots of a task (a rate of 1/60 hour). */
+export const TASK_MIN_EVERY_MS = 60_000;
+
+/**
+ * A snapshot task as the ship runs it: every camera named is shot at start, start + everyMs, …
+ * (before end), on the ship's clock, whether or not the link is up.
+ */
+export const SnapshotTaskSpec = Type.Object({
+  taskId: TaskId,
+  cameraIds: Type.Array(CameraId, { minItems: 1, maxItems: TASK_CAMERAS_MAX }),
+  everyMs: Type.Integer({ minimum: TASK_MIN_EVERY_MS, maximum: 30 * 86_400_000 }),
+  start: EpochMs,
+  end: EpochMs,
+  width: Dimension,
+  height: Dimension,
+});
+export type SnapshotTaskSpec = Static<typeof SnapshotTaskSpec>;
+
+/** What became of one planned shot of a task. */
+export const TaskShotReport = Type.Object({
+  cameraId: CameraId,
+  /** The shot's number: planned at start + index × everyMs. */
+  index: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+  outcome: Type.Union([Type.Literal('taken'), Type.Literal('failed')]),
+  pictureId: Type.Optional(PictureId),
+  reason: Type.Optional(Text),
+});
+export type TaskShotReport = Static<typeof TaskShotReport>;
+
+/** The picture id of a task's shot (deterministic: a shot taken twice would be one picture). */
+export function taskPictureId(taskId: string, index: number, cameraIndex: number): string {
+  return `${taskId}_${index}_${cameraIndex}`;
+}
+
 /** Why the ship could not do what was asked. */
 export const PICTURE_FAILURES = ['cameraOffline', 'noRecording', 'notFound', 'busy', 'failed'] as const;
 export type PictureFailure = (typeof PICTURE_FAILURES)[number];
@@ -106,6 +145,11 @@ export const PicturesShoreMessages = [
   Type.Object({ type: Type.Literal('pictures.stored'), streamId: StreamId, pictureId: PictureId }),
   /** Inbox: what arrived is not the picture offered; shore threw it away. Offer it again from the start. */
   Type.Object({ type: Type.Literal('pictures.rejected'), streamId: StreamId, pictureId: PictureId, reason: Text }),
+  /**
+   * Inbox: every snapshot task the ship is to run (sent when the inbox opens and whenever a task is
+   * added or deleted). The ship keeps them durably and drops any it holds that is not listed.
+   */
+  Type.Object({ type: Type.Literal('pictures.tasks'), streamId: StreamId, tasks: Type.Array(SnapshotTaskSpec, { maxItems: SHIP_TASKS_MAX }) }),
 ] as const;
 
 export const PicturesAgentMessages = [
@@ -126,6 +170,10 @@ export const PicturesAgentMessages = [
   Type.Object({ type: Type.Literal('pictures.failed'), streamId: StreamId, code: Type.Enum(PICTURE_FAILURES), message: Text }),
   /** Inbox: the next picture of the outbox; its bytes follow once shore answers `resume`. */
   Type.Object({ type: Type.Literal('pictures.offer'), streamId: StreamId, picture: PictureMeta }),
+  /** Inbox: the ship holds these tasks now (its answer to `pictures.tasks`). */
+  Type.Object({ type: Type.Literal('pictures.tasksHeld'), streamId: StreamId, taskIds: Type.Array(TaskId, { maxItems: SHIP_TASKS_MAX }) }),
+  /** Inbox: what became of shots of a task (each as it happens; all of a task again when the inbox opens). */
+  Type.Object({ type: Type.Literal('pictures.shots'), streamId: StreamId, taskId: TaskId, shots: Type.Array(TaskShotReport, { maxItems: 5_000 }) }),
 ] as const;
 
 export const ShorePicturesMessage = Type.Union([...PicturesShoreMessages]);

@@ -152,3 +152,81 @@ export interface PictureEvent {
   code?: string;
   message?: string;
 }
+
+// ── snapshot tasks (spec §7 "Snapshot tasks") ───────────────────────────────────────────────────
+
+/** Shortest rate: a shot a minute (1/60 hour); longest: one every 30 days. */
+export const TASK_RATE_HOURS = { min: 1 / 60, max: 720 } as const;
+/** Longest window of a task. */
+export const TASK_MAX_WINDOW_MS = 366 * 86_400_000;
+/** Most shots one task may plan (every camera counted). */
+export const TASK_MAX_SHOTS = 20_000;
+
+export const SnapshotTaskRequestSchema = Type.Object(
+  {
+    shipId: Id('Ship'),
+    channelIds: Type.Array(Id('Channel'), { minItems: 1, maxItems: 64, description: 'Channels of the ship to shoot (every camera of each)' }),
+    rateHours: Type.Number({ exclusiveMinimum: 0, maximum: TASK_RATE_HOURS.max, description: 'Hours per shot (fractions allowed: 0.25 is every 15 minutes); at least 1/60' }),
+    start: epochMs('First shot'),
+    end: epochMs('No shot at or after'),
+    templateId: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Picture template; default 720 (the picture config)' })),
+  },
+  { additionalProperties: false },
+);
+export type SnapshotTaskRequest = Static<typeof SnapshotTaskRequestSchema>;
+
+export const TaskIdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9-]{8,40}$', description: 'Task id' }) });
+
+export const TaskListBody = Type.Object(
+  { orgId: Type.Optional(Id('Organisation')), shipId: Type.Optional(Id('Ship')) },
+  { additionalProperties: false },
+);
+
+/**
+ * A task's state: `pending` (not handed over to the ship yet: its link is down), `active` (the ship
+ * holds it and shoots), `linkDown` (the ship holds it and goes on shooting, but its link is down:
+ * shore hears of the shots when it is back), `finished` (the window is over), `deleted`.
+ */
+export const TASK_STATES = ['pending', 'active', 'linkDown', 'finished', 'deleted'] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+/** A shot's state: planned (later, or due and not reported yet), onItsWay (taken, in the ship's outbox), onShore, failed. */
+export const SHOT_STATES = ['planned', 'onItsWay', 'onShore', 'failed'] as const;
+export type ShotState = (typeof SHOT_STATES)[number];
+
+export const SnapshotTaskStatusSchema = Type.Object({
+  id: Type.String(),
+  orgId: Type.String(),
+  shipId: Type.String(),
+  shipName: Type.String(),
+  channelIds: Type.Array(Type.String()),
+  cameraIds: Type.Array(Type.String()),
+  rateHours: Type.Number(),
+  start: Type.Integer(),
+  end: Type.Integer(),
+  templateId: Type.Integer(),
+  state: Type.Enum(TASK_STATES),
+  createdAt: Type.Integer(),
+  handedOverAt: Type.Union([Type.Integer(), Type.Null()]),
+  counts: Type.Object({
+    /** Shots the task plans in all. */
+    total: Type.Integer(),
+    planned: Type.Integer(),
+    onItsWay: Type.Integer(),
+    onShore: Type.Integer(),
+    failed: Type.Integer(),
+  }),
+});
+export type SnapshotTaskStatus = Static<typeof SnapshotTaskStatusSchema>;
+
+export const TaskShotSchema = Type.Object({
+  cameraId: Type.String(),
+  index: Type.Integer(),
+  plannedAt: Type.Integer(),
+  state: Type.Enum(SHOT_STATES),
+  pictureId: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()]),
+});
+export type TaskShot = Static<typeof TaskShotSchema>;
+
+export const SnapshotTaskDetailSchema = Type.Object({ task: SnapshotTaskStatusSchema, shots: Type.Array(TaskShotSchema) });
+export type SnapshotTaskDetail = Static<typeof SnapshotTaskDetailSchema>;

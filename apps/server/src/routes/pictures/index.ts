@@ -15,6 +15,11 @@ import {
   ShipPicListSchema,
   SnapshotAnswerSchema,
   SnapshotParams,
+  SnapshotTaskDetailSchema,
+  SnapshotTaskRequestSchema,
+  SnapshotTaskStatusSchema,
+  TaskIdParams,
+  TaskListBody,
 } from '@ship-cctv/protocol';
 import { ok } from '../../lib/envelope.ts';
 
@@ -109,6 +114,56 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ok(await app.pictures.fetch(req.auth, req.params.shipId, req.params.id)),
+  );
+
+  // ── snapshot tasks (spec §7 "Snapshot tasks") ──────────────────────────────────────────────────
+  const taskTags = ['snapshot tasks'];
+
+  app.post(
+    '/api/v1/cctv-server/v3/submitTask',
+    {
+      schema: {
+        tags: taskTags,
+        summary:
+          "A snapshot task: the ship shoots every camera of the channels every `rateHours` within [start, end), on its own clock, link or no link; the pictures reach shore through its outbox. Handed over at once, or when the ship's link is back.",
+        security,
+        body: SnapshotTaskRequestSchema,
+        response: { 200: Envelope(SnapshotTaskStatusSchema), ...errors },
+      },
+    },
+    async (req) => ok(await app.pictures.tasks.submit(req.auth, req.body, req.auth.userId)),
+  );
+
+  app.get(
+    '/api/v1/cctv-server/v3/getNowTaskStatus/:id',
+    {
+      schema: { tags: taskTags, summary: "A task's state (pending hand-over, active, link down, finished, deleted) and its shots counted by state", security, params: TaskIdParams, response: { 200: Envelope(SnapshotTaskStatusSchema), ...errors } },
+    },
+    async (req) => ok(await app.pictures.tasks.status(req.auth, req.params.id)),
+  );
+
+  app.get(
+    '/api/v1/cctv-server/v3/getTaskDetailStatus/:id',
+    {
+      schema: { tags: taskTags, summary: 'A task and each of its shots: planned, on its way (taken, in the outbox), on shore, or failed with the reason', security, params: TaskIdParams, response: { 200: Envelope(SnapshotTaskDetailSchema), ...errors } },
+    },
+    async (req) => ok(await app.pictures.tasks.detail(req.auth, req.params.id)),
+  );
+
+  app.delete(
+    '/api/v1/cctv-server/v3/delTask/:id',
+    {
+      schema: { tags: taskTags, summary: 'Deletes a task: the ship stops it (when its link is up); pictures already taken are kept', security, params: TaskIdParams, response: { 200: Envelope(SnapshotTaskStatusSchema), ...errors } },
+    },
+    async (req) => ok(await app.pictures.tasks.remove(req.auth, req.params.id)),
+  );
+
+  app.post(
+    '/api/v1/cctv-server/v3/getTasks',
+    {
+      schema: { tags: taskTags, summary: 'The snapshot tasks of the ships the user may see (of an organisation or a ship), newest first', security, body: Type.Optional(TaskListBody), response: { 200: Envelope(Type.Array(SnapshotTaskStatusSchema)), ...errors } },
+    },
+    async (req) => ok(await app.pictures.tasks.list(req.auth, req.body ?? {})),
   );
 };
 

@@ -1,5 +1,5 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { LIMITS, type PictureFetchAnswer, type PictureFilter, type PicturePage, type ShipPicList, type ShipPicListRequest, type SnapshotAnswer } from '@ship-cctv/protocol';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { LIMITS, type PictureFetchAnswer, type PictureFilter, type PicturePage, type ShipPicList, type ShipPicListRequest, type SnapshotAnswer, type SnapshotTaskDetail, type SnapshotTaskRequest, type SnapshotTaskStatus } from '@ship-cctv/protocol';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /** Where a picture is shown from (an <img> sends the session cookie). */
@@ -60,4 +60,46 @@ export function fetchShipPicture(shipId: string, pictureId: string): Promise<Pic
 
 export function useFetchShipPicture() {
   return useMutation({ mutationFn: ({ shipId, pictureId }: { shipId: string; pictureId: string }) => fetchShipPicture(shipId, pictureId) });
+}
+
+// ── snapshot tasks ──────────────────────────────────────────────────────────────────────────────
+
+const tasksKey = (shipId: string | undefined) => ['pictures', 'tasks', shipId];
+
+/** `POST /api/v1/cctv-server/v3/getTasks`: a ship's snapshot tasks, newest first (followed every 5 s while shown). */
+export function useTasks(shipId: string | undefined) {
+  return useQuery({
+    queryKey: tasksKey(shipId),
+    queryFn: () => apiClient.post<SnapshotTaskStatus[]>('/cctv-server/v3/getTasks', { shipId }),
+    enabled: shipId !== undefined,
+    refetchInterval: 5_000,
+  });
+}
+
+/** `GET /api/v1/cctv-server/v3/getTaskDetailStatus/{id}`: every shot's state. */
+export function useTaskDetail(taskId: string | undefined) {
+  return useQuery({
+    queryKey: ['pictures', 'task', taskId],
+    queryFn: () => apiClient.get<SnapshotTaskDetail>(`/cctv-server/v3/getTaskDetailStatus/${encodeURIComponent(taskId ?? '')}`),
+    enabled: taskId !== undefined,
+    refetchInterval: 5_000,
+  });
+}
+
+/** `POST /api/v1/cctv-server/v3/submitTask`. */
+export function useSubmitTask() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (req: SnapshotTaskRequest) => apiClient.post<SnapshotTaskStatus>('/cctv-server/v3/submitTask', req),
+    onSuccess: (task) => queryClient.invalidateQueries({ queryKey: tasksKey(task.shipId) }),
+  });
+}
+
+/** `DELETE /api/v1/cctv-server/v3/delTask/{id}`. */
+export function useDeleteTask() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (taskId: string) => apiClient.del<SnapshotTaskStatus>(`/cctv-server/v3/delTask/${encodeURIComponent(taskId)}`),
+    onSuccess: (task) => queryClient.invalidateQueries({ queryKey: tasksKey(task.shipId) }),
+  });
 }

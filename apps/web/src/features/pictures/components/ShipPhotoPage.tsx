@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { CameraOutlined, CloudDownloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { CameraOutlined, CloudDownloadOutlined, ScheduleOutlined, SearchOutlined } from '@ant-design/icons';
 import { Alert, App, Button, DatePicker, Empty, Flex, Image, Modal, Progress, Spin, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import type { PlayableSource } from '../../../shared/playable-source.ts';
 import { pictureUrl, useFetchShipPicture, useShipPictures, useTakeSnapshot } from '../api/pictures.ts';
 import { transferView, usePictureEvents } from '../hooks/usePictureEvents.ts';
 import { CameraSourceTree } from './CameraSourceTree.tsx';
+import { TaskDrawer } from './TaskDrawer.tsx';
 import styles from './pictures.module.css';
 
 const DAY = 86_400_000;
@@ -30,6 +31,7 @@ export function ShipPhotoPage() {
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(1, 'day'), dayjs()]);
   const [asked, setAsked] = useState<{ shipId: string; body: { cameraId: string; from: number; to: number } }>();
   const [open, setOpen] = useState<ShipPicture>();
+  const [tasksOpen, setTasksOpen] = useState(false);
   const list = useShipPictures(asked);
   const snapshot = useTakeSnapshot();
   const events = usePictureEvents(camera?.source.shipName);
@@ -104,6 +106,9 @@ export function ShipPhotoPage() {
           <Button type="primary" icon={<CameraOutlined />} disabled={!camera} loading={snapshot.isPending || taking !== undefined} onClick={takeNow}>
             {t('pictures.ship.snapshotNow')}
           </Button>
+          <Button icon={<ScheduleOutlined />} disabled={!camera} onClick={() => setTasksOpen(true)}>
+            {t('pictures.tasks.open')}
+          </Button>
         </Flex>
         {!camera ? (
           <Empty description={t('pictures.ship.chooseCamera')} style={{ marginTop: 64 }} />
@@ -145,6 +150,7 @@ export function ShipPhotoPage() {
           </>
         ) : null}
       </Flex>
+      <TaskDrawer source={camera?.source} open={tasksOpen} onClose={() => setTasksOpen(false)} />
       {open && camera ? (
         <ShipPictureDialog
           picture={open}

@@ -1,0 +1,168 @@
+import { useState } from 'react';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { Alert, App, Button, DatePicker, Drawer, Empty, Flex, Form, InputNumber, List, Popconfirm, Progress, Select, Tag, Tooltip, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import type { SnapshotTaskStatus, TaskShot } from '@ship-cctv/protocol';
+import type { PlayableSource } from '../../../shared/playable-source.ts';
+import { useShipChannels } from '../../../shared/source-tree/index.ts';
+import { useDeleteTask, useSubmitTask, useTaskDetail, useTasks } from '../api/pictures.ts';
+import styles from './pictures.module.css';
+
+const STATE_COLOUR: Record<SnapshotTaskStatus['state'], string> = { pending: 'gold', active: 'green', linkDown: 'orange', finished: 'default', deleted: 'default' };
+const SHOT_COLOUR: Record<TaskShot['state'], string> = { planned: '#d9d9d9', onItsWay: '#faad14', onShore: '#52c41a', failed: '#ff4d4f' };
+
+interface TaskForm {
+  channelIds: string[];
+  rateHours: number;
+  window: [Dayjs, Dayjs];
+}
+
+/**
+ * The snapshot tasks of the ship of the chosen channel: create one (channels of the ship, a rate in
+ * hours per picture, a time window), follow each task's state and its shots on a timeline, delete
+ * with confirmation (the ship stops; the pictures taken stay).
+ */
+export function TaskDrawer({ source, open, onClose }: { source: PlayableSource | undefined; open: boolean; onClose(): void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const shipId = source?.shipId;
+  const tasks = useTasks(open ? shipId : undefined);
+  const submit = useSubmitTask();
+  const remove = useDeleteTask();
+  const { byShip } = useShipChannels();
+  const channels = shipId ? byShip.get(shipId) : undefined;
+  const channelOptions = channels?.status === 'ready' ? channels.channels.map((c) => ({ value: c.id, label: c.name })) : source ? [{ value: source.channelId, label: source.title }] : [];
+  const [form] = Form.useForm<TaskForm>();
+  const [expanded, setExpanded] = useState<string>();
+
+  const create = (values: TaskForm) => {
+    if (!shipId) return;
+    submit.mutate(
+      { shipId, channelIds: values.channelIds, rateHours: values.rateHours, start: values.window[0].valueOf(), end: values.window[1].valueOf() },
+      {
+        onSuccess: (task) => {
+          message.success(t('pictures.tasks.created'));
+          setExpanded(task.id);
+        },
+        onError: (err) => message.error(t('pictures.tasks.errors.failed', { message: err.message })),
+      },
+    );
+  };
+
+  return (
+    <Drawer open={open} onClose={onClose} width={560} title={source ? t('pictures.tasks.title', { ship: source.shipDisplayName }) : t('pictures.tasks.open')} destroyOnHidden>
+      {!source ? (
+        <Empty description={t('pictures.tasks.chooseShip')} />
+      ) : (
+        <Flex vertical gap={16}>
+          <Form<TaskForm>
+            form={form}
+            layout="vertical"
+            requiredMark={false}
+            initialValues={{ channelIds: [source.channelId], rateHours: 1, window: [dayjs().add(5, 'minute').startOf('minute'), dayjs().add(1, 'day').startOf('minute')] }}
+            onFinish={create}
+            aria-label={t('pictures.tasks.create')}
+          >
+            <Form.Item name="channelIds" label={t('pictures.tasks.channels')} rules={[{ required: true, type: 'array', min: 1, message: t('pictures.tasks.channelsPrompt') }]}>
+              <Select mode="multiple" options={channelOptions} placeholder={t('pictures.tasks.channelsPrompt')} aria-label={t('pictures.tasks.channels')} />
+            </Form.Item>
+            <Flex gap={12}>
+              <Form.Item name="rateHours" label={t('pictures.tasks.rate')} extra={t('pictures.tasks.rateHint')} rules={[{ required: true }]} style={{ width: 200 }}>
+                <InputNumber min={1 / 60} max={720} step={0.25} style={{ width: '100%' }} aria-label={t('pictures.tasks.rate')} />
+              </Form.Item>
+              <Form.Item name="window" label={t('pictures.tasks.window')} rules={[{ required: true }]} style={{ flex: 1 }}>
+                <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" allowClear={false} aria-label={t('pictures.tasks.window')} />
+              </Form.Item>
+            </Flex>
+            <Button type="primary" htmlType="submit" icon={<PlusOutlined />} loading={submit.isPending}>
+              {t('pictures.tasks.submit')}
+            </Button>
+          </Form>
+          {tasks.error ? <Alert type="error" showIcon message={t('pictures.loadFailed', { message: tasks.error.message })} /> : null}
+          <List
+            aria-label={t('pictures.tasks.open')}
+            dataSource={tasks.data ?? []}
+            loading={tasks.isLoading}
+            locale={{ emptyText: t('pictures.tasks.empty') }}
+            renderItem={(task) => (
+              <List.Item
+                key={task.id}
+                data-task-id={task.id}
+                data-task-state={task.state}
+                actions={
+                  task.state === 'deleted'
+                    ? []
+                    : [
+                        <Popconfirm key="delete" title={t('pictures.tasks.deleteConfirm')} onConfirm={() => remove.mutate(task.id, { onSuccess: () => message.success(t('pictures.tasks.deleted')) })}>
+                          <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('pictures.tasks.delete')}>
+                            {t('pictures.tasks.delete')}
+                          </Button>
+                        </Popconfirm>,
+                      ]
+                }
+              >
+                <Flex vertical gap={4} style={{ width: '100%' }}>
+                  <Flex gap={8} align="center" wrap>
+                    <Tag color={STATE_COLOUR[task.state]} data-testid="task-state">
+                      {t(`pictures.tasks.state.${task.state}`)}
+                    </Tag>
+                    <Typography.Text>{t('pictures.tasks.every', { hours: Number(task.rateHours.toFixed(4)) })}</Typography.Text>
+                    <Typography.Text type="secondary">
+                      {dayjs(task.start).format('MM-DD HH:mm')} — {dayjs(task.end).format('MM-DD HH:mm')}
+                    </Typography.Text>
+                  </Flex>
+                  <Progress
+                    percent={task.counts.total > 0 ? Math.round((100 * task.counts.onShore) / task.counts.total) : 0}
+                    success={{ percent: task.counts.total > 0 ? Math.round((100 * task.counts.onShore) / task.counts.total) : 0 }}
+                    size="small"
+                    format={() => t('pictures.tasks.progress', { onShore: task.counts.onShore, total: task.counts.total })}
+                  />
+                  <Flex gap={12}>
+                    {task.counts.onItsWay > 0 ? <Typography.Text type="warning">{t('pictures.tasks.onItsWayCount', { count: task.counts.onItsWay })}</Typography.Text> : null}
+                    {task.counts.failed > 0 ? <Typography.Text type="danger">{t('pictures.tasks.failedCount', { count: task.counts.failed })}</Typography.Text> : null}
+                    <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setExpanded(expanded === task.id ? undefined : task.id)} aria-expanded={expanded === task.id}>
+                      {t('pictures.tasks.shots')}
+                    </Button>
+                  </Flex>
+                  {expanded === task.id ? <ShotTimeline taskId={task.id} /> : null}
+                </Flex>
+              </List.Item>
+            )}
+          />
+        </Flex>
+      )}
+    </Drawer>
+  );
+}
+
+/** Every shot of a task as a dot on the task's window, coloured by its state; the reason of a failure on hover. */
+function ShotTimeline({ taskId }: { taskId: string }) {
+  const { t } = useTranslation();
+  const detail = useTaskDetail(taskId);
+  const data = detail.data;
+  if (!data) return null;
+  const span = Math.max(1, data.task.end - data.task.start);
+  return (
+    <div>
+      <div className={styles.timeline} data-testid="task-timeline">
+        {data.shots.map((s) => (
+          <Tooltip key={`${s.cameraId}-${s.index}`} title={`${dayjs(s.plannedAt).format('MM-DD HH:mm')} · ${t(`pictures.tasks.shot.${s.state}`)}${s.reason ? ` · ${s.reason}` : ''}`}>
+            <span
+              className={styles.dot}
+              data-shot-state={s.state}
+              style={{ insetInlineStart: `${((s.plannedAt - data.task.start) / span) * 100}%`, background: SHOT_COLOUR[s.state] }}
+            />
+          </Tooltip>
+        ))}
+      </div>
+      <Flex gap={12} style={{ fontSize: 12, marginTop: 4 }}>
+        {(['planned', 'onItsWay', 'onShore', 'failed'] as const).map((state) => (
+          <span key={state}>
+            <span className={styles.legend} style={{ background: SHOT_COLOUR[state] }} /> {t(`pictures.tasks.shot.${state}`)}
+          </span>
+        ))}
+      </Flex>
+    </div>
+  );
+}
