@@ -96,7 +96,8 @@ test('a snapshot task: created for a channel, handed to the ship, its shots on a
   // Handed over to the ship over its link.
   await expect(task).toHaveAttribute('data-task-state', 'active', { timeout: 60_000 });
   await expect(task.getByTestId('task-state')).toHaveText(texts.state.active);
-  await task.getByRole('button', { name: texts.shots }).click();
+  // A new task opens with its shots shown.
+  await expect(task.getByRole('button', { name: texts.shots })).toHaveAttribute('aria-expanded', 'true');
   // A day at one picture a quarter of an hour: 96 shots, all planned (the first is minutes away).
   await expect(task.locator('[data-shot-state]')).toHaveCount(96, { timeout: 15_000 });
   await page.screenshot({ path: `${SCREENSHOTS}/snapshot-tasks-zh-CN.png` });

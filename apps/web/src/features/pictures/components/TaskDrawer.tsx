@@ -51,7 +51,7 @@ export function TaskDrawer({ source, open, onClose }: { source: PlayableSource |
   };
 
   return (
-    <Drawer open={open} onClose={onClose} width={560} title={source ? t('pictures.tasks.title', { ship: source.shipDisplayName }) : t('pictures.tasks.open')} destroyOnHidden>
+    <Drawer open={open} onClose={onClose} width={680} title={source ? t('pictures.tasks.title', { ship: source.shipDisplayName }) : t('pictures.tasks.open')} destroyOnHidden>
       {!source ? (
         <Empty description={t('pictures.tasks.chooseShip')} />
       ) : (
