@@ -147,3 +147,34 @@ test('shore photo playback lists the pictures, zooms in the viewer, and download
   await expect(page.getByText(pictures.texts.pictures.shore.title, { exact: true })).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOTS}/shore-photo-en.png` });
 });
+
+test('AI enhance: a picture ×2 with progress and before/after; another enhancement cancelled', async ({ page, baseURL }) => {
+  test.setTimeout(240_000);
+  const pictures = await signedIn(page, baseURL);
+  const texts = pictures.texts.pictures.enhance;
+  await page.goto('/monitor/live/index');
+  await pictures.openShorePhotos();
+  await expect(pictures.cards().first()).toBeVisible({ timeout: 30_000 });
+
+  // One enhancement started and cancelled while it runs.
+  await pictures.cards().nth(1).getByRole('button', { name: texts.button }).click();
+  let dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: texts.x2 }).click();
+  await expect(dialog.getByTestId('enhance-progress')).toBeVisible({ timeout: 30_000 });
+  await dialog.getByRole('button', { name: texts.cancel }).click();
+  await expect(dialog.getByTestId('enhance-cancelled')).toBeVisible({ timeout: 5_000 });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // Another, to the end: progress, then the enhanced picture at twice the size beside the original.
+  await pictures.cards().first().getByRole('button', { name: texts.button }).click();
+  dialog = page.getByRole('dialog');
+  // ×4 takes pictures up to 960×540: the demo's 1280×720 pictures cannot have it.
+  await expect(dialog.getByRole('button', { name: texts.x4 })).toBeDisabled();
+  await dialog.getByRole('button', { name: texts.x2 }).click();
+  await expect(dialog.getByTestId('enhance-progress')).toBeVisible({ timeout: 30_000 });
+  const enhanced = dialog.getByTestId('enhanced-picture');
+  await expect(enhanced).toBeVisible({ timeout: 180_000 });
+  expect(await pictures.decoded(enhanced)).toEqual({ width: 2560, height: 1440 });
+  await page.screenshot({ path: `${SCREENSHOTS}/enhance-zh-CN.png` });
+});

@@ -85,6 +85,16 @@ export class JobRunner {
   }
 
   /**
+   * Cancels a job: a queued one never runs; one running on this instance stops at once (its
+   * handler's signal is aborted), one running elsewhere at that instance's next heartbeat.
+   */
+  async cancel(id: string): Promise<JobRow | undefined> {
+    const row = await this.store.cancel(id);
+    this.running.get(id)?.abort.abort(new Error('cancelled'));
+    return row;
+  }
+
+  /**
    * Stops claiming; running jobs are aborted and given back to the queue (another instance, or this
    * one restarted, takes them up). Does not wait for the database: with it away (an outage) a claim
    * in flight could hang, and a job it returns later is given back.

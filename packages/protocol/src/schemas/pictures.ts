@@ -230,3 +230,34 @@ export type TaskShot = Static<typeof TaskShotSchema>;
 
 export const SnapshotTaskDetailSchema = Type.Object({ task: SnapshotTaskStatusSchema, shots: Type.Array(TaskShotSchema) });
 export type SnapshotTaskDetail = Static<typeof SnapshotTaskDetailSchema>;
+
+// ── AI super-resolution (spec §7 "AI super-resolution") ────────────────────────────────────────
+
+/** The largest picture each scale takes (a result of at most 3840×2160). */
+export const ENHANCE_MAX_INPUT = { 2: { width: 1920, height: 1080 }, 4: { width: 960, height: 540 } } as const;
+
+export const EnhanceRequestSchema = Type.Object(
+  {
+    pictureId: PictureIdParam,
+    scale: Type.Union([Type.Literal(2), Type.Literal(4)], { description: 'How many times larger: 2 or 4' }),
+  },
+  { additionalProperties: false },
+);
+export type EnhanceRequest = Static<typeof EnhanceRequestSchema>;
+
+export const EnhanceIdParams = Type.Object({ id: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9-]+$', description: 'Enhancement (job) id' }) });
+
+export const EnhanceJobSchema = Type.Object({
+  jobId: Type.String(),
+  pictureId: Type.String(),
+  scale: Type.Union([Type.Literal(2), Type.Literal(4)]),
+  /** queued → running → done | failed | cancelled. */
+  state: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed'), Type.Literal('cancelled')]),
+  /** 0–100, tile by tile. */
+  progress: Type.Integer(),
+  message: Type.Union([Type.String(), Type.Null()]),
+  width: Type.Union([Type.Integer(), Type.Null()]),
+  height: Type.Union([Type.Integer(), Type.Null()]),
+  bytes: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type EnhanceJob = Static<typeof EnhanceJobSchema>;

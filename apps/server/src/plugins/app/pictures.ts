@@ -2,11 +2,14 @@ import { join } from 'node:path';
 import fp from 'fastify-plugin';
 import { PictureFiles } from '../../pictures/picture-files.ts';
 import { PictureService, type PictureServiceOptions } from '../../pictures/picture-service.ts';
+import { EnhanceService } from '../../pictures/enhance/enhance-service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Pictures: snapshots, what shore holds, what ships hold, the ships' outboxes arriving. */
     pictures: PictureService;
+    /** AI super-resolution of pictures on shore (jobs run in child processes). */
+    enhance: EnhanceService;
   }
 }
 
@@ -53,6 +56,8 @@ export default fp<PicturesPluginOptions>(
       { ...pictureSettingsFromEnv(process.env), ...settings },
     );
     app.decorate('pictures', service);
+    const concurrency = Number(process.env.ENHANCE_CONCURRENCY ?? 1);
+    app.decorate('enhance', new EnhanceService({ files, index: service.index, jobs: app.jobs.runner, log: app.log.child({ module: 'enhance' }), concurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 1 }));
     app.jobs.runner.register('pictures.sweep', { run: async () => ({ removed: await service.sweep() }) });
     app.jobs.schedules.add({ name: 'pictures-sweep', pattern: '17 * * * *', kind: 'pictures.sweep' });
     app.addHook('preClose', async () => service.close());

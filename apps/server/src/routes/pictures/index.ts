@@ -15,6 +15,9 @@ import {
   ShipPicListSchema,
   SnapshotAnswerSchema,
   SnapshotParams,
+  EnhanceIdParams,
+  EnhanceJobSchema,
+  EnhanceRequestSchema,
   SnapshotTaskDetailSchema,
   SnapshotTaskRequestSchema,
   SnapshotTaskStatusSchema,
@@ -164,6 +167,53 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: taskTags, summary: 'The snapshot tasks of the ships the user may see (of an organisation or a ship), newest first', security, body: Type.Optional(TaskListBody), response: { 200: Envelope(Type.Array(SnapshotTaskStatusSchema)), ...errors } },
     },
     async (req) => ok(await app.pictures.tasks.list(req.auth, req.body ?? {})),
+  );
+
+  // ── AI super-resolution (spec §7) ───────────────────────────────────────────────────────────────
+  const ai = '/api/v1/ai/SuperResolutionV1/api';
+  const aiTags = ['super-resolution'];
+
+  app.post(
+    `${ai}/commit`,
+    {
+      schema: {
+        tags: aiTags,
+        summary: 'Enhance a picture on shore ×2 or ×4 with a learned super-resolution model (ESRGAN-slim): answers a job; progress by its id',
+        security,
+        body: EnhanceRequestSchema,
+        response: { 200: Envelope(EnhanceJobSchema), ...errors, 429: ErrorEnvelope },
+      },
+    },
+    async (req) => ok(await app.enhance.commit(req.auth, req.body.pictureId, req.body.scale, req.auth.userId)),
+  );
+
+  app.get(
+    `${ai}/progress/:id`,
+    { schema: { tags: aiTags, summary: 'An enhancement: state and progress (0–100, tile by tile)', security, params: EnhanceIdParams, response: { 200: Envelope(EnhanceJobSchema), ...errors } } },
+    async (req) => ok(await app.enhance.status(req.auth, req.params.id)),
+  );
+
+  app.post(
+    `${ai}/cancel/:id`,
+    { schema: { tags: aiTags, summary: 'Cancels an enhancement (a running one stops within a second)', security, params: EnhanceIdParams, response: { 200: Envelope(EnhanceJobSchema), ...errors } } },
+    async (req) => ok(await app.enhance.cancel(req.auth, req.params.id)),
+  );
+
+  app.get(
+    `${ai}/result/:id`,
+    {
+      schema: {
+        tags: aiTags,
+        summary: "A finished enhancement's picture (JPEG)",
+        security,
+        params: EnhanceIdParams,
+        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'image/jpeg' }), ...errors },
+      },
+    },
+    async (req, reply) => {
+      const result = await app.enhance.result(req.auth, req.params.id);
+      return reply.type('image/jpeg').header('Cache-Control', 'private, max-age=31536000, immutable').header('Content-Disposition', `inline; filename="${result.fileName}"`).send(result.bytes);
+    },
   );
 };
 

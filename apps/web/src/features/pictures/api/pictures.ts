@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { LIMITS, type PictureFetchAnswer, type PictureFilter, type PicturePage, type ShipPicList, type ShipPicListRequest, type SnapshotAnswer, type SnapshotTaskDetail, type SnapshotTaskRequest, type SnapshotTaskStatus } from '@ship-cctv/protocol';
+import { LIMITS, type PictureFetchAnswer, type PictureFilter, type PicturePage, type ShipPicList, type ShipPicListRequest, type SnapshotAnswer, type SnapshotTaskDetail, type SnapshotTaskRequest, type SnapshotTaskStatus, type EnhanceJob, type EnhanceRequest } from '@ship-cctv/protocol';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /** Where a picture is shown from (an <img> sends the session cookie). */
@@ -101,5 +101,36 @@ export function useDeleteTask() {
   return useMutation({
     mutationFn: (taskId: string) => apiClient.del<SnapshotTaskStatus>(`/cctv-server/v3/delTask/${encodeURIComponent(taskId)}`),
     onSuccess: (task) => queryClient.invalidateQueries({ queryKey: tasksKey(task.shipId) }),
+  });
+}
+
+// ── AI super-resolution ─────────────────────────────────────────────────────────────────────────
+
+const AI = '/ai/SuperResolutionV1/api';
+
+/** Where a finished enhancement is shown from. */
+export function enhancedUrl(jobId: string): string {
+  return `/api/v1${AI}/result/${encodeURIComponent(jobId)}`;
+}
+
+export function useCommitEnhance() {
+  return useMutation({ mutationFn: (req: EnhanceRequest) => apiClient.post<EnhanceJob>(`${AI}/commit`, req) });
+}
+
+export function useCancelEnhance() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (jobId: string) => apiClient.post<EnhanceJob>(`${AI}/cancel/${encodeURIComponent(jobId)}`),
+    onSuccess: (job) => queryClient.setQueryData(['pictures', 'enhance', job.jobId], job),
+  });
+}
+
+/** Follows an enhancement twice a second until it is done, failed or cancelled. */
+export function useEnhanceJob(jobId: string | undefined) {
+  return useQuery({
+    queryKey: ['pictures', 'enhance', jobId],
+    queryFn: () => apiClient.get<EnhanceJob>(`${AI}/progress/${encodeURIComponent(jobId ?? '')}`),
+    enabled: jobId !== undefined,
+    refetchInterval: (query) => (query.state.data && ['done', 'failed', 'cancelled'].includes(query.state.data.state) ? false : 500),
   });
 }

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import { CloudDownloadOutlined } from '@ant-design/icons';
-import { Alert, DatePicker, Empty, Flex, Image, Pagination, Select, Spin, Tag, Tooltip, Typography } from 'antd';
+import { CloudDownloadOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { Alert, Button, DatePicker, Empty, Flex, Image, Pagination, Select, Spin, Tag, Tooltip, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { PictureFilter, PictureInfo } from '@ship-cctv/protocol';
@@ -8,6 +8,7 @@ import { formatBytes } from '../../../lib/format-bytes.ts';
 import { pickOrg, shipDisplayName, shipsOf, useOrganisations, useShipChannels } from '../../../shared/source-tree/index.ts';
 import { pictureUrl, useShorePictures } from '../api/pictures.ts';
 import { dayMarks } from '../day-timeline.ts';
+import { EnhanceDialog } from './EnhanceDialog.tsx';
 import styles from './pictures.module.css';
 
 const PAGE_SIZE = 48;
@@ -29,6 +30,7 @@ export function ShorePhotoPage() {
   const [origin, setOrigin] = useState<'manual' | 'task'>();
   const [page, setPage] = useState(1);
   const [viewer, setViewer] = useState<{ open: boolean; current: number }>({ open: false, current: 0 });
+  const [enhancing, setEnhancing] = useState<PictureInfo>();
   const { byShip, load } = useShipChannels();
   const ship = ships.find((s) => s.id === shipId);
   const channels = shipId ? byShip.get(shipId) : undefined;
@@ -173,7 +175,9 @@ export function ShorePhotoPage() {
                   <Tag style={{ marginInlineEnd: 0 }}>{t(`pictures.ship.origin.${p.origin}`)}</Tag>
                 </span>
                 <span className={styles.caption}>
-                  <span />
+                  <Button size="small" type="link" style={{ padding: 0 }} icon={<ThunderboltOutlined />} onClick={() => setEnhancing(p)}>
+                    {t('pictures.enhance.button')}
+                  </Button>
                   <a href={pictureUrl(p.id, { download: true })} aria-label={`${t('pictures.shore.download')} ${dayjs(p.takenAt).format('HH:mm:ss')}`} title={t('pictures.shore.download')}>
                     <CloudDownloadOutlined /> {size(p.bytes)}
                   </a>
@@ -187,6 +191,7 @@ export function ShorePhotoPage() {
           </Flex>
         </>
       )}
+      {enhancing ? <EnhanceDialog picture={enhancing} onClose={() => setEnhancing(undefined)} /> : null}
       <Image.PreviewGroup
         items={viewed.map((p) => ({ src: pictureUrl(p.id), alt: `${p.shipName} ${dayjs(p.takenAt).format('YYYY-MM-DD HH:mm:ss')}` }))}
         preview={{
