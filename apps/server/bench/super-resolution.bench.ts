@@ -22,7 +22,7 @@ const H = 272;
 
 /** A generated picture, W×H RGB, from an ffmpeg lavfi source. */
 function generated(source: string): Buffer {
-  return execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `${source}:size=${W}x${H}`, '-frames:v', '1', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'], { maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `${source}${source.includes('=') ? ':' : '='}size=${W}x${H}`, '-frames:v', '1', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'], { maxBuffer: 64 * 1024 * 1024 });
 }
 
 async function pictures(): Promise<{ name: string; rgb: Buffer }[]> {
@@ -31,7 +31,7 @@ async function pictures(): Promise<{ name: string; rgb: Buffer }[]> {
     const shot = await shootSynthetic('Bridge 驾驶台', Date.UTC(2026, 10, 25, 8, 0, 0) + i * 4_321, { width: W, height: H }, { fontFile: undefined, nameFontFile: undefined });
     out.push({ name: `synthetic-${i}`, rgb: await sharp(shot.jpeg).removeAlpha().raw().toBuffer() });
   }
-  for (const source of ['mandelbrot', 'testsrc2', 'smptehdbars', 'gradients=seed=3', 'cellauto=rule=110', 'life=mold=10:ratio=0.2:seed=4', 'zoneplate=ku=512:kv=100', 'sierpinski=seed=7']) {
+  for (const source of ['mandelbrot', 'testsrc2', 'smptehdbars', 'gradients=seed=3', 'cellauto=rule=110', 'life=mold=10:ratio=0.2:seed=4', 'rgbtestsrc', 'sierpinski=seed=7']) {
     out.push({ name: source.split('=')[0] ?? source, rgb: generated(source) });
   }
   return out;
