@@ -230,7 +230,12 @@ export class AgentGateway {
       const stream = this.streamOf(conn, kind, streamId);
       if (!stream) return this.drop({ shipId, kind, id: streamId, reason: this.unowned(conn, kind, streamId), detail: `binary frame for ${kind} stream ${streamId}` });
       if (!stream.data) return this.drop({ shipId, kind, id: streamId, reason: 'noData', detail: `${kind} stream ${streamId} takes no bytes` });
-      stream.data(payload);
+      try {
+        stream.data(payload);
+      } catch (err) {
+        // One stream's handler failing must not take the server (and every other ship's link) down.
+        this.log.error({ err, shipId, kind, streamId }, 'a stream handler failed on bytes from the ship');
+      }
     });
     conn.on('message', (msg) => {
       this.handle(conn, msg).catch((err: unknown) => this.log.error({ err, shipId }, 'agent message failed'));

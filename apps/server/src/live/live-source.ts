@@ -187,7 +187,11 @@ export class LiveSource implements Source {
       this.restart(this.effective);
       return;
     }
+    const stream = this.stream;
     for (const unit of units) {
+      // A lag report below may switch the definition at once (a new stream, the hub reset): what
+      // is left of these bytes belongs to the stream that just ended.
+      if (this.stream !== stream) return;
       if (unit.kind === 'init') {
         this.codec = {
           type: 'codec',

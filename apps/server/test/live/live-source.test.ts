@@ -1,0 +1,53 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { ShoreMessageOf } from '@ship-cctv/protocol';
+import type { LinkStream, StreamHandler } from '../../src/agent-link/gateway.ts';
+import { LiveSource } from '../../src/live/live-source.ts';
+import { loadClip } from '../playback/helpers.ts';
+
+const model = (id: number, width: number, height: number) => ({ id, displayName: `${width}x${height}`, width, height, frameRate: 10, bitrateKbps: 300, codec: 'h264' });
+
+describe('LiveSource', () => {
+  it('ignores the rest of a delivery once a lag report switched the definition within it (no crash on a reset hub)', async () => {
+    const clip = await loadClip(2);
+    const handlers: StreamHandler<'live'>[] = [];
+    const sent: ShoreMessageOf<'live'>[] = [];
+    let nextId = 1;
+    const source: LiveSource = new LiveSource({
+      shipId: 'S1',
+      cameraId: 'S1-C01-1',
+      requested: model(6, 640, 360),
+      lowest: model(5, 320, 180),
+      log: pino({ level: 'silent' }),
+      openStream: (handler) => {
+        handlers.push(handler);
+        const id = nextId++;
+        const stream = { shipId: 'S1', kind: 'live', id, open: true, send: (m: ShoreMessageOf<'live'>) => sent.push(m), sendBinary: () => undefined, close: () => undefined } as unknown as LinkStream<'live'>;
+        return { ok: true, stream };
+      },
+      // The link cannot carry it: the first report switches to the lowest definition, synchronously.
+      onLag: (s) => s.setDegraded(true),
+    });
+    source.start();
+    const first = handlers[0];
+    if (!first?.data) throw new Error('no stream opened');
+    // Media time far behind the wall clock: the meter reports at the second fragment of one delivery.
+    const fragments = clip.fragments.slice(0, 12);
+    const bytes = new Uint8Array([...clip.init, ...fragments.flatMap((f) => [...f])]);
+    const realNow = Date.now;
+    let now = 1_000_000;
+    Date.now = () => (now += 2_000);
+    try {
+      expect(() => first.data?.(bytes)).not.toThrow();
+    } finally {
+      Date.now = realNow;
+    }
+    // The switch happened: the old stream was stopped and a new one asked for at the lowest definition.
+    expect(sent.filter((m) => m.type === 'live.stop').map((m) => m.streamId)).toEqual([1]);
+    expect(sent.filter((m) => m.type === 'live.start').map((m) => [m.streamId, m.type === 'live.start' ? m.encode.width : 0])).toEqual([
+      [1, 640],
+      [2, 320],
+    ]);
+    source.stop();
+  });
+});
