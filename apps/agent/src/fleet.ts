@@ -47,6 +47,12 @@ function scheduleLinkSource(schedule: LinkSchedule): LinkStatusSource & { stop()
 export interface FleetOptions {
   /** Each ship's recorder keeps its data in `<dataDir>/<shipId>` (absent: in memory only). */
   dataDir?: string;
+  /**
+   * Ships whose link stays in the first phase of their schedule (the browser tests hold the ship
+   * most of them watch, so ~70 s of its live video never meets a scheduled outage; the other
+   * ships follow their schedules).
+   */
+  steadyShips?: ReadonlySet<string>;
 }
 
 /**
@@ -60,7 +66,9 @@ export async function startFleet(fleet: FleetFile, opts: FleetOptions = {}): Pro
   const ships: SimulatedShip[] = [];
   const stops: (() => void)[] = [];
   for (const [i, s] of fleet.ships.entries()) {
-    const spec = demoScheduleFor(i);
+    const scheduled = demoScheduleFor(i);
+    const first = scheduled.phases[0];
+    const spec = opts.steadyShips?.has(s.shipId) && first ? { ...scheduled, phases: [first], startOffsetMs: 0 } : scheduled;
     const probe = new LinkSchedule(spec);
     const shaper = new LinkShaper({ target, profile: probe.state.profile });
     await shaper.listen();
@@ -108,7 +116,10 @@ async function main(): Promise<void> {
   const dataDir = process.env.FLEET_DATA_DIR ?? join(dirname(path), 'fleet-recordings');
   // `npm run demo -- --rtsp`: the first ship's first camera is a real RTSP camera.
   const rtsp = process.env.FLEET_RTSP_CAMERA;
-  const fleet = await startFleet(withRtspCamera(readFleetFile(path), rtsp), { dataDir });
+  // FLEET_STEADY_SHIPS=S1001,…: these ships' links stay in their first phase (the browser tests).
+  const steadyShips = new Set((process.env.FLEET_STEADY_SHIPS ?? '').split(',').map((id) => id.trim()).filter(Boolean));
+  const fleet = await startFleet(withRtspCamera(readFleetFile(path), rtsp), { dataDir, steadyShips });
+  if (steadyShips.size > 0) console.log(`[fleet] steady links (no schedule): ${[...steadyShips].join(', ')}`);
   if (rtsp) console.log(`[fleet] ${fleet.ships[0]?.shipId ?? '(no ship)'} watches a real RTSP camera: ${rtsp}`);
   for (const s of fleet.ships) {
     s.agent.on('connected', () => console.log(`[fleet] ${s.shipId} connected over ${s.schedule.state.linkType}`));
