@@ -13,6 +13,9 @@ export const SYNTHETIC_RETENTION_MS = 7 * 24 * 3_600_000;
 
 export const isSynthetic = (c: CameraConfig) => c.source === 'synthetic';
 
+/** A camera id as a directory name (recordings, pictures). */
+export const cameraDirName = (cameraId: string) => cameraId.replace(/[^\w.-]/g, '_');
+
 /**
  * Checks that a camera URL answers, with ffprobe (Debian's ffmpeg package) and a time limit.
  * Resolves true when ffprobe finds a video stream.

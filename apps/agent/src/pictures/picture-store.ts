@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cameraDirName } from '../cameras.ts';
 import { PICTURE_LIST_MAX, type PictureMeta, type ShipPictureEntry } from '@ship-cctv/protocol';
 
-/** A camera id as a directory name. */
-const dirName = (cameraId: string) => cameraId.replace(/[^\w.-]/g, '_');
 
 export interface PictureStoreOptions {
   /** Pictures older than this are deleted (outbox or not). Default 30 days. */
@@ -74,7 +73,7 @@ export class PictureStore {
       thumbBytes: thumb.byteLength,
     };
     const base = this.base(stored);
-    mkdirSync(join(this.dir, dirName(meta.cameraId)), { recursive: true });
+    mkdirSync(join(this.dir, cameraDirName(meta.cameraId)), { recursive: true });
     writeAtomically(`${base}.jpg`, jpeg);
     writeAtomically(`${base}.thumb.jpg`, thumb);
     writeAtomically(`${base}.json`, JSON.stringify(stored));
@@ -128,7 +127,7 @@ export class PictureStore {
   }
 
   private base(p: Pick<PictureMeta, 'cameraId' | 'pictureId'>): string {
-    return join(this.dir, dirName(p.cameraId), p.pictureId);
+    return join(this.dir, cameraDirName(p.cameraId), p.pictureId);
   }
 
   private load(): void {

@@ -84,8 +84,6 @@ export class ShipPictures implements KindHandler<'pictures'> {
   private sending: { pictureId: string; timer: NodeJS.Timeout } | undefined;
   /** Shots run one at a time: a burst of requests does not start a burst of ffmpeg processes. */
   private shots: Promise<unknown> = Promise.resolve();
-  /** Times shore rejected each picture's bytes (for the log; it is offered again each time). */
-  readonly rejections = new Map<string, number>();
   /** The snapshot tasks shore handed over, run on the ship's clock (pictures/tasks.json). */
   readonly tasks: TaskRunner;
 
@@ -154,7 +152,6 @@ export class ShipPictures implements KindHandler<'pictures'> {
         if (msg.streamId !== this.inbox) return;
         const held = this.tasks.replace(msg.tasks);
         this.send({ type: 'pictures.tasksHeld', streamId: msg.streamId, taskIds: held });
-        for (const task of this.tasks.tasks) this.reportShots(task.taskId, [...this.tasks.shots(task.taskId)]);
         return;
       }
       case 'pictures.take':
@@ -169,12 +166,10 @@ export class ShipPictures implements KindHandler<'pictures'> {
       case 'pictures.stored':
         if (msg.streamId !== this.inbox) return;
         this.outbox.remove(msg.pictureId);
-        this.rejections.delete(msg.pictureId);
         if (this.sending?.pictureId === msg.pictureId) this.stopSending();
         return this.pump();
       case 'pictures.rejected':
         if (msg.streamId !== this.inbox || this.sending?.pictureId !== msg.pictureId) return;
-        this.rejections.set(msg.pictureId, (this.rejections.get(msg.pictureId) ?? 0) + 1);
         this.stopSending();
         return this.pump();
     }

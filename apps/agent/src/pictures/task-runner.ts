@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { SnapshotTaskSpec, TaskShotReport } from '@ship-cctv/protocol';
+import { type SnapshotTaskSpec, type TaskShotReport, taskShotCount } from '@ship-cctv/protocol';
 
 export interface TaskRunnerDeps {
   now: () => number;
@@ -21,11 +21,6 @@ interface TaskFile {
 /** A shot this much later than planned was missed (the agent was not running): reported, not taken late. */
 export function missedAfterMs(task: SnapshotTaskSpec): number {
   return Math.min(task.everyMs, 15 * 60_000);
-}
-
-/** How many shots a task plans in all (start, start + everyMs, … before end). */
-export function shotCount(task: Pick<SnapshotTaskSpec, 'start' | 'end' | 'everyMs'>): number {
-  return task.end <= task.start ? 0 : Math.ceil((task.end - task.start) / task.everyMs);
 }
 
 /**
@@ -128,7 +123,7 @@ export class TaskRunner {
       const progress = this.state.progress[task.taskId];
       if (!progress) continue;
       const index = progress.next;
-      if (index >= shotCount(task)) continue;
+      if (index >= taskShotCount(task)) continue;
       const at = task.start + index * task.everyMs;
       if (at > now) continue;
       if (!best || at < best.at) best = { task, index, at };

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { type AgentPlaybackMessage, type RecordedSpan, VOD_MAX_SPANS } from '@ship-cctv/protocol';
-import { type CameraConfig, SYNTHETIC_RETENTION_MS, isSynthetic } from '../cameras.ts';
+import { type CameraConfig, SYNTHETIC_RETENTION_MS, cameraDirName, isSynthetic } from '../cameras.ts';
 import type { CameraSessions } from '../media/camera-session.ts';
 import { RunLog } from './run-log.ts';
 import { SegmentRecorder, type SegmentRecorderOptions } from './segment-recorder.ts';
@@ -38,8 +38,6 @@ export const MAX_SPANS_PER_RESULT = VOD_MAX_SPANS;
 
 export type RecordingSource = { kind: 'synthetic'; camera: CameraConfig } | { kind: 'segments'; camera: CameraConfig; recorder: SegmentRecorder };
 
-/** A camera id as a directory name. */
-const dirName = (cameraId: string) => cameraId.replace(/[^\w.-]/g, '_');
 
 /**
  * The ship recorder: every camera of the ship, recorded whether or not anyone watches and whether
@@ -77,7 +75,7 @@ export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
       if (isSynthetic(c)) {
         this.synthetic.set(c.cameraId, new SyntheticRecorder(c.cameraId, this.runLog, syntheticRetention, this.now));
       } else if (opts.dataDir) {
-        const recorder = new SegmentRecorder(c.cameraId, c.source, join(opts.dataDir, 'recordings', dirName(c.cameraId)), {
+        const recorder = new SegmentRecorder(c.cameraId, c.source, join(opts.dataDir, 'recordings', cameraDirName(c.cameraId)), {
           now: this.now,
           ...opts.segments,
           ...(opts.sessions ? { session: opts.sessions.get(c.source) } : {}),

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SnapshotTaskSpec, TaskShotReport } from '@ship-cctv/protocol';
-import { TaskRunner, shotCount } from '../../src/pictures/task-runner.ts';
+import { type SnapshotTaskSpec, type TaskShotReport, taskShotCount } from '@ship-cctv/protocol';
+import { TaskRunner } from '../../src/pictures/task-runner.ts';
 import { tempDir } from '../media/helpers.ts';
 
 const dirs: { remove(): void }[] = [];
@@ -46,7 +46,7 @@ describe('the ship’s snapshot task runner', () => {
       [3, 'failed', true],
       [3, 'failed', true],
     ]);
-    expect(shotCount(task())).toBe(4);
+    expect(taskShotCount(task())).toBe(4);
   });
 
   it('keeps tasks and what was shot across a restart, and drops a task shore no longer lists', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import sharp from 'sharp';
 import type { PictureMeta } from '@ship-cctv/protocol';
 
@@ -44,13 +44,13 @@ export class PictureFiles {
   }
 
   /**
-   * Adds a chunk at `offset`: appended when it starts where the file ends, the new part of it
-   * when it overlaps what is there (sent twice across a reconnect), refused when it would leave a
-   * gap. Returns the bytes held afterwards, or undefined for a gap.
+   * Adds a chunk at `offset` to a picture of which `held` bytes are on disk (the caller keeps the
+   * count: no stat per chunk): appended when it starts where the file ends, the new part of it when
+   * it overlaps what is there (sent twice across a reconnect), refused when it would leave a gap.
+   * Returns the bytes held afterwards, or undefined for a gap.
    */
-  append(shipId: string, pictureId: string, offset: number, bytes: Uint8Array): number | undefined {
+  append(shipId: string, pictureId: string, held: number, offset: number, bytes: Uint8Array): number | undefined {
     const file = this.partial(shipId, pictureId);
-    const held = this.received(shipId, pictureId);
     if (offset > held) return undefined;
     const fresh = bytes.subarray(Math.min(bytes.length, held - offset));
     if (fresh.length > 0) {
@@ -123,11 +123,6 @@ export class PictureFiles {
 
   remove(rel: string | null | undefined): void {
     if (rel) rmSync(this.path(rel), { force: true });
-  }
-
-  /** A relative path as stored (for tests and logs). */
-  relative(abs: string): string {
-    return relative(this.dir, abs);
   }
 }
 

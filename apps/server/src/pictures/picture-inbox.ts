@@ -33,6 +33,8 @@ export interface PictureInboxDeps {
 
 interface Transfer {
   meta: PictureMeta;
+  /** Bytes of it on disk in `incoming/`. */
+  held: number;
   owner: PictureOwner;
   lastProgressAt: number;
   /** A resume was sent after a gap; another is not sent until bytes arrive in order again. */
@@ -64,11 +66,6 @@ export class PictureInbox {
     this.inboxes.clear();
   }
 
-  /** The picture a ship is sending now, if any (for tests and introspection). */
-  current(shipId: string): PictureMeta | undefined {
-    return this.inboxes.get(shipId)?.transfer?.meta;
-  }
-
   private open(shipId: string): void {
     this.inboxes.get(shipId)?.stream.close();
     this.inboxes.delete(shipId);
@@ -80,7 +77,7 @@ export class PictureInbox {
         if (inbox?.stream !== stream) return;
         this.inboxes.delete(shipId);
         const t = inbox.transfer;
-        if (t) this.deps.publish({ event: 'waiting', shipId, pictureId: t.meta.pictureId, cameraId: t.meta.cameraId, bytes: this.deps.files.received(shipId, t.meta.pictureId), total: t.meta.bytes });
+        if (t) this.deps.publish({ event: 'waiting', shipId, pictureId: t.meta.pictureId, cameraId: t.meta.cameraId, bytes: t.held, total: t.meta.bytes });
       },
     });
     // An agent that does not handle pictures has no outbox.
@@ -126,7 +123,7 @@ export class PictureInbox {
       this.deps.files.discard(shipId, meta.pictureId);
       offset = 0;
     }
-    const transfer: Transfer = { meta, owner, lastProgressAt: 0, resumed: false, finishing: false };
+    const transfer: Transfer = { meta, owner, held: offset, lastProgressAt: 0, resumed: false, finishing: false };
     inbox.transfer = transfer;
     this.progress(shipId, transfer, offset, true);
     if (offset === meta.bytes) return this.finish(shipId, transfer);
@@ -143,15 +140,16 @@ export class PictureInbox {
       this.deps.log.warn({ shipId, pictureId: meta.pictureId, offset: chunk.offset }, 'picture inbox: bytes past the end of the picture offered');
       return;
     }
-    const held = this.deps.files.append(shipId, meta.pictureId, chunk.offset, chunk.bytes);
+    const held = this.deps.files.append(shipId, meta.pictureId, transfer.held, chunk.offset, chunk.bytes);
     if (held === undefined) {
       // A chunk beyond what is held: ask once for the bytes from where shore stands.
       if (!transfer.resumed) {
         transfer.resumed = true;
-        inbox.stream.send({ type: 'pictures.resume', streamId: inbox.stream.id, pictureId: meta.pictureId, offset: this.deps.files.received(shipId, meta.pictureId) });
+        inbox.stream.send({ type: 'pictures.resume', streamId: inbox.stream.id, pictureId: meta.pictureId, offset: transfer.held });
       }
       return;
     }
+    transfer.held = held;
     transfer.resumed = false;
     this.progress(shipId, transfer, held, held === meta.bytes);
     if (held === meta.bytes) void this.finish(shipId, transfer);

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, sql, sum, type SQL } from 'drizzle-orm';
 import type { PictureInfo, ShipPictureEntry } from '@ship-cctv/protocol';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
@@ -84,23 +84,29 @@ export class PictureIndex {
     await this.db.delete(t.pictures).where(eq(t.pictures.id, id));
   }
 
-  /** Records what a ship said it holds (a list answer), with the thumbnails kept. */
+  /** Records what a ship said it holds (a list answer), with the thumbnails kept: one statement. */
   async rememberShipPictures(shipId: string, entries: readonly (ShipPictureEntry & { thumbFile: string | null })[]): Promise<void> {
-    for (const e of entries) {
-      const row = {
-        id: e.pictureId,
-        shipId,
-        cameraId: e.cameraId,
-        takenAt: new Date(e.time),
-        origin: e.origin,
-        bytes: e.bytes,
-        width: e.width,
-        height: e.height,
-        thumbFile: e.thumbFile,
-        listedAt: new Date(),
-      };
-      await this.db.insert(t.shipPictures).values(row).onConflictDoUpdate({ target: t.shipPictures.id, set: { ...row, id: undefined } });
-    }
+    if (entries.length === 0) return;
+    const listedAt = new Date();
+    const rows = entries.map((e) => ({
+      id: e.pictureId,
+      shipId,
+      cameraId: e.cameraId,
+      takenAt: new Date(e.time),
+      origin: e.origin,
+      bytes: e.bytes,
+      width: e.width,
+      height: e.height,
+      thumbFile: e.thumbFile,
+      listedAt,
+    }));
+    await this.db
+      .insert(t.shipPictures)
+      .values(rows)
+      .onConflictDoUpdate({
+        target: t.shipPictures.id,
+        set: { takenAt: sql`excluded.taken_at`, origin: sql`excluded.origin`, bytes: sql`excluded.bytes`, width: sql`excluded.width`, height: sql`excluded.height`, thumbFile: sql`excluded.thumb_file`, listedAt: sql`excluded.listed_at` },
+      });
   }
 
   async shipPictures(shipId: string, cameraId: string, from: number, to: number, limit: number): Promise<ShipPictureRow[]> {

@@ -20,7 +20,8 @@ import type { AgentGateway, LinkStream } from '../agent-link/gateway.ts';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../lib/envelope.ts';
-import { type Access, requireOrg, subtreeIds } from '../services/access.ts';
+import type { Access } from '../services/access.ts';
+import { visibleSubtreeOrgIds } from '../services/org-scope.ts';
 import type { FleetService } from '../services/fleet.ts';
 import { chooseTemplate } from '../live/templates.ts';
 import type { PictureFiles } from './picture-files.ts';
@@ -112,7 +113,7 @@ export class PictureService {
 
   /** Snapshot now (`source` live) or from the ship recorder at a time: answers the picture's id at once. */
   async snapshot(access: Access, p: { shipId: string; channelId: string; cameraId: string; templateId: number; source: string }): Promise<SnapshotAnswer> {
-    const { camera, channel, ship } = await this.cameraOf(access, p.shipId, p.cameraId);
+    const { camera, channel, ship } = await this.fleet.requireCameraOfShip(access, p.shipId, p.cameraId);
     if (channel.id !== p.channelId) throw notFound(`Camera ${p.cameraId} in channel ${p.channelId}`);
     const at = p.source === 'live' ? undefined : Number(p.source);
     if (at !== undefined && at > Date.now() + 60_000) throw badRequest('source is a time in the future: a picture can be taken now (live) or from the past');
@@ -171,13 +172,7 @@ export class PictureService {
   /** Shore's pictures, newest first, limited to the organisations the user may see. */
   async query(access: Access, filter: PictureFilter, page: number, size: number): Promise<PicturePage> {
     if (filter.from !== undefined && filter.to !== undefined && filter.to <= filter.from) throw badRequest('to must be after from');
-    let orgIds = [...access.visibleOrgIds];
-    if (filter.orgId !== undefined) {
-      await requireOrg(this.db, access, filter.orgId);
-      const all = await this.db.select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId }).from(t.organizations);
-      const below = subtreeIds(all, [filter.orgId]);
-      orgIds = orgIds.filter((id) => below.has(id));
-    }
+    const orgIds = filter.orgId !== undefined ? await visibleSubtreeOrgIds(this.db, access, filter.orgId) : [...access.visibleOrgIds];
     if (filter.shipId !== undefined) await this.fleet.requireShip(access, filter.shipId);
     if (filter.cameraId !== undefined) await this.fleet.requireCamera(access, filter.cameraId);
     if (filter.channelId !== undefined) await this.requireChannel(access, filter.channelId);
@@ -189,7 +184,7 @@ export class PictureService {
   async shipList(access: Access, shipId: string, body: ShipPicListRequest): Promise<ShipPicList> {
     const { from, to, cameraId } = body;
     // Whose ship it is comes first: another organisation learns nothing, not even that a range is bad.
-    await this.cameraOf(access, shipId, cameraId);
+    await this.fleet.requireCameraOfShip(access, shipId, cameraId);
     if (!(from < to)) throw badRequest(`from (${from}) must be before to (${to})`);
     if (to - from > this.opts.maxRangeMs) throw badRequest(`a list covers at most ${Math.round(this.opts.maxRangeMs / 86_400_000)} days`);
     const limit = body.limit ?? this.opts.defaultListLimit;
@@ -373,19 +368,6 @@ export class PictureService {
       timer.unref();
       ask(opened.stream);
     });
-  }
-
-  private async cameraOf(access: Access, shipId: string, cameraId: string) {
-    await this.fleet.requireShip(access, shipId);
-    let row;
-    try {
-      row = await this.fleet.requireCamera(access, cameraId);
-    } catch (err) {
-      if (err instanceof ApiError) throw notFound(`Camera ${cameraId} of ship ${shipId}`);
-      throw err;
-    }
-    if (row.ship.id !== shipId) throw notFound(`Camera ${cameraId} of ship ${shipId}`);
-    return row;
   }
 
   private async requireChannel(access: Access, channelId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   type SnapshotTaskDetail,
   type SnapshotTaskRequest,
@@ -11,21 +11,18 @@ import {
   type TaskShot,
   type TaskShotReport,
   type TaskState,
+  taskShotCount,
 } from '@ship-cctv/protocol';
 import type { AgentGateway } from '../agent-link/gateway.ts';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { badRequest, forbidden, notFound } from '../lib/envelope.ts';
-import { type Access, requireOrg, subtreeIds } from '../services/access.ts';
+import type { Access } from '../services/access.ts';
+import { visibleSubtreeOrgIds } from '../services/org-scope.ts';
 import type { FleetService } from '../services/fleet.ts';
 
 type TaskRow = typeof t.snapshotTasks.$inferSelect;
 type ShotRow = typeof t.snapshotShots.$inferSelect;
-
-/** How many shots a task plans per camera (start, start + every, … before end). */
-export function shotsPerCamera(task: { start: number; end: number; everyMs: number }): number {
-  return task.end <= task.start ? 0 : Math.ceil((task.end - task.start) / task.everyMs);
-}
 
 export interface TaskServiceDeps {
   db: Db;
@@ -66,7 +63,7 @@ export class TaskService {
     if (!(req.end > req.start)) throw badRequest('the window must end after it starts');
     if (req.end <= now) throw badRequest('the window is over already: choose an end in the future');
     if (req.end - req.start > TASK_MAX_WINDOW_MS) throw badRequest('a task window is at most 366 days');
-    const total = shotsPerCamera({ start: req.start, end: req.end, everyMs }) * cameraIds.length;
+    const total = taskShotCount({ start: req.start, end: req.end, everyMs }) * cameraIds.length;
     if (total > TASK_MAX_SHOTS) throw badRequest(`the task would take ${total} pictures; at most ${TASK_MAX_SHOTS}: a lower rate, a shorter window or fewer channels`);
     const templateId = req.templateId ?? 720;
     const size = await this.deps.pictureSize(access, ship.orgId, ship.id, templateId);
@@ -100,7 +97,7 @@ export class TaskService {
     const onShore = await this.onShore(rows);
     const reported = new Map(rows.map((r) => [`${r.cameraId}\u0000${r.idx}`, r]));
     const shots: TaskShot[] = [];
-    const count = shotsPerCamera(spanOf(task));
+    const count = taskShotCount(spanOf(task));
     for (let index = 0; index < count; index++) {
       for (const cameraId of task.cameraIds) {
         const r = reported.get(`${cameraId}\u0000${index}`);
@@ -129,13 +126,7 @@ export class TaskService {
 
   /** The tasks of the ships the user may see (of one organisation's subtree, or one ship), newest first. */
   async list(access: Access, filter: { orgId?: string | undefined; shipId?: string | undefined }): Promise<SnapshotTaskStatus[]> {
-    let orgIds = [...access.visibleOrgIds];
-    if (filter.orgId) {
-      await requireOrg(this.deps.db, access, filter.orgId);
-      const all = await this.deps.db.select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId }).from(t.organizations);
-      const below = subtreeIds(all, [filter.orgId]);
-      orgIds = orgIds.filter((o) => below.has(o));
-    }
+    const orgIds = filter.orgId ? await visibleSubtreeOrgIds(this.deps.db, access, filter.orgId) : [...access.visibleOrgIds];
     if (filter.shipId) await this.deps.fleet.requireShip(access, filter.shipId);
     if (orgIds.length === 0) return [];
     const where = [inArray(t.snapshotTasks.orgId, orgIds), ...(filter.shipId ? [eq(t.snapshotTasks.shipId, filter.shipId)] : [])];
@@ -176,10 +167,19 @@ export class TaskService {
     // A ship reports only its own tasks' shots, of cameras the task names.
     if (!task || task.shipId !== shipId) return;
     const cameras = new Set(task.cameraIds);
-    for (const s of shots) {
-      if (!cameras.has(s.cameraId)) continue;
-      const row = { taskId, cameraId: s.cameraId, idx: s.index, outcome: s.outcome, pictureId: s.pictureId ?? null, reason: s.reason ?? null, reportedAt: new Date() };
-      await this.deps.db.insert(t.snapshotShots).values(row).onConflictDoUpdate({ target: [t.snapshotShots.taskId, t.snapshotShots.cameraId, t.snapshotShots.idx], set: { outcome: row.outcome, pictureId: row.pictureId, reason: row.reason, reportedAt: row.reportedAt } });
+    const reportedAt = new Date();
+    const rows = shots
+      .filter((s) => cameras.has(s.cameraId))
+      .map((s) => ({ taskId, cameraId: s.cameraId, idx: s.index, outcome: s.outcome, pictureId: s.pictureId ?? null, reason: s.reason ?? null, reportedAt }));
+    // One statement per report, in slices (a reconnect resends a task's whole log).
+    for (let i = 0; i < rows.length; i += 500) {
+      await this.deps.db
+        .insert(t.snapshotShots)
+        .values(rows.slice(i, i + 500))
+        .onConflictDoUpdate({
+          target: [t.snapshotShots.taskId, t.snapshotShots.cameraId, t.snapshotShots.idx],
+          set: { outcome: sql`excluded.outcome`, pictureId: sql`excluded.picture_id`, reason: sql`excluded.reason`, reportedAt: sql`excluded.reported_at` },
+        });
     }
   }
 
@@ -206,7 +206,7 @@ export class TaskService {
   }
 
   private view(task: TaskRow, shipName: string, rows: readonly ShotRow[], onShore: Set<string>): SnapshotTaskStatus {
-    const total = shotsPerCamera(spanOf(task)) * task.cameraIds.length;
+    const total = taskShotCount(spanOf(task)) * task.cameraIds.length;
     const counts = { total, planned: 0, onItsWay: 0, onShore: 0, failed: 0 };
     for (const r of rows) counts[shotState(r, onShore)]++;
     counts.planned = Math.max(0, total - counts.onItsWay - counts.onShore - counts.failed);

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { CODES, type RecordedSpan, VOD_MAX_SPANS, type VodQueryResult } from '@ship-cctv/protocol';
 import type { AgentGateway } from '../agent-link/gateway.ts';
-import { ApiError, badRequest, notFound } from '../lib/envelope.ts';
+import { ApiError, badRequest } from '../lib/envelope.ts';
 import type { Access } from '../services/access.ts';
 import type { FleetService } from '../services/fleet.ts';
 import { SpanCache, type SpanCacheOptions, clipSpans, mergeSpans } from './span-cache.ts';
@@ -63,8 +63,7 @@ export class VodService {
     if (end - start > this.opts.maxRangeMs) {
       throw badRequest(`a query covers at most ${Math.round(this.opts.maxRangeMs / 86_400_000)} days; ask for a shorter range`);
     }
-    await this.fleet.requireShip(access, shipId);
-    await this.requireCameraOf(access, shipId, cameraId);
+    await this.fleet.requireCameraOfShip(access, shipId, cameraId);
 
     const key = `${shipId}/${cameraId}`;
     const askedAt = Date.now();
@@ -78,18 +77,6 @@ export class VodService {
     const settled = Math.min(end, asked.knownUntil, askedAt - this.opts.settleMs);
     if (settled > from) this.cache.store(key, from, settled, asked.spans, Date.now());
     return result(mergeSpans([...known.spans, ...asked.spans]), false);
-  }
-
-  private async requireCameraOf(access: Access, shipId: string, cameraId: string): Promise<void> {
-    let shipOfCamera: string;
-    try {
-      shipOfCamera = (await this.fleet.requireCamera(access, cameraId)).ship.id;
-    } catch (err) {
-      // The ship is the user's; a camera of some other ship is simply not on it.
-      if (err instanceof ApiError) throw notFound(`Camera ${cameraId} of ship ${shipId}`);
-      throw err;
-    }
-    if (shipOfCamera !== shipId) throw notFound(`Camera ${cameraId} of ship ${shipId}`);
   }
 
   private ask(shipId: string, cameraId: string, start: number, end: number): Promise<Answer> {

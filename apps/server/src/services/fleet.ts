@@ -13,7 +13,7 @@ import type {
 import { cameraSource, parseDestination } from '@ship-cctv/protocol';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
-import { forbidden, notFound } from '../lib/envelope.ts';
+import { ApiError, forbidden, notFound } from '../lib/envelope.ts';
 import { escapeLike } from '../lib/sql-like.ts';
 import { type Access, requireOrg, subtreeIds } from './access.ts';
 
@@ -65,6 +65,23 @@ export class FleetService {
       .where(eq(t.cameras.id, cameraId));
     if (!row) throw notFound('Camera');
     if (!access.visibleOrgIds.has(row.ship.orgId)) throw forbidden();
+    return row;
+  }
+
+  /**
+   * A camera of a given ship: 403 for another organisation's ship, 404 for an unknown ship or a
+   * camera that is not on it (a camera of some other ship is simply not on this one).
+   */
+  async requireCameraOfShip(access: Access, shipId: string, cameraId: string) {
+    await this.requireShip(access, shipId);
+    let row;
+    try {
+      row = await this.requireCamera(access, cameraId);
+    } catch (err) {
+      if (err instanceof ApiError) throw notFound(`Camera ${cameraId} of ship ${shipId}`);
+      throw err;
+    }
+    if (row.ship.id !== shipId) throw notFound(`Camera ${cameraId} of ship ${shipId}`);
     return row;
   }
 

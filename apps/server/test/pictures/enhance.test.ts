@@ -31,7 +31,7 @@ describe('AI super-resolution of pictures', () => {
   const store = async (id: string, width: number, height: number) => {
     const jpeg = await picture(width, height);
     const meta: PictureMeta = { pictureId: id, cameraId: 'S1001-C01-1', time: Date.now(), mime: 'image/jpeg', bytes: jpeg.length, width, height, origin: 'manual', sha256: createHash('sha256').update(jpeg).digest('hex') };
-    t.app.pictures.files.append(SHIP, id, 0, jpeg);
+    t.app.pictures.files.append(SHIP, id, 0, 0, jpeg);
     const verdict = await t.app.pictures.files.complete(SHIP, meta);
     if (!verdict.ok) throw new Error(verdict.reason);
     await t.app.pictures.index.insert({ id, orgId: 'blueocean', shipId: SHIP, channelId: 'S1001-C01', cameraId: meta.cameraId, takenAt: new Date(meta.time), origin: 'manual', mime: meta.mime, bytes: meta.bytes, width, height, sha256: meta.sha256, file: verdict.file, thumbFile: verdict.thumbFile, thumbBytes: verdict.thumbBytes });

@@ -101,6 +101,11 @@ export const TaskShotReport = Type.Object({
 });
 export type TaskShotReport = Static<typeof TaskShotReport>;
 
+/** How many shots a task plans per camera: start, start + everyMs, … before end. */
+export function taskShotCount(task: Pick<SnapshotTaskSpec, 'start' | 'end' | 'everyMs'>): number {
+  return task.end <= task.start ? 0 : Math.ceil((task.end - task.start) / task.everyMs);
+}
+
 /** The picture id of a task's shot (deterministic: a shot taken twice would be one picture). */
 export function taskPictureId(taskId: string, index: number, cameraIndex: number): string {
   return `${taskId}_${index}_${cameraIndex}`;

@@ -18,6 +18,14 @@ export const picturesZhCN = {
     transferFailed: '图片传输失败',
     failed: '抓拍失败：{{message}}',
     offline: '船舶链路已断开，无法抓拍',
+    /** Why the ship could not take it (the codes of the pictures link and of shore's time-out). */
+    reason: {
+      cameraOffline: '摄像机没有画面',
+      noRecording: '船端录像中没有该时间的画面',
+      notFound: '船端没有该摄像机或图片',
+      offline: '船舶链路在抓拍前断开',
+      timeout: '船端没有及时应答',
+    },
   },
   ship: {
     title: '船端图片',
@@ -126,6 +134,13 @@ export const picturesEn: Widen<typeof picturesZhCN> = {
     transferFailed: 'Picture transfer failed',
     failed: 'The picture could not be taken: {{message}}',
     offline: 'The ship link is down: no picture can be taken now',
+    reason: {
+      cameraOffline: 'the camera sends no picture',
+      noRecording: 'the ship recorder holds nothing at that time',
+      notFound: 'the ship has no such camera or picture',
+      offline: 'the ship link went down before the picture was taken',
+      timeout: 'the ship did not answer in time',
+    },
   },
   ship: {
     title: 'Pictures on the ship',

@@ -33,8 +33,8 @@ export function queryPictures(filter: PictureFilter, page: number, size: number)
   return apiClient.post<PicturePage>(`/cctv/snapshot/complexQuery/${page}/${size}`, filter);
 }
 
-export function useShorePictures(filter: PictureFilter, page: number, size: number) {
-  return useQuery({ queryKey: ['pictures', 'shore', filter, page, size], queryFn: () => queryPictures(filter, page, size), placeholderData: keepPreviousData });
+export function useShorePictures(filter: PictureFilter, page: number, size: number, enabled = true) {
+  return useQuery({ queryKey: ['pictures', 'shore', filter, page, size], queryFn: () => queryPictures(filter, page, size), placeholderData: keepPreviousData, enabled });
 }
 
 /** `POST /api/v1/cctv-server/v3/getPicList/{shipId}`: what the ship holds, asked over its link. */

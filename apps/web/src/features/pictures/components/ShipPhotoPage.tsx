@@ -11,6 +11,7 @@ import { formatBytes } from '../../../lib/format-bytes.ts';
 import type { PlayableSource } from '../../../shared/playable-source.ts';
 import { pictureUrl, useFetchShipPicture, useShipPictures, useTakeSnapshot } from '../api/pictures.ts';
 import { transferView, usePictureEvents } from '../hooks/usePictureEvents.ts';
+import { snapshotFailure } from '../snapshot-reason.ts';
 import { CameraSourceTree } from './CameraSourceTree.tsx';
 import { TaskDrawer } from './TaskDrawer.tsx';
 import styles from './pictures.module.css';
@@ -50,7 +51,7 @@ export function ShipPhotoPage() {
   useEffect(() => {
     if (!taking || takingView.kind === 'none') return;
     if (takingView.kind === 'failed') {
-      message.error(t('pictures.snapshot.failed', { message: takingView.message }));
+      message.error(snapshotFailure(t, takingView.code, takingView.message));
       setTaking(undefined);
     } else if (takingView.kind === 'progress' || takingView.kind === 'stored') {
       setTaking(undefined);

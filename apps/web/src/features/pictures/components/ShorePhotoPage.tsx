@@ -44,7 +44,8 @@ export function ShorePhotoPage() {
     ...(origin ? { origin } : {}),
   };
   const list = useShorePictures(filter, page, PAGE_SIZE);
-  const wholeDay = useShorePictures(filter, 1, TIMELINE_MAX);
+  // The timeline's pictures: asked only while a day is chosen.
+  const wholeDay = useShorePictures(filter, 1, TIMELINE_MAX, day !== null);
   // The viewer steps through the day (or this page when no day is chosen).
   const viewed: PictureInfo[] = (day ? wholeDay.data?.pictures : list.data?.pictures) ?? [];
   const marks = useMemo(() => (day ? dayMarks(wholeDay.data?.pictures ?? [], day.startOf('day').valueOf(), day.startOf('day').add(1, 'day').valueOf() - day.startOf('day').valueOf()) : []), [day, wholeDay.data]);

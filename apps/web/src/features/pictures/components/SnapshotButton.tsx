@@ -7,6 +7,7 @@ import { formatBytes } from '../../../lib/format-bytes.ts';
 import type { CellControl, CellControlProps } from '../../../shared/player-cell/index.ts';
 import { pictureUrl, useTakeSnapshot } from '../api/pictures.ts';
 import { transferView, usePictureEvents } from '../hooks/usePictureEvents.ts';
+import { snapshotFailure } from '../snapshot-reason.ts';
 
 /**
  * Snapshot now, in a live cell's title bar: one click asks the ship for a picture of the channel;
@@ -50,7 +51,7 @@ export function SnapshotButton({ source, getPopupContainer }: CellControlProps) 
       });
       setPending(undefined);
     } else if (view.kind === 'failed') {
-      const text = view.code === 'rejected' ? t('pictures.snapshot.transferFailed') : t('pictures.snapshot.failed', { message: view.message });
+      const text = view.code === 'rejected' ? t('pictures.snapshot.transferFailed') : snapshotFailure(t, view.code, view.message);
       message.open({ key, type: 'error', content: text, duration: 6 });
       if (view.code !== 'rejected') setPending(undefined);
     }
