@@ -146,6 +146,19 @@ test('shore photo playback lists the pictures, zooms in the viewer, and download
   pictures = await pictures.switchLanguage('en');
   await expect(page.getByText(pictures.texts.pictures.shore.title, { exact: true })).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOTS}/shore-photo-en.png` });
+
+  // The chosen ship's snapshot tasks, from the shore screen too.
+  const tasks = pictures.texts.pictures.tasks;
+  await expect(page.getByRole('button', { name: tasks.open })).toBeDisabled();
+  await page.getByLabel(pictures.texts.sourceTree.organisation, { exact: true }).click();
+  // antd's visible options (its role=option elements are a hidden list for screen readers).
+  await page.locator('.ant-select-item-option[title="Blue Ocean Shipping"]').click();
+  await page.getByLabel(pictures.texts.pictures.shore.ship, { exact: true }).click();
+  await page.locator('.ant-select-item-option[title="BLUE OCEAN STAR 蓝海之星"]').click();
+  await page.getByRole('button', { name: tasks.open }).click();
+  const drawer = page.getByRole('dialog');
+  await expect(drawer.getByText(tasks.title.replace('{{ship}}', 'BLUE OCEAN STAR 蓝海之星'))).toBeVisible();
+  await expect(drawer.getByRole('button', { name: tasks.submit })).toBeEnabled();
 });
 
 test('AI enhance: a picture ×2 with progress and before/after; another enhancement cancelled', async ({ page, baseURL }) => {
@@ -169,8 +182,8 @@ test('AI enhance: a picture ×2 with progress and before/after; another enhancem
   // Another, to the end: progress, then the enhanced picture at twice the size beside the original.
   await pictures.cards().first().getByRole('button', { name: texts.button }).click();
   dialog = page.getByRole('dialog');
-  // ×4 takes pictures up to 960×540: the demo's 1280×720 pictures cannot have it.
-  await expect(dialog.getByRole('button', { name: texts.x4 })).toBeDisabled();
+  // ×4 takes pictures up to 1280×720, the demo cameras' size.
+  await expect(dialog.getByRole('button', { name: texts.x4 })).toBeEnabled();
   await dialog.getByRole('button', { name: texts.x2 }).click();
   await expect(dialog.getByTestId('enhance-progress')).toBeVisible({ timeout: 30_000 });
   const enhanced = dialog.getByTestId('enhanced-picture');

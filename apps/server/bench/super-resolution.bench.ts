@@ -1,22 +1,28 @@
 /**
- * Super-resolution honesty: is the model better than bicubic? On 20 pictures — 12 frames of the
- * synthetic camera at different moments and 8 pictures made with ffmpeg's generators (fractals,
- * test charts, gradients; no photographs: nothing is downloaded here) — each is shrunk ×2 (and
- * ×4 for the ones that divide), then enlarged back with the model (ESRGAN-slim, as the server runs
- * it) and with bicubic (sharp), and both are compared with the original: PSNR and SSIM on luma.
- * Also the model's speed in seconds per output megapixel on this machine. Prints figures; not part
- * of npm test. From the repository root:
+ * Super-resolution honesty: is the model better than bicubic? On 28 pictures in three groups —
+ * 12 frames of the synthetic camera at different moments, 8 pictures made with ffmpeg's generators
+ * (fractals, test charts, gradients, cellular automata) and 8 photographs (the sample pictures of
+ * Debian's scikit-image package, fetched with `apt-get download` and unpacked, never installed;
+ * skipped with a note where apt cannot fetch) — each is shrunk ×2 or ×4, then enlarged back with
+ * the model (as the server runs it, or `--model=`) and with bicubic (sharp), and both are compared
+ * with the original: PSNR and SSIM on luma, per picture, per group and overall. Also the model's
+ * speed in seconds per output megapixel on this machine. Prints figures; not part of npm test.
+ * From the repository root:
  *
- *   node --import tsx apps/server/bench/super-resolution.bench.ts [--scales=2,4]
+ *   node --import tsx apps/server/bench/super-resolution.bench.ts [--scales=2,4] [--model=slim|medium]
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { shootSynthetic } from '../../agent/src/pictures/capture.ts';
-import { type Scale, loadModel, upscale } from '../src/pictures/enhance/esrgan.ts';
+import { MODEL_OF_SCALE, type ModelVariant, type Scale, loadModel, upscale } from '../src/pictures/enhance/esrgan.ts';
 
 const argv = process.argv.slice(2);
 const SCALES = (argv.find((a) => a.startsWith('--scales='))?.slice(9) ?? '2,4').split(',').map(Number) as Scale[];
+const MODEL = argv.find((a) => a.startsWith('--model='))?.slice(8) as ModelVariant | undefined;
 const W = 480;
 const H = 272;
 
@@ -25,14 +31,50 @@ function generated(source: string): Buffer {
   return execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `${source}${source.includes('=') ? ':' : '='}size=${W}x${H}`, '-frames:v', '1', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'], { maxBuffer: 64 * 1024 * 1024 });
 }
 
-async function pictures(): Promise<{ name: string; rgb: Buffer }[]> {
-  const out: { name: string; rgb: Buffer }[] = [];
+const PHOTOS = ['astronaut.png', 'chelsea.png', 'coffee.png', 'rocket.jpg', 'motorcycle_left.png', 'brick.png', 'grass.png', 'hubble_deep_field.jpg'];
+
+/** The folder of scikit-image's sample photographs, from Debian's package (unpacked once into the temp folder). */
+function photoFolder(): string | undefined {
+  const root = join(tmpdir(), 'ship-cctv-sr-photos');
+  const data = join(root, 'usr/lib/python3/dist-packages/skimage/data');
+  if (existsSync(data)) return data;
+  try {
+    mkdirSync(root, { recursive: true });
+    execFileSync('apt-get', ['download', 'python3-skimage'], { cwd: root, stdio: 'ignore' });
+    const deb = readdirSync(root).find((f) => f.endsWith('.deb'));
+    if (!deb) return undefined;
+    execFileSync('dpkg-deb', ['-x', deb, '.'], { cwd: root });
+    return existsSync(data) ? data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type Group = 'synthetic' | 'generated' | 'photo';
+
+async function pictures(): Promise<{ name: string; group: Group; rgb: Buffer }[]> {
+  const out: { name: string; group: Group; rgb: Buffer }[] = [];
   for (let i = 0; i < 12; i++) {
     const shot = await shootSynthetic('Bridge 驾驶台', Date.UTC(2026, 10, 25, 8, 0, 0) + i * 4_321, { width: W, height: H }, { fontFile: undefined, nameFontFile: undefined });
-    out.push({ name: `synthetic-${i}`, rgb: await sharp(shot.jpeg).removeAlpha().raw().toBuffer() });
+    out.push({ name: `synthetic-${i}`, group: 'synthetic', rgb: await sharp(shot.jpeg).removeAlpha().raw().toBuffer() });
   }
-  for (const source of ['mandelbrot', 'testsrc2', 'smptehdbars', 'gradients=seed=3', 'cellauto=rule=110', 'life=mold=10:ratio=0.2:seed=4', 'rgbtestsrc', 'sierpinski=seed=7']) {
-    out.push({ name: source.split('=')[0] ?? source, rgb: generated(source) });
+  for (const source of ['mandelbrot', 'testsrc2', 'smptehdbars', 'gradients=seed=3', 'cellauto=rule=110:seed=5', 'life=mold=10:ratio=0.2:seed=4', 'rgbtestsrc', 'sierpinski=seed=7']) {
+    out.push({ name: source.split('=')[0] ?? source, group: 'generated', rgb: generated(source) });
+  }
+  const folder = photoFolder();
+  if (!folder) console.log('[photos] Debian\'s python3-skimage could not be fetched with apt-get download: photographs left out');
+  for (const name of folder ? PHOTOS : []) {
+    // The middle of the photograph at the benchmark's size (shrunk first where it is much larger).
+    const meta = await sharp(join(folder ?? '', name)).metadata();
+    const fit = Math.min((meta.width ?? W) / W, (meta.height ?? H) / H) > 2 ? 2 : 1;
+    const rgb = await sharp(join(folder ?? '', name))
+      .removeAlpha()
+      .toColourspace('srgb')
+      .resize(Math.round((meta.width ?? W) / fit), Math.round((meta.height ?? H) / fit), { kernel: 'cubic' })
+      .resize(W, H, { fit: 'cover', position: 'centre' })
+      .raw()
+      .toBuffer();
+    out.push({ name: name.replace(/\.\w+$/, ''), group: 'photo', rgb });
   }
   return out;
 }
@@ -92,10 +134,11 @@ const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
 async function main(): Promise<void> {
   const set = await pictures();
   for (const scale of SCALES) {
-    const model = await loadModel(scale);
+    const variant = MODEL ?? MODEL_OF_SCALE[scale];
+    const model = await loadModel(scale, variant);
     const lw = W / scale;
     const lh = H / scale;
-    const rows: { name: string; model: [number, number]; bicubic: [number, number] }[] = [];
+    const rows: { name: string; group: Group; model: [number, number]; bicubic: [number, number] }[] = [];
     let modelMs = 0;
     for (const p of set) {
       const raw = { raw: { width: W, height: H, channels: 3 as const } };
@@ -108,19 +151,27 @@ async function main(): Promise<void> {
       const ref = luma(p.rgb);
       const m = luma(up);
       const b = luma(bicubic);
-      rows.push({ name: p.name, model: [psnr(ref, m), ssim(ref, m, W, H)], bicubic: [psnr(ref, b), ssim(ref, b, W, H)] });
+      rows.push({ name: p.name, group: p.group, model: [psnr(ref, m), ssim(ref, m, W, H)], bicubic: [psnr(ref, b), ssim(ref, b, W, H)] });
     }
-    const better = rows.filter((r) => r.model[0] > r.bicubic[0]).length;
-    const betterSsim = rows.filter((r) => r.model[1] > r.bicubic[1]).length;
     for (const r of rows) {
-      console.log(`[×${scale}] ${r.name.padEnd(14)} model PSNR ${r.model[0].toFixed(2)} dB SSIM ${r.model[1].toFixed(4)} | bicubic PSNR ${r.bicubic[0].toFixed(2)} dB SSIM ${r.bicubic[1].toFixed(4)}`);
+      console.log(`[×${scale}] ${r.name.padEnd(16)} model PSNR ${r.model[0].toFixed(2)} dB SSIM ${r.model[1].toFixed(4)} | bicubic PSNR ${r.bicubic[0].toFixed(2)} dB SSIM ${r.bicubic[1].toFixed(4)}`);
     }
+    const summary = (label: string, of: typeof rows) => {
+      const better = of.filter((r) => r.model[0] > r.bicubic[0]).length;
+      const betterSsim = of.filter((r) => r.model[1] > r.bicubic[1]).length;
+      console.log(
+        `[×${scale}] ${label.padEnd(10)} ${String(of.length).padStart(2)} pictures: model PSNR ${mean(of.map((r) => r.model[0])).toFixed(2)} dB, SSIM ${mean(of.map((r) => r.model[1])).toFixed(4)}; ` +
+          `bicubic PSNR ${mean(of.map((r) => r.bicubic[0])).toFixed(2)} dB, SSIM ${mean(of.map((r) => r.bicubic[1])).toFixed(4)}; ` +
+          `model better on ${better}/${of.length} (PSNR), ${betterSsim}/${of.length} (SSIM)`,
+      );
+    };
+    for (const group of ['synthetic', 'generated', 'photo'] as const) {
+      const of = rows.filter((r) => r.group === group);
+      if (of.length > 0) summary(group, of);
+    }
+    summary('all', rows);
     const mp = (set.length * W * H) / 1e6;
-    console.log(
-      `[×${scale}] ${set.length} pictures ${lw}×${lh} → ${W}×${H}: model PSNR ${mean(rows.map((r) => r.model[0])).toFixed(2)} dB, SSIM ${mean(rows.map((r) => r.model[1])).toFixed(4)}; ` +
-        `bicubic PSNR ${mean(rows.map((r) => r.bicubic[0])).toFixed(2)} dB, SSIM ${mean(rows.map((r) => r.bicubic[1])).toFixed(4)}; ` +
-        `model better on ${better}/${rows.length} (PSNR), ${betterSsim}/${rows.length} (SSIM); ${(modelMs / 1000 / mp).toFixed(1)} s per output megapixel`,
-    );
+    console.log(`[×${scale}] ESRGAN-${variant}, ${lw}×${lh} → ${W}×${H}: ${(modelMs / 1000 / mp).toFixed(1)} s per output megapixel`);
   }
 }
 

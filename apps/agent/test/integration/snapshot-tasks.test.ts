@@ -142,4 +142,23 @@ describe('snapshot tasks', () => {
     const list = (await call('POST', '/api/v1/cctv-server/v3/getTasks', { shipId: SHIP })).json<{ data: SnapshotTaskStatus[] }>().data;
     expect(list.map((t) => t.id)).toContain(task.id);
   });
+
+  it('a task planned while the ship is out of reach is pending until the link returns, then handed over; one deleted meanwhile never reaches the ship', async () => {
+    shaper.setOutage(true);
+    await expect.poll(() => shore.app.agents.get(SHIP)?.ready ?? false, { timeout: 10_000 }).toBe(false);
+    const submit = (from: number) => call('POST', '/api/v1/cctv-server/v3/submitTask', { shipId: SHIP, channelIds: [CHANNEL], rateHours: 1, start: from, end: from + 3 * 3_600_000 });
+    const kept = (await submit(start + 48 * 3_600_000)).json<{ data: SnapshotTaskStatus }>().data;
+    const dropped = (await submit(start + 60 * 3_600_000)).json<{ data: SnapshotTaskStatus }>().data;
+    expect(kept).toMatchObject({ state: 'pending', handedOverAt: null, counts: { total: 3, planned: 3 } });
+    expect((await status(dropped.id)).state).toBe('pending');
+    expect((await call('DELETE', `/api/v1/cctv-server/v3/delTask/${dropped.id}`)).json<{ data: SnapshotTaskStatus }>().data.state).toBe('deleted');
+    expect(agent.pictures.tasks.tasks.map((t) => t.taskId)).not.toContain(kept.id);
+
+    shaper.setOutage(false);
+    await expect.poll(async () => (await status(kept.id)).state, { timeout: 30_000 }).toBe('active');
+    expect((await status(kept.id)).handedOverAt).toEqual(expect.any(Number));
+    await expect.poll(() => agent.pictures.tasks.tasks.some((t) => t.taskId === kept.id), { timeout: 10_000 }).toBe(true);
+    expect(agent.pictures.tasks.tasks.map((t) => t.taskId)).not.toContain(dropped.id);
+    expect((await status(dropped.id)).state).toBe('deleted');
+  });
 });

@@ -50,7 +50,7 @@ describe('AI super-resolution of pictures', () => {
     njzsz = (await logon(t.app, 'njzsz')).token;
     await store('enhance-small-01', 160, 90);
     await store('enhance-medium-1', 960, 540);
-    await store('enhance-large-01', 1280, 720);
+    await store('enhance-large-01', 1920, 1080);
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -96,7 +96,7 @@ describe('AI super-resolution of pictures', () => {
     expectError(await call('POST', `${AI}/commit`, { pictureId: 'enhance-small-01', scale: 3 }), 400);
     expectError(await call('POST', `${AI}/commit`, { pictureId: 'no-such-picture', scale: 2 }), 404);
     expectError(await call('POST', `${AI}/commit`, { pictureId: 'enhance-small-01', scale: 2 }, njzsz), 403);
-    expectError(await call('POST', `${AI}/commit`, { pictureId: 'enhance-large-01', scale: 4 }), 400, /up to 960×540 .* this one is 1280×720/);
+    expectError(await call('POST', `${AI}/commit`, { pictureId: 'enhance-large-01', scale: 4 }), 400, /up to 1280×720 .* this one is 1920×1080/);
     expectError(await call('POST', `${AI}/commit`, { pictureId: '../../etc/passwd', scale: 2 }), 400);
     expectError(await call('GET', `${AI}/progress/x`), 400);
     expectError(await call('GET', `${AI}/progress/00000000-0000-0000-0000-000000000000`), 404);

@@ -6,14 +6,20 @@ import '@tensorflow/tfjs-backend-wasm';
 import { type LayersModel, layers, loadLayersModel } from '@tensorflow/tfjs-layers';
 
 /**
- * A learned super-resolution model, run with TensorFlow.js on its WebAssembly backend: the
- * ESRGAN-slim networks (residual dense networks trained on DIV2K) whose weights ship inside the
- * npm package `@upscalerjs/esrgan-slim` and are read from disk — nothing is fetched at run time.
+ * A learned super-resolution model, run with TensorFlow.js on its WebAssembly backend: the ESRGAN
+ * networks (residual dense networks trained on DIV2K) whose weights ship inside the npm packages
+ * `@upscalerjs/esrgan-slim` and `@upscalerjs/esrgan-medium` and are read from disk — nothing is
+ * fetched at run time.
  * The networks take RGB in [0, 1] and give RGB in [0, 1] at 2× or 4× the size; two custom layers
  * (a residual scaling by 0.2 and a pixel shuffle) are defined here as the models name them.
  */
 export const SCALES = [2, 4] as const;
 export type Scale = (typeof SCALES)[number];
+
+/** The two sizes of the network shipped (`@upscalerjs/esrgan-slim`, `-medium`): medium has more layers. */
+export type ModelVariant = 'slim' | 'medium';
+/** Which network each scale runs, chosen by the benchmark (apps/server/bench/super-resolution.bench.ts). */
+export const MODEL_OF_SCALE: Record<Scale, ModelVariant> = { 2: 'slim', 4: 'medium' };
 
 const BETA = 0.2;
 type Shape = (number | null)[];
@@ -47,18 +53,18 @@ function registerLayers(): void {
 }
 
 /** The folder of the model's files (`model.json` and its weight shards) inside the npm package. */
-export function modelDir(scale: Scale): string {
+export function modelDir(scale: Scale, variant: ModelVariant = MODEL_OF_SCALE[scale]): string {
   const require = createRequire(import.meta.url);
   // The package exports no package.json: its CommonJS entry sits five folders down from its root.
-  const entry = require.resolve('@upscalerjs/esrgan-slim');
+  const entry = require.resolve(`@upscalerjs/esrgan-${variant}`);
   return join(dirname(entry), '..', '..', '..', '..', '..', 'models', `x${scale}`);
 }
 
-export async function loadModel(scale: Scale): Promise<LayersModel> {
+export async function loadModel(scale: Scale, variant: ModelVariant = MODEL_OF_SCALE[scale]): Promise<LayersModel> {
   await tf.setBackend('wasm');
   await tf.ready();
   registerLayers();
-  const dir = modelDir(scale);
+  const dir = modelDir(scale, variant);
   const json = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as {
     modelTopology: object;
     weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];

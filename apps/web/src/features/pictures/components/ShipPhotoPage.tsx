@@ -151,7 +151,7 @@ export function ShipPhotoPage() {
           </>
         ) : null}
       </Flex>
-      <TaskDrawer source={camera?.source} open={tasksOpen} onClose={() => setTasksOpen(false)} />
+      <TaskDrawer ship={camera ? { shipId: camera.source.shipId, shipDisplayName: camera.source.shipDisplayName, channel: { id: camera.source.channelId, name: camera.source.title } } : undefined} open={tasksOpen} onClose={() => setTasksOpen(false)} />
       {open && camera ? (
         <ShipPictureDialog
           picture={open}

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { CloudDownloadOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { CloudDownloadOutlined, ScheduleOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Alert, Button, DatePicker, Empty, Flex, Image, Pagination, Select, Spin, Tag, Tooltip, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { pickOrg, shipDisplayName, shipsOf, useOrganisations, useShipChannels } 
 import { pictureUrl, useShorePictures } from '../api/pictures.ts';
 import { dayMarks } from '../day-timeline.ts';
 import { EnhanceDialog } from './EnhanceDialog.tsx';
+import { TaskDrawer } from './TaskDrawer.tsx';
 import styles from './pictures.module.css';
 
 const PAGE_SIZE = 48;
@@ -18,7 +19,8 @@ const TIMELINE_MAX = 200;
 /**
  * /record/photo (shore photo playback): the pictures shore holds of the chosen organisation,
  * filtered by ship, channel, day and origin; a gallery whose viewer zooms and steps to the
- * next/previous, a download of each, and a day timeline of when pictures were taken.
+ * next/previous, a download of each, a day timeline of when pictures were taken, AI enhancement of a
+ * picture and the chosen ship's snapshot tasks.
  */
 export function ShorePhotoPage() {
   const { t, i18n } = useTranslation();
@@ -31,10 +33,13 @@ export function ShorePhotoPage() {
   const [page, setPage] = useState(1);
   const [viewer, setViewer] = useState<{ open: boolean; current: number }>({ open: false, current: 0 });
   const [enhancing, setEnhancing] = useState<PictureInfo>();
+  const [tasksOpen, setTasksOpen] = useState(false);
   const { byShip, load } = useShipChannels();
   const ship = ships.find((s) => s.id === shipId);
   const channels = shipId ? byShip.get(shipId) : undefined;
   const cameras = channels?.status === 'ready' ? channels.channels.flatMap((c) => c.cameras.map((cam) => ({ value: cam.id, label: c.cameras.length > 1 ? `${c.name} · ${cam.name}` : c.name }))) : [];
+
+  const cameraChannel = channels?.status === 'ready' ? channels.channels.find((c) => c.cameras.some((cam) => cam.id === cameraId)) : undefined;
 
   const filter: PictureFilter = {
     ...(org ? { orgId: org.id } : {}),
@@ -128,7 +133,17 @@ export function ShorePhotoPage() {
             reset();
           }}
         />
+        <Tooltip title={ship ? undefined : t('pictures.tasks.chooseShipFirst')}>
+          <Button icon={<ScheduleOutlined />} disabled={!ship} onClick={() => setTasksOpen(true)}>
+            {t('pictures.tasks.open')}
+          </Button>
+        </Tooltip>
       </Flex>
+      <TaskDrawer
+        ship={ship ? { shipId: ship.id, shipDisplayName: shipDisplayName(ship), ...(cameraChannel ? { channel: { id: cameraChannel.id, name: cameraChannel.name } } : {}) } : undefined}
+        open={tasksOpen}
+        onClose={() => setTasksOpen(false)}
+      />
 
       {day ? (
         <div aria-label={t('pictures.shore.timeline')}>

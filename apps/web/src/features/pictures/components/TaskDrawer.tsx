@@ -4,7 +4,6 @@ import { Alert, App, Button, DatePicker, Drawer, Empty, Flex, Form, InputNumber,
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { SnapshotTaskStatus, TaskShot } from '@ship-cctv/protocol';
-import type { PlayableSource } from '../../../shared/playable-source.ts';
 import { useShipChannels } from '../../../shared/source-tree/index.ts';
 import { useDeleteTask, useSubmitTask, useTaskDetail, useTasks } from '../api/pictures.ts';
 import styles from './pictures.module.css';
@@ -18,12 +17,19 @@ interface TaskForm {
   window: [Dayjs, Dayjs];
 }
 
+/** The ship whose tasks are shown, and the channel a new task starts with (the one being looked at). */
+export interface TaskShip {
+  shipId: string;
+  shipDisplayName: string;
+  channel?: { id: string; name: string };
+}
+
 /**
- * The snapshot tasks of the ship of the chosen channel: create one (channels of the ship, a rate in
- * hours per picture, a time window), follow each task's state and its shots on a timeline, delete
- * with confirmation (the ship stops; the pictures taken stay).
+ * The snapshot tasks of one ship: create one (channels of the ship, a rate in hours per picture, a
+ * time window), follow each task's state and its shots on a timeline, delete with confirmation
+ * (the ship stops; the pictures taken stay). Opened from both photo screens.
  */
-export function TaskDrawer({ source, open, onClose }: { source: PlayableSource | undefined; open: boolean; onClose(): void }) {
+export function TaskDrawer({ ship: source, open, onClose }: { ship: TaskShip | undefined; open: boolean; onClose(): void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const shipId = source?.shipId;
@@ -32,7 +38,7 @@ export function TaskDrawer({ source, open, onClose }: { source: PlayableSource |
   const remove = useDeleteTask();
   const { byShip } = useShipChannels();
   const channels = shipId ? byShip.get(shipId) : undefined;
-  const channelOptions = channels?.status === 'ready' ? channels.channels.map((c) => ({ value: c.id, label: c.name })) : source ? [{ value: source.channelId, label: source.title }] : [];
+  const channelOptions = channels?.status === 'ready' ? channels.channels.map((c) => ({ value: c.id, label: c.name })) : source?.channel ? [{ value: source.channel.id, label: source.channel.name }] : [];
   const [form] = Form.useForm<TaskForm>();
   const [expanded, setExpanded] = useState<string>();
 
@@ -60,7 +66,7 @@ export function TaskDrawer({ source, open, onClose }: { source: PlayableSource |
             form={form}
             layout="vertical"
             requiredMark={false}
-            initialValues={{ channelIds: [source.channelId], rateHours: 1, window: [dayjs().add(5, 'minute').startOf('minute'), dayjs().add(1, 'day').startOf('minute')] }}
+            initialValues={{ channelIds: source.channel ? [source.channel.id] : [], rateHours: 1, window: [dayjs().add(5, 'minute').startOf('minute'), dayjs().add(1, 'day').startOf('minute')] }}
             onFinish={create}
             aria-label={t('pictures.tasks.create')}
           >
