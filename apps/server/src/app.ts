@@ -21,6 +21,8 @@ import recorderPlugin, { type RecorderPluginOptions } from './plugins/app/record
 import jobsPlugin, { type JobsPluginOptions } from './plugins/app/jobs.ts';
 import picturesPlugin, { type PicturesPluginOptions } from './plugins/app/pictures.ts';
 import pictureRoutes from './routes/pictures/index.ts';
+import carouselPlugin, { type CarouselPluginOptions } from './plugins/app/carousel.ts';
+import carouselRoutes from './routes/carousel/index.ts';
 import recordRoutes from './routes/api/cctv/record.ts';
 import playbackPlugin, { type PlaybackPluginOptions } from './plugins/app/playback.ts';
 import vodRoutes from './routes/cctvv3-server/vod.ts';
@@ -60,6 +62,7 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   jobs?: JobsPluginOptions;
   /** Pictures (retention, the ship's answer time; files under dataDir/pictures). */
   pictures?: Omit<PicturesPluginOptions, 'dataDir'>;
+  carousel?: CarouselPluginOptions;
 }
 
 export type App = FastifyInstance;
@@ -151,6 +154,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(livePlugin, opts.live ?? {});
   await app.register(recorderPlugin, { ...opts.recorder, dataDir: opts.dataDir });
   await app.register(picturesPlugin, { ...opts.pictures, dataDir: opts.dataDir });
+  await app.register(carouselPlugin, opts.carousel ?? {});
   // Status reported to any instance reaches this instance's STOMP subscribers; a new subscriber
   // first gets the current state.
   app.status.onDeliver((event) => app.stomp.publish(event.destination, event.body));
@@ -167,6 +171,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(cctvServerRoutes, { prefix: '/api/v1/cctv-server' });
   await app.register(vodRoutes, { prefix: '/cctvv3-server/v3/vod' });
   await app.register(pictureRoutes);
+  await app.register(carouselRoutes, { prefix: '/api/v1/cctv/carousel' });
   await app.register(webAppPlugin, { webDist: opts.webDist });
 
   return app;

@@ -15,4 +15,5 @@ export * from './playback.ts';
 export * from './schemas/vod.ts';
 export * from './schemas/record.ts';
 export * from './schemas/pictures.ts';
+export * from './schemas/carousel.ts';
 export * from './backoff.ts';

@@ -20,6 +20,11 @@ export type PlayCommand = {
   cameraId: string;
   /** Definition model id; absent means the ship's default. */
   templateId?: number;
+  /**
+   * The carousel (a started task, or a simple carousel) this cell runs for: the continuous-watching
+   * limit does not apply to it (a carousel turns its pages; it is not one continuous view).
+   */
+  carouselId?: string;
 };
 
 export type MediaClientMessage =

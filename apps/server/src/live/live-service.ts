@@ -32,6 +32,9 @@ export interface LiveTicket {
  * ship's link (AgentGateway.openStream), which delivers it only what that ship sends about it; this
  * service turns each ship's uplink queue reports into definition switches.
  */
+/** Whether a view of `cameraId` asked for on behalf of a feature (`on`) is free of the continuous-watching limit. */
+export type LimitExemption = (access: Access, cameraId: string, on: { carouselId?: string | undefined }) => Promise<boolean>;
+
 export class LiveService {
   private readonly registry: StreamRegistry<string, LiveSource>;
   private readonly controllers = new Map<string, DefinitionController>();
@@ -57,9 +60,27 @@ export class LiveService {
     });
   }
 
+  private readonly limitExemptions: LimitExemption[] = [];
+
+  /**
+   * A feature whose views are not one continuous watch of a channel (a carousel turns its pages)
+   * says which views the continuous-watching limit leaves alone.
+   */
+  exemptFromLimit(rule: LimitExemption): void {
+    this.limitExemptions.push(rule);
+  }
+
   /** Checks access and picks the definition; throws ApiError (403/404) or LiveRequestError. */
-  async resolve(access: Access, cameraId: string, templateId: number | undefined): Promise<LiveTicket & { source: () => LiveSource }> {
+  async resolve(access: Access, cameraId: string, templateId: number | undefined, on?: { carouselId?: string | undefined }): Promise<LiveTicket & { source: () => LiveSource }> {
     const { requested, lowest, ...ticket } = await resolveStreamAccess(this.fleet, access, cameraId, templateId);
+    if (on?.carouselId && ticket.autoShutdown.enabled) {
+      for (const rule of this.limitExemptions) {
+        if (await rule(access, cameraId, on)) {
+          ticket.autoShutdown = { ...ticket.autoShutdown, enabled: false };
+          break;
+        }
+      }
+    }
     return {
       ...ticket,
       key: `${cameraId}@${requested.id}`,

@@ -23,6 +23,7 @@ const ClientMessage = Compile(
       mode: Type.Literal('live'),
       cameraId: Type.String({ minLength: 1, maxLength: 64 }),
       templateId: Type.Optional(Type.Integer({ minimum: 1 })),
+      carouselId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' })),
     }),
     Type.Object({ type: Type.Literal('stop') }),
     Type.Object({ type: Type.Literal('continue') }),
@@ -125,7 +126,7 @@ export class ViewerSession implements LiveViewer {
     const cmd = msg as MediaClientMessage;
     switch (cmd.type) {
       case 'play':
-        return this.play(cmd.cameraId, cmd.templateId);
+        return cmd.mode === 'live' ? this.play(cmd.cameraId, cmd.templateId, cmd.carouselId) : this.play(cmd.cameraId, cmd.templateId);
       case 'stop':
         this.plays++; // a play still being resolved does not start after all
         this.leave();
@@ -194,12 +195,12 @@ export class ViewerSession implements LiveViewer {
     return false;
   }
 
-  private async play(cameraId: string, templateId: number | undefined): Promise<void> {
+  private async play(cameraId: string, templateId: number | undefined, carouselId?: string): Promise<void> {
     this.leave();
     const play = ++this.plays;
     let ticket;
     try {
-      ticket = await this.live.resolve(this.auth, cameraId, templateId);
+      ticket = await this.live.resolve(this.auth, cameraId, templateId, { carouselId });
     } catch (err) {
       if (this.refused(err)) return;
       throw err;

@@ -1,16 +1,21 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { CODES, COOKIES, MESSAGES, PATHS, PRODUCT_VERSION, TOKEN_HEADER } from '@ship-cctv/protocol';
+import { CODES, COOKIES, MESSAGES, PATHS, PRODUCT_VERSION, TOKEN_HEADER, type ParsedDestination, parseDestination } from '@ship-cctv/protocol';
 import { ApiError } from '../../lib/envelope.ts';
 import type { AuthContext, SessionEvents } from '../../services/sessions.ts';
 import { type StompErrorInfo, StompError, StompServer, type StompServerOptions } from '../../stomp/server.ts';
 
 export type AppStompServer = StompServer<AuthContext, FastifyRequest>;
 
+/** Who may subscribe to a kind of destination, decided by the feature that publishes there. */
+export type SubscribeRule<K extends ParsedDestination['kind']> = (auth: AuthContext, destination: Extract<ParsedDestination, { kind: K }>) => Promise<boolean>;
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** The live channel (spec §7): publish status to destinations, see what is watched. */
     stomp: AppStompServer;
+    /** A feature's own rule for its destinations (the ships' destinations are the fleet's). */
+    stompSubscribeRule<K extends ParsedDestination['kind']>(kind: K, rule: SubscribeRule<K>): void;
   }
 }
 
@@ -42,6 +47,7 @@ function sessionError(code: number, message: string): StompErrorInfo {
  */
 export default fp<StompPluginOptions>(
   async (app, opts) => {
+    const rules = new Map<string, (auth: AuthContext, destination: ParsedDestination) => Promise<boolean>>();
     const stomp: AppStompServer = new StompServer<AuthContext, FastifyRequest>({
       ...opts,
       serverName: `ship-cctv/${PRODUCT_VERSION}`,
@@ -55,10 +61,18 @@ export default fp<StompPluginOptions>(
           throw err;
         }
       },
-      authorizeSubscribe: (auth, destination) => app.fleet.canSubscribe(auth, destination),
+      authorizeSubscribe: (auth, destination) => {
+        const parsed = parseDestination(destination);
+        const rule = parsed ? rules.get(parsed.kind) : undefined;
+        return rule && parsed ? rule(auth, parsed) : app.fleet.canSubscribe(auth, destination);
+      },
       expiry: (auth) => ({ at: auth.expiresAt, error: sessionError(CODES.unauthorized, MESSAGES.authFailed) }),
     });
     app.decorate('stomp', stomp);
+    app.decorate('stompSubscribeRule', <K extends ParsedDestination['kind']>(kind: K, rule: SubscribeRule<K>) => {
+      if (rules.has(kind)) throw new Error(`a subscribe rule for ${kind} destinations exists already`);
+      rules.set(kind, rule as (auth: AuthContext, destination: ParsedDestination) => Promise<boolean>);
+    });
 
     // Logout and displacement end the session's sockets at once, not at the next CONNECT.
     const onEnded = ({ sessionId, reason }: SessionEvents['ended'][0]) => {
