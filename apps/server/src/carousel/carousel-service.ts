@@ -272,7 +272,8 @@ export class CarouselService {
       }
       await sleep(wait, ctx.signal);
     }
-    return { ended: 'aborted' };
+    // Aborted: the runner gives the job back to the queue (stopping) or marks it cancelled.
+    throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('aborted');
   }
 
   // ── internals ────────────────────────────────────────────────────────────────────────────────

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Carousel, type CarouselDetail, type CarouselEstimate, type CarouselStatus, TOKEN_HEADER } from '@ship-cctv/protocol';
+import { loadAccess } from '../../src/services/access.ts';
 import { type TestApp, build, logon } from '../helpers/build.ts';
 
 /**
@@ -153,5 +154,19 @@ describe('carousels', () => {
     const one = data<CarouselEstimate>(await call('POST', '/estimate', { ...body, layout: 4 }));
     expect(one).toMatchObject({ pageCount: 1, prewarmSeconds: 0, bytesPerHour: e.alwaysOnBytesPerHour });
     expectError(await call('POST', '/estimate', { ...body, channelIds: ['S3001-C01'] }), 400);
+  });
+
+  it('a carousel’s cells are not held to the continuous-watching limit; other views are', async () => {
+    const made = data<Carousel>(await call('POST', '/add2', task));
+    const other = data<Carousel>(await call('POST', '/add2', { ...task, orgId: 'njzsz', channelIds: ['S3001-C01'] }, njzsz));
+    const access = await loadAccess(t.app.database.db, 'u-demo');
+    const limited = async (cameraId: string, carouselId?: string) => (await t.app.live.resolve(access, cameraId, undefined, { carouselId })).autoShutdown.enabled;
+    expect(await limited('S1001-C01-1')).toBe(true);
+    expect(await limited('S1001-C01-1', made.id)).toBe(false);
+    // A camera the carousel does not show, or a carousel of another organisation's user, keeps the limit.
+    expect(await limited('S1003-C01-1', made.id)).toBe(true);
+    const njzszAccess = await loadAccess(t.app.database.db, 'u-njzsz');
+    expect((await t.app.live.resolve(njzszAccess, 'S3001-C01-1', undefined, { carouselId: made.id })).autoShutdown.enabled).toBe(true);
+    expect((await t.app.live.resolve(njzszAccess, 'S3001-C01-1', undefined, { carouselId: other.id })).autoShutdown.enabled).toBe(false);
   });
 });
