@@ -85,6 +85,7 @@ export class CarouselService {
     const task = kind === 'task' ? (input as TaskCarouselInput) : undefined;
     const mode = task?.mode ?? 'channels';
     const orgIds = await visibleSubtreeOrgIds(this.o.db, access, input.orgId);
+    if (!input.name.trim()) throw badRequest('a carousel needs a name');
     if (input.seconds !== undefined && !this.o.secondsAllowed) {
       throw badRequest('a dwell in seconds is allowed only on a server started with CAROUSEL_SECONDS=1 (tests and demonstrations); give minutes');
     }
@@ -101,7 +102,7 @@ export class CarouselService {
     const values = {
       orgId: input.orgId,
       kind,
-      name: input.name.trim() || input.name,
+      name: input.name.trim(),
       layout: input.layout,
       minutes: input.minutes,
       seconds: input.seconds ?? null,

@@ -88,6 +88,7 @@ describe('carousels', () => {
     expectError(await call('POST', '/add2', { ...task, minutes: 1.5 }), 400);
     expectError(await call('POST', '/add2', { ...task, layout: 6 }), 400);
     expectError(await call('POST', '/add2', { ...task, name: '' }), 400);
+    expectError(await call('POST', '/add2', { ...task, name: '   ' }), 400, /needs a name/);
     expectError(await call('POST', '/add2', { ...task, seconds: 20 }), 400, /CAROUSEL_SECONDS=1/);
     expectError(await call('POST', '/add2', { ...task, channelIds: ['S1001-C01', 'S3001-C01'] }), 400, /S3001-C01 are not channels of organisation blueocean/);
     expectError(await call('POST', '/add2', { ...task, channelIds: ['S1001-C05'] }), 400, /S1001-C05/);
