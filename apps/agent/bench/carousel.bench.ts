@@ -8,22 +8,24 @@
  *
  * Everything runs here: a shore server (embedded database), ship S1001's agent with four synthetic
  * cameras behind a LinkShaper (steady profile: no jitter, no outages), and viewers on raw media
- * sockets doing what the carousel player does — open a cell's stream, close it when its page goes.
+ * sockets doing what the carousel player does — open a cell's stream naming its carousel (a carousel
+ * task of the four channels, made through the API), close it when its page goes.
  * A cell "shows a picture" when its first media fragment (which starts with a keyframe) arrives;
  * a browser shows it one decode later. Pages are two cells here (cameras 1+2, then 3+4) so that the
- * one ship has two pages of distinct cameras; rounds are 11 s apart so that no stream of an earlier
- * page still lingers on shore (10 s) and every switch without pre-warm is a cold start.
+ * one ship has two pages of distinct cameras. A carousel's cells do not linger on shore when their
+ * page leaves; rounds are still 11 s apart (a live view's linger) so that every switch without
+ * pre-warm is a cold start however that rule changes.
  *
  * The uplink part runs a carousel of the four channels one per page (layout 1) with a 30 s dwell
- * for one cycle (2 minutes), and the four channels always on for as long; both include shore's
- * 10 s linger after a viewer leaves. It prints the measured bytes, per hour, and the same carousel
+ * for one cycle (2 minutes), and the four channels always on for as long as live views (these linger
+ * 10 s after their viewers leave). It prints the measured bytes, per hour, and the same carousel
  * with the issue's 2-minute dwell worked out from the measured per-visit cost and stream rate.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { LinkReport } from '@ship-cctv/protocol';
+import { type Carousel, type LinkReport, TOKEN_HEADER } from '@ship-cctv/protocol';
 import { ShipAgent } from '../src/agent.ts';
 import { LinkShaper, PROFILES, type LinkProfile, withOverrides } from '../src/link/index.ts';
 import { MediaClient } from '../test/helpers/media-client.ts';
@@ -46,7 +48,7 @@ class Cell {
   firstFragmentAt: number | undefined;
   private constructor(readonly client: MediaClient) {}
 
-  static async open(port: number, token: string, cameraId: string): Promise<Cell> {
+  static async open(port: number, token: string, cameraId: string, carouselId?: string): Promise<Cell> {
     const client = await MediaClient.open(port, token);
     const cell = new Cell(client);
     client.ws.on('message', (data, isBinary) => {
@@ -54,7 +56,7 @@ class Cell {
       const buf = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
       if (buf.subarray(4, 8).toString('latin1') === 'moof') cell.firstFragmentAt = performance.now();
     });
-    client.send({ type: 'play', mode: 'live', cameraId });
+    client.send({ type: 'play', mode: 'live', cameraId, ...(carouselId ? { carouselId } : {}) });
     return cell;
   }
 
@@ -89,6 +91,13 @@ async function main(): Promise<void> {
   );
   agent.start();
   while (!shore.app.agents.get(SHIP)?.ready) await sleep(50);
+  const carousel = await shore.app.inject({
+    method: 'POST',
+    url: '/api/v1/cctv/carousel/add2',
+    headers: { [TOKEN_HEADER]: token },
+    payload: { name: 'Bench', orgId: 'blueocean', mode: 'channels', layout: 4, minutes: 1, channelIds: CAMERAS.map((c) => c.replace(/-1$/, '')) },
+  });
+  const carouselId = carousel.json<{ data: Carousel }>().data.id;
   const upLive = async () => Number(/shipcctv_link_bytes_total\{[^}]*direction="up"[^}]*purpose="live"[^}]*\} (\d+)/.exec(await scrapeMetrics(shore.app))?.[1] ?? 0);
 
   try {
@@ -98,7 +107,7 @@ async function main(): Promise<void> {
         report = { linkType: name, quality: 80, duplex: 'BOTH' };
         const pages = [CAMERAS.slice(0, 2), CAMERAS.slice(2, 4)];
         // The first page on screen.
-        let onScreen = await Promise.all((pages[0] ?? []).map((c) => Cell.open(shore.port, token, c)));
+        let onScreen = await Promise.all((pages[0] ?? []).map((c) => Cell.open(shore.port, token, c, carouselId)));
         await Promise.all(onScreen.map((c) => c.shown(60_000)));
         const results: Record<'cold' | 'prewarm', number[]> = { cold: [], prewarm: [] };
         let page = 0;
@@ -109,12 +118,12 @@ async function main(): Promise<void> {
           const nextPage = pages[(page + 1) % 2] ?? [];
           let next: Cell[] = [];
           if (mode === 'prewarm') {
-            next = await Promise.all(nextPage.map((c) => Cell.open(shore.port, token, c)));
+            next = await Promise.all(nextPage.map((c) => Cell.open(shore.port, token, c, carouselId)));
             await sleep(PREWARM_MS);
           }
           const switchAt = performance.now();
           await Promise.all(onScreen.map((c) => c.close()));
-          if (mode === 'cold') next = await Promise.all(nextPage.map((c) => Cell.open(shore.port, token, c)));
+          if (mode === 'cold') next = await Promise.all(nextPage.map((c) => Cell.open(shore.port, token, c, carouselId)));
           const shown = await Promise.all(next.map((c) => c.shown(60_000)));
           results[mode].push(Math.max(0, Math.max(...shown) - switchAt));
           onScreen = next;
@@ -136,18 +145,18 @@ async function main(): Promise<void> {
       // The carousel: one channel per page, the next started PREWARM before its page.
       let before = await upLive();
       const started = performance.now();
-      let current = await Cell.open(shore.port, token, CAMERAS[0] as string);
+      let current = await Cell.open(shore.port, token, CAMERAS[0] as string, carouselId);
       for (let i = 1; i <= CAMERAS.length; i++) {
         const pageEnd = started + i * DWELL_MS;
         await sleep(Math.max(0, pageEnd - PREWARM_MS - performance.now()));
-        const next = i < CAMERAS.length ? await Cell.open(shore.port, token, CAMERAS[i] as string) : undefined;
+        const next = i < CAMERAS.length ? await Cell.open(shore.port, token, CAMERAS[i] as string, carouselId) : undefined;
         await sleep(Math.max(0, pageEnd - performance.now()));
         await current.close();
         if (!next) break;
         current = next;
       }
       await sleep(LINGER_MS + 1_000);
-      const carousel = (await upLive()) - before;
+      const carouselBytes = (await upLive()) - before;
 
       // The same channels, always on, for as long.
       before = await upLive();
@@ -158,10 +167,10 @@ async function main(): Promise<void> {
       const alwaysOn = (await upLive()) - before;
 
       const perHour = 3_600_000 / cycleMs;
-      console.log(`[bytes] 4 channels, 30 s a page, one cycle (2 min): carousel ${mb(carousel)} (${mb(carousel * perHour)} per hour), always on ${mb(alwaysOn)} (${mb(alwaysOn * perHour)} per hour): ${((carousel / alwaysOn) * 100).toFixed(0)} %`);
+      console.log(`[bytes] 4 channels, 30 s a page, one cycle (2 min): carousel ${mb(carouselBytes)} (${mb(carouselBytes * perHour)} per hour), always on ${mb(alwaysOn)} (${mb(alwaysOn * perHour)} per hour): ${((carouselBytes / alwaysOn) * 100).toFixed(0)} %`);
       // The 2-minute carousel from the same measurements: each visit costs its measured bytes plus 90 s more of the stream.
       const ratePerChannelPerMs = alwaysOn / CAMERAS.length / (cycleMs + LINGER_MS);
-      const visit2min = carousel / CAMERAS.length + ratePerChannelPerMs * 90_000;
+      const visit2min = carouselBytes / CAMERAS.length + ratePerChannelPerMs * 90_000;
       const hourly2min = visit2min * (3_600_000 / 120_000);
       const alwaysHourly = ratePerChannelPerMs * CAMERAS.length * 3_600_000;
       console.log(`[bytes] 4 channels, 2 minutes a page (from the stream rate ${(ratePerChannelPerMs * 8).toFixed(0)} kbit/s a channel): carousel ${mb(hourly2min)} per hour against ${mb(alwaysHourly)} always on: ${((hourly2min / alwaysHourly) * 100).toFixed(0)} %`);

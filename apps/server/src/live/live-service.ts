@@ -24,6 +24,8 @@ export interface LiveTicket {
   orgId: string;
   waitSeconds: number;
   autoShutdown: { enabled: boolean; minutes: number; countdownSeconds: number };
+  /** Whether the stream lingers after its last viewer leaves (a carousel's page does not: the next page already runs). */
+  linger: boolean;
 }
 
 /**
@@ -32,8 +34,8 @@ export interface LiveTicket {
  * ship's link (AgentGateway.openStream), which delivers it only what that ship sends about it; this
  * service turns each ship's uplink queue reports into definition switches.
  */
-/** Whether a view of `cameraId` asked for on behalf of a feature (`on`) is free of the continuous-watching limit. */
-export type LimitExemption = (access: Access, cameraId: string, on: { carouselId?: string | undefined }) => Promise<boolean>;
+/** Whether a view of `cameraId` asked for on behalf of a feature (`on`) is a paged view (a carousel's cell). */
+export type PagedViewRule = (access: Access, cameraId: string, on: { carouselId?: string | undefined }) => Promise<boolean>;
 
 export class LiveService {
   private readonly registry: StreamRegistry<string, LiveSource>;
@@ -60,29 +62,33 @@ export class LiveService {
     });
   }
 
-  private readonly limitExemptions: LimitExemption[] = [];
+  private readonly pagedViewRules: PagedViewRule[] = [];
 
   /**
-   * A feature whose views are not one continuous watch of a channel (a carousel turns its pages)
-   * says which views the continuous-watching limit leaves alone.
+   * A feature whose views turn pages (a carousel) says which views are its own: they are not one
+   * continuous watch of a channel, so the continuous-watching limit leaves them alone, and their
+   * streams stop as soon as the page leaves (no linger: the next page runs already).
    */
-  exemptFromLimit(rule: LimitExemption): void {
-    this.limitExemptions.push(rule);
+  exemptPagedViews(rule: PagedViewRule): void {
+    this.pagedViewRules.push(rule);
   }
 
   /** Checks access and picks the definition; throws ApiError (403/404) or LiveRequestError. */
   async resolve(access: Access, cameraId: string, templateId: number | undefined, on?: { carouselId?: string | undefined }): Promise<LiveTicket & { source: () => LiveSource }> {
     const { requested, lowest, ...ticket } = await resolveStreamAccess(this.fleet, access, cameraId, templateId);
-    if (on?.carouselId && ticket.autoShutdown.enabled) {
-      for (const rule of this.limitExemptions) {
+    let paged = false;
+    if (on?.carouselId) {
+      for (const rule of this.pagedViewRules) {
         if (await rule(access, cameraId, on)) {
-          ticket.autoShutdown = { ...ticket.autoShutdown, enabled: false };
+          paged = true;
           break;
         }
       }
     }
+    if (paged) ticket.autoShutdown = { ...ticket.autoShutdown, enabled: false };
     return {
       ...ticket,
+      linger: !paged,
       key: `${cameraId}@${requested.id}`,
       source: () =>
         new LiveSource({
@@ -118,7 +124,7 @@ export class LiveService {
       source: lease.source,
       release: () => {
         lease.source.removeViewer(viewer);
-        lease.release();
+        lease.release({ linger: ticket.linger });
       },
     };
   }

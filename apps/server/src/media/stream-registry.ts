@@ -49,7 +49,8 @@ export interface RegistryEntry<K, S extends Source> {
 /** A holder's claim on a source; `release()` is idempotent and bound to this very source. */
 export interface Lease<S extends Source> {
   readonly source: S;
-  release(): void;
+  /** `linger: false`: stop the source at once if this was its last holder (no linger). */
+  release(opts?: { linger?: boolean }): void;
 }
 
 const defaultTimers: Timers = {
@@ -93,10 +94,10 @@ export class StreamRegistry<K, S extends Source = Source> {
     let released = false;
     return {
       source: slot.source,
-      release: () => {
+      release: (opts) => {
         if (released) return;
         released = true;
-        if (this.slots.get(this.identity(key)) === slot) this.releaseSlot(slot);
+        if (this.slots.get(this.identity(key)) === slot) this.releaseSlot(slot, opts?.linger ?? true);
       },
     };
   }
@@ -167,10 +168,10 @@ export class StreamRegistry<K, S extends Source = Source> {
     return slot;
   }
 
-  private releaseSlot(slot: Slot<K, S>): void {
+  private releaseSlot(slot: Slot<K, S>, linger = true): void {
     slot.holders--;
     if (slot.holders > 0) return;
-    if (this.lingerMs <= 0) {
+    if (this.lingerMs <= 0 || !linger) {
       this.forget(slot);
       this.stopSource(slot);
       return;

@@ -157,11 +157,16 @@ describe('carousels', () => {
     expectError(await call('POST', '/estimate', { ...body, channelIds: ['S3001-C01'] }), 400);
   });
 
-  it('a carousel’s cells are not held to the continuous-watching limit; other views are', async () => {
+  it('a carousel’s cells are not held to the continuous-watching limit and do not linger; other views are and do', async () => {
     const made = data<Carousel>(await call('POST', '/add2', task));
     const other = data<Carousel>(await call('POST', '/add2', { ...task, orgId: 'njzsz', channelIds: ['S3001-C01'] }, njzsz));
     const access = await loadAccess(t.app.database.db, 'u-demo');
-    const limited = async (cameraId: string, carouselId?: string) => (await t.app.live.resolve(access, cameraId, undefined, { carouselId })).autoShutdown.enabled;
+    const limited = async (cameraId: string, carouselId?: string) => {
+      const ticket = await t.app.live.resolve(access, cameraId, undefined, { carouselId });
+      // A carousel's cell is a paged view: no limit, and no linger when its page leaves.
+      expect(ticket.linger).toBe(ticket.autoShutdown.enabled);
+      return ticket.autoShutdown.enabled;
+    };
     expect(await limited('S1001-C01-1')).toBe(true);
     expect(await limited('S1001-C01-1', made.id)).toBe(false);
     // A camera the carousel does not show, or a carousel of another organisation's user, keeps the limit.

@@ -139,6 +139,18 @@ describe('StreamRegistry (vitest fake timers)', () => {
     expect(started).toHaveLength(1);
   });
 
+  it('a lease released without linger stops its source at once when it was the last holder, not while another holds it', () => {
+    const reg = new StreamRegistry<string, FakeSource>({ lingerMs: 10_000 });
+    const { start } = starter();
+    const page = reg.lease('k', start('k'));
+    const next = reg.lease('k', start('k'));
+    page.release({ linger: false });
+    expect(page.source.stops).toBe(0);
+    next.release({ linger: false });
+    expect(next.source.stops).toBe(1);
+    expect(reg.entries()).toEqual([]);
+  });
+
   it('leases release once and never touch a source that replaced theirs', () => {
     const reg = new StreamRegistry<string, FakeSource>({ lingerMs: 1_000 });
     const { started, start } = starter();

@@ -5,6 +5,7 @@ import { JumpPage, LoginPage, RepeatLoginPage, RouteGuard, useSessionEndedHandle
 import { ShipPlaybackPage } from '../features/playback/index.ts';
 import { ShorePlaybackPage } from '../features/shore-playback/index.ts';
 import { ShipPhotoPage, ShorePhotoPage } from '../features/pictures/index.ts';
+import { CarouselPage } from '../features/carousel/index.ts';
 import type { RuntimeConfig } from '../lib/runtime-config.ts';
 import { CellControlsProvider } from '../shared/player-cell/index.ts';
 import { CELL_CONTROLS } from './cell-controls.ts';
@@ -21,7 +22,7 @@ function SessionEvents() {
   return null;
 }
 
-/** Spec §2 desktop routes; screens of later issues (playback, photos, carousel) join here. */
+/** Spec §2 desktop routes. */
 function DesktopRoutes() {
   return (
     <Routes>
@@ -36,6 +37,7 @@ function DesktopRoutes() {
         <Route path="/record/video" element={<ShorePlaybackPage />} />
         <Route path="/record/photo" element={<ShorePhotoPage />} />
         <Route path="/recordlivephoto" element={<ShipPhotoPage />} />
+        <Route path="/carouselConfig" element={<CarouselPage />} />
       </Route>
       <Route path="*" element={<Navigate to="/live" replace />} />
     </Routes>

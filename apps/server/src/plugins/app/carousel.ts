@@ -28,8 +28,8 @@ export function prewarmFromEnv(env: NodeJS.ProcessEnv): number {
 
 /**
  * Carousels: the service, the `carousel.run` job that publishes a running task's pages (one holder
- * across instances), who may subscribe to `/carousel/{id}`, and the continuous-watching limit left
- * alone for the cells of a carousel the viewer may see.
+ * across instances), who may subscribe to `/carousel/{id}`, and the cells of a carousel the viewer
+ * may see as paged views (no continuous-watching limit, no linger when their page leaves).
  */
 export default fp<CarouselPluginOptions>(
   async (app, opts) => {
@@ -48,7 +48,7 @@ export default fp<CarouselPluginOptions>(
     });
     app.decorate('carousel', service);
     app.stompSubscribeRule('carousel', (auth, d) => service.canSubscribe(auth, d.carouselId));
-    app.live.exemptFromLimit((access, cameraId, on) => (on.carouselId ? service.runsCamera(access, on.carouselId, cameraId) : Promise.resolve(false)));
+    app.live.exemptPagedViews((access, cameraId, on) => (on.carouselId ? service.runsCamera(access, on.carouselId, cameraId) : Promise.resolve(false)));
   },
   { name: 'carousel', dependencies: ['app-stomp', 'status', 'jobs', 'live'] },
 );

@@ -1,5 +1,5 @@
 import { BarChartOutlined, BgColorsOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Flex, Layout, Menu, Tag, Typography, theme, type MenuProps } from 'antd';
+import { Button, ConfigProvider, Dropdown, Flex, Layout, Menu, Tag, Typography, theme, type MenuProps } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useOrganisations } from '../../shared/source-tree/index.ts';
@@ -12,6 +12,8 @@ import { useShellState } from './shell-state.tsx';
 
 const LANGUAGE_LABEL_KEYS = { 'zh-CN': 'language.zhCN', en: 'language.en' } as const;
 const THEME_LABEL_KEYS = { day: 'shell.theme.day', night: 'shell.theme.night' } as const;
+/** Tighter items than antd's default: the five top menu items fit at 1440 px in English too. */
+const MENU_THEME = { components: { Menu: { itemPaddingInline: 8 } } };
 
 /**
  * Spec §2 desktop header: the organisation as brand, the top menu, the settings menu (language,
@@ -29,7 +31,6 @@ export function AppHeader() {
   const shell = useShellState();
   const language = toLanguage(i18n.language) ?? 'zh-CN';
 
-  // Later issues add ship playback, shore playback (label via shorePlaybackLabel) and carousel here.
   const topMenu: MenuProps['items'] = [
     { key: 'live', label: t('shell.menu.mainPreview') },
     { key: 'shipPlayback', label: t('playback.menu') },
@@ -43,6 +44,7 @@ export function AppHeader() {
         { key: 'shorePlayback:photo', label: t('pictures.menu.shorePhoto') },
       ],
     },
+    { key: 'carousel', label: t('carousel.menu') },
   ];
 
   const settingsMenu: MenuProps = {
@@ -79,8 +81,8 @@ export function AppHeader() {
 
   return (
     <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 16, paddingInline: 16, background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
-      {/* At most 240 px: the top menu keeps room for its five items in English too. */}
-      <Typography.Title level={4} style={{ margin: 0, whiteSpace: 'nowrap', maxWidth: 240 }} ellipsis={{ tooltip: true }} data-testid="brand">
+      {/* At most 200 px: the top menu keeps room for its five items in English too. */}
+      <Typography.Title level={4} style={{ margin: 0, whiteSpace: 'nowrap', maxWidth: 200 }} ellipsis={{ tooltip: true }} data-testid="brand">
         {selected?.displayName ?? t('app.title')}
       </Typography.Title>
       {hasSidebarToggle(pathname) ? (
@@ -92,19 +94,22 @@ export function AppHeader() {
           onClick={shell.toggleSidebar}
         />
       ) : null}
-      <Menu
-        mode="horizontal"
-        items={topMenu}
-        selectedKeys={[menuKeyOf(pathname) ?? '']}
-        onClick={({ key }) => {
-          if (key === 'live') void navigate('/live/index');
-          if (key === 'shipPlayback') void navigate('/live/recordlivevideo');
-          if (key === 'shorePlayback:video') void navigate('/record/video');
-          if (key === 'shorePlayback:photo') void navigate('/record/photo');
-          if (key === 'shipPhoto') void navigate('/recordlivephoto');
-        }}
-        style={{ flex: 1, minWidth: 0, borderBottom: 'none', background: 'transparent' }}
-      />
+      <ConfigProvider theme={MENU_THEME}>
+        <Menu
+          mode="horizontal"
+          items={topMenu}
+          selectedKeys={[menuKeyOf(pathname) ?? '']}
+          onClick={({ key }) => {
+            if (key === 'live') void navigate('/live/index');
+            if (key === 'shipPlayback') void navigate('/live/recordlivevideo');
+            if (key === 'shorePlayback:video') void navigate('/record/video');
+            if (key === 'shorePlayback:photo') void navigate('/record/photo');
+            if (key === 'shipPhoto') void navigate('/recordlivephoto');
+            if (key === 'carousel') void navigate('/carouselConfig');
+          }}
+          style={{ flex: 1, minWidth: 0, borderBottom: 'none', background: 'transparent' }}
+        />
+      </ConfigProvider>
       <Flex align="center" gap={8}>
         <Button
           type={shell.statisticsOpen ? 'primary' : 'text'}

@@ -19,7 +19,10 @@ describe('header rules (spec §2)', () => {
 
   it('highlights Main preview on the live screens', () => {
     expect(menuKeyOf('/live/index')).toBe('live');
-    expect(menuKeyOf('/carouselConfig')).toBeUndefined();
+  });
+
+  it('highlights Carousel on its screen', () => {
+    expect(menuKeyOf('/carouselConfig')).toBe('carousel');
   });
 
   it('highlights shore playback → video on its screen', () => {

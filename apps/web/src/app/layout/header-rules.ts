@@ -18,6 +18,7 @@ export function menuKeyOf(pathname: string): string | undefined {
   if (pathname.startsWith('/record/video')) return 'shorePlayback:video';
   if (pathname.startsWith('/record/photo')) return 'shorePlayback:photo';
   if (pathname.startsWith('/recordlivephoto')) return 'shipPhoto';
+  if (pathname.startsWith('/carouselConfig')) return 'carousel';
   if (pathname.startsWith('/live/recordlivevideo')) return 'shipPlayback';
   if (pathname.startsWith('/live')) return 'live';
   return undefined;

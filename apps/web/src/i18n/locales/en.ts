@@ -10,6 +10,7 @@ import { mobileEn } from '../../mobile/locales.ts';
 import { playerCellEn } from '../../shared/player-cell/locales.ts';
 import { picturesEn } from '../../features/pictures/locales.ts';
 import { sourceTreeEn } from '../../shared/source-tree/locales.ts';
+import { carouselEn } from '../../features/carousel/locales.ts';
 
 export const en: Messages = {
   live: liveEn,
@@ -22,6 +23,7 @@ export const en: Messages = {
   shorePlayback: shorePlaybackEn,
   playback: playbackEn,
   pictures: picturesEn,
+  carousel: carouselEn,
   mobile: mobileEn,
   app: {
     title: 'Ship Remote CCTV Monitoring',

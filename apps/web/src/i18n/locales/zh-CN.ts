@@ -12,6 +12,7 @@ import { mobileZhCN } from '../../mobile/locales.ts';
 import { playerCellZhCN } from '../../shared/player-cell/locales.ts';
 import { picturesZhCN } from '../../features/pictures/locales.ts';
 import { sourceTreeZhCN } from '../../shared/source-tree/locales.ts';
+import { carouselZhCN } from '../../features/carousel/locales.ts';
 
 export const zhCN = {
   /** The play grid's texts live beside it (features/live/locales.ts). */
@@ -27,6 +28,7 @@ export const zhCN = {
   shorePlayback: shorePlaybackZhCN,
   playback: playbackZhCN,
   pictures: picturesZhCN,
+  carousel: carouselZhCN,
   /** The mobile app (src/mobile). */
   mobile: mobileZhCN,
   app: {

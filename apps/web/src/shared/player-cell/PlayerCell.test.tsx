@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
+import { MsePlayer } from '@ship-cctv/player';
 import { AppProviders } from '../../app/providers.tsx';
 import { createQueryClient } from '../../lib/query-client.ts';
 import { createI18n } from '../../i18n/index.ts';
@@ -64,5 +65,31 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
       </AppProviders>,
     );
     expect(screen.getByRole('region').querySelector('[data-cell-slot]')).toBeNull();
+  });
+
+  it("sends a carousel's id and definition with the play command, and has no close button without onClose", async () => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    const play = vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(() => undefined);
+    const source = testSource(2);
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n('en')} queryClient={createQueryClient()}>
+        <PlayerCell source={source} carouselId="car00001" templateId={7} />
+      </AppProviders>,
+    );
+    await waitFor(() => expect(play).toHaveBeenCalledWith({ type: 'play', mode: 'live', cameraId: source.cameraId, templateId: 7, carouselId: 'car00001' }));
+    expect(screen.queryByRole('button', { name: 'Close' })).toBeNull();
+  });
+
+  it('plays a live cell as before: no carousel id, the ship’s default definition', async () => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    const play = vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(() => undefined);
+    const source = testSource(3);
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n('en')} queryClient={createQueryClient()}>
+        <PlayerCell source={source} onClose={() => undefined} />
+      </AppProviders>,
+    );
+    await waitFor(() => expect(play).toHaveBeenCalledWith({ type: 'play', mode: 'live', cameraId: source.cameraId }));
+    expect(screen.getByRole('button', { name: 'Close' })).toBeTruthy();
   });
 });

@@ -22,7 +22,12 @@ const CELL_THEME = { algorithm: theme.darkAlgorithm, token: { fontSize: 12 } };
 
 export interface PlayerCellProps {
   source: PlayableSource;
-  onClose(cameraId: string): void;
+  /** The close button; without it the cell has none (a carousel's cells come and go with its pages). */
+  onClose?(cameraId: string): void;
+  /** The carousel this cell runs for: sent with the play command (no continuous-watching limit). */
+  carouselId?: string;
+  /** The definition to start with (absent: the ship's default); the operator may still change it. */
+  templateId?: number;
 }
 
 /**
@@ -30,16 +35,16 @@ export interface PlayerCellProps {
  * its own and those features add (shared/cell-controls.tsx: PTZ, talk), in the title bar or over
  * the picture.
  */
-export function PlayerCell({ source, onClose }: PlayerCellProps) {
+export function PlayerCell({ source, onClose, carouselId, templateId: initialTemplateId }: PlayerCellProps) {
   const { t } = useTranslation();
   const { mediaPath } = useRuntimeConfig();
   const cellRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
-  const [templateId, setTemplateId] = useState<number>();
+  const [templateId, setTemplateId] = useState<number | undefined>(initialTemplateId);
   const [showStats, setShowStats] = useState(false);
 
   const url = mediaSocketUrl(mediaPath, window.location);
-  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, templateId, source.waitTime);
+  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, templateId, source.waitTime, carouselId);
   const { linkType } = useShipStatus(source.shipName);
   // The player's live latency target follows the link: low on 4G/LEO, room for jitter over satellite.
   useEffect(() => player?.setLink(toKnownLink(linkType)), [player, linkType]);
@@ -97,9 +102,11 @@ export function PlayerCell({ source, onClose }: PlayerCellProps) {
                 onClick={fullscreen.toggle}
               />
             </Tooltip>
-            <Tooltip title={t('playerCell.close')} getPopupContainer={popupContainer}>
-              <Button size="small" type="text" aria-label={t('playerCell.close')} icon={<CloseIcon />} onClick={() => onClose(source.cameraId)} />
-            </Tooltip>
+            {onClose ? (
+              <Tooltip title={t('playerCell.close')} getPopupContainer={popupContainer}>
+                <Button size="small" type="text" aria-label={t('playerCell.close')} icon={<CloseIcon />} onClick={() => onClose(source.cameraId)} />
+              </Tooltip>
+            ) : null}
           </span>
         </div>
         {overlayControls.length > 0 ? (

@@ -69,14 +69,21 @@ export function usePlayerCommand(
   return { player, view, replay };
 }
 
-/** A live cell: plays the camera again whenever it or the definition changes. */
+/**
+ * A live cell: plays the camera again whenever it or the definition changes. `carouselId`: the
+ * carousel the cell runs for (the server then applies no continuous-watching limit to it).
+ */
 export function useMsePlayer(
   videoRef: RefObject<HTMLVideoElement | null>,
   url: string,
   cameraId: string,
   templateId: number | undefined,
   waitSeconds: number,
+  carouselId?: string,
 ): MsePlayerHandle {
-  const command = useMemo<PlayCommand>(() => ({ type: 'play', mode: 'live', cameraId, ...(templateId === undefined ? {} : { templateId }) }), [cameraId, templateId]);
+  const command = useMemo<PlayCommand>(
+    () => ({ type: 'play', mode: 'live', cameraId, ...(templateId === undefined ? {} : { templateId }), ...(carouselId === undefined ? {} : { carouselId }) }),
+    [cameraId, templateId, carouselId],
+  );
   return usePlayerCommand(videoRef, url, command, waitSeconds);
 }
