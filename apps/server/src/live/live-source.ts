@@ -122,7 +122,9 @@ export class LiveSource implements Source {
     return this.viewers.size;
   }
 
+  /** Asks the ship for the stream; a source that has one already (or was stopped) keeps what it has. */
   start(): void {
+    if (this.stopped || this.stream) return;
     this.request();
   }
 

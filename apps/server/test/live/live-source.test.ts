@@ -50,4 +50,27 @@ describe('LiveSource', () => {
     ]);
     source.stop();
   });
+
+  it('a source made for a degraded ship opens one stream, at the lowest definition (not a second, orphaned one)', () => {
+    const sent: ShoreMessageOf<'live'>[] = [];
+    let nextId = 1;
+    const source = new LiveSource({
+      shipId: 'S1',
+      cameraId: 'S1-C01-1',
+      requested: model(6, 640, 360),
+      lowest: model(5, 320, 180),
+      log: pino({ level: 'silent' }),
+      openStream: () => {
+        const id = nextId++;
+        const stream = { shipId: 'S1', kind: 'live', id, open: true, send: (m: ShoreMessageOf<'live'>) => sent.push(m), sendBinary: () => undefined, close: () => undefined } as unknown as LinkStream<'live'>;
+        return { ok: true, stream };
+      },
+    });
+    // As LiveService.join does for a ship whose uplink is degraded: the definition first, then start.
+    source.setDegraded(true);
+    source.start();
+    expect(sent.map((m) => [m.type, m.streamId, m.type === 'live.start' ? m.encode.width : 0])).toEqual([['live.start', 1, 320]]);
+    source.stop();
+    expect(sent.map((m) => m.type)).toEqual(['live.start', 'live.stop']);
+  });
 });
