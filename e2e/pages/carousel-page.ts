@@ -1,7 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { COOKIES } from '@ship-cctv/protocol';
 import { type Language, TEXTS } from './monitor-page.ts';
-import { chooseLanguageInHeader } from './shell-page.ts';
+import { chooseLanguageInHeader, signInThroughApi } from './shell-page.ts';
 
 export type { Language };
 
@@ -36,13 +35,7 @@ export class CarouselPage {
 
   /** Signs in through the API and leaves the token and language cookies in the browser. */
   async signIn(baseURL: string, username = 'demo', password = 'demo-pass'): Promise<void> {
-    const res = await this.page.request.post('/api/v1/sys/logon', { data: { username, password } });
-    expect(res.ok(), `logon ${username}: HTTP ${res.status()}`).toBe(true);
-    const { data } = (await res.json()) as { data: { token: string } };
-    await this.page.context().addCookies([
-      { name: COOKIES.token, value: data.token, url: baseURL },
-      { name: COOKIES.language, value: this.language, url: baseURL },
-    ]);
+    await signInThroughApi(this.page, baseURL, this.language, username, password);
   }
 
   /** From the main preview, through the top menu's Carousel item. */

@@ -1,9 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { COOKIES } from '@ship-cctv/protocol';
 import { type Language, TEXTS } from './monitor-page.ts';
 
 export type { Language };
-import { chooseLanguageInHeader } from './shell-page.ts';
+import { chooseLanguageInHeader, signInThroughApi } from './shell-page.ts';
 
 /**
  * The picture screens (features/pictures): snapshot now in a live cell, ship photo playback
@@ -21,13 +20,7 @@ export class PicturesPage {
   }
 
   async signIn(baseURL: string, username = 'demo', password = 'demo-pass'): Promise<void> {
-    const res = await this.page.request.post('/api/v1/sys/logon', { data: { username, password } });
-    expect(res.ok(), `logon ${username}: HTTP ${res.status()}`).toBe(true);
-    const { data } = (await res.json()) as { data: { token: string } };
-    await this.page.context().addCookies([
-      { name: COOKIES.token, value: data.token, url: baseURL },
-      { name: COOKIES.language, value: this.language, url: baseURL },
-    ]);
+    await signInThroughApi(this.page, baseURL, this.language, username, password);
   }
 
   async switchLanguage(language: Language): Promise<PicturesPage> {

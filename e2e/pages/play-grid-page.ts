@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { COOKIES } from '@ship-cctv/protocol';
 import { type Language, TEXTS } from './monitor-page.ts';
+import { signInThroughApi } from './shell-page.ts';
 
 export type { Language };
 
@@ -32,14 +32,7 @@ export class PlayGridPage {
    * screen is another spec's subject, and this keeps the grid specs independent of it.
    */
   async signIn(baseURL: string, username = 'demo', password = 'demo-pass'): Promise<void> {
-    const res = await this.page.request.post('/api/v1/sys/logon', { data: { username, password } });
-    expect(res.ok(), `logon ${username}: HTTP ${res.status()}`).toBe(true);
-    const { data } = (await res.json()) as { data: { token: string } };
-    const language = this.language === 'en' ? 'en' : 'zh-CN';
-    await this.page.context().addCookies([
-      { name: COOKIES.token, value: data.token, url: baseURL },
-      { name: COOKIES.language, value: language, url: baseURL },
-    ]);
+    await signInThroughApi(this.page, baseURL, this.language, username, password);
   }
 
   async open(): Promise<void> {

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, type Response } from '@playwright/test';
+import { COOKIES } from '@ship-cctv/protocol';
 import { type Language, MonitorPage, TEXTS } from './monitor-page.ts';
 
 export { type Language, TEXTS };
@@ -14,6 +15,20 @@ export async function chooseLanguageInHeader(page: Page, from: Language, to: Lan
   await item.click();
   await expect(page.locator('html')).toHaveAttribute('lang', to);
   await expect(item).toBeHidden();
+}
+
+/**
+ * Signs in through the API (the sign-in screen is another spec's subject) and leaves the token and
+ * language cookies in the browser, so the next page load is signed in, in `language`.
+ */
+export async function signInThroughApi(page: Page, baseURL: string, language: Language, username = 'demo', password = 'demo-pass'): Promise<void> {
+  const res = await page.request.post('/api/v1/sys/logon', { data: { username, password } });
+  expect(res.ok(), `logon ${username}: HTTP ${res.status()}`).toBe(true);
+  const { data } = (await res.json()) as { data: { token: string } };
+  await page.context().addCookies([
+    { name: COOKIES.token, value: data.token, url: baseURL },
+    { name: COOKIES.language, value: language, url: baseURL },
+  ]);
 }
 
 /** Sign-in screen (/login) of the desktop app: the same controls as MonitorPage, opened at /login. */

@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { COOKIES, decodeCaptureCode } from '@ship-cctv/protocol';
+import { decodeCaptureCode } from '@ship-cctv/protocol';
 import { type Language, TEXTS } from './monitor-page.ts';
-import { chooseLanguageInHeader } from './shell-page.ts';
+import { chooseLanguageInHeader, signInThroughApi } from './shell-page.ts';
 
 export type { Language };
 
@@ -39,13 +39,7 @@ export class ShipPlaybackPage {
 
   /** Signs in through the API and leaves the token (and language) cookie in the browser. */
   async signIn(baseURL: string, username = 'demo', password = 'demo-pass'): Promise<void> {
-    const res = await this.page.request.post('/api/v1/sys/logon', { data: { username, password } });
-    expect(res.ok(), `logon ${username}: HTTP ${res.status()}`).toBe(true);
-    const { data } = (await res.json()) as { data: { token: string } };
-    await this.page.context().addCookies([
-      { name: COOKIES.token, value: data.token, url: baseURL },
-      { name: COOKIES.language, value: this.language, url: baseURL },
-    ]);
+    await signInThroughApi(this.page, baseURL, this.language, username, password);
   }
 
   async open(): Promise<void> {

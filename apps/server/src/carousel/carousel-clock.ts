@@ -3,20 +3,15 @@ import type { CarouselSchedule } from '@ship-cctv/protocol';
 
 /**
  * Where a carousel is at a moment, computed and never stored: pages are the channels cut by the
- * layout; a started task turns its pages every dwell from its start (or from the opening of the
+ * layout (`carouselPages`, the browser's rule too); a started task turns its pages every dwell from its start (or from the opening of the
  * schedule's current window), so every instance and every screen agrees on the page without
  * asking anyone. Pure functions of their arguments and `now`.
  */
 
-export function pageCountOf(cells: number, layout: number): number {
-  return Math.max(1, Math.ceil(cells / layout));
-}
-
-/** The items of page `page` (0-based; wraps). */
-export function pageOf<T>(items: readonly T[], layout: number, page: number): T[] {
-  const count = pageCountOf(items.length, layout);
-  const p = ((page % count) + count) % count;
-  return items.slice(p * layout, (p + 1) * layout);
+/** Page `page` (0-based, wrapping) of pages made by `carouselPages`; none for no pages. */
+export function pageAt<T>(pages: readonly T[][], page: number): T[] {
+  const n = pages.length;
+  return n === 0 ? [] : (pages[((page % n) + n) % n] ?? []);
 }
 
 const MINUTE = 60_000;

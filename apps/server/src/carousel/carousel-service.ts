@@ -13,18 +13,20 @@ import {
   type CarouselStatus,
   type SimpleCarouselInput,
   type TaskCarouselInput,
+  carouselPages,
   dest,
+  shipDisplayName,
 } from '@ship-cctv/protocol';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import type { JobContext, JobRunner } from '../jobs/job-runner.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../lib/envelope.ts';
 import { chooseTemplate } from '../live/templates.ts';
-import type { Access } from '../services/access.ts';
+import { type Access, subtreeIds } from '../services/access.ts';
 import type { FleetService } from '../services/fleet.ts';
 import { visibleSubtreeOrgIds } from '../services/org-scope.ts';
 import type { StatusService } from '../status/status-service.ts';
-import { isTimeZone, pageCountOf, pageOf, taskPosition } from './carousel-clock.ts';
+import { isTimeZone, pageAt, taskPosition } from './carousel-clock.ts';
 
 type CarouselRow = typeof t.carousels.$inferSelect;
 
@@ -126,7 +128,7 @@ export class CarouselService {
     }
     const [row] = await this.o.db
       .insert(t.carousels)
-      .values({ id: randomUUID(), ...values, shipIds, createdBy: userId, createdAt: new Date(this.now()), updatedAt: new Date(this.now()) })
+      .values({ id: randomUUID(), ...values, createdBy: userId, createdAt: new Date(this.now()), updatedAt: new Date(this.now()) })
       .returning();
     if (!row) throw new Error('carousel insert returned nothing');
     return this.view(row, await this.orgNames());
@@ -165,9 +167,7 @@ export class CarouselService {
       maxAttempts: 1_000_000,
     });
     const [withJob] = await this.o.db.update(t.carousels).set({ runJobId: job?.id ?? null }).where(eq(t.carousels.id, id)).returning();
-    const status = await this.statusOf(withJob ?? started);
-    this.o.publish(dest.carousel(id), JSON.stringify(status));
-    return status;
+    return this.publishStatus(withJob ?? started);
   }
 
   async stop(access: Access, id: string): Promise<CarouselStatus> {
@@ -223,15 +223,12 @@ export class CarouselService {
       kbpsOfShip.set(shipId, choice.ok ? choice.requested.bitrateKbps : 0);
     }
     const kbps = cells.map((c) => kbpsOfShip.get(c.shipId) ?? 0);
-    const pageCount = pageCountOf(cells.length, input.layout);
+    const pages = carouselPages(kbps, input.layout);
+    const pageCount = Math.max(1, pages.length);
     const dwellS = input.seconds ?? input.minutes * 60;
     const prewarm = pageCount > 1 ? Math.min(this.o.prewarmSeconds, dwellS) : 0;
     // Each page streams for its dwell, and for the prewarm before it comes on screen.
-    let bitsPerCycle = 0;
-    for (let p = 0; p < pageCount; p++) {
-      const pageKbps = pageOf(kbps, input.layout, p).reduce((a, b) => a + b, 0);
-      bitsPerCycle += pageKbps * 1000 * (dwellS + prewarm);
-    }
+    const bitsPerCycle = pages.reduce((bits, page) => bits + page.reduce((a, b) => a + b, 0) * 1000 * (dwellS + prewarm), 0);
     const cycleS = dwellS * pageCount;
     const all = kbps.reduce((a, b) => a + b, 0);
     return {
@@ -263,7 +260,7 @@ export class CarouselService {
         const status = await this.statusOf(row);
         const key = `${status.state}:${status.page}:${status.switchAt}:${status.cells.map((c) => `${c.cameraId}${c.online ? '' : '-'}`).join(',')}`;
         if (key !== last || this.now() - lastAt >= REPUBLISH_MS) {
-          this.o.publish(dest.carousel(id), JSON.stringify(status));
+          this.publish(status);
           last = key;
           lastAt = this.now();
         }
@@ -287,30 +284,35 @@ export class CarouselService {
       .returning();
     if (!stopped) throw conflict('the carousel task is not running');
     if (row.runJobId) await this.o.jobs.cancel(row.runJobId);
-    const status = await this.statusOf(stopped);
-    this.o.publish(dest.carousel(row.id), JSON.stringify(status));
+    return this.publishStatus(stopped);
+  }
+
+  /** Tells every screen showing the task where it is now; answers that status. */
+  private async publishStatus(row: CarouselRow): Promise<CarouselStatus> {
+    const status = await this.statusOf(row);
+    this.publish(status);
     return status;
   }
 
-  private async publishStatus(row: CarouselRow): Promise<void> {
-    this.o.publish(dest.carousel(row.id), JSON.stringify(await this.statusOf(row)));
+  private publish(status: CarouselStatus): void {
+    this.o.publish(dest.carousel(status.id), JSON.stringify(status));
   }
 
-  async statusOf(row: CarouselRow): Promise<CarouselStatus> {
+  private async statusOf(row: CarouselRow): Promise<CarouselStatus> {
     const dwellMs = dwellOf(row);
     const now = this.now();
     const base = { id: row.id, layout: row.layout, dwellMs, serverTime: now, prewarmSeconds: this.o.prewarmSeconds };
     if (!row.startedAt) return { ...base, state: 'stopped', page: 0, pageCount: 0, cells: [], next: [], startedAt: null, switchAt: null };
-    const cells = await this.cellsOf(row);
-    const pageCount = pageCountOf(cells.length, row.layout);
+    const pages = carouselPages(await this.cellsOf(row), row.layout);
+    const pageCount = Math.max(1, pages.length);
     const at = taskPosition({ startedAt: row.startedAt.getTime(), dwellMs, pageCount, schedule: row.schedule }, now);
     return {
       ...base,
       state: at.state,
       page: at.page,
       pageCount,
-      cells: at.state === 'running' ? pageOf(cells, row.layout, at.page) : [],
-      next: pageCount > 1 || at.state === 'waiting' ? pageOf(cells, row.layout, at.state === 'running' ? at.page + 1 : 0) : [],
+      cells: at.state === 'running' ? pageAt(pages, at.page) : [],
+      next: pageCount > 1 || at.state === 'waiting' ? pageAt(pages, at.state === 'running' ? at.page + 1 : 0) : [],
       startedAt: row.startedAt.getTime(),
       switchAt: at.switchAt,
     };
@@ -323,18 +325,8 @@ export class CarouselService {
 
   /** The org and its sub-organisations (all of them: a stored carousel's scope is its organisation's). */
   private async subtreeOf(orgId: string): Promise<Set<string>> {
-    const all = await this.o.db.select({ id: t.organizations.id, parentId: t.organizations.parentId }).from(t.organizations);
-    const out = new Set<string>([orgId]);
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const o of all) {
-        if (o.parentId && out.has(o.parentId) && !out.has(o.id)) {
-          out.add(o.id);
-          grew = true;
-        }
-      }
-    }
-    return out;
+    const all = await this.o.db.select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId }).from(t.organizations);
+    return subtreeIds(all, [orgId]);
   }
 
   /**
@@ -343,25 +335,17 @@ export class CarouselService {
    * channels without a camera and channels that left the organisation are left out.
    */
   private async resolve(q: { orgId: string; mode: TaskCarouselInput['mode']; channelIds: readonly string[]; shipIds: readonly string[] }, orgIds: readonly string[]): Promise<CarouselCell[]> {
-    if (orgIds.length === 0) return [];
-    const where =
-      q.mode === 'channels'
-        ? q.channelIds.length > 0
-          ? inArray(t.channels.id, [...q.channelIds])
-          : undefined
-        : q.mode === 'ships'
-          ? q.shipIds.length > 0
-            ? inArray(t.ships.id, [...q.shipIds])
-            : undefined
-          : inArray(t.ships.orgId, [...orgIds]);
-    if (!where) return [];
+    const listed = q.mode === 'channels' ? q.channelIds : q.mode === 'ships' ? q.shipIds : undefined;
+    if (orgIds.length === 0 || listed?.length === 0) return [];
+    // Mode organisation: the organisation's scope below is the whole choice.
+    const chosen = q.mode === 'channels' ? inArray(t.channels.id, [...q.channelIds]) : q.mode === 'ships' ? inArray(t.ships.id, [...q.shipIds]) : undefined;
     const rows = await this.o.db
       .select({ channel: t.channels, camera: t.cameras, ship: t.ships, org: t.organizations })
       .from(t.channels)
       .innerJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
       .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
       .innerJoin(t.organizations, eq(t.organizations.id, t.ships.orgId))
-      .where(and(where, eq(t.channels.block, 0), inArray(t.ships.orgId, [...orgIds])))
+      .where(and(chosen, eq(t.channels.block, 0), inArray(t.ships.orgId, [...orgIds])))
       .orderBy(asc(t.ships.sort), asc(t.ships.id), asc(t.channels.sort), asc(t.channels.id), asc(t.cameras.sort), asc(t.cameras.id));
     const byChannel = new Map<string, (typeof rows)[number]>();
     for (const r of rows) if (!byChannel.has(r.channel.id)) byChannel.set(r.channel.id, r);
@@ -379,7 +363,7 @@ export class CarouselService {
       cameraId: r.camera.id,
       shipId: r.ship.id,
       shipName: r.ship.name,
-      shipDisplayName: [r.ship.enName, r.ship.name].filter((s) => s && s.trim()).join(' '),
+      shipDisplayName: shipDisplayName(r.ship),
       orgId: r.org.id,
       orgName: r.org.name,
       waitTime: r.org.waitTimeSeconds,

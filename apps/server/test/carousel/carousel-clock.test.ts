@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pageCountOf, pageOf, scheduleAt, taskPosition, wallClock } from '../../src/carousel/carousel-clock.ts';
+import { carouselPages } from '@ship-cctv/protocol';
+import { pageAt, scheduleAt, taskPosition, wallClock } from '../../src/carousel/carousel-clock.ts';
 
 const MIN = 60_000;
 /** 2026-11-23 was a Monday. */
@@ -8,8 +9,10 @@ const mondayUtc = (hh: number, mm = 0) => Date.UTC(2026, 10, 23, hh, mm);
 describe('carousel pages', () => {
   it('cuts the channels by the layout; the last page holds the rest; pages wrap', () => {
     const six = ['a', 'b', 'c', 'd', 'e', 'f'];
-    expect(pageCountOf(6, 4)).toBe(2);
-    expect(pageCountOf(0, 4)).toBe(1);
+    const pageOf = (items: string[], layout: number, page: number) => pageAt(carouselPages(items, layout), page);
+    expect(carouselPages(six, 4)).toHaveLength(2);
+    expect(carouselPages([], 4)).toHaveLength(0);
+    expect(pageOf([], 4, 0)).toEqual([]);
     expect(pageOf(six, 4, 0)).toEqual(['a', 'b', 'c', 'd']);
     expect(pageOf(six, 4, 1)).toEqual(['e', 'f']);
     expect(pageOf(six, 4, 2)).toEqual(['a', 'b', 'c', 'd']);

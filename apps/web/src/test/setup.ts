@@ -19,6 +19,13 @@ if (typeof window !== 'undefined' && !window.matchMedia) {
   });
 }
 
+// antd measures itself (virtual lists, overflow menus); jsdom has no ResizeObserver.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+
 // Testing Library unmounts after each test only by itself when test globals are on; they are off here.
 afterEach(() => {
   cleanup();

@@ -35,6 +35,17 @@ export const CAROUSEL_LIMITS = {
   nameLength: 64,
 } as const;
 
+/**
+ * The one paging rule, on shore (a task's pages) and in the browser (a simple carousel's): the
+ * items in order, `layout` to a page, the last page holding the rest; no items, no pages.
+ */
+export function carouselPages<T>(items: readonly T[], layout: number): T[][] {
+  const size = Math.max(1, Math.floor(layout));
+  const pages: T[][] = [];
+  for (let i = 0; i < items.length; i += size) pages.push(items.slice(i, i + size));
+  return pages;
+}
+
 /** Seconds before a page switch that the next page's streams start, so it appears at once (default). */
 export const CAROUSEL_PREWARM_SECONDS = 5;
 

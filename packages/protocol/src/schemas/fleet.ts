@@ -22,6 +22,11 @@ export const Ship = Type.Object({
 });
 export type Ship = Static<typeof Ship>;
 
+/** Spec §3: a ship is shown as its English name plus its name, when present. */
+export function shipDisplayName(ship: Pick<Ship, 'enName' | 'name'>): string {
+  return [ship.enName, ship.name].filter((part) => part && part.trim()).join(' ');
+}
+
 export interface OrgShipTreeNode {
   organizationid: string;
   organizationname: string;

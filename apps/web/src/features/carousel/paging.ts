@@ -1,24 +1,12 @@
 /**
- * The carousel's pages and clocks, kept apart from React so every rule is tested: pages of a list
- * by layout, stepping with wrap-around, the browser's own clock of a simple carousel, the countdown
+ * The carousel's clocks, kept apart from React so every rule is tested (the pages themselves are
+ * `carouselPages` of the protocol, shore's rule too): stepping with wrap-around, the browser's own clock of a simple carousel, the countdown
  * of a task to shore's `switchAt` (corrected by `serverTime`), and which cells are mounted (the page
  * on screen plus, for the last few seconds, the next one).
  */
 
 /** A task's status counts as late this long after its `switchAt`: then the screen asks shore again. */
 export const OVERDUE_GRACE_MS = 2_000;
-
-/** The items of a list in pages of `layout` (the last one may be short); no items, no pages. */
-export function pagesOf<T>(items: readonly T[], layout: number): T[][] {
-  const size = Math.max(1, Math.floor(layout));
-  const pages: T[][] = [];
-  for (let i = 0; i < items.length; i += size) pages.push(items.slice(i, i + size));
-  return pages;
-}
-
-export function pageCountOf(count: number, layout: number): number {
-  return count <= 0 ? 0 : Math.ceil(count / Math.max(1, Math.floor(layout)));
-}
 
 /** `page` moved by `delta`, wrapping at both ends (0 when there are no pages). */
 export function wrapPage(page: number, delta: number, pageCount: number): number {
@@ -90,14 +78,6 @@ export function msUntil(at: number, offsetMs: number, now: number): number {
   return Math.max(0, at - (now + offsetMs));
 }
 
-/**
- * Whether shore has been silent past a switch: `switchAt` plus the grace went by on shore's clock
- * without a newer status, so the screen asks for one.
- */
-export function isOverdue(switchAt: number | null, offsetMs: number, now: number, graceMs = OVERDUE_GRACE_MS): boolean {
-  return switchAt !== null && now + offsetMs >= switchAt + graceMs;
-}
-
 /** Milliseconds from `now` until a status counts as overdue (0: it already is). */
 export function msUntilOverdue(switchAt: number, offsetMs: number, now: number, graceMs = OVERDUE_GRACE_MS): number {
   return msUntil(switchAt + graceMs, offsetMs, now);
@@ -111,11 +91,6 @@ export function formatCountdown(ms: number): string {
   const s = total % 60;
   const ss = String(s).padStart(2, '0');
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
-}
-
-/** Whether the next page's streams should be starting: within `prewarmSeconds` of the switch. */
-export function inPrewarm(msLeft: number | undefined, prewarmSeconds: number): boolean {
-  return msLeft !== undefined && msLeft <= prewarmSeconds * 1000;
 }
 
 // ── what is mounted ─────────────────────────────────────────────────────────────────────────────

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import { MsePlayer } from '@ship-cctv/player';
 import { AppProviders } from '../../app/providers.tsx';
@@ -10,13 +10,6 @@ import { type CellControlProps, CellControlsProvider } from './cell-controls.tsx
 import { source as testSource } from '../test-sources.ts';
 import { PlayerCell } from './PlayerCell.tsx';
 
-beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-});
 afterEach(() => vi.restoreAllMocks());
 
 /** What a PTZ or talk feature would add: a control that needs to know the cell's channel. */

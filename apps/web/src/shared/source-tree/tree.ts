@@ -1,4 +1,4 @@
-import { cameraSource, type Camera, type Channel, type OrgShipTreeNode, type Ship } from '@ship-cctv/protocol';
+import { cameraSource, shipDisplayName, type Camera, type Channel, type OrgShipTreeNode, type Ship } from '@ship-cctv/protocol';
 import type { PlayableSource } from '../playable-source.ts';
 
 /** Spec §3: a node named system is dropped from the organisation tree. */
@@ -33,10 +33,8 @@ export function shipsOf(node: OrgShipTreeNode): Ship[] {
   return [...node.shipList, ...node.orgShipTreeNodes.filter((child) => !isSystem(child)).flatMap(shipsOf)];
 }
 
-/** Spec §3: the English name plus the name when present. */
-export function shipDisplayName(ship: Pick<Ship, 'enName' | 'name'>): string {
-  return [ship.enName, ship.name].filter((part) => part && part.trim()).join(' ');
-}
+/** Spec §3's ship name rule, shared with the server (it names ships in carousel cells). */
+export { shipDisplayName };
 
 /** Spec §3: channels with block 1 are hidden; the rest in the server's sort order. */
 export function visibleChannels(channels: readonly Channel[]): Channel[] {

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { dest } from '@ship-cctv/protocol';
 import { AppProviders } from '../../../app/providers.tsx';
@@ -11,13 +11,6 @@ import { FakeStompClient } from '../../../test/fake-stomp.ts';
 import { testCarousel, testStatus } from '../test-data.ts';
 import { CarouselList } from './CarouselList.tsx';
 
-beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-});
 afterEach(() => {
   vi.restoreAllMocks();
   realtime.store.reset();

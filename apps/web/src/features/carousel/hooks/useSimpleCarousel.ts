@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { CarouselCell, CarouselDetail } from '@ship-cctv/protocol';
-import { type LocalClock, pagesOf, pauseClock, resizeClock, resumeClock, startClock, stepClock, tickClock } from '../paging.ts';
+import { type CarouselCell, type CarouselDetail, carouselPages } from '@ship-cctv/protocol';
+import { type LocalClock, pauseClock, resizeClock, resumeClock, startClock, stepClock, tickClock } from '../paging.ts';
 
 /** What the player shows, whichever kind of carousel runs it. */
 export interface CarouselView {
@@ -25,7 +25,7 @@ export function useSimpleCarousel(detail: CarouselDetail | undefined) {
   const dwellMs = detail?.carousel.dwellMs ?? 60_000;
   const prewarmMs = (detail?.prewarmSeconds ?? 0) * 1000;
   const cells = detail?.cells;
-  const pages = useMemo(() => pagesOf(cells ?? [], layout), [cells, layout]);
+  const pages = useMemo(() => carouselPages(cells ?? [], layout), [cells, layout]);
   const [clock, setClock] = useState<LocalClock>();
   // The switch whose pre-warm has begun.
   const [prewarmFor, setPrewarmFor] = useState<number | null>(null);

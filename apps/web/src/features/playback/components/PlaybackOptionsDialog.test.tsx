@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ShipConfig } from '@ship-cctv/protocol';
 import { AppProviders } from '../../../app/providers.tsx';
@@ -36,15 +36,6 @@ function renderDialog(options: { config?: ShipConfig; initial?: PlaybackOptions;
 
 const inputValue = (label: string) => (screen.getByLabelText(label) as HTMLInputElement).value;
 const submit = (label = '开始回放') => act(() => fireEvent.click(screen.getByRole('button', { name: label })));
-
-beforeAll(() => {
-  // The zone list opens in antd's virtual list, which measures itself; jsdom has no ResizeObserver.
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-});
 
 // antd's first render of the pickers is slow on a busy machine; the default 5 s is too tight.
 describe('PlaybackOptionsDialog', { timeout: 30_000 }, () => {

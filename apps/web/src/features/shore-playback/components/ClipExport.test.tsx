@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ClipJob, RecordingSummary } from '@ship-cctv/protocol';
 import { AppProviders } from '../../../app/providers.tsx';
@@ -13,14 +13,6 @@ const RECORDING = { id: 'rec-1', start: START, end: START + 600_000 } as Recordi
 const job = (state: ClipJob['state'], progress: number): ClipJob => ({ id: 'job-1', recordingId: 'rec-1', start: START, end: START + 30_000, state, progress, downloadUrl: null, message: state === 'cancelled' ? 'cancelled' : null });
 
 afterEach(() => vi.restoreAllMocks());
-beforeAll(() => {
-  // antd measures itself; jsdom has no ResizeObserver.
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-});
 
 describe('ClipExport', { timeout: 30_000 }, () => {
   it('stops a running export on request and says so, with no progress bar left', async () => {
