@@ -22,6 +22,7 @@ import jobsPlugin, { type JobsPluginOptions } from './plugins/app/jobs.ts';
 import picturesPlugin, { type PicturesPluginOptions } from './plugins/app/pictures.ts';
 import pictureRoutes from './routes/pictures/index.ts';
 import carouselPlugin, { type CarouselPluginOptions } from './plugins/app/carousel.ts';
+import talkPlugin, { type TalkPluginOptions } from './plugins/app/talk.ts';
 import carouselRoutes from './routes/carousel/index.ts';
 import recordRoutes from './routes/api/cctv/record.ts';
 import playbackPlugin, { type PlaybackPluginOptions } from './plugins/app/playback.ts';
@@ -63,6 +64,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   /** Pictures (retention, the ship's answer time; files under dataDir/pictures). */
   pictures?: Omit<PicturesPluginOptions, 'dataDir'>;
   carousel?: CarouselPluginOptions;
+  /** Talkback (maximum duration, occupancy store). */
+  talk?: TalkPluginOptions;
 }
 
 export type App = FastifyInstance;
@@ -155,6 +158,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(recorderPlugin, { ...opts.recorder, dataDir: opts.dataDir });
   await app.register(picturesPlugin, { ...opts.pictures, dataDir: opts.dataDir });
   await app.register(carouselPlugin, opts.carousel ?? {});
+  await app.register(talkPlugin, opts.talk ?? {});
   // Status reported to any instance reaches this instance's STOMP subscribers; a new subscriber
   // first gets the current state.
   app.status.onDeliver((event) => app.stomp.publish(event.destination, event.body));

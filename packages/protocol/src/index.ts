@@ -17,3 +17,4 @@ export * from './schemas/record.ts';
 export * from './schemas/pictures.ts';
 export * from './schemas/carousel.ts';
 export * from './backoff.ts';
+export * from './talk.ts';

@@ -3,12 +3,22 @@ import type {} from '@fastify/websocket';
 import { CODES, COOKIES, MESSAGES, PATHS, TOKEN_HEADER } from '@ship-cctv/protocol';
 import { ApiError } from '../../lib/envelope.ts';
 import { LiveService, type LiveServiceOptions } from '../../live/live-service.ts';
+import { type EarlyMessage, MediaSocketExtensions } from '../../live/media-socket-extensions.ts';
 import { ViewerSession, type WatchClock } from '../../live/viewer-session.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     live: LiveService;
+    /** Features that take a media socket of their own by its first command (talkback). */
+    mediaSocket: MediaSocketExtensions;
   }
+}
+
+function asBuffer(data: unknown): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data as Buffer[]);
+  if (data instanceof ArrayBuffer) return Buffer.from(data);
+  return Buffer.from(String(data));
 }
 
 export interface LivePluginOptions extends Partial<LiveServiceOptions>, Partial<WatchClock> {}
@@ -22,6 +32,8 @@ export default fp<LivePluginOptions>(
       ...(opts.retryMs !== undefined ? { retryMs: opts.retryMs } : {}),
     });
     app.decorate('live', live);
+    const extensions = new MediaSocketExtensions();
+    app.decorate('mediaSocket', extensions);
     const sessions = new Set<ViewerSession>();
     const clock: WatchClock = { minuteMs: opts.minuteMs ?? 60_000 };
 
@@ -40,8 +52,8 @@ export default fp<LivePluginOptions>(
 
     app.get(PATHS.media, { websocket: true, schema: { hide: true } }, async (socket, req) => {
       // A player sends `play` as soon as the socket opens: keep what arrives while the token is checked.
-      const early: string[] = [];
-      const keep = (data: unknown) => early.push(String(data));
+      const early: EarlyMessage[] = [];
+      const keep = (data: unknown, isBinary: boolean) => early.push({ data: asBuffer(data), isBinary });
       socket.on('message', keep);
       const query = req.query as { token?: unknown };
       const header = req.headers[TOKEN_HEADER];
@@ -64,10 +76,18 @@ export default fp<LivePluginOptions>(
         return;
       }
       socket.off('message', keep);
-      const session = new ViewerSession(socket, auth, live, clock, app.playback);
-      sessions.add(session);
-      socket.on('close', () => sessions.delete(session));
-      for (const text of early) session.handleText(text);
+      // The first command says whose socket it is: a feature's (extensions) or a live player's.
+      const begin = (messages: EarlyMessage[]) => {
+        const [first, ...rest] = messages;
+        const claimed = first && extensions.ownerOf(first);
+        if (claimed) return claimed.owner(socket, auth, claimed.command, rest);
+        const session = new ViewerSession(socket, auth, live, clock, app.playback);
+        sessions.add(session);
+        socket.on('close', () => sessions.delete(session));
+        for (const m of messages) session.handleText(m.data.toString('utf8'));
+      };
+      if (early.length > 0) begin(early);
+      else socket.once('message', (data, isBinary) => begin([{ data: asBuffer(data), isBinary }]));
     });
   },
   { name: 'live', dependencies: ['agent-link', 'app-websocket', 'playback'] },
