@@ -20,6 +20,7 @@ import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playbac
 import { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
 import { CameraSessions } from './media/camera-session.ts';
 import { ShipPictures, type ShipPicturesOptions } from './pictures/ship-pictures.ts';
+import { ShipTalk, type ShipTalkOptions } from './talk/ship-talk.ts';
 import { type UplinkClass, UplinkScheduler } from './uplink/scheduler.ts';
 
 export const AGENT_VERSION = '0.1.0';
@@ -53,6 +54,8 @@ export interface AgentOptions {
   playback?: PlaybackStreamsOptions;
   /** The ship's pictures (kept under the recorder's data directory unless given one of their own). */
   pictures?: ShipPicturesOptions;
+  /** Talkback: where the voice is played (ShipSpeaker) and kept (the recorder's data directory unless given). */
+  talk?: ShipTalkOptions;
 }
 
 export interface AgentEvents {
@@ -84,7 +87,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private lastHeard = 0;
   private unsubscribeLink: (() => void) | undefined;
   private readonly cameras = new Map<string, CameraState>();
-  private readonly opts: Required<Omit<AgentOptions, 'streams' | 'recorder' | 'playback' | 'pictures'>>;
+  private readonly opts: Required<Omit<AgentOptions, 'streams' | 'recorder' | 'playback' | 'pictures' | 'talk'>>;
   /** Live streams shore asked for; they run only while the socket is up. */
   readonly streams: LiveStreams;
   /** The ship's own recordings: kept whether or not the link is up. */
@@ -96,6 +99,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   readonly playback: PlaybackStreams;
   /** Pictures taken and kept on the ship, sent to shore from a durable outbox. */
   readonly pictures: ShipPictures;
+  /** Talkback: the operator's voice to a file per talk and to the ship's speaker (useSpeaker). */
+  readonly talk: ShipTalk;
   /**
    * Delivers shore's messages and frames to the handler of their kind. Its kinds are the agent's
    * capabilities in hello: register a handler before start().
@@ -129,6 +134,10 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
       ...opts.pictures,
     });
+    this.talk = new ShipTalk(new Set(config.cameras.map((c) => c.cameraId)), {
+      ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
+      ...opts.talk,
+    });
     this.recorder.on('recording', (cameraId, recording, since) => {
       const before = this.cameras.get(cameraId);
       if (before) this.setCamera({ ...before, recording, recordingSince: since });
@@ -141,6 +150,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       message: (msg) => (msg.type === 'vod.query' ? this.send(this.recorder.query(msg)) : this.playback.handle(msg)),
     });
     this.router.handle('pictures', this.pictures);
+    this.router.handle('talk', this.talk);
     this.router.on('message', (msg) => this.emit('message', msg));
     this.router.on('control', (msg) => {
       if (msg.type === 'welcome') {
@@ -182,7 +192,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     clearInterval(this.probeTimer);
     clearInterval(this.silenceTimer);
     this.unsubscribeLink?.();
-    await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop(), this.pictures.stop()]);
+    await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop(), this.pictures.stop(), this.talk.stopAll()]);
     for (const release of this.sessionHolds.splice(0)) release();
     await this.sessions.stopAll();
     const ws = this.ws;
@@ -245,6 +255,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.streams.attach(linkFor('live', BINARY_KIND.live));
       this.playback.attach(linkFor('playback', BINARY_KIND.playback));
       this.pictures.attach({ sendJson: (m) => this.send(m), sendBinary: (frame) => uplink.send('pictures', frame) });
+      this.talk.attach({ sendJson: (m) => this.send(m) });
       clearInterval(this.silenceTimer);
       this.silenceTimer = setInterval(() => {
         if (Date.now() - this.lastHeard > this.opts.silenceTimeoutMs) ws.terminate();
@@ -279,6 +290,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.streams.detach();
       this.playback.detach();
       this.pictures.detach();
+      this.talk.detach();
       this.emit('disconnected', `${code} ${reason.toString()}`.trim());
       this.scheduleReconnect();
     });
