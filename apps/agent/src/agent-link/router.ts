@@ -52,7 +52,7 @@ export class AgentLinkRouter extends EventEmitter<RouterEvents> {
         handler.message(msg);
         return true;
       },
-      data: data && ((streamId, payload) => data.call(handler, streamId, payload)),
+      data: data && ((streamId, payload) => handler.data?.(streamId, payload)),
     });
   }
 

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer } from 'ws';
 import {
   AGENT_LINK_VERSION,
@@ -79,10 +79,10 @@ describe('a ship agent on the real shore link', () => {
     agents.push(agent);
     agent.start();
     await expect.poll(() => shore.app.agents.get(SHIP)?.ready ?? false).toBe(true);
-    expect([...(shore.app.agents.get(SHIP)?.capabilities ?? [])]).toEqual(['live', 'playback', 'pictures']);
+    expect([...(shore.app.agents.get(SHIP)?.capabilities ?? [])]).toEqual(['live', 'playback', 'pictures', 'talk']);
     await expect.poll(() => agent.protocol).toBe(AGENT_LINK_VERSION);
     // Shore opens nothing the agent did not list.
-    expect(shore.app.agents.openStream(SHIP, 'talk', { message: () => undefined })).toMatchObject({ ok: false, reason: 'unsupported' });
+    expect(shore.app.agents.openStream(SHIP, 'ptz', { message: () => undefined })).toMatchObject({ ok: false, reason: 'unsupported' });
   });
 
   it('receives bytes shore sends down on a stream of a kind it handles (talkback)', async () => {
@@ -90,7 +90,9 @@ describe('a ship agent on the real shore link', () => {
     agents.push(agent);
     const messages: ShoreMessageOf<'talk'>[] = [];
     const audio: { streamId: number; payload: number[] }[] = [];
-    agent.router.handle('talk', { message: (m) => messages.push(m), data: (streamId, payload) => audio.push({ streamId, payload: [...payload] }) });
+    // The agent's own talk handler (ShipTalk) gets them: watched on their way in.
+    vi.spyOn(agent.talk, 'message').mockImplementation((m) => messages.push(m));
+    vi.spyOn(agent.talk, 'data').mockImplementation((streamId, payload) => audio.push({ streamId, payload: [...payload] }));
     agent.start();
     await expect.poll(() => shore.app.agents.get(SHIP)?.capabilities.has('talk') ?? false).toBe(true);
 

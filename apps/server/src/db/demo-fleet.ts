@@ -40,6 +40,8 @@ export const demoOrganizations = [
 export const demoUsers = [
   { id: 'u-demo', username: 'demo', displayName: 'Demo Operator', orgIds: ['blueocean', 'njzsz'] },
   { id: 'u-njzsz', username: 'njzsz', displayName: 'NJZSZ Operator', orgIds: ['njzsz'] },
+  /** A second operator of Blue Ocean: two people on one ship (talkback occupied, PTZ who moves it). */
+  { id: 'u-duty', username: 'duty', displayName: 'Duty Officer', orgIds: ['blueocean'] },
 ] as const;
 
 /** Definition tiers; ids are fixed so the spec's default config id (6) is the standard tier. */
