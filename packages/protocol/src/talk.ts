@@ -47,7 +47,7 @@ export const TALK_MAX_SECONDS_DEFAULT = 120;
 const MAX_PACKET = 0xffff;
 
 /** Packs Opus packets into one message: each a 2-byte big-endian length, then its bytes. */
-export function packTalkPackets(packets: readonly Uint8Array[]): Uint8Array {
+export function packTalkPackets(packets: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   let size = 0;
   for (const p of packets) {
     if (p.length > MAX_PACKET) throw new Error(`an Opus packet of ${p.length} bytes is too large`);

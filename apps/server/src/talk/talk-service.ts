@@ -68,14 +68,15 @@ export class TalkService {
     if (current) return { ok: false, code: 'occupied', message: `the talkback of ship ${shipId} is held by ${current.displayName}`, holder: current.displayName };
 
     let ended = false;
-    let timer: NodeJS.Timeout | undefined;
-    let stream: LinkStream<'talk'> | undefined;
+    // The stream and the timer, once set: end() reads them whenever it runs.
+    const held: { stream?: LinkStream<'talk'>; timer?: NodeJS.Timeout } = {};
     const entry = {
       end: (reason: TalkEndReason, message?: string, tellClient = true) => {
         if (ended) return;
         ended = true;
-        clearTimeout(timer);
+        clearTimeout(held.timer);
         this.active.delete(entry);
+        const { stream } = held;
         if (stream?.open) stream.send({ type: 'talk.close', streamId: stream.id });
         stream?.close();
         void this.occupancy.release(shipId, holder.talkId).catch((err: unknown) => this.log.error({ err, shipId }, 'talk: freeing the ship failed'));
@@ -94,12 +95,12 @@ export class TalkService {
       await this.occupancy.release(shipId, holder.talkId);
       return { ok: false, code: opened.reason === 'offline' ? 'shipOffline' : 'unsupported', message: opened.message };
     }
-    stream = opened.stream;
+    const { stream } = opened;
+    held.stream = stream;
     stream.send({ type: 'talk.open', streamId: stream.id, cameraId, codec: 'opus', format, talker: holder.displayName });
     this.active.add(entry);
-    timer = setTimeout(() => entry.end('maxDuration', `a talk lasts at most ${this.opts.maxSeconds} s`), this.opts.maxSeconds * 1000);
+    held.timer = setTimeout(() => entry.end('maxDuration', `a talk lasts at most ${this.opts.maxSeconds} s`), this.opts.maxSeconds * 1000);
     this.log.info({ shipId, cameraId, talker: holder.displayName, format }, 'talk started');
-    const open = stream;
     return {
       ok: true,
       talk: {
@@ -107,7 +108,7 @@ export class TalkService {
         maxSeconds: this.opts.maxSeconds,
         talker: holder.displayName,
         send: (payload) => {
-          if (!ended) open.sendBinary(payload);
+          if (!ended) stream.sendBinary(payload);
         },
         stop: () => entry.end('stopped', undefined, false),
       },

@@ -1,0 +1,2 @@
+/** The public face of the talkback feature: the app shell imports only from here. */
+export { TALK_CONTROL } from './components/TalkButton.tsx';
