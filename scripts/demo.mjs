@@ -118,6 +118,7 @@ if (!up) {
   Demo sign-ins (password demo-pass):
     demo    sees every demo organisation
     njzsz   sees only the organisation njzsz
+    duty    sees Blue Ocean Shipping (a second operator on its ships)
 
   Stop with Ctrl+C.
 `);

@@ -1,5 +1,5 @@
 import { useEffect, type KeyboardEvent, type PointerEvent } from 'react';
-import { AudioOutlined } from '@ant-design/icons';
+import { AudioOutlined, LoadingOutlined } from '@ant-design/icons';
 import { App, Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
@@ -38,7 +38,15 @@ function TalkControl({ source, getPopupContainer }: CellControlProps) {
 
   const down = (e: PointerEvent<HTMLElement>) => {
     if (e.button !== 0) return;
-    e.currentTarget.setPointerCapture(e.pointerId);
+    // The release is heard on the window: the bar may redraw the button while it is held.
+    const up = (u: globalThis.PointerEvent) => {
+      if (u.pointerId !== e.pointerId) return;
+      window.removeEventListener('pointerup', up);
+      window.removeEventListener('pointercancel', up);
+      talk.release();
+    };
+    window.addEventListener('pointerup', up);
+    window.addEventListener('pointercancel', up);
     talk.press();
   };
   const key = (e: KeyboardEvent<HTMLElement>) => {
@@ -60,11 +68,9 @@ function TalkControl({ source, getPopupContainer }: CellControlProps) {
           danger={state.kind === 'talking'}
           aria-label={label}
           aria-pressed={active}
-          icon={<AudioOutlined />}
-          loading={state.kind === 'starting'}
+          // Not `loading`: a loading antd button takes no pointer events, and the held press must see its release.
+          icon={state.kind === 'starting' ? <LoadingOutlined /> : <AudioOutlined />}
           onPointerDown={down}
-          onPointerUp={() => talk.release()}
-          onPointerCancel={() => talk.release()}
           onKeyDown={key}
         />
       </Tooltip>
