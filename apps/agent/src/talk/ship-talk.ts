@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type AgentMessage, type ShoreMessageOf, type TalkFormat, unpackTalkPackets } from '@ship-cctv/protocol';
 import type { KindHandler } from '../agent-link/router.ts';
 import { OggOpusWriter } from './ogg-opus-writer.ts';
+import { OpusPcmDecoder } from './opus-pcm-decoder.ts';
 import { PcmDecoder } from './pcm-decoder.ts';
 
 /**
@@ -35,10 +36,12 @@ interface Talk {
   cameraId: string;
   streamId: number;
   format: TalkFormat;
-  writer: OggOpusWriter | undefined;
+  /** Opus packets: kept as Ogg Opus, decoded in-process. */
+  opus: { writer: OggOpusWriter; decoder: OpusPcmDecoder } | undefined;
+  /** The fallback's WebM: kept as it came, decoded by ffmpeg. */
+  webm: PcmDecoder | undefined;
   file: WriteStream | undefined;
   path: string | undefined;
-  decoder: PcmDecoder;
   bytes: number;
 }
 
@@ -48,7 +51,8 @@ const fileTime = (ms: number) => new Date(ms).toISOString().replace(/:/g, '-');
 /**
  * The ship's end of talkback (link kind `talk`): one talk per camera backchannel — a second
  * `talk.open` for a camera in use answers `talk.failed` `occupied`. Each talk's voice is written to
- * a file as it comes (Ogg Opus, or the browser's WebM as it is) and decoded to PCM for the speaker.
+ * a file as it comes (Ogg Opus, or the browser's WebM as it is) and decoded to PCM for the speaker
+ * (Opus in-process as each message arrives; the WebM by a streaming ffmpeg).
  * A talk ends on `talk.close`, or when the link to shore goes (detach).
  */
 export class ShipTalk extends EventEmitter<ShipTalkEvents> implements KindHandler<'talk'> {
@@ -103,16 +107,22 @@ export class ShipTalk extends EventEmitter<ShipTalkEvents> implements KindHandle
       file = createWriteStream(path);
       file.on('error', () => undefined); // a full disk loses the file, not the talk
     }
-    const decoder = new PcmDecoder(
-      format === 'opus' ? 'ogg' : 'webm',
-      (pcm) => this.speaker?.play(cameraId, pcm),
-      (message) => {
-        if (this.talks.get(streamId)?.decoder === decoder) fail('failed', `the voice could not be decoded: ${message}`);
-      },
-    );
-    const talk: Talk = { cameraId, streamId, format, writer: format === 'opus' ? new OggOpusWriter() : undefined, file, path, decoder, bytes: 0 };
+    const play = (pcm: Int16Array) => this.speaker?.play(cameraId, pcm);
+    const failed = (message: string) => {
+      if (this.talks.get(streamId) === talk) fail('failed', `the voice could not be decoded: ${message}`);
+    };
+    const talk: Talk = {
+      cameraId,
+      streamId,
+      format,
+      opus: format === 'opus' ? { writer: new OggOpusWriter(), decoder: new OpusPcmDecoder(play, failed) } : undefined,
+      webm: format === 'webm' ? new PcmDecoder('webm', play, failed) : undefined,
+      file,
+      path,
+      bytes: 0,
+    };
     this.talks.set(streamId, talk);
-    if (talk.writer) this.write(talk, talk.writer.head());
+    if (talk.opus) talk.file?.write(talk.opus.writer.head());
     this.link?.sendJson({ type: 'talk.opened', streamId });
   }
 
@@ -120,24 +130,28 @@ export class ShipTalk extends EventEmitter<ShipTalkEvents> implements KindHandle
     const talk = this.talks.get(streamId);
     if (!talk) return;
     talk.bytes += payload.length;
-    if (!talk.writer) return this.write(talk, payload);
+    if (talk.webm) {
+      talk.file?.write(payload);
+      talk.webm.write(payload);
+      return;
+    }
     const packets = unpackTalkPackets(payload);
-    if (packets && packets.length > 0) this.write(talk, talk.writer.packets(packets));
-  }
-
-  private write(talk: Talk, bytes: Uint8Array): void {
-    talk.file?.write(bytes);
-    talk.decoder.write(bytes);
+    if (!talk.opus || !packets || packets.length === 0) return;
+    talk.opus.decoder.decode(packets);
+    talk.file?.write(talk.opus.writer.packets(packets));
   }
 
   private async finish(streamId: number): Promise<void> {
     const talk = this.talks.get(streamId);
     if (!talk) return;
     this.talks.delete(streamId);
-    if (talk.writer) this.write(talk, talk.writer.end());
+    if (talk.opus) {
+      talk.opus.decoder.end();
+      talk.file?.write(talk.opus.writer.end());
+    }
     const fileDone = talk.file ? new Promise<void>((resolve) => talk.file?.end(resolve)) : Promise.resolve();
-    await Promise.all([talk.decoder.end(), fileDone]);
-    const seconds = talk.writer ? talk.writer.samples / 48_000 : 0;
+    await Promise.all([talk.webm?.end(), fileDone]);
+    const seconds = talk.opus ? talk.opus.writer.samples / 48_000 : 0;
     this.emit('ended', { cameraId: talk.cameraId, streamId, file: talk.path, bytes: talk.bytes, seconds });
   }
 

@@ -38,6 +38,11 @@ export class TalkClient {
     return packed.length;
   }
 
+  /** Bytes as they are (the MediaRecorder fallback's WebM). */
+  sendBytes(bytes: Uint8Array): void {
+    this.ws.send(bytes, { binary: true });
+  }
+
   stop(): void {
     this.ws.send(JSON.stringify({ type: 'talk.stop' }));
   }

@@ -1,5 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LinkReport } from '@ship-cctv/protocol';
 import { ShipAgent } from '../../src/agent.ts';
@@ -18,6 +20,7 @@ const CAMERA = 'S1001-C01-1';
 const report: LinkReport = { linkType: 'FOURTHG', quality: 90, duplex: 'BOTH' };
 const link = { current: () => report, onChange: () => () => undefined };
 const tmp = tempDir('talk-link-');
+const run = promisify(execFile);
 
 describe('talkback to the ship', () => {
   let shore: Shore;
@@ -64,7 +67,7 @@ describe('talkback to the ship', () => {
 
     expect(talk.seconds).toBeCloseTo((packets.length * 60) / 1000, 3);
     expect(talk.file).toMatch(/talk\/S1001-C01-1\/[\dT.Z-]+\.ogg$/);
-    expect(readdirSync(join(dataDir, 'talk', CAMERA))).toHaveLength(1);
+    expect(readdirSync(join(dataDir, 'talk', CAMERA)).filter((f) => f.endsWith('.ogg'))).toHaveLength(1);
     const measured = await measureAudio(talk.file ?? '');
     expect(measured.seconds).toBeGreaterThan(2.8);
     expect(measured.meanDb).toBeGreaterThan(-30);
@@ -82,6 +85,34 @@ describe('talkback to the ship', () => {
     const talkDown = Number(/shipcctv_link_bytes_total\{[^}]*direction="down"[^}]*purpose="talk"[^}]*\} (\d+)/.exec(metrics)?.[1] ?? 0);
     // Every packed message went down with its 5-byte frame header and WebSocket framing.
     expect(talkDown).toBeGreaterThan(sent);
+  }, 30_000);
+
+  it("keeps the MediaRecorder fallback's WebM as it came and decodes it for the speaker", async () => {
+    const { stdout } = await run(
+      'ffmpeg',
+      ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=300:sample_rate=48000:duration=2', '-ac', '1', '-c:a', 'libopus', '-b:a', '12k', '-f', 'webm', 'pipe:1'],
+      { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024 },
+    );
+    const webm = new Uint8Array(stdout);
+    heard.length = 0;
+    const client = await TalkClient.open(shore.port, token);
+    client.start(CAMERA, 'webm');
+    // Cut as MediaRecorder cuts it: slices of whatever size.
+    for (let at = 0; at < webm.length; at += 700) client.sendBytes(webm.subarray(at, at + 700));
+    await client.waitFor('talk.started');
+    await expect.poll(() => heard.reduce((n, p) => n + p.length, 0), { timeout: 10_000 }).toBeGreaterThan(1.5 * SPEAKER_RATE);
+    const ended = new Promise<{ file: string | undefined }>((resolve) => agent.talk.once('ended', resolve));
+    client.stop();
+    const talk = await ended;
+    expect(talk.file).toMatch(/\.webm$/);
+    expect(readFileSync(talk.file ?? '')).toEqual(Buffer.from(webm));
+    const all = new Int16Array(heard.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of heard) {
+      all.set(p, at);
+      at += p.length;
+    }
+    expect(pcmDb(all)).toBeGreaterThan(-30);
   }, 30_000);
 
   it('answers occupied for a second talk to the same ship, and frees the ship when the first socket drops', async () => {
