@@ -11,8 +11,8 @@
  * libopus here, by WebCodecs in the browser) per message every 180 ms, in real time.
  *
  * Latency: from a message leaving the client to the agent's speaker (ShipSpeaker) having received
- * the PCM of all of it — the first message (shore's checks, the stream opening, ffmpeg starting on
- * the ship) and every later one; and mouth to ship per packet, from the end of its 60 ms of speech
+ * the PCM of all of it — the first message (shore's checks, the stream opening, the decoder starting
+ * on the ship) and every later one; and mouth to ship per packet, from the end of its 60 ms of speech
  * (so the 180 ms a message waits for its three packets counts) to its PCM at the speaker. Bytes: a minute of Opus (a tone, and pink
  * noise as the hard case), and on the link with the 5-byte frame header and WebSocket framing
  * (shore's link-bytes counter, purpose talk) plus the talk's control messages.

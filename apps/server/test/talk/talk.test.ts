@@ -168,6 +168,19 @@ describe('talkback on shore', () => {
     expect((await unknown.next('talk.error')).code).toBe('notFound');
   });
 
+  it('ends the talk when its user signs out, and frees the ship', async () => {
+    const ship = await connectAgent();
+    const own = (await logon(t.app, 'duty')).token;
+    const talker = await talk(own);
+    await talker.next('talk.started');
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/sys/logout', headers: { 'cas-jwt': own } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await talker.next('talk.ended')).reason).toBe('signedOut');
+    await ship.until(() => ship.of('talk.close').length === 1, 'talk.close after the sign-out');
+    const next = await talk(demo);
+    await next.next('talk.started');
+  });
+
   it('counts the voice under the link purpose talk', async () => {
     const ship = await connectAgent();
     const talker = await talk(demo);
