@@ -58,7 +58,7 @@ async function otherOperator(browser: Browser) {
   return { context, page: await context.newPage() };
 }
 
-test('press-to-talk for 3 s: Opus with energy arrives on the ship; another operator finds the talkback occupied', async ({ page, baseURL, browser }) => {
+test('press-to-talk for 3 s: Opus with energy arrives on the ship; another operator finds the talkback occupied until the talker leaves the cell', async ({ page, baseURL, browser }) => {
   test.setTimeout(120_000);
   const { grid, talk } = await cellOf(page, baseURL, 'demo');
   const before = talkFiles();
@@ -92,9 +92,16 @@ test('press-to-talk for 3 s: Opus with energy arrives on the ship; another opera
     await expect(other.page.getByText('对讲被占用（Demo Operator 正在对讲）', { exact: true })).toBeVisible({ timeout: 15_000 });
     await other.page.waitForTimeout(500); // the message's entry animation
     await other.page.screenshot({ path: 'docs/screenshots/talk-occupied-zh-CN.png' });
+
+    // Leaving the cell ends the talk: the ship is free for the duty officer.
+    await grid.close(CAMERA);
+    await expect(async () => {
+      await second.talk.click();
+      await expect(second.grid.cell(CAMERA).getByRole('button', { name: second.grid.texts.talk.talking, exact: true })).toBeVisible({ timeout: 3_000 });
+    }).toPass({ timeout: 20_000 });
+    await second.grid.cell(CAMERA).getByRole('button', { name: second.grid.texts.talk.talking, exact: true }).click();
+    await expect(second.talk).toBeVisible();
   } finally {
     await other.context.close();
   }
-  await talking.click();
-  await expect(talk).toBeVisible();
 });
