@@ -14,6 +14,8 @@ export interface TrackRun {
   /** Sum of the sample durations, in the track's timescale ticks. */
   duration: number;
   sampleCount: number;
+  /** Bytes of the track's samples (from the trun sizes, else the tfhd/trex default size). */
+  bytes: number;
   /** The first sample is a sync sample. */
   keyframe: boolean;
 }
@@ -60,11 +62,15 @@ function parseTraf(r: Reader, traf: Box, movie: MovieInfo): TrackRun {
   if (tfhdFlags & 0x000002) at += 4; // sample_description_index
   let defaultDuration = trex.duration;
   let defaultFlags = trex.flags;
+  let defaultSize = trex.size;
   if (tfhdFlags & 0x000008) {
     defaultDuration = r.u32(at, tfhd.end, 'tfhd default_sample_duration');
     at += 4;
   }
-  if (tfhdFlags & 0x000010) at += 4; // default_sample_size
+  if (tfhdFlags & 0x000010) {
+    defaultSize = r.u32(at, tfhd.end, 'tfhd default_sample_size');
+    at += 4;
+  }
   if (tfhdFlags & 0x000020) defaultFlags = r.u32(at, tfhd.end, 'tfhd default_sample_flags');
 
   const tfdt = r.child(traf, 'tfdt');
@@ -76,6 +82,7 @@ function parseTraf(r: Reader, traf: Box, movie: MovieInfo): TrackRun {
 
   let sampleCount = 0;
   let duration = 0;
+  let bytes = 0;
   let firstFlags: number | undefined;
   for (const trun of r.children(traf.body, traf.end)) {
     if (trun.type !== 'trun') continue;
@@ -101,8 +108,10 @@ function parseTraf(r: Reader, traf: Box, movie: MovieInfo): TrackRun {
       if (count > 0 && defaultDuration === undefined) throw new Fmp4Error('malformed', 'no sample duration in trun, tfhd or trex');
       duration += count * (defaultDuration ?? 0);
     }
+    if (!hasSize) bytes += count * (defaultSize ?? 0);
     for (let i = 0; i < count && perSample > 0; i++) {
       if (hasDuration) duration += r.u32(p, trun.end, 'trun sample_duration');
+      if (hasSize) bytes += r.u32(p + (hasDuration ? 4 : 0), trun.end, 'trun sample_size');
       if (i === 0 && hasFlags) firstSampleFlags ??= r.u32(p + (hasDuration ? 4 : 0) + (hasSize ? 4 : 0), trun.end, 'trun sample_flags');
       p += perSample;
     }
@@ -110,7 +119,7 @@ function parseTraf(r: Reader, traf: Box, movie: MovieInfo): TrackRun {
     sampleCount += count;
   }
   if (!Number.isSafeInteger(duration)) throw new Fmp4Error('unsupported', 'fragment duration exceeds 2^53');
-  return { trackId, baseMediaDecodeTime, duration, sampleCount, keyframe: firstFlags !== undefined && isSyncSample(firstFlags) };
+  return { trackId, baseMediaDecodeTime, duration, sampleCount, bytes, keyframe: firstFlags !== undefined && isSyncSample(firstFlags) };
 }
 
 /** Reads a moof (strictly) against its movie. */

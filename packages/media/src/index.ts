@@ -24,6 +24,9 @@ export {
 } from './init-segment.ts';
 export { DEFAULT_MAX_BOX_BYTES, type Fmp4SplitterOptions, type Fmp4Unit, Fmp4Splitter, type OtherBox } from './splitter.ts';
 export {
+  AUDIO_TRACK_ID,
+  type AudioRun,
+  type AudioTrackOptions,
   type FragmentOptions,
   type InitSegmentOptions,
   NON_SYNC_SAMPLE_FLAGS,
