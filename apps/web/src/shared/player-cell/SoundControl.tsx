@@ -1,0 +1,59 @@
+import { type RefObject, useCallback, useEffect, useState } from 'react';
+import { Button, Slider, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { SoundIcon } from './icons.tsx';
+import { keepSessionVolume, sessionVolume } from './sound.ts';
+import styles from './PlayerCell.module.css';
+
+/**
+ * Mute/unmute and volume of a cell whose stream has sound (the cell shows it only then). The cell
+ * starts muted; unmuting is the operator's gesture the browser needs to play sound. While unmuted
+ * a small volume slider sits next to the button (touch-sized on phones); the volume is kept for
+ * the session (sound.ts).
+ */
+export function SoundControl({ videoRef, getPopupContainer }: { videoRef: RefObject<HTMLVideoElement | null>; getPopupContainer(): HTMLElement }) {
+  const { t } = useTranslation();
+  const [muted, setMuted] = useState(true);
+  const [volume, setVolume] = useState(sessionVolume);
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    video.volume = volume;
+    video.muted = muted;
+  }, [videoRef, muted, volume]);
+  // Muted again when the cell's stream loses its sound (the control goes) and comes back.
+  useEffect(() => () => {
+    if (videoRef.current) videoRef.current.muted = true;
+  }, [videoRef]);
+
+  const toggle = useCallback(() => {
+    setMuted((m) => !m);
+    // The click is the gesture: a video the browser held back plays now, with its sound.
+    void videoRef.current?.play().catch(() => undefined);
+  }, [videoRef]);
+  const change = useCallback((v: number) => {
+    setVolume(v / 100);
+    keepSessionVolume(v / 100);
+  }, []);
+
+  const label = muted ? t('playerCell.unmute') : t('playerCell.mute');
+  return (
+    <span className={styles.sound} data-muted={String(muted)}>
+      <Tooltip title={label} getPopupContainer={getPopupContainer}>
+        <Button size="small" type="text" aria-label={label} aria-pressed={!muted} icon={<SoundIcon muted={muted} />} onClick={toggle} />
+      </Tooltip>
+      {muted ? null : (
+        <Slider
+          className={styles.volume}
+          min={0}
+          max={100}
+          value={Math.round(volume * 100)}
+          onChange={change}
+          tooltip={{ formatter: (v) => `${v ?? 0} %`, getPopupContainer }}
+          aria-label={t('playerCell.volume')}
+        />
+      )}
+    </span>
+  );
+}
