@@ -1,8 +1,8 @@
-import { type RefObject, useCallback, useEffect, useState } from 'react';
+import { type RefObject, useCallback } from 'react';
 import { Button, Slider, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SoundIcon } from './icons.tsx';
-import { keepSessionVolume, sessionVolume } from './sound.ts';
+import { useCellSound } from './useCellSound.ts';
 import styles from './PlayerCell.module.css';
 
 /**
@@ -13,29 +13,8 @@ import styles from './PlayerCell.module.css';
  */
 export function SoundControl({ videoRef, getPopupContainer }: { videoRef: RefObject<HTMLVideoElement | null>; getPopupContainer(): HTMLElement }) {
   const { t } = useTranslation();
-  const [muted, setMuted] = useState(true);
-  const [volume, setVolume] = useState(sessionVolume);
-
-  useEffect(() => {
-    const video = videoRef.current;
-    if (!video) return;
-    video.volume = volume;
-    video.muted = muted;
-  }, [videoRef, muted, volume]);
-  // Muted again when the cell's stream loses its sound (the control goes) and comes back.
-  useEffect(() => () => {
-    if (videoRef.current) videoRef.current.muted = true;
-  }, [videoRef]);
-
-  const toggle = useCallback(() => {
-    setMuted((m) => !m);
-    // The click is the gesture: a video the browser held back plays now, with its sound.
-    void videoRef.current?.play().catch(() => undefined);
-  }, [videoRef]);
-  const change = useCallback((v: number) => {
-    setVolume(v / 100);
-    keepSessionVolume(v / 100);
-  }, []);
+  const { muted, volume, toggle, changeVolume } = useCellSound(videoRef);
+  const change = useCallback((v: number) => changeVolume(v / 100), [changeVolume]);
 
   const label = muted ? t('playerCell.unmute') : t('playerCell.mute');
   return (

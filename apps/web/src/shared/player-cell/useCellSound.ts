@@ -1,0 +1,33 @@
+import { type RefObject, useCallback, useEffect, useState } from 'react';
+import { keepSessionVolume, sessionVolume } from './sound.ts';
+
+/** Mute and volume of a <video>: starts muted, the volume kept for the session (sound.ts). */
+export function useCellSound(videoRef: RefObject<HTMLVideoElement | null>): { muted: boolean; volume: number; toggle(): void; changeVolume(volume: number): void } {
+  const [muted, setMuted] = useState(true);
+  const [volume, setVolume] = useState(sessionVolume);
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    video.volume = volume;
+    video.muted = muted;
+  }, [videoRef, muted, volume]);
+  // Muted again when the stream loses its sound (the control goes) and comes back.
+  useEffect(
+    () => () => {
+      if (videoRef.current) videoRef.current.muted = true;
+    },
+    [videoRef],
+  );
+
+  const toggle = useCallback(() => {
+    setMuted((m) => !m);
+    // The click is the gesture: a video the browser held back plays now, with its sound.
+    void videoRef.current?.play().catch(() => undefined);
+  }, [videoRef]);
+  const changeVolume = useCallback((v: number) => {
+    setVolume(v);
+    keepSessionVolume(v);
+  }, []);
+  return { muted, volume, toggle, changeVolume };
+}
