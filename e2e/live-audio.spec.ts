@@ -1,0 +1,82 @@
+import { expect, test } from '@playwright/test';
+import { PlayGridPage, type Language } from './pages/play-grid-page.ts';
+
+/**
+ * Live sound (issue 15): S1001 has `audio` on, so its synthetic Bridge camera streams an engine
+ * hum with a tick each second in the same fMP4 as its picture. The cell plays muted, shows a mute
+ * button (only because the stream has sound), and once unmuted the browser decodes the sound while
+ * the picture keeps moving at the live edge.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const SCREENSHOTS = 'docs/screenshots';
+const CAMERA = 'S1001-C01-1';
+
+interface MediaFacts {
+  muted: boolean;
+  paused: boolean;
+  currentTime: number;
+  audioBytes: number;
+  volume: number;
+}
+
+async function openBridge(page: import('@playwright/test').Page, baseURL: string | undefined, language: Language) {
+  const grid = new PlayGridPage(page, language);
+  await grid.signIn(baseURL ?? '');
+  await grid.open();
+  await grid.chooseOrganisation('Blue Ocean Shipping');
+  await grid.expandShip('S1001', 'S1001-C01');
+  await grid.playChannel('S1001-C01');
+  await grid.expectPlaying(CAMERA);
+  return grid;
+}
+
+test('S1001 Bridge: sound in the stream, muted until unmuted, then decoded while the picture plays on', async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const grid = await openBridge(page, baseURL, 'en');
+  const cell = grid.cell(CAMERA);
+  const video = cell.locator('video');
+  const facts = () =>
+    video.evaluate(
+      (v: HTMLVideoElement & { webkitAudioDecodedByteCount?: number }): MediaFacts => ({
+        muted: v.muted,
+        paused: v.paused,
+        currentTime: v.currentTime,
+        audioBytes: v.webkitAudioDecodedByteCount ?? -1,
+        volume: v.volume,
+      }),
+    );
+  // The unmute button is there only because the codec event named a sound codec (mp4a.40.2).
+  const unmute = cell.getByRole('button', { name: grid.texts.playerCell.unmute, exact: true });
+  await expect(unmute).toBeVisible();
+  expect((await facts()).muted).toBe(true);
+  await expect(cell.getByRole('slider')).toHaveCount(0);
+
+  await unmute.click();
+  await expect(cell.getByRole('button', { name: grid.texts.playerCell.mute, exact: true })).toBeVisible();
+  await expect(cell.getByRole('slider')).toBeVisible();
+  const before = await facts();
+  expect(before.muted).toBe(false);
+  expect(before.paused).toBe(false);
+  // Chromium counts the sound it decodes: it grows while the stream plays unmuted …
+  await expect.poll(async () => (await facts()).audioBytes, { timeout: 15_000 }).toBeGreaterThan(before.audioBytes + 2_000);
+  // … and the picture is still live (a buffer with both tracks plays only where both are: no stall).
+  await expect.poll(async () => (await facts()).currentTime, { timeout: 15_000 }).toBeGreaterThan(before.currentTime + 2);
+  const stats = await grid.stats(CAMERA);
+  console.log(`[live-audio] cell stats with sound: ${stats}`);
+
+  await cell.getByRole('button', { name: grid.texts.playerCell.mute, exact: true }).click();
+  expect((await facts()).muted).toBe(true);
+});
+
+for (const language of ['zh-CN', 'en'] as const) {
+  test(`screenshot of a cell with its sound controls (${language})`, async ({ page, baseURL }) => {
+    test.setTimeout(60_000);
+    const grid = await openBridge(page, baseURL, language);
+    const cell = grid.cell(CAMERA);
+    await cell.getByRole('button', { name: grid.texts.playerCell.unmute, exact: true }).click();
+    await expect(cell.getByRole('slider')).toBeVisible();
+    await cell.hover();
+    await cell.screenshot({ path: `${SCREENSHOTS}/live-audio-${language}.png` });
+  });
+}
