@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { PlayGridPage, type Language } from './pages/play-grid-page.ts';
 
 /**
@@ -20,7 +20,7 @@ interface MediaFacts {
   volume: number;
 }
 
-async function openBridge(page: import('@playwright/test').Page, baseURL: string | undefined, language: Language) {
+async function openBridge(page: Page, baseURL: string | undefined, language: Language) {
   const grid = new PlayGridPage(page, language);
   await grid.signIn(baseURL ?? '');
   await grid.open();
