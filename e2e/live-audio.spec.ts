@@ -64,6 +64,8 @@ test('S1001 Bridge: sound in the stream, muted until unmuted, then decoded while
   await expect.poll(async () => (await facts()).currentTime, { timeout: 15_000 }).toBeGreaterThan(before.currentTime + 2);
   const stats = await grid.stats(CAMERA);
   console.log(`[live-audio] cell stats with sound: ${stats}`);
+  // The stats panel tells what the sound costs (its samples' kbit/s, about 20).
+  await expect(cell.locator('dl')).toContainText(/Sound\s*(1\d|2\d)(\.\d)? kbit\/s/);
 
   await cell.getByRole('button', { name: grid.texts.playerCell.mute, exact: true }).click();
   expect((await facts()).muted).toBe(true);

@@ -177,6 +177,57 @@ export function readVideoTrack(init: Uint8Array): { trackId: number; timescale: 
   return undefined;
 }
 
+/** Ids of an init segment's sound tracks ('soun'), read leniently. */
+export function readSoundTrackIds(init: Uint8Array): number[] {
+  const ids: number[] = [];
+  for (const trak of findBoxes(init, ['moov', 'trak'])) {
+    const hdlr = findBox(init, ['mdia', 'hdlr'], trak.body, trak.end);
+    if (!hdlr || hdlr.body + 12 > hdlr.end || String.fromCharCode(...init.subarray(hdlr.body + 8, hdlr.body + 12)) !== 'soun') continue;
+    const tkhd = findBox(init, ['tkhd'], trak.body, trak.end);
+    if (!tkhd) continue;
+    const idAt = tkhd.body + (init[tkhd.body] === 1 ? 20 : 12);
+    if (idAt + 4 <= tkhd.end) ids.push(viewOf(init).getUint32(idAt));
+  }
+  return ids;
+}
+
+/**
+ * Bytes of the samples of the given tracks in a fragment, read leniently: the truns' sample sizes,
+ * else the tfhd default size × count (a size only the trex gives counts 0).
+ */
+export function readTrackBytes(fragment: Uint8Array, trackIds: readonly number[]): number {
+  const view = viewOf(fragment);
+  let bytes = 0;
+  for (const traf of findBoxes(fragment, ['moof', 'traf'])) {
+    const id = trackIdOf(fragment, traf);
+    if (id === undefined || !trackIds.includes(id)) continue;
+    const tfhd = findBox(fragment, ['tfhd'], traf.body, traf.end);
+    let defaultSize = 0;
+    if (tfhd && tfhd.end - tfhd.body >= 8) {
+      const flags = view.getUint32(tfhd.body) & 0xffffff;
+      let at = tfhd.body + 8;
+      if (flags & 0x1) at += 8;
+      if (flags & 0x2) at += 4;
+      if (flags & 0x8) at += 4;
+      if (flags & 0x10 && at + 4 <= tfhd.end) defaultSize = view.getUint32(at);
+    }
+    for (const trun of findBoxes(fragment, ['trun'], traf.body, traf.end)) {
+      if (trun.end - trun.body < 8) continue;
+      const flags = view.getUint32(trun.body) & 0xffffff;
+      const count = view.getUint32(trun.body + 4);
+      if (!(flags & 0x200)) {
+        bytes += count * defaultSize;
+        continue;
+      }
+      let at = trun.body + 8 + (flags & 0x1 ? 4 : 0) + (flags & 0x4 ? 4 : 0);
+      const per = 4 * [0x100, 0x200, 0x400, 0x800].filter((f) => flags & f).length;
+      const sizeAt = flags & 0x100 ? 4 : 0;
+      for (let i = 0; i < count && at + per <= trun.end; i++, at += per) bytes += view.getUint32(at + sizeAt);
+    }
+  }
+  return bytes;
+}
+
 /** Timescale of the video track (ticks per second), read leniently; undefined when absent. */
 export function readTimescale(init: Uint8Array): number | undefined {
   return readVideoTrack(init)?.timescale;

@@ -9,6 +9,8 @@ export {
   isSyncSample,
   readBaseDecodeTime,
   readFirstSampleFlags,
+  readSoundTrackIds,
+  readTrackBytes,
   readTimescale,
   readVideoTrack,
   shiftDecodeTimes,

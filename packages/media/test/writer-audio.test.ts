@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIO_TRACK_ID, Fmp4Splitter, findBox, findBoxes, initSegment, mediaFragment } from '../src/index.ts';
+import { AUDIO_TRACK_ID, Fmp4Splitter, findBox, findBoxes, initSegment, mediaFragment, readSoundTrackIds, readTrackBytes } from '../src/index.ts';
 import { concat } from './fakes.ts';
 
 const AVCC = Uint8Array.of(1, 0x42, 0xc0, 0x1e, 0xff, 0xe0, 0);
@@ -37,5 +37,13 @@ describe('the writer with a sound track', () => {
     expect([...both.subarray(offsets[0]!, offsets[0]! + 5)]).toEqual([...picture]);
     expect([...both.subarray(offsets[1]!, offsets[1]! + 9)]).toEqual([1, 1, 1, 2, 2, 3, 3, 3, 3]);
     expect(offsets[1]! + 9).toBe(both.length);
+  });
+
+  it('lets a player count the sound bytes leniently: sound track ids from the init, sample bytes per fragment', () => {
+    expect(readSoundTrackIds(init)).toEqual([AUDIO_TRACK_ID]);
+    expect(readSoundTrackIds(initSegment({ avcConfig: AVCC, width: 320, height: 180, timescale: 90_000 }))).toEqual([]);
+    expect(readTrackBytes(both, [AUDIO_TRACK_ID])).toBe(9);
+    expect(readTrackBytes(both, [1])).toBe(5);
+    expect(readTrackBytes(alone, [AUDIO_TRACK_ID])).toBe(0);
   });
 });

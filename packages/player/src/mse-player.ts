@@ -1,6 +1,6 @@
 import type { LinkType, MediaClientMessage, MediaServerMessage, PlaybackSpeed } from '@ship-cctv/protocol';
 import { backoffDelay } from '@ship-cctv/protocol';
-import { isInitSegment, readBaseDecodeTime, readVideoTrack } from '@ship-cctv/media';
+import { isInitSegment, readBaseDecodeTime, readSoundTrackIds, readTrackBytes, readVideoTrack } from '@ship-cctv/media';
 import { Emitter } from './emitter.ts';
 import { latencyTargetMs, type LatencyTarget } from './latency-target.ts';
 import { LiveController } from './live-controller.ts';
@@ -80,6 +80,10 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   private streamFrameRate: number | undefined;
   private link: LinkType | undefined;
   private readonly byteRate = new SlidingRate(2000);
+  /** Sound: the current stream's sound track ids (from its init segment) and its sample bytes so far. */
+  private soundTracks: number[] = [];
+  private audioBytes = 0;
+  private readonly audioRate = new SlidingRate(2000);
   private readonly frameRate = new SlidingRate(2000);
 
   constructor(
@@ -354,6 +358,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     if (!generation || !this.surface.source) return;
     if (isInitSegment(bytes)) {
       generation.video = readVideoTrack(bytes);
+      this.soundTracks = readSoundTrackIds(bytes);
       generation.placed = false;
       // A playback's new init after a seek or speed change: its media replaces what is buffered.
       if (this.mode?.takeJump()) generation.jump = true;
@@ -375,6 +380,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
       }
       this.sessionMedia = true;
     }
+    if (this.soundTracks.length > 0 && !isInitSegment(bytes)) this.audioBytes += readTrackBytes(bytes, this.soundTracks);
     this.surface.append(bytes);
   }
 
@@ -449,6 +455,8 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
 
     this.byteRate.add(now, this.s.bytesReceived);
     this.s.bitrateKbps = Math.round((this.byteRate.perSecond() * 8) / 1000);
+    this.audioRate.add(now, this.audioBytes);
+    this.s.audioKbps = Math.round((this.audioRate.perSecond() * 8) / 100) / 10;
     const quality = video.getVideoPlaybackQuality?.();
     if (quality) {
       // The counters restart with a new MediaSource.
@@ -538,6 +546,7 @@ function emptyStats(): PlayerStats {
   return {
     latencyMs: undefined,
     bitrateKbps: 0,
+    audioKbps: 0,
     fps: 0,
     bytesReceived: 0,
     droppedFrames: 0,

@@ -37,6 +37,7 @@ export const playerCellZhCN = {
   info: {
     latency: '延迟',
     bitrate: '码率',
+    audio: '音频码率',
     fps: '帧率',
     firstFrame: '首帧',
     resolution: '分辨率',
@@ -81,6 +82,7 @@ export const playerCellEn: Widen<typeof playerCellZhCN> = {
   info: {
     latency: 'Latency',
     bitrate: 'Bitrate',
+    audio: 'Sound',
     fps: 'Frame rate',
     firstFrame: 'First frame',
     resolution: 'Resolution',
