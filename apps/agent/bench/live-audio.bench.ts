@@ -2,7 +2,7 @@
  * Live-sound benchmark: what sound costs on the ship's uplink. Prints figures; not part of npm test.
  * Run from the repository root:
  *
- *   node --import tsx apps/agent/bench/live-audio.bench.ts [--quick] [--parts=rates,definitions]
+ *   node --import tsx apps/agent/bench/live-audio.bench.ts [--quick] [--parts=rates,definitions,start]
  *
  * 1. rates: the synthetic camera's sound alone (hum and ticks, 60 s rendered as fast as ffmpeg
  *    goes) encoded by ffmpeg's native AAC-LC encoder, mono, at 16 kHz and 16/20/24 kbit/s and at
@@ -13,6 +13,8 @@
  *    picture's fragment), the sound's share of the stream; and how late each picture leaves the
  *    agent relative to the first (median and p95 of arrival − media time, minus the smallest), so
  *    a picture held back by the sound would show.
+ * 3. start: live.start to the first byte on the link, sound off, on, and on with the speaker feed
+ *    mixed in (5 runs each, median).
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -25,7 +27,7 @@ import { SpeakerFeeds } from '../src/media/speaker-feed.ts';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
-const PARTS = new Set((argv.find((a) => a.startsWith('--parts='))?.slice(8) ?? 'rates,definitions').split(','));
+const PARTS = new Set((argv.find((a) => a.startsWith('--parts='))?.slice(8) ?? 'rates,definitions,start').split(','));
 const WINDOW_S = QUICK ? 8 : 20;
 const run = promisify(execFile);
 
@@ -153,6 +155,29 @@ async function definitions(): Promise<void> {
   for (const r of rows) console.log(`   ${r.map((c, i) => c.padEnd(widths[i]!)).join('  ')}`);
 }
 
+// ── 3. start ────────────────────────────────────────────────────────────────────────────────────
+
+async function firstByteMs(audio: boolean, speaker: boolean): Promise<number> {
+  const t0 = performance.now();
+  let first: number | undefined;
+  const streams = new LiveStreams([{ cameraId: 'B-C01-1', source: 'synthetic', name: 'Bench' }], speaker ? { speakerFeeds: new SpeakerFeeds() } : {});
+  streams.attach({ sendJson: () => undefined, bufferedAmount: () => 0, sendBinary: () => (first ??= performance.now() - t0) });
+  streams.handle({ type: 'live.start', streamId: 1, cameraId: 'B-C01-1', encode: DEFINITIONS[1]!.encode, audio });
+  while (first === undefined && performance.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 5));
+  await streams.stopAll();
+  return first ?? NaN;
+}
+
+async function start(): Promise<void> {
+  console.log('\n3. live.start to the first byte (Standard 640×360@10), median of 5');
+  for (const [label, audio, speaker] of [['sound off', false, false], ['sound on', true, false], ['sound on + speaker feed', true, true]] as const) {
+    const runs: number[] = [];
+    for (let i = 0; i < 5; i++) runs.push(await firstByteMs(audio, speaker));
+    console.log(`   ${label.padEnd(24)} ${quantile(runs, 0.5).toFixed(0)} ms (${runs.map((r) => r.toFixed(0)).join(', ')})`);
+  }
+}
+
 if (PARTS.has('rates')) await rates();
 if (PARTS.has('definitions')) await definitions();
+if (PARTS.has('start')) await start();
 process.exit(0);

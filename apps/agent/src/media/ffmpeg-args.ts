@@ -147,6 +147,12 @@ export const SOUND_OUTPUT_FD = 3;
 /** The file descriptor the speaker's PCM goes in at. */
 export const SPEAKER_INPUT_FD = 4;
 
+/**
+ * The speaker's PCM needs no probing (its format is given): without these ffmpeg reads ~1.7 s of
+ * it before the first picture leaves.
+ */
+const SPEAKER_INPUT_OPTIONS = ['-probesize', '32', '-analyzeduration', '0'] as const;
+
 /** Sound samples per lavfi frame: 20 ms at 16 kHz, so the sound is paced as finely as the pictures. */
 const SOUND_FRAME_SAMPLES = 320;
 
@@ -233,7 +239,7 @@ export function syntheticCameraArgs(opts: SyntheticCameraOptions): string[] {
   // The speaker's PCM is mixed at full level on top of the camera's own sound (amix without
   // normalising; the camera's sound decides the length).
   const speaker = sound.speakerInput
-    ? ['-f', 's16le', '-ar', String(sampleRate), '-ac', '1', '-i', `pipe:${SPEAKER_INPUT_FD}`, '-filter_complex', chain(['0:a', '1:a'], [filter('amix', { inputs: 2, duration: 'first', dropout_transition: 0, normalize: 0 })], ['sound'])]
+    ? ['-f', 's16le', '-ar', String(sampleRate), '-ac', '1', ...SPEAKER_INPUT_OPTIONS, '-i', `pipe:${SPEAKER_INPUT_FD}`, '-filter_complex', chain(['0:a', '1:a'], [filter('amix', { inputs: 2, duration: 'first', dropout_transition: 0, normalize: 0 })], ['sound'])]
     : [];
   return [
     ...FFMPEG_GLOBAL_ARGS,
