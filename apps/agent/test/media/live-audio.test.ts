@@ -20,8 +20,9 @@ class FakeLink implements LiveLink {
     if (!decoded) throw new Error('short frame');
     this.payloads.push(decoded.payload);
   }
+  buffered = 0;
   bufferedAmount(): number {
-    return 0;
+    return this.buffered;
   }
 }
 
@@ -134,4 +135,37 @@ describe('live sound of the synthetic camera', () => {
     for (let i = 0; i + block <= pcm.length; i += block) if (powerAt(pcm, 1000, i, i + block) > 1e6) loud++;
     expect(loud).toBeGreaterThanOrEqual(10);
   }, 60_000);
+
+  it('on a full uplink drops whole fragments with their sound and resumes at a keyframe, sound and picture on one time line', async () => {
+    const streams = new LiveStreams(CAMERAS, { speakerFeeds: new SpeakerFeeds(), minQueueBytes: 100_000, maxQueueSeconds: 0 });
+    made.push(streams);
+    const link = new FakeLink();
+    streams.attach(link);
+    streams.handle({ type: 'live.start', streamId: 1, cameraId: 'S1-C01-1', encode: ENCODE, audio: true });
+    await expect.poll(() => link.payloads.length, { timeout: 15_000 }).toBeGreaterThan(10);
+    link.buffered = 1_000_000; // the uplink is full: fragments are dropped …
+    await new Promise((r) => setTimeout(r, 1_500));
+    const sentWhileFull = link.payloads.length;
+    link.buffered = 0; // … until a keyframe finds it drained
+    await expect.poll(() => link.payloads.length, { timeout: 5_000 }).toBeGreaterThan(sentWhileFull + 15);
+    expect(streams.stats()[0]?.droppedFragments).toBeGreaterThan(5);
+    streams.handle({ type: 'live.stop', streamId: 1 });
+
+    const units = new RelaySplitter().push(Buffer.concat(link.payloads));
+    const fragments = units.filter((u): u is MediaFragment => u.kind === 'fragment');
+    // The picture's time line has one gap (the dropped fragments); the first picture after it is a keyframe.
+    const gapAt = fragments.findIndex((f, i) => i > 0 && f.baseMediaDecodeTime - fragments[i - 1]!.baseMediaDecodeTime > 2 * 9_000);
+    expect(gapAt).toBeGreaterThan(0);
+    expect(fragments[gapAt]?.keyframe).toBe(true);
+    // The sound resumes with it: no sound from the dropped time, and where it resumes it is within
+    // half a second of the picture (not squeezed back to where it stopped).
+    const resumedPicture = fragments[gapAt]!.baseMediaDecodeTime / 90_000;
+    const soundAfter = fragments.slice(gapAt).flatMap((f) => f.tracks.filter((t) => t.trackId === 2));
+    const soundBefore = fragments.slice(0, gapAt).flatMap((f) => f.tracks.filter((t) => t.trackId === 2));
+    expect(soundAfter.length).toBeGreaterThan(5);
+    const resumedSound = soundAfter[0]!.baseMediaDecodeTime / 16_000;
+    expect(Math.abs(resumedSound - resumedPicture)).toBeLessThan(0.5);
+    const lastBefore = soundBefore.at(-1)!;
+    expect(resumedSound - (lastBefore.baseMediaDecodeTime + lastBefore.duration) / 16_000).toBeGreaterThan(1);
+  }, 40_000);
 });
