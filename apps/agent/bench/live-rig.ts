@@ -152,7 +152,9 @@ async function main(): Promise<void> {
   const audio = process.env.LIVE_BENCH_AUDIO;
   if (audio === 'on' || audio === 'off') await database.db.update(shipConfigs).set({ audio: audio === 'on' });
   const metricsToken = 'live-rig-metrics';
-  const app = await buildApp({ database, live: { lingerMs }, metricsToken });
+  // LIVE_RIG_ALLOWED_ORIGINS: the benchmark's page (another port) may open the media socket.
+  const allowedOrigins = (process.env.LIVE_RIG_ALLOWED_ORIGINS ?? '').split(',').filter(Boolean);
+  const app = await buildApp({ database, live: { lingerMs }, metricsToken, ...(allowedOrigins.length ? { allowedOrigins } : {}) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
