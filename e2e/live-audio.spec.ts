@@ -3,9 +3,9 @@ import { PlayGridPage, type Language } from './pages/play-grid-page.ts';
 
 /**
  * Live sound (issue 15): S1001 has `audio` on, so its synthetic Bridge camera streams an engine
- * hum with a tick each second in the same fMP4 as its picture. The cell plays muted, shows a mute
- * button (only because the stream has sound), and once unmuted the browser decodes the sound while
- * the picture keeps moving at the live edge.
+ * hum with a tick each second in the same fMP4 as its picture. The cell plays muted (picture only:
+ * the player strips the sound track), shows a mute button (only because the stream has sound), and
+ * once unmuted the browser decodes the sound while the picture keeps moving at the live edge.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -49,16 +49,20 @@ test('S1001 Bridge: sound in the stream, muted until unmuted, then decoded while
   // The unmute button is there only because the codec event named a sound codec (mp4a.40.2).
   const unmute = cell.getByRole('button', { name: grid.texts.playerCell.unmute, exact: true });
   await expect(unmute).toBeVisible();
-  expect((await facts()).muted).toBe(true);
+  // Muted, the cell plays the picture alone: no sound decoded (its track is not given to the element).
+  const muted = await facts();
+  expect(muted.muted).toBe(true);
+  expect(muted.audioBytes).toBe(0);
   await expect(cell.getByRole('slider')).toHaveCount(0);
 
   await unmute.click();
   await expect(cell.getByRole('button', { name: grid.texts.playerCell.mute, exact: true })).toBeVisible();
   await expect(cell.getByRole('slider')).toBeVisible();
+  expect((await facts()).muted).toBe(false);
+  // Unmuted, the stream starts again with its sound: Chromium decodes it, more and more …
+  await expect.poll(async () => (await facts()).audioBytes, { timeout: 15_000 }).toBeGreaterThan(2_000);
   const before = await facts();
-  expect(before.muted).toBe(false);
   expect(before.paused).toBe(false);
-  // Chromium counts the sound it decodes: it grows while the stream plays unmuted …
   await expect.poll(async () => (await facts()).audioBytes, { timeout: 15_000 }).toBeGreaterThan(before.audioBytes + 2_000);
   // … and the picture is still live (a buffer with both tracks plays only where both are: no stall).
   await expect.poll(async () => (await facts()).currentTime, { timeout: 15_000 }).toBeGreaterThan(before.currentTime + 2);
@@ -69,6 +73,9 @@ test('S1001 Bridge: sound in the stream, muted until unmuted, then decoded while
 
   await cell.getByRole('button', { name: grid.texts.playerCell.mute, exact: true }).click();
   expect((await facts()).muted).toBe(true);
+  // Muted again: picture-only once more, and it plays on.
+  await grid.expectPlaying(CAMERA);
+  expect((await facts()).audioBytes).toBe(0);
 });
 
 for (const language of ['zh-CN', 'en'] as const) {

@@ -24,6 +24,7 @@ export {
   mimeFor,
   parseInitSegment,
 } from './init-segment.ts';
+export { stripSoundFromFragment, stripSoundFromInit } from './strip-sound.ts';
 export { DEFAULT_MAX_BOX_BYTES, type Fmp4SplitterOptions, type Fmp4Unit, Fmp4Splitter, type OtherBox } from './splitter.ts';
 export {
   AUDIO_TRACK_ID,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIO_TRACK_ID, Fmp4Splitter, findBox, findBoxes, initSegment, mediaFragment, readSoundTrackIds, readTrackBytes } from '../src/index.ts';
+import { AUDIO_TRACK_ID, Fmp4Splitter, findBox, findBoxes, initSegment, mediaFragment, readSoundTrackIds, readTrackBytes, stripSoundFromFragment, stripSoundFromInit } from '../src/index.ts';
 import { concat } from './fakes.ts';
 
 const AVCC = Uint8Array.of(1, 0x42, 0xc0, 0x1e, 0xff, 0xe0, 0);
@@ -45,5 +45,28 @@ describe('the writer with a sound track', () => {
     expect(readTrackBytes(both, [AUDIO_TRACK_ID])).toBe(9);
     expect(readTrackBytes(both, [1])).toBe(5);
     expect(readTrackBytes(alone, [AUDIO_TRACK_ID])).toBe(0);
+  });
+
+  it('strips the sound for a picture-only player: init without the sound trak and trex, fragments without the sound traf', () => {
+    const stripped = stripSoundFromInit(init);
+    expect(stripped.soundTrackIds).toEqual([AUDIO_TRACK_ID]);
+    const fragment = stripSoundFromFragment(both, stripped.soundTrackIds);
+    expect(fragment).toBeDefined();
+    const units = new Fmp4Splitter().push(concat(stripped.init, fragment as Uint8Array, stripSoundFromFragment(alone, stripped.soundTrackIds) as Uint8Array));
+    expect(units[0]).toMatchObject({ kind: 'init', codecs: ['avc1.42c01e'], tracks: [expect.objectContaining({ kind: 'video' })] });
+    expect(findBoxes(stripped.init, ['moov', 'mvex', 'trex'])).toHaveLength(1);
+    expect(units.slice(1).map((u) => (u.kind === 'fragment' ? u.tracks.map((t) => t.trackId) : []))).toEqual([[1], [1]]);
+    // The picture's data offset still points at the picture.
+    const f = fragment as Uint8Array;
+    const trun = findBox(f, ['moof', 'traf', 'trun']);
+    const offset = new DataView(f.buffer, f.byteOffset).getInt32((trun?.body ?? 0) + 8);
+    expect([...f.subarray(offset, offset + 5)]).toEqual([...picture]);
+    // A stream without sound passes untouched; a fragment of sound only has nothing left.
+    const plain = initSegment({ avcConfig: AVCC, width: 320, height: 180, timescale: 90_000 });
+    expect(stripSoundFromInit(plain)).toEqual({ init: plain, soundTrackIds: [] });
+    const soundOnly = new Uint8Array(both);
+    const trafs = findBoxes(soundOnly, ['moof', 'traf']);
+    new DataView(soundOnly.buffer).setUint32((trafs[0]?.body ?? 0) + 12, AUDIO_TRACK_ID); // the picture's traf made a sound one
+    expect(stripSoundFromFragment(soundOnly, [AUDIO_TRACK_ID])).toBeUndefined();
   });
 });

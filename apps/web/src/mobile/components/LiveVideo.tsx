@@ -39,7 +39,7 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
       banner={bannerFor(view, now)}
       onClose={onClose}
       onContinue={continueWatching}
-      barExtra={soundCodecOf(view.codec?.mime) ? <MobileSound videoRef={videoRef} /> : undefined}
+      barExtra={soundCodecOf(view.codec?.mime) ? <MobileSound videoRef={videoRef} player={player} /> : undefined}
     />
   );
 }

@@ -79,7 +79,7 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
             {barControls.map(({ id, Component }) => (
               <Component key={id} source={source} getPopupContainer={popupContainer} />
             ))}
-            {hasSound ? <SoundControl videoRef={videoRef} getPopupContainer={popupContainer} /> : null}
+            {hasSound ? <SoundControl videoRef={videoRef} player={player} getPopupContainer={popupContainer} /> : null}
             <DefinitionSelect
               orgId={source.orgId}
               shipId={source.shipId}

@@ -1,6 +1,7 @@
 import { type RefObject, useCallback } from 'react';
 import { Button, Slider, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { MsePlayer } from '@ship-cctv/player';
 import { SoundIcon } from './icons.tsx';
 import { useCellSound } from './useCellSound.ts';
 import styles from './PlayerCell.module.css';
@@ -11,9 +12,9 @@ import styles from './PlayerCell.module.css';
  * a small volume slider sits next to the button (touch-sized on phones); the volume is kept for
  * the session (sound.ts).
  */
-export function SoundControl({ videoRef, getPopupContainer }: { videoRef: RefObject<HTMLVideoElement | null>; getPopupContainer(): HTMLElement }) {
+export function SoundControl({ videoRef, player, getPopupContainer }: { videoRef: RefObject<HTMLVideoElement | null>; player: MsePlayer | undefined; getPopupContainer(): HTMLElement }) {
   const { t } = useTranslation();
-  const { muted, volume, toggle, changeVolume } = useCellSound(videoRef);
+  const { muted, volume, toggle, changeVolume } = useCellSound(videoRef, player);
   const change = useCallback((v: number) => changeVolume(v / 100), [changeVolume]);
 
   const label = muted ? t('playerCell.unmute') : t('playerCell.mute');
