@@ -7,6 +7,7 @@
  *   node --import tsx apps/agent/bench/live-rig.ts --ships=S1001:FOURTHG,S1002:VSAT --linger=500 [--muxer=flv|fmp4] [--camera=synthetic|rtsp]
  *
  * --muxer: what the agents' encoders write (LiveStreamsOptions.output); fmp4 is the old path, a frame later.
+ * LIVE_BENCH_AUDIO=on|off sets every ship's `audio` flag (live sound) instead of the demo fleet's.
  *
  * It answers requests (usage, streams, trace, metrics, stop) and ends by itself when the parent
  * goes away or after --max-seconds.
@@ -15,6 +16,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { buildApp } from '@ship-cctv/server';
 import { openDatabase } from '@ship-cctv/server/db';
 import { seedDemoFleet } from '../../server/src/db/seed.ts';
+import { shipConfigs } from '@ship-cctv/server/schema';
 import { type LinkReport, type LinkType } from '@ship-cctv/protocol';
 import { RelaySplitter } from '../../server/src/media/fmp4.ts';
 import { ShipAgent } from '../src/agent.ts';
@@ -146,8 +148,13 @@ async function main(): Promise<void> {
   // Migrated and seeded before buildApp: on a busy machine that can outlast a plugin's start-up limit.
   const database = await openDatabase({});
   await seedDemoFleet(database.db);
+  // LIVE_BENCH_AUDIO=on|off: every ship's `audio` flag set so (default: the demo fleet's own).
+  const audio = process.env.LIVE_BENCH_AUDIO;
+  if (audio === 'on' || audio === 'off') await database.db.update(shipConfigs).set({ audio: audio === 'on' });
   const metricsToken = 'live-rig-metrics';
-  const app = await buildApp({ database, live: { lingerMs }, metricsToken });
+  // LIVE_RIG_ALLOWED_ORIGINS: the benchmark's page (another port) may open the media socket.
+  const allowedOrigins = (process.env.LIVE_RIG_ALLOWED_ORIGINS ?? '').split(',').filter(Boolean);
+  const app = await buildApp({ database, live: { lingerMs }, metricsToken, ...(allowedOrigins.length ? { allowedOrigins } : {}) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');

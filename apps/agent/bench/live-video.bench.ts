@@ -790,8 +790,7 @@ async function pageServer(): Promise<{ url: string; server: Server }> {
   return { url: `http://127.0.0.1:${a.port}/`, server };
 }
 
-async function glassToGlass(rig: Rig, profiles: ProfileName[]): Promise<GlassFigures[]> {
-  const { url } = await pageServer();
+async function glassToGlass(rig: Rig, profiles: ProfileName[], url: string): Promise<GlassFigures[]> {
   const browser: Browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
@@ -891,6 +890,10 @@ async function main(): Promise<void> {
   const needRigA = PARTS_RUN.has('cold') || PARTS_RUN.has('warm') || PARTS_RUN.has('uplink') || PARTS_RUN.has('glass') || (wantCpu && QUICK);
   if (needRigA) {
     const ships = ALL_PROFILES.map((p) => `${SHIP_OF[p]}:${p}`).join(',');
+    // The page is served from a port of its own: shore must let it open the media socket (its
+    // WebSocket origin check admits only its own pages otherwise). The rig inherits the variable.
+    const page = PARTS_RUN.has('glass') ? await pageServer() : undefined;
+    if (page) process.env.LIVE_RIG_ALLOWED_ORIGINS = new URL(page.url).origin;
     const rig = await Rig.start(ships);
     console.log(`shore + agents up in ${rig.ready.startupMs} ms (child pid ${rig.child.pid}); ships ${ships} ${elapsed()}\n`);
     try {
@@ -929,7 +932,7 @@ async function main(): Promise<void> {
         const gp = PROFILES_RUN;
         if (gp.length) {
           console.log('3. glass to glass in Chromium (MsePlayer; capture code read on every presented frame)');
-          glass.push(...(await glassToGlass(rig, gp)));
+          glass.push(...(await glassToGlass(rig, gp, page?.url ?? '')));
           console.log(`  ${elapsed()}\n`);
         }
       }

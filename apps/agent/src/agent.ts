@@ -16,6 +16,7 @@ import {
 import { AgentLinkRouter } from './agent-link/router.ts';
 import { type CameraConfig, initialCameraState, isSynthetic, probeCamera } from './cameras.ts';
 import { LiveStreams, type LiveStreamsOptions } from './media/live-streams.ts';
+import { SpeakerFeeds } from './media/speaker-feed.ts';
 import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playback-streams.ts';
 import { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
 import { CameraSessions } from './media/camera-session.ts';
@@ -94,6 +95,11 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   readonly recorder: ShipRecorder;
   /** One session per URL camera, shared by its recorder and live streams (camera-session.ts). */
   readonly sessions = new CameraSessions();
+  /**
+   * The ship's speaker, per camera: PCM pushed into `speakerFeeds.get(cameraId)` (s16le mono
+   * 16 kHz) is heard in that synthetic camera's live sound (speaker-feed.ts).
+   */
+  readonly speakerFeeds = new SpeakerFeeds();
   private sessionHolds: (() => void)[] = [];
   /** Playbacks of the ship's recordings shore asked for; they run only while the socket is up. */
   readonly playback: PlaybackStreams;
@@ -123,7 +129,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       // A camera is online when its session's pictures flow; only one the session cannot carry (H.265) is probed.
       probe: opts.probe ?? ((url) => (this.sessions.get(url).unsupported ? probeCamera(url) : Promise.resolve(this.sessions.health(url)?.online ?? false))),
     };
-    this.streams = new LiveStreams(config.cameras, { sessions: this.sessions, ...opts.streams });
+    this.streams = new LiveStreams(config.cameras, { sessions: this.sessions, speakerFeeds: this.speakerFeeds, ...opts.streams });
     this.recorder = new ShipRecorder(config.cameras, { sessions: this.sessions, ...opts.recorder });
     this.playback = new PlaybackStreams(this.recorder, {
       // Live and playback share the socket: the bound covers both (8 s of their bitrate, at least live's own bound).

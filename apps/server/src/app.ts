@@ -18,6 +18,7 @@ import agentLinkPlugin, { type AgentLinkOptions } from './plugins/app/agent-link
 import cctvServerRoutes from './routes/api/cctv-server.ts';
 import livePlugin, { type LivePluginOptions } from './plugins/app/live.ts';
 import recorderPlugin, { type RecorderPluginOptions } from './plugins/app/recorder.ts';
+import liveAudioPlugin from './plugins/app/live-audio.ts';
 import jobsPlugin, { type JobsPluginOptions } from './plugins/app/jobs.ts';
 import picturesPlugin, { type PicturesPluginOptions } from './plugins/app/pictures.ts';
 import pictureRoutes from './routes/pictures/index.ts';
@@ -155,6 +156,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(agentLinkPlugin, { liveness: opts.liveness });
   await app.register(playbackPlugin, opts.playback ?? {});
   await app.register(livePlugin, opts.live ?? {});
+  await app.register(liveAudioPlugin);
   await app.register(recorderPlugin, { ...opts.recorder, dataDir: opts.dataDir });
   await app.register(picturesPlugin, { ...opts.pictures, dataDir: opts.dataDir });
   await app.register(carouselPlugin, opts.carousel ?? {});

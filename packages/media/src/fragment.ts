@@ -14,6 +14,8 @@ export interface TrackRun {
   /** Sum of the sample durations, in the track's timescale ticks. */
   duration: number;
   sampleCount: number;
+  /** Bytes of the track's samples (from the trun sizes, else the tfhd/trex default size). */
+  bytes: number;
   /** The first sample is a sync sample. */
   keyframe: boolean;
 }
@@ -60,11 +62,15 @@ function parseTraf(r: Reader, traf: Box, movie: MovieInfo): TrackRun {
   if (tfhdFlags & 0x000002) at += 4; // sample_description_index
   let defaultDuration = trex.duration;
   let defaultFlags = trex.flags;
+  let defaultSize = trex.size;
   if (tfhdFlags & 0x000008) {
     defaultDuration = r.u32(at, tfhd.end, 'tfhd default_sample_duration');
     at += 4;
   }
-  if (tfhdFlags & 0x000010) at += 4; // default_sample_size
+  if (tfhdFlags & 0x000010) {
+    defaultSize = r.u32(at, tfhd.end, 'tfhd default_sample_size');
+    at += 4;
+  }
   if (tfhdFlags & 0x000020) defaultFlags = r.u32(at, tfhd.end, 'tfhd default_sample_flags');
 
   const tfdt = r.child(traf, 'tfdt');
@@ -76,6 +82,7 @@ function parseTraf(r: Reader, traf: Box, movie: MovieInfo): TrackRun {
 
   let sampleCount = 0;
   let duration = 0;
+  let bytes = 0;
   let firstFlags: number | undefined;
   for (const trun of r.children(traf.body, traf.end)) {
     if (trun.type !== 'trun') continue;
@@ -101,8 +108,10 @@ function parseTraf(r: Reader, traf: Box, movie: MovieInfo): TrackRun {
       if (count > 0 && defaultDuration === undefined) throw new Fmp4Error('malformed', 'no sample duration in trun, tfhd or trex');
       duration += count * (defaultDuration ?? 0);
     }
+    if (!hasSize) bytes += count * (defaultSize ?? 0);
     for (let i = 0; i < count && perSample > 0; i++) {
       if (hasDuration) duration += r.u32(p, trun.end, 'trun sample_duration');
+      if (hasSize) bytes += r.u32(p + (hasDuration ? 4 : 0), trun.end, 'trun sample_size');
       if (i === 0 && hasFlags) firstSampleFlags ??= r.u32(p + (hasDuration ? 4 : 0) + (hasSize ? 4 : 0), trun.end, 'trun sample_flags');
       p += perSample;
     }
@@ -110,7 +119,7 @@ function parseTraf(r: Reader, traf: Box, movie: MovieInfo): TrackRun {
     sampleCount += count;
   }
   if (!Number.isSafeInteger(duration)) throw new Fmp4Error('unsupported', 'fragment duration exceeds 2^53');
-  return { trackId, baseMediaDecodeTime, duration, sampleCount, keyframe: firstFlags !== undefined && isSyncSample(firstFlags) };
+  return { trackId, baseMediaDecodeTime, duration, sampleCount, bytes, keyframe: firstFlags !== undefined && isSyncSample(firstFlags) };
 }
 
 /** Reads a moof (strictly) against its movie. */
@@ -166,6 +175,57 @@ export function readVideoTrack(init: Uint8Array): { trackId: number; timescale: 
     return { trackId: view.getUint32(idAt), timescale: view.getUint32(scaleAt) };
   }
   return undefined;
+}
+
+/** Ids of an init segment's sound tracks ('soun'), read leniently. */
+export function readSoundTrackIds(init: Uint8Array): number[] {
+  const ids: number[] = [];
+  for (const trak of findBoxes(init, ['moov', 'trak'])) {
+    const hdlr = findBox(init, ['mdia', 'hdlr'], trak.body, trak.end);
+    if (!hdlr || hdlr.body + 12 > hdlr.end || String.fromCharCode(...init.subarray(hdlr.body + 8, hdlr.body + 12)) !== 'soun') continue;
+    const tkhd = findBox(init, ['tkhd'], trak.body, trak.end);
+    if (!tkhd) continue;
+    const idAt = tkhd.body + (init[tkhd.body] === 1 ? 20 : 12);
+    if (idAt + 4 <= tkhd.end) ids.push(viewOf(init).getUint32(idAt));
+  }
+  return ids;
+}
+
+/**
+ * Bytes of the samples of the given tracks in a fragment, read leniently: the truns' sample sizes,
+ * else the tfhd default size × count (a size only the trex gives counts 0).
+ */
+export function readTrackBytes(fragment: Uint8Array, trackIds: readonly number[]): number {
+  const view = viewOf(fragment);
+  let bytes = 0;
+  for (const traf of findBoxes(fragment, ['moof', 'traf'])) {
+    const id = trackIdOf(fragment, traf);
+    if (id === undefined || !trackIds.includes(id)) continue;
+    const tfhd = findBox(fragment, ['tfhd'], traf.body, traf.end);
+    let defaultSize = 0;
+    if (tfhd && tfhd.end - tfhd.body >= 8) {
+      const flags = view.getUint32(tfhd.body) & 0xffffff;
+      let at = tfhd.body + 8;
+      if (flags & 0x1) at += 8;
+      if (flags & 0x2) at += 4;
+      if (flags & 0x8) at += 4;
+      if (flags & 0x10 && at + 4 <= tfhd.end) defaultSize = view.getUint32(at);
+    }
+    for (const trun of findBoxes(fragment, ['trun'], traf.body, traf.end)) {
+      if (trun.end - trun.body < 8) continue;
+      const flags = view.getUint32(trun.body) & 0xffffff;
+      const count = view.getUint32(trun.body + 4);
+      if (!(flags & 0x200)) {
+        bytes += count * defaultSize;
+        continue;
+      }
+      let at = trun.body + 8 + (flags & 0x1 ? 4 : 0) + (flags & 0x4 ? 4 : 0);
+      const per = 4 * [0x100, 0x200, 0x400, 0x800].filter((f) => flags & f).length;
+      const sizeAt = flags & 0x100 ? 4 : 0;
+      for (let i = 0; i < count && at + per <= trun.end; i++, at += per) bytes += view.getUint32(at + sizeAt);
+    }
+  }
+  return bytes;
 }
 
 /** Timescale of the video track (ticks per second), read leniently; undefined when absent. */

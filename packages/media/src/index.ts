@@ -9,6 +9,8 @@ export {
   isSyncSample,
   readBaseDecodeTime,
   readFirstSampleFlags,
+  readSoundTrackIds,
+  readTrackBytes,
   readTimescale,
   readVideoTrack,
   shiftDecodeTimes,
@@ -22,8 +24,12 @@ export {
   mimeFor,
   parseInitSegment,
 } from './init-segment.ts';
+export { stripSoundFromFragment, stripSoundFromInit } from './strip-sound.ts';
 export { DEFAULT_MAX_BOX_BYTES, type Fmp4SplitterOptions, type Fmp4Unit, Fmp4Splitter, type OtherBox } from './splitter.ts';
 export {
+  AUDIO_TRACK_ID,
+  type AudioRun,
+  type AudioTrackOptions,
   type FragmentOptions,
   type InitSegmentOptions,
   NON_SYNC_SAMPLE_FLAGS,

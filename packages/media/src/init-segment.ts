@@ -44,6 +44,7 @@ export interface InitSegment {
 
 export interface TrackDefaults {
   duration?: number;
+  size?: number;
   flags?: number;
 }
 
@@ -93,6 +94,7 @@ export function parseMoov(r: Reader, moov: Box, opts: MoovOptions = {}): MovieIn
       const trackId = r.u32(b.body + 4, b.end, 'trex track_ID');
       trex.set(trackId, {
         duration: r.u32(b.body + 12, b.end, 'trex default_sample_duration'),
+        size: r.u32(b.body + 16, b.end, 'trex default_sample_size'),
         flags: r.u32(b.body + 20, b.end, 'trex default_sample_flags'),
       });
     }

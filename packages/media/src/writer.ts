@@ -4,6 +4,12 @@
  * with one H.264 video track and no samples, mvex/trex) and per frame one moof (mfhd, traf: tfhd
  * default-base-is-moof with default duration, size and flags; tfdt version 1; trun with the data
  * offset and, for a keyframe, first-sample-flags) + mdat.
+ *
+ * With sound: the init segment gets a second track (AAC: `mp4a` with its `esds`, ISO/IEC 14496-14),
+ * and a frame's fragment may carry the sound frames that came since the previous picture as a
+ * second traf (one trun of sample sizes, the duration a tfhd default) after the picture in the
+ * same mdat — one moof per picture, not one per sound frame, which keeps the bytes per fragment
+ * low on a slow uplink.
  */
 
 export interface InitSegmentOptions {
@@ -13,6 +19,27 @@ export interface InitSegmentOptions {
   height: number;
   /** Ticks per second of the track. */
   timescale: number;
+  /** A sound track (track AUDIO_TRACK_ID) besides the picture. */
+  audio?: AudioTrackOptions;
+}
+
+export interface AudioTrackOptions {
+  /** AudioSpecificConfig (ISO/IEC 14496-3), the esds DecoderSpecificInfo. */
+  audioConfig: Uint8Array;
+  /** Samples per second; also the track's timescale. */
+  sampleRate: number;
+  channels: number;
+  /** Average bitrate in bit/s for the esds (0: unknown). */
+  bitrate?: number;
+}
+
+/** Sound frames of one fragment: consecutive AAC frames of the same duration. */
+export interface AudioRun {
+  /** Decode time of the first frame, in the sound track's ticks (samples). */
+  baseMediaDecodeTime: number;
+  /** Ticks per frame (1024 for AAC-LC). */
+  sampleDuration: number;
+  samples: readonly Uint8Array[];
 }
 
 export interface FragmentOptions {
@@ -27,9 +54,12 @@ export interface FragmentOptions {
   compositionOffset?: number;
   /** The sample: NAL units behind their lengths. */
   data: Uint8Array;
+  /** Sound frames riding with this picture (the stream's init segment has a sound track). */
+  audio?: AudioRun;
 }
 
 export const TRACK_ID = 1;
+export const AUDIO_TRACK_ID = 2;
 /** sample_depends_on = 2 (an I-frame, depends on no other sample). */
 export const SYNC_SAMPLE_FLAGS = 0x0200_0000;
 /** sample_depends_on = 1, sample_is_non_sync_sample. */
@@ -81,20 +111,38 @@ export function initSegment(o: InitSegmentOptions): Uint8Array {
     u32s(0, 0), // reserved
     MATRIX,
     new Uint8Array(24), // pre_defined
-    u32s(TRACK_ID + 1), // next_track_ID
+    u32s((o.audio ? AUDIO_TRACK_ID : TRACK_ID) + 1), // next_track_ID
   );
-  const tkhd = fullBox(
+  const traks = [videoTrak(o), ...(o.audio ? [audioTrak(o.audio)] : [])];
+  const trex = (id: number) => fullBox('trex', 0, 0, u32s(id, 1, 0, 0, 0));
+  const mvex = box('mvex', trex(TRACK_ID), ...(o.audio ? [trex(AUDIO_TRACK_ID)] : []));
+  return concatBytes([ftyp, box('moov', mvhd, ...traks, mvex)]);
+}
+
+const tkhdOf = (trackId: number, volume: number, width: number, height: number) =>
+  fullBox(
     'tkhd', 0, 0x3, // enabled, in movie
-    u32s(0, 0, TRACK_ID, 0, 0), // creation, modification, track_ID, reserved, duration
+    u32s(0, 0, trackId, 0, 0), // creation, modification, track_ID, reserved, duration
     u32s(0, 0), // reserved
-    new Uint8Array(8), // layer, alternate_group, volume 0 (video), reserved
+    Uint8Array.of(0, 0, 0, 0, volume >> 8, volume & 0xff, 0, 0), // layer, alternate_group, volume (8.8), reserved
     MATRIX,
-    u32s(o.width * 0x1_0000, o.height * 0x1_0000),
+    u32s(width * 0x1_0000, height * 0x1_0000),
   );
-  const mdhd = fullBox('mdhd', 0, 0, u32s(0, 0, o.timescale, 0), Uint8Array.of(0x55, 0xc4, 0, 0)); // language "und"
+const mdhdOf = (timescale: number) => fullBox('mdhd', 0, 0, u32s(0, 0, timescale, 0), Uint8Array.of(0x55, 0xc4, 0, 0)); // language "und"
+const dinf = () => box('dinf', fullBox('dref', 0, 0, u32s(1), fullBox('url ', 0, 1)));
+const stblOf = (entry: Uint8Array) =>
+  box(
+    'stbl',
+    fullBox('stsd', 0, 0, u32s(1), entry),
+    fullBox('stts', 0, 0, u32s(0)),
+    fullBox('stsc', 0, 0, u32s(0)),
+    fullBox('stsz', 0, 0, u32s(0, 0)),
+    fullBox('stco', 0, 0, u32s(0)),
+  );
+
+function videoTrak(o: InitSegmentOptions): Uint8Array {
   const hdlr = fullBox('hdlr', 0, 0, u32s(0), latin1('vide'), u32s(0, 0, 0), latin1('VideoHandler\0'));
   const vmhd = fullBox('vmhd', 0, 1, new Uint8Array(8));
-  const dinf = box('dinf', fullBox('dref', 0, 0, u32s(1), fullBox('url ', 0, 1)));
   const visual = new Uint8Array(78);
   const v = new DataView(visual.buffer);
   v.setUint16(6, 1); // data_reference_index
@@ -106,17 +154,35 @@ export function initSegment(o: InitSegmentOptions): Uint8Array {
   v.setUint16(74, 0x0018); // depth
   v.setInt16(76, -1); // pre_defined
   const avc1 = box('avc1', visual, box('avcC', o.avcConfig));
-  const stbl = box(
-    'stbl',
-    fullBox('stsd', 0, 0, u32s(1), avc1),
-    fullBox('stts', 0, 0, u32s(0)),
-    fullBox('stsc', 0, 0, u32s(0)),
-    fullBox('stsz', 0, 0, u32s(0, 0)),
-    fullBox('stco', 0, 0, u32s(0)),
+  return box('trak', tkhdOf(TRACK_ID, 0, o.width, o.height), box('mdia', mdhdOf(o.timescale), hdlr, box('minf', vmhd, dinf(), stblOf(avc1))));
+}
+
+/** An MPEG-4 descriptor: tag, size (one byte: every descriptor here is under 128 bytes), body. */
+function descriptor(tag: number, ...parts: Uint8Array[]): Uint8Array {
+  const body = concatBytes(parts);
+  if (body.length > 127) throw new Error(`descriptor ${tag} of ${body.length} bytes is too long`);
+  return concatBytes([Uint8Array.of(tag, body.length), body]);
+}
+
+function audioTrak(a: AudioTrackOptions): Uint8Array {
+  const hdlr = fullBox('hdlr', 0, 0, u32s(0), latin1('soun'), u32s(0, 0, 0), latin1('SoundHandler\0'));
+  const smhd = fullBox('smhd', 0, 0, new Uint8Array(4)); // balance, reserved
+  const fields = new Uint8Array(28);
+  const f = new DataView(fields.buffer);
+  f.setUint16(6, 1); // data_reference_index
+  f.setUint16(16, a.channels);
+  f.setUint16(18, 16); // samplesize
+  f.setUint32(24, (a.sampleRate & 0xffff) * 0x1_0000); // samplerate, 16.16
+  const bitrate = Math.max(0, Math.round(a.bitrate ?? 0));
+  const decoderConfig = descriptor(
+    0x04,
+    Uint8Array.of(0x40, (0x05 << 2) | 1, 0, 0, 0), // MPEG-4 audio, audio stream, bufferSizeDB
+    u32s(bitrate, bitrate), // max, average bitrate
+    descriptor(0x05, a.audioConfig),
   );
-  const trak = box('trak', tkhd, box('mdia', mdhd, hdlr, box('minf', vmhd, dinf, stbl)));
-  const mvex = box('mvex', fullBox('trex', 0, 0, u32s(TRACK_ID, 1, 0, 0, 0)));
-  return concatBytes([ftyp, box('moov', mvhd, trak, mvex)]);
+  const es = descriptor(0x03, Uint8Array.of(0, AUDIO_TRACK_ID, 0), decoderConfig, descriptor(0x06, Uint8Array.of(0x02)));
+  const mp4a = box('mp4a', fields, fullBox('esds', 0, 0, es));
+  return box('trak', tkhdOf(AUDIO_TRACK_ID, 0x0100, 0, 0), box('mdia', mdhdOf(a.sampleRate), hdlr, box('minf', smhd, dinf(), stblOf(mp4a))));
 }
 
 /** tfhd flags: default-base-is-moof, default sample duration, size and flags present. */
@@ -126,10 +192,19 @@ const TRUN_DATA_OFFSET = 0x1;
 const TRUN_FIRST_SAMPLE_FLAGS = 0x4;
 const TRUN_COMPOSITION_OFFSET = 0x800;
 
-/** One frame as moof + mdat. */
+/** tfhd of a sound run: default-base-is-moof, default sample duration (every AAC frame is as long). */
+const AUDIO_TFHD_FLAGS = 0x02_0000 | 0x08;
+/** trun of a sound run: data offset, sample sizes. */
+const TRUN_SAMPLE_SIZE = 0x200;
+
+const u64 = (value: number) => {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, BigInt(Math.round(value)));
+  return b;
+};
+
+/** One frame as moof + mdat, with the sound frames riding along if any. */
 export function mediaFragment(o: FragmentOptions): Uint8Array {
-  const tfdtTime = new Uint8Array(8);
-  new DataView(tfdtTime.buffer).setBigUint64(0, BigInt(Math.round(o.baseMediaDecodeTime)));
   const offset = Math.round(o.compositionOffset ?? 0);
   const trunFlags = TRUN_DATA_OFFSET | (o.keyframe ? TRUN_FIRST_SAMPLE_FLAGS : 0) | (offset !== 0 ? TRUN_COMPOSITION_OFFSET : 0);
   const trunBody = u32s(1, 0 /* data offset, patched below */, ...(o.keyframe ? [SYNC_SAMPLE_FLAGS] : []));
@@ -137,20 +212,30 @@ export function mediaFragment(o: FragmentOptions): Uint8Array {
   if (offset !== 0) new DataView(trunTail.buffer).setInt32(0, offset);
   // Version 1: the composition offset is signed.
   const trun = fullBox('trun', offset !== 0 ? 1 : 0, trunFlags, trunBody, trunTail);
-  const moof = box(
-    'moof',
-    fullBox('mfhd', 0, 0, u32s(o.sequence)),
-    box(
-      'traf',
-      fullBox('tfhd', 0, TFHD_FLAGS, u32s(TRACK_ID, Math.round(o.duration), o.data.length, NON_SYNC_SAMPLE_FLAGS)),
-      fullBox('tfdt', 1, 0, tfdtTime),
-      trun,
-    ),
+  const videoTraf = box(
+    'traf',
+    fullBox('tfhd', 0, TFHD_FLAGS, u32s(TRACK_ID, Math.round(o.duration), o.data.length, NON_SYNC_SAMPLE_FLAGS)),
+    fullBox('tfdt', 1, 0, u64(o.baseMediaDecodeTime)),
+    trun,
   );
-  // The data offset counts from the moof's first byte (default-base-is-moof) to the sample.
-  new DataView(moof.buffer).setUint32(moof.length - trun.length + 16, moof.length + 8);
+  const sound = o.audio && o.audio.samples.length > 0 ? o.audio : undefined;
+  const audioTrun = sound ? fullBox('trun', 0, TRUN_DATA_OFFSET | TRUN_SAMPLE_SIZE, u32s(sound.samples.length, 0, ...sound.samples.map((x) => x.length))) : undefined;
+  const audioTraf =
+    sound && audioTrun
+      ? box('traf', fullBox('tfhd', 0, AUDIO_TFHD_FLAGS, u32s(AUDIO_TRACK_ID, Math.round(sound.sampleDuration))), fullBox('tfdt', 1, 0, u64(sound.baseMediaDecodeTime)), audioTrun)
+      : undefined;
+  const moof = box('moof', fullBox('mfhd', 0, 0, u32s(o.sequence)), videoTraf, ...(audioTraf ? [audioTraf] : []));
+  // The data offsets count from the moof's first byte (default-base-is-moof) to the samples: the
+  // picture first in the mdat, then the sound frames.
+  const view = new DataView(moof.buffer);
+  const videoTrunAt = 8 + 16 + videoTraf.length - trun.length; // moof header, mfhd, then the traf up to its trun
+  view.setUint32(videoTrunAt + 16, moof.length + 8);
+  if (audioTraf && audioTrun) view.setUint32(8 + 16 + videoTraf.length + audioTraf.length - audioTrun.length + 16, moof.length + 8 + o.data.length);
+  const samples = sound?.samples ?? [];
+  let dataBytes = o.data.length;
+  for (const x of samples) dataBytes += x.length;
   const mdatHead = new Uint8Array(8);
-  new DataView(mdatHead.buffer).setUint32(0, 8 + o.data.length);
+  new DataView(mdatHead.buffer).setUint32(0, 8 + dataBytes);
   mdatHead.set(latin1('mdat'), 4);
-  return concatBytes([moof, mdatHead, o.data]);
+  return concatBytes([moof, mdatHead, o.data, ...samples]);
 }

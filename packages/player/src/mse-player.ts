@@ -1,6 +1,7 @@
 import type { LinkType, MediaClientMessage, MediaServerMessage, PlaybackSpeed } from '@ship-cctv/protocol';
 import { backoffDelay } from '@ship-cctv/protocol';
-import { isInitSegment, readBaseDecodeTime, readVideoTrack } from '@ship-cctv/media';
+import { isInitSegment, readBaseDecodeTime, readSoundTrackIds, readTrackBytes, readVideoTrack, stripSoundFromFragment, stripSoundFromInit } from '@ship-cctv/media';
+import { pictureOnlyMime } from './sound-mime.ts';
 import { Emitter } from './emitter.ts';
 import { latencyTargetMs, type LatencyTarget } from './latency-target.ts';
 import { LiveController } from './live-controller.ts';
@@ -80,6 +81,14 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   private streamFrameRate: number | undefined;
   private link: LinkType | undefined;
   private readonly byteRate = new SlidingRate(2000);
+  /** Sound: the current stream's sound track ids (from its init segment) and its sample bytes so far. */
+  private soundTracks: number[] = [];
+  private audioBytes = 0;
+  /** The operator wants the sound (setSound); the current stream has some; it is being stripped. */
+  private soundWanted = false;
+  private streamHasSound = false;
+  private stripSound = false;
+  private readonly audioRate = new SlidingRate(2000);
   private readonly frameRate = new SlidingRate(2000);
 
   constructor(
@@ -329,9 +338,31 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     else if (msg.type === 'notice') this.emit('notice', msg);
   }
 
+  /**
+   * Whether the stream's sound goes to the media element. Off (the default, a muted cell): a stream
+   * with sound is played picture-only — its sound track stripped before MSE — so the picture plays
+   * as early as one without sound (a SourceBuffer with both tracks plays only where both are
+   * buffered and holds the picture to its audio clock). Turning it on while such a stream plays
+   * starts the stream again with its sound (a new MediaSource: a short blank until its keyframe).
+   */
+  setSound(on: boolean): void {
+    if (on === this.soundWanted) return;
+    this.soundWanted = on;
+    if (!this.streamHasSound || !this.mode) return;
+    this.dropSocket(true);
+    this.teardownMedia();
+    clearTimeout(this.retryTimer);
+    this.attempt = 0;
+    this.connect();
+  }
+
   private onCodec(codec: CodecInfo): void {
-    if (!this.surface.supports(codec.mime)) {
-      this.fail({ kind: 'unsupported', message: `This browser cannot play ${codec.mime}` });
+    const pictureOnly = pictureOnlyMime(codec.mime);
+    this.streamHasSound = pictureOnly !== codec.mime;
+    this.stripSound = this.streamHasSound && !this.soundWanted;
+    const mime = this.stripSound ? pictureOnly : codec.mime;
+    if (!this.surface.supports(mime)) {
+      this.fail({ kind: 'unsupported', message: `This browser cannot play ${mime}` });
       this.dropSocket(true);
       this.teardownMedia();
       this.setState('error');
@@ -342,17 +373,27 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.streamFrameRate = codec.frameRate;
     // Definition change or reconnect: the decoder switches in place and the picture stays; first
     // codec, or no changeType (older browsers): a fresh MediaSource, at the cost of a blank.
-    if (this.surface.use(codec.mime) === 'opened') this.resetMediaState();
+    if (this.surface.use(mime) === 'opened') this.resetMediaState();
     this.generation = { video: undefined, placed: false, jump: false };
   }
 
-  private onBinary(bytes: Uint8Array<ArrayBuffer>): void {
-    this.s.bytesReceived += bytes.byteLength;
+  private onBinary(received: Uint8Array<ArrayBuffer>): void {
+    this.s.bytesReceived += received.byteLength;
     this.lastBytesAt = performance.now();
     const generation = this.generation;
     // Media before a codec event breaks the protocol; nothing could decode it.
     if (!generation || !this.surface.source) return;
-    if (isInitSegment(bytes)) {
+    const init = isInitSegment(received);
+    if (!init && this.soundTracks.length > 0) this.audioBytes += readTrackBytes(received, this.soundTracks);
+    let bytes = received;
+    if (this.stripSound) {
+      const stripped = init ? stripSoundFromInit(received).init : stripSoundFromFragment(received, this.soundTracks);
+      // Sound only: nothing for a picture-only player.
+      if (!stripped) return;
+      bytes = new Uint8Array(stripped);
+    }
+    if (init) {
+      this.soundTracks = readSoundTrackIds(received);
       generation.video = readVideoTrack(bytes);
       generation.placed = false;
       // A playback's new init after a seek or speed change: its media replaces what is buffered.
@@ -449,6 +490,8 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
 
     this.byteRate.add(now, this.s.bytesReceived);
     this.s.bitrateKbps = Math.round((this.byteRate.perSecond() * 8) / 1000);
+    this.audioRate.add(now, this.audioBytes);
+    this.s.audioKbps = Math.round((this.audioRate.perSecond() * 8) / 100) / 10;
     const quality = video.getVideoPlaybackQuality?.();
     if (quality) {
       // The counters restart with a new MediaSource.
@@ -538,6 +581,7 @@ function emptyStats(): PlayerStats {
   return {
     latencyMs: undefined,
     bitrateKbps: 0,
+    audioKbps: 0,
     fps: 0,
     bytesReceived: 0,
     droppedFrames: 0,

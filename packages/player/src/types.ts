@@ -41,6 +41,8 @@ export interface PlayerStats {
    */
   latencyMs: number | undefined;
   bitrateKbps: number;
+  /** The sound's share of bitrateKbps (its samples only); 0 for a stream without sound. */
+  audioKbps: number;
   fps: number;
   bytesReceived: number;
   droppedFrames: number;

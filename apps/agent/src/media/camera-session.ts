@@ -479,5 +479,6 @@ export function startSessionTap(session: CameraSession, opts: EncoderOptions & {
     },
     write: () => false,
     endInput: () => undefined,
+    writeSpeaker: () => false,
   };
 }

@@ -43,6 +43,10 @@ export interface EncoderOptions {
   command?: string;
   /** Its input comes from us (`-i pipe:0`): write() and endInput() feed stdin. Default: no stdin. */
   stdin?: boolean;
+  /** A second output on fd 3 (`pipe:3`, the sound): its bytes. Default: no fd 3. */
+  onSound?(chunk: Buffer): void;
+  /** A second input on fd 4 (`-i pipe:4`, the speaker's PCM): writeSpeaker() feeds it. Default: no fd 4. */
+  speakerInput?: boolean;
 }
 
 export interface Encoder {
@@ -56,6 +60,8 @@ export interface Encoder {
   write(chunk: Buffer): boolean;
   /** With `stdin`: ends the input; ffmpeg finishes its output and exits by itself. */
   endInput(): void;
+  /** With `speakerInput`: feeds fd 4 (dropped once the process is gone). False when the pipe is full. */
+  writeSpeaker(chunk: Buffer): boolean;
 }
 
 const live = new Set<ChildProcess>();
@@ -88,9 +94,17 @@ export function startEncoder(args: readonly string[], opts: EncoderOptions): Enc
   let resolveExited!: (info: EncoderExit) => void;
   const exited = new Promise<EncoderExit>((resolve) => (resolveExited = resolve));
 
-  const child = spawn(opts.command ?? 'ffmpeg', args, { stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  const extra = opts.onSound || opts.speakerInput ? [opts.onSound ? 'pipe' : 'ignore', opts.speakerInput ? 'pipe' : 'ignore'] : [];
+  const child = spawn(opts.command ?? 'ffmpeg', args, { stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(extra as ('pipe' | 'ignore')[])] });
+  const soundOut = opts.onSound ? (child.stdio[3] as NodeJS.ReadableStream | null) : null;
+  const speakerIn = opts.speakerInput ? (child.stdio[4] as NodeJS.WritableStream & { destroyed: boolean; writableEnded: boolean } | null) : null;
   // ffmpeg gone before its input ended (EPIPE): its exit tells what happened.
   child.stdin?.on('error', () => undefined);
+  speakerIn?.on('error', () => undefined);
+  soundOut?.on('error', () => undefined);
+  soundOut?.on('data', (chunk: Buffer) => {
+    if (!done) opts.onSound?.(chunk);
+  });
   let done = false;
   const finish = (code: number | null, signal: NodeJS.Signals | null) => {
     if (done) return;
@@ -173,6 +187,10 @@ export function startEncoder(args: readonly string[], opts: EncoderOptions): Enc
     endInput() {
       const input = child.stdin;
       if (input && !input.destroyed && !input.writableEnded) input.end();
+    },
+    writeSpeaker(chunk) {
+      if (done || !speakerIn || speakerIn.destroyed || speakerIn.writableEnded) return false;
+      return speakerIn.write(chunk);
     },
   };
 }

@@ -116,6 +116,83 @@ export interface SyntheticCameraOptions {
   durationSeconds?: number;
   /** Container on stdout. Default 'fmp4'; live streams use 'flv' (a frame less delay). */
   output?: EncoderOutput;
+  /** Sound too: AAC as FLV on fd 3 (SOUND_OUTPUT_FD), see syntheticSoundGraph. Default none. */
+  audio?: SyntheticSoundOptions;
+}
+
+/** The live streams' sound: AAC-LC, mono, at a rate a satellite uplink can spare (see the README). */
+export interface SoundSpec {
+  sampleRate: number;
+  channels: number;
+  bitrateKbps: number;
+}
+
+/**
+ * 16 kHz mono at 20 kbit/s: speech and engine noise stay intelligible (a 16 kHz rate keeps up to
+ * 8 kHz); ffmpeg's native encoder at 16 kbit/s smears the tick. Measured: apps/agent/bench/live-audio.bench.ts.
+ */
+export const LIVE_SOUND: SoundSpec = { sampleRate: 16_000, channels: 1, bitrateKbps: 20 };
+
+export interface SyntheticSoundOptions {
+  spec: SoundSpec;
+  /**
+   * Mix in PCM from fd SPEAKER_INPUT_FD (s16le mono at spec.sampleRate, written in real time by
+   * a SpeakerFeed pump): the ship's speaker heard by the camera's microphone.
+   */
+  speakerInput?: boolean;
+}
+
+/** The file descriptor the sound's FLV comes out of (its own muxer: a picture never waits for sound). */
+export const SOUND_OUTPUT_FD = 3;
+/** The file descriptor the speaker's PCM goes in at. */
+export const SPEAKER_INPUT_FD = 4;
+
+/**
+ * The speaker's PCM needs no probing (its format is given): without these ffmpeg reads ~1.7 s of
+ * it before the first picture leaves.
+ */
+const SPEAKER_INPUT_OPTIONS = ['-probesize', '32', '-analyzeduration', '0'] as const;
+
+/** Sound samples per lavfi frame: 20 ms at 16 kHz, so the sound is paced as finely as the pictures. */
+const SOUND_FRAME_SAMPLES = 320;
+
+/**
+ * The synthetic camera's sound as a function of absolute time, like its picture: an engine hum
+ * (a 50 Hz fundamental with harmonics, breathing slowly) and a tick — a 2 kHz click 30 ms long —
+ * at each whole UTC second, when the burned-in clock turns. The absolute time of sample 0 is kept
+ * in the expression's register 0: startEpochMs when given, else the wall clock when the first
+ * sound frame is made (which is when the first picture is, within a frame: both come from one
+ * lavfi graph paced in real time).
+ */
+export function syntheticSoundGraph(opts: { sampleRate: number; startEpochMs?: number; realtime: boolean }): string {
+  const origin = opts.startEpochMs === undefined ? 'if(eq(n,0),time(0),ld(0))' : String(opts.startEpochMs / 1000);
+  const phase = 'mod(ld(0)+t,1)';
+  const hum = '(0.22*sin(2*PI*50*t)+0.12*sin(2*PI*100*t+1)+0.07*sin(2*PI*150*t+2)+0.04*sin(2*PI*250*t))*(0.85+0.15*sin(2*PI*0.3*t))';
+  const tick = `0.6*lt(${phase},0.03)*exp(-120*${phase})*sin(2*PI*2000*t)`;
+  return chain(
+    [],
+    [
+      filter('aevalsrc', { exprs: `st(0,${origin});${hum}+${tick}`, s: opts.sampleRate, n: SOUND_FRAME_SAMPLES, c: 'mono' }),
+      ...(opts.realtime ? [filter('arealtime')] : []),
+    ],
+    ['out1'],
+  );
+}
+
+/** AAC to FLV on SOUND_OUTPUT_FD, each frame flushed at once. */
+function soundOutputArgs(spec: SoundSpec, source: string): string[] {
+  return [
+    '-map', source,
+    '-vn', '-sn', '-dn',
+    '-c:a', 'aac',
+    '-b:a', `${spec.bitrateKbps}k`,
+    '-ar', String(spec.sampleRate),
+    '-ac', String(spec.channels),
+    '-f', 'flv',
+    '-flvflags', 'no_duration_filesize',
+    '-flush_packets', '1',
+    `pipe:${SOUND_OUTPUT_FD}`,
+  ];
 }
 
 /**
@@ -153,14 +230,29 @@ const fontOption = (file: string | undefined, family: string) => (file ? { fontf
  * per frame) and scaled up with nearest-neighbour, which costs next to nothing.
  */
 export function syntheticCameraArgs(opts: SyntheticCameraOptions): string[] {
+  const duration = opts.durationSeconds !== undefined ? ['-t', String(opts.durationSeconds)] : [];
+  const sound = opts.audio;
+  const graph = syntheticCameraGraph(opts);
+  if (!sound) return [...FFMPEG_GLOBAL_ARGS, '-f', 'lavfi', '-i', graph, ...duration, ...NO_OTHER_STREAMS, ...h264EncodeArgs(opts.encode), ...outputArgs(opts.output)];
+  const { sampleRate } = sound.spec;
+  const soundGraph = syntheticSoundGraph({ sampleRate, realtime: opts.realtime, ...(opts.startEpochMs !== undefined ? { startEpochMs: opts.startEpochMs } : {}) });
+  // The speaker's PCM is mixed at full level on top of the camera's own sound (amix without
+  // normalising; the camera's sound decides the length).
+  const speaker = sound.speakerInput
+    ? ['-f', 's16le', '-ar', String(sampleRate), '-ac', '1', ...SPEAKER_INPUT_OPTIONS, '-i', `pipe:${SPEAKER_INPUT_FD}`, '-filter_complex', chain(['0:a', '1:a'], [filter('amix', { inputs: 2, duration: 'first', dropout_transition: 0, normalize: 0 })], ['sound'])]
+    : [];
   return [
     ...FFMPEG_GLOBAL_ARGS,
     '-f', 'lavfi',
-    '-i', syntheticCameraGraph(opts),
-    ...(opts.durationSeconds !== undefined ? ['-t', String(opts.durationSeconds)] : []),
+    '-i', `${graph};${soundGraph}`,
+    ...speaker,
+    '-map', '0:v:0',
+    ...duration,
     ...NO_OTHER_STREAMS,
     ...h264EncodeArgs(opts.encode),
     ...outputArgs(opts.output),
+    ...duration,
+    ...soundOutputArgs(sound.spec, sound.speakerInput ? '[sound]' : '0:a:0'),
   ];
 }
 

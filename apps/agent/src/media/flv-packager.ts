@@ -1,7 +1,8 @@
 import { AccessUnitJoiner, type VideoPacket } from './access-unit.ts';
 import { type AvcConfig, parseAvcConfig } from './avc.ts';
 import { FlvReader } from './flv.ts';
-import { initSegment, mediaFragment } from '@ship-cctv/media';
+import { type AudioRun, initSegment, mediaFragment } from '@ship-cctv/media';
+import { AAC_FRAME_SAMPLES, AAC_PRIMING_SAMPLES, aacLcConfig } from './aac.ts';
 import { type Fmp4Unit, asBuffer } from './fmp4.ts';
 
 /**
@@ -22,8 +23,13 @@ import { type Fmp4Unit, asBuffer } from './fmp4.ts';
  * output, whose ms timestamps are n/frameRate rounded) is put back exactly on it; any other keeps
  * its ms. Decode times only ever increase.
  *
- * Video only: FLV audio tags are skipped (the streams carry no sound yet; AAC would need a second
- * trak from its AudioSpecificConfig and its own track fragments).
+ * Sound (option `audio`): the encoder writes its AAC frames as a second FLV stream (its own output,
+ * so its muxer never holds a picture back to interleave it with sound), fed here with pushAudio.
+ * The init segment names the sound track from the start (its AudioSpecificConfig follows from the
+ * rate and channels we chose), and the sound frames that arrived since the previous picture ride
+ * in the next picture's fragment as a second traf (one moof per picture, ~70 bytes for the sound
+ * run instead of a moof per sound frame). Sound times count from the same first picture as the
+ * video's, in samples (the track's timescale), continuous while the frames are.
  */
 
 export const TIMESCALE = 90_000;
@@ -40,6 +46,13 @@ export interface FlvPackagerOptions {
    * pictures already and needs none of it.
    */
   joinSlices?: boolean;
+  /** The stream has sound: AAC-LC frames fed with pushAudio (an FLV stream of its own). */
+  audio?: { sampleRate: number; channels: number; bitrateKbps?: number };
+}
+
+interface PendingAudio {
+  timestampMs: number;
+  data: Buffer;
 }
 
 /** Bytes in, Fmp4Reader's units out: what LiveStreams forwards. */
@@ -60,10 +73,41 @@ export class FlvToFmp4 implements Fmp4Source {
   private lastTicks: number | undefined;
   private lastGap: number | undefined;
   private joiner: AccessUnitJoiner | undefined;
+  private readonly audioFlv = new FlvReader();
+  private audioConfig: Buffer | undefined;
+  private pendingAudio: PendingAudio[] = [];
+  /** Decode time (samples) of the next sound frame when the sound is continuous. */
+  private nextAudioTicks: number | undefined;
+  private lastInit: { width: number; height: number } | undefined;
 
   constructor(private readonly opts: FlvPackagerOptions) {
     if (!(opts.frameRate > 0)) throw new Error(`frame rate ${opts.frameRate} is not positive`);
     this.frameTicks = Math.round(TIMESCALE / opts.frameRate);
+    if (opts.audio) this.audioConfig = aacLcConfig(opts.audio.sampleRate, opts.audio.channels);
+  }
+
+  /** Sound frames waiting for the next picture. */
+  get pendingAudioFrames(): number {
+    return this.pendingAudio.length;
+  }
+
+  /**
+   * Feeds the encoder's sound output (FLV of AAC frames) in order. Returns a new init segment only
+   * when the encoder's AudioSpecificConfig differs from the expected one (never for our encoder).
+   */
+  pushAudio(chunk: Uint8Array): Fmp4Unit[] {
+    const out: Fmp4Unit[] = [];
+    if (!this.opts.audio) throw new Error('sound fed to a stream without a sound track');
+    for (const item of this.audioFlv.push(chunk)) {
+      if (item.kind === 'audioConfig') {
+        if (this.audioConfig?.equals(item.config)) continue;
+        this.audioConfig = Buffer.from(item.config);
+        if (this.config && this.lastInit) out.push(this.init(this.lastInit.width, this.lastInit.height));
+      } else if (item.kind === 'audio') {
+        this.pendingAudio.push({ timestampMs: item.timestampMs, data: item.data });
+      }
+    }
+    return out;
   }
 
   /** Closes a picture still waiting for slices (the stream ended). */
@@ -95,7 +139,7 @@ export class FlvToFmp4 implements Fmp4Source {
         out.push(...this.flush());
         this.joiner = undefined;
         this.config = config;
-        out.push({ kind: 'init', bytes: asBuffer(initSegment({ avcConfig: config.record, width, height, timescale: TIMESCALE })) });
+        out.push(this.init(width, height));
       } else if (item.kind === 'frame') {
         if (!this.config) throw new Error('H.264 frame before the sequence header');
         if (this.opts.joinSlices) {
@@ -107,6 +151,44 @@ export class FlvToFmp4 implements Fmp4Source {
     return out;
   }
 
+  private init(width: number, height: number): Fmp4Unit {
+    if (!this.config) throw new Error('init segment before the sequence header');
+    this.lastInit = { width, height };
+    const { audio } = this.opts;
+    const sound = audio && this.audioConfig ? { audioConfig: this.audioConfig, sampleRate: audio.sampleRate, channels: audio.channels, bitrate: (audio.bitrateKbps ?? 0) * 1000 } : undefined;
+    return { kind: 'init', bytes: asBuffer(initSegment({ avcConfig: this.config.record, width, height, timescale: TIMESCALE, ...(sound ? { audio: sound } : {}) })) };
+  }
+
+  /**
+   * The sound frames that go with the next picture: the continuous run of those pending (frames
+   * before the first picture, or from before a time jump, are dropped; after a gap in the sound the
+   * rest waits for the following picture, which starts a new run).
+   */
+  private takeAudio(): AudioRun | undefined {
+    const { audio } = this.opts;
+    if (!audio || this.firstMs === undefined || this.pendingAudio.length === 0) return undefined;
+    const samples: Buffer[] = [];
+    let base: number | undefined;
+    let next = this.nextAudioTicks;
+    while (this.pendingAudio.length > 0) {
+      const frame = this.pendingAudio[0] as PendingAudio;
+      const measured = Math.round(((frame.timestampMs - this.firstMs) * audio.sampleRate) / 1000) - AAC_PRIMING_SAMPLES;
+      // ms rounding: a frame within half a frame of where the last one ended continues it.
+      const ticks = next !== undefined && Math.abs(measured - next) < AAC_FRAME_SAMPLES / 2 ? next : measured;
+      if (ticks < 0 || (next !== undefined && ticks < next)) {
+        this.pendingAudio.shift();
+        continue;
+      }
+      if (base !== undefined && ticks !== next) break; // a gap: a new run in the next fragment
+      base ??= ticks;
+      samples.push(frame.data);
+      next = ticks + AAC_FRAME_SAMPLES;
+      this.pendingAudio.shift();
+    }
+    this.nextAudioTicks = next;
+    return base === undefined ? undefined : { baseMediaDecodeTime: base, sampleDuration: AAC_FRAME_SAMPLES, samples };
+  }
+
   private fragment(item: VideoPacket): Fmp4Unit {
     const ticks = this.decodeTicks(item.timestampMs);
     const gap = this.lastTicks === undefined ? undefined : ticks - this.lastTicks;
@@ -114,9 +196,13 @@ export class FlvToFmp4 implements Fmp4Source {
     this.lastTicks = ticks;
     // The next frame is not here yet: expect it one gap later (1/frameRate for the encoder's own output).
     const duration = this.lastGap ?? this.frameTicks;
+    const audio = this.takeAudio();
+    let audioBytes = 0;
+    for (const x of audio?.samples ?? []) audioBytes += x.length;
     return {
       kind: 'fragment',
       keyframe: item.keyframe,
+      ...(audio ? { audioBytes } : {}),
       bytes: asBuffer(mediaFragment({
         sequence: ++this.sequence,
         baseMediaDecodeTime: ticks,
@@ -124,6 +210,7 @@ export class FlvToFmp4 implements Fmp4Source {
         keyframe: item.keyframe,
         compositionOffset: item.compositionMs * (TIMESCALE / 1000),
         data: item.data,
+        ...(audio ? { audio } : {}),
       })),
     };
   }

@@ -7,8 +7,8 @@ import { asBuffer } from './fmp4.ts';
  * [timestamp extended:1][stream id:3][data][previous tag size:4]. Unlike MP4's moof, an FLV tag
  * needs nothing from the next frame, which is why the encoder writes FLV (see flv-packager.ts).
  *
- * Video tags of H.264 (codec id 7) are read into packets; audio and script tags are reported by
- * type only (the camera streams carry no sound yet). Memory: at most one unfinished tag.
+ * Video tags of H.264 (codec id 7) and audio tags of AAC (sound format 10) are read into packets;
+ * other audio and script tags are reported by type only. Memory: at most one unfinished tag.
  */
 
 export type FlvVideoPacket =
@@ -30,7 +30,21 @@ export type FlvVideoPacket =
     }
   | { kind: 'end'; timestampMs: number };
 
-export type FlvItem = FlvVideoPacket | { kind: 'other'; tagType: number };
+export type FlvAudioPacket =
+  | {
+      kind: 'audioConfig';
+      /** AudioSpecificConfig (ISO/IEC 14496-3). */
+      config: Buffer;
+      timestampMs: number;
+    }
+  | {
+      kind: 'audio';
+      /** One raw AAC frame. */
+      data: Buffer;
+      timestampMs: number;
+    };
+
+export type FlvItem = FlvVideoPacket | FlvAudioPacket | { kind: 'other'; tagType: number };
 
 const HEADER_BYTES = 9;
 const TAG_HEADER_BYTES = 11;
@@ -39,6 +53,7 @@ const TAG_AUDIO = 8;
 const TAG_VIDEO = 9;
 const TAG_SCRIPT = 18;
 const CODEC_AVC = 7;
+const SOUND_AAC = 10;
 const FRAME_KEY = 1;
 
 /** A tag bigger than this is taken as a broken stream (one 1080p keyframe is well under 2 MiB). */
@@ -84,7 +99,7 @@ export class FlvReader {
       // Timestamp: 24 bits, then its upper 8 bits.
       const timestampMs = (((tag[7] as number) << 24) >>> 0) + tag.readUIntBE(4, 3);
       const data = tag.subarray(TAG_HEADER_BYTES, TAG_HEADER_BYTES + dataSize);
-      out.push(tagType === TAG_VIDEO ? videoPacket(data, timestampMs) : { kind: 'other', tagType });
+      out.push(tagType === TAG_VIDEO ? videoPacket(data, timestampMs) : tagType === TAG_AUDIO ? audioPacket(data, timestampMs) : { kind: 'other', tagType });
     }
   }
 }
@@ -102,4 +117,11 @@ function videoPacket(data: Buffer, timestampMs: number): FlvItem {
   if (packetType === 1) return { kind: 'frame', data: payload, keyframe: frameType === FRAME_KEY, timestampMs, compositionMs };
   if (packetType === 2) return { kind: 'end', timestampMs };
   throw new Error(`FLV AVC packet type ${packetType} is unknown`);
+}
+
+/** AUDIODATA: [sound format:4 | rate:2 | size:1 | type:1][AAC packet type][data]; other formats are 'other'. */
+function audioPacket(data: Buffer, timestampMs: number): FlvItem {
+  if (data.length < 2 || (data[0] as number) >> 4 !== SOUND_AAC) return { kind: 'other', tagType: TAG_AUDIO };
+  const payload = data.subarray(2);
+  return data[1] === 0 ? { kind: 'audioConfig', config: payload, timestampMs } : { kind: 'audio', data: payload, timestampMs };
 }

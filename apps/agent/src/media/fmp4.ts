@@ -14,6 +14,8 @@ export type Fmp4Unit =
       bytes: Buffer;
       /** The fragment's video starts with a sync sample. */
       keyframe: boolean;
+      /** Bytes of sound frames in it (the samples, without their boxes), when the packager knows. */
+      audioBytes?: number;
     };
 
 /** A box bigger than this is taken as a broken stream (one 1080p keyframe is well under 2 MiB). */

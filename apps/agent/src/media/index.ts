@@ -5,6 +5,8 @@ export {
   FLV_OUTPUT_ARGS,
   FMP4_OUTPUT_ARGS,
   type InputProbe,
+  LIVE_SOUND,
+  type SoundSpec,
   type SyntheticCameraOptions,
   type UrlCameraOptions,
   type UrlKind,
@@ -22,3 +24,4 @@ export { Fmp4Reader, type Fmp4Unit } from './fmp4.ts';
 export { type FontPurpose, fontsFor, needsCjkFont, resolveFontFile } from './fonts.ts';
 export { type LiveLink, LiveStreams, type LiveStreamsOptions } from './live-streams.ts';
 export { parseProbeOutput, probeInput } from './probe.ts';
+export { type PcmSink, SPEAKER_SAMPLE_RATE, SpeakerFeed, SpeakerFeeds, type SpeakerPump } from './speaker-feed.ts';

@@ -12,6 +12,7 @@ import { type Encoder, type EncoderExit, type EncoderOptions, startEncoder } fro
 import {
   canCopy,
   type EncoderOutput,
+  LIVE_SOUND,
   type InputProbe,
   sessionTranscodeArgs,
   syntheticCameraArgs,
@@ -22,6 +23,7 @@ import { type Fmp4Source, FlvToFmp4 } from './flv-packager.ts';
 import { Fmp4Reader, type Fmp4Unit } from './fmp4.ts';
 import { fontsFor } from './fonts.ts';
 import { probeInput } from './probe.ts';
+import type { SpeakerFeeds, SpeakerPump } from './speaker-feed.ts';
 import { passFragment } from '../uplink/keyframe-gate.ts';
 
 /** The agent link as LiveStreams sees it: the current WebSocket's send functions and queue. */
@@ -63,6 +65,11 @@ export interface LiveStreamsOptions {
    * session cannot carry (H.265): each stream probes and reads the camera itself.
    */
   sessions?: CameraSessions;
+  /**
+   * The ship's speaker feeds (speaker-feed.ts): a synthetic camera's stream with sound mixes its
+   * camera's feed in. Absent: its sound is the camera's own only.
+   */
+  speakerFeeds?: SpeakerFeeds;
 }
 
 /** A stream of a camera session ends when the camera stays away this long (shorter: it resumes). */
@@ -91,6 +98,12 @@ interface LiveStream {
   /** Fragments are being dropped until a keyframe finds the queue drained. */
   dropping: boolean;
   droppedFragments: number;
+  /** Shore asked for sound (`live.start` audio). */
+  audio: boolean;
+  /** Bytes of sound frames sent up the link (in fragments that went). */
+  audioBytes: number;
+  /** Writes the camera's speaker feed into the encoder while it runs. */
+  speaker: SpeakerPump | undefined;
 }
 
 /** A failure message to shore: reason, then ffmpeg's last words; credentials in URLs blanked. */
@@ -137,8 +150,10 @@ export class LiveStreams {
   private readonly probes = new Map<string, { probe: InputProbe; at: number }>();
   private timer: NodeJS.Timeout | undefined;
   private link: LiveLink | undefined;
-  private readonly opts: Required<Omit<LiveStreamsOptions, 'sessions'>>;
+  private readonly opts: Required<Omit<LiveStreamsOptions, 'sessions' | 'speakerFeeds'>>;
   private readonly sessions: CameraSessions | undefined;
+  private readonly speakerFeeds: SpeakerFeeds | undefined;
+  private soundBytesSent = 0;
 
   constructor(cameras: readonly CameraConfig[], opts: LiveStreamsOptions = {}) {
     this.cameras = new Map(cameras.map((c) => [c.cameraId, c]));
@@ -155,6 +170,12 @@ export class LiveStreams {
       output: opts.output ?? 'flv',
     };
     this.sessions = opts.sessions;
+    this.speakerFeeds = opts.speakerFeeds;
+  }
+
+  /** Bytes of sound frames sent up the link by every live stream since the agent started. */
+  get audioBytesSent(): number {
+    return this.soundBytesSent;
   }
 
   /** The socket is up: streams may start and send. */
@@ -174,13 +195,15 @@ export class LiveStreams {
   }
 
   /** Per stream: sending, and how many fragments the queue bound has dropped (diagnostics). */
-  stats(): { streamId: number; cameraId: string; started: boolean; dropping: boolean; droppedFragments: number }[] {
+  stats(): { streamId: number; cameraId: string; started: boolean; dropping: boolean; droppedFragments: number; audio: boolean; audioBytes: number }[] {
     return [...this.streams.values()].map((s) => ({
       streamId: s.id,
       cameraId: s.cameraId,
       started: s.started,
       dropping: s.dropping,
       droppedFragments: s.droppedFragments,
+      audio: s.audio,
+      audioBytes: s.audioBytes,
     }));
   }
 
@@ -191,7 +214,7 @@ export class LiveStreams {
 
   handle(msg: ShoreStreamMessage): void {
     if (!this.link) return; // no socket to answer on; shore asks again after reconnecting
-    if (msg.type === 'live.start') void this.start(msg.streamId, msg.cameraId, msg.encode);
+    if (msg.type === 'live.start') void this.start(msg.streamId, msg.cameraId, msg.encode, msg.audio === true);
     else this.stop(msg.streamId);
   }
 
@@ -216,7 +239,7 @@ export class LiveStreams {
     return Math.max(this.opts.minQueueBytes, (this.opts.maxQueueSeconds * this.totalKbps() * 1000) / 8);
   }
 
-  private async start(id: number, cameraId: string, encode: EncodeSpec): Promise<void> {
+  private async start(id: number, cameraId: string, encode: EncodeSpec, audio: boolean): Promise<void> {
     const previous = this.streams.get(id);
     if (previous) {
       // Shore restarted a stream id it still had: the new request replaces the old one.
@@ -240,15 +263,42 @@ export class LiveStreams {
       error: undefined,
       dropping: false,
       droppedFragments: 0,
+      audio,
+      audioBytes: 0,
+      speaker: undefined,
     };
     this.streams.set(id, s);
 
     let args: string[];
     if (isSynthetic(camera)) {
       const cameraName = camera.name ?? camera.cameraId;
-      args = syntheticCameraArgs({ cameraName, encode, realtime: true, output: this.opts.output, ...this.opts.fonts(cameraName) });
+      // Sound only through the FLV packager (ffmpeg's MP4 muxer would interleave it with the pictures).
+      const sound = audio && this.opts.output === 'flv';
+      const speakerInput = sound && this.speakerFeeds !== undefined;
+      args = syntheticCameraArgs({
+        cameraName,
+        encode,
+        realtime: true,
+        output: this.opts.output,
+        ...this.opts.fonts(cameraName),
+        ...(sound ? { audio: { spec: LIVE_SOUND, speakerInput } } : {}),
+      });
+      if (sound) {
+        const reader = new FlvToFmp4({ frameRate: encode.frameRate, width: encode.width, height: encode.height, audio: LIVE_SOUND });
+        s.reader = reader;
+        s.encoder = startEncoder(args, {
+          ...this.encoderCallbacks(s),
+          command: this.opts.ffmpegCommand,
+          onSound: (chunk) => this.receiveSound(s, reader, chunk),
+          speakerInput,
+        });
+        const encoder = s.encoder;
+        if (speakerInput) s.speaker = this.speakerFeeds?.get(cameraId).pump((chunk) => encoder.writeSpeaker(chunk));
+        return;
+      }
       s.reader = readerFor(this.opts.output, encode.frameRate, encode);
     } else {
+      // URL cameras are carried video only (their sessions read the picture alone).
       const session = this.sessions?.get(camera.source);
       if (session && !session.unsupported && (await this.startFromSession(s, session)) === 'started') return;
       if (this.streams.get(id) !== s) return;
@@ -390,13 +440,31 @@ export class LiveStreams {
       if (verdict === 'startDropping') this.reportQueue();
       if (verdict !== 'send') return;
     }
+    if (unit.kind === 'fragment' && unit.audioBytes) {
+      s.audioBytes += unit.audioBytes;
+      this.soundBytesSent += unit.audioBytes;
+    }
     // Whole fragments are kept or dropped above; a big one goes up in slices under the frame limit.
     for (let at = 0; at < unit.bytes.length; at += LINK_FRAME_MAX_PAYLOAD) {
       this.link?.sendBinary(encodeStreamFrame(BINARY_KIND.live, s.id, unit.bytes.subarray(at, at + LINK_FRAME_MAX_PAYLOAD)));
     }
   }
 
+  private receiveSound(s: LiveStream, reader: FlvToFmp4, chunk: Buffer): void {
+    if (s.silent || s.stopRequested || s.error !== undefined) return;
+    let units: Fmp4Unit[];
+    try {
+      units = reader.pushAudio(chunk);
+    } catch (err) {
+      s.error = `encoder sound unreadable: ${(err as Error).message}`;
+      this.retire(s);
+      return;
+    }
+    for (const unit of units) this.forward(s, unit);
+  }
+
   private exited(s: LiveStream, info: EncoderExit): void {
+    s.speaker?.stop();
     this.stopping.delete(s);
     if (this.streams.get(s.id) === s) this.streams.delete(s.id);
     this.updateTimer();

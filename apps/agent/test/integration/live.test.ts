@@ -66,7 +66,8 @@ describe('live video from a ship camera to viewers', () => {
     expect(c.event('status', (e) => e.state === 'starting')?.waitSeconds).toBe(8);
     const codec = c.event('codec');
     expect(codec).toMatchObject({ width: 640, height: 360, templateId: 6 });
-    expect(codec?.mime).toMatch(/^video\/mp4; codecs="avc1\.42[0-9a-f]{4}"$/);
+    // S1001 has `audio` on in the demo fleet: the synthetic camera's sound rides along (AAC-LC).
+    expect(codec?.mime).toMatch(/^video\/mp4; codecs="avc1\.42[0-9a-f]{4},mp4a\.40\.2"$/);
     // The codec event comes before the first byte; the first binary message is the init segment.
     expect(c.chunks[0]?.subarray(4, 8).toString('latin1')).toBe('ftyp');
     const file = join(dir, 'first.mp4');

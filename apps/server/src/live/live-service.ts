@@ -75,7 +75,7 @@ export class LiveService {
 
   /** Checks access and picks the definition; throws ApiError (403/404) or LiveRequestError. */
   async resolve(access: Access, cameraId: string, templateId: number | undefined, on?: { carouselId?: string | undefined }): Promise<LiveTicket & { source: () => LiveSource }> {
-    const { requested, lowest, ...ticket } = await resolveStreamAccess(this.fleet, access, cameraId, templateId);
+    const { requested, lowest, audio, ...ticket } = await resolveStreamAccess(this.fleet, access, cameraId, templateId);
     let paged = false;
     if (on?.carouselId) {
       for (const rule of this.pagedViewRules) {
@@ -89,7 +89,8 @@ export class LiveService {
     return {
       ...ticket,
       linger: !paged,
-      key: `${cameraId}@${requested.id}`,
+      // Sound on or off is a different stream (a ship's flag changed while one ran: the next joins the new one).
+      key: `${cameraId}@${requested.id}${audio ? '+audio' : ''}`,
       source: () =>
         new LiveSource({
           openStream: (handler) => this.gateway.openStream(ticket.shipId, 'live', handler),
@@ -97,6 +98,7 @@ export class LiveService {
           cameraId,
           requested,
           lowest,
+          audio,
           log: this.log,
           onLag: (src, excessMs) => this.onQueue(src.shipId, excessMs),
           taps: this.taps,

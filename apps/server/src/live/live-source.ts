@@ -30,6 +30,8 @@ export interface LiveSourceDeps {
   cameraId: string;
   requested: DefinitionModel;
   lowest: DefinitionModel;
+  /** The ship's config has sound on: the agent encodes the camera's sound too (else none crosses the link). */
+  audio?: boolean;
   log: FastifyBaseLogger;
   /** Delay before asking again after the agent reported a failed or ended stream. */
   retryMs?: number;
@@ -246,7 +248,7 @@ export class LiveSource implements Source {
     const { stream } = opened;
     this.stream = stream;
     this.splitter = new RelaySplitter();
-    stream.send({ type: 'live.start', streamId: stream.id, cameraId: this.deps.cameraId, encode: encodeSpec(this.effective) });
+    stream.send({ type: 'live.start', streamId: stream.id, cameraId: this.deps.cameraId, encode: encodeSpec(this.effective), audio: this.deps.audio ?? false });
     if (this.state !== 'playing') this.setState('starting');
   }
 

@@ -25,6 +25,8 @@ export interface StreamAccess {
   requested: DefinitionModel;
   /** The lowest model of its group: what a struggling link falls back to. */
   lowest: DefinitionModel;
+  /** The ship's config has sound on (`audio`): live streams carry the camera's sound. */
+  audio: boolean;
 }
 
 /**
@@ -49,5 +51,6 @@ export async function resolveStreamAccess(fleet: FleetService, access: Access, c
     autoShutdown: { enabled: org.autoShutdownEnabled, minutes: org.autoShutdownMinutes, countdownSeconds: org.autoShutdownCountdownSeconds },
     requested: choice.requested,
     lowest: choice.lowest,
+    audio: config.audio,
   };
 }

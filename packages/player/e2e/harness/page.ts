@@ -15,6 +15,8 @@ export interface StartOptions {
   token?: string | null;
   liveLatencyTargetMs?: number;
   startupTimeoutMs?: number;
+  /** The stream's sound to the element (MsePlayer.setSound); default picture only. */
+  sound?: boolean;
 }
 
 export interface Sample {
@@ -158,6 +160,7 @@ function start(options: StartOptions): void {
     }, 1000);
   });
   watchFrames(video, current);
+  if (options.sound) p.setSound(true);
   p.play({ type: 'play', mode: 'live', cameraId: options.cameraId, templateId: 6 });
 }
 

@@ -7,9 +7,13 @@ import type { LinkQueueMessage } from './control.ts';
  * anyone watches: `live.start` with the id it handed out, `live.stop` when the last viewer is gone.
  * The agent answers `live.started` at its first byte, `live.failed` (with the encoder's reason) or
  * `live.ended`; the media goes up as binary frames of the same stream id.
+ *
+ * `audio`: shore's decision from the ship's config flag `audio` (absent = false, as from shores
+ * before sound). On: the camera's sound rides in the same fragmented MP4 (a second track, AAC);
+ * off: the agent encodes no sound at all, so no sound bytes cross the link.
  */
 export const LiveShoreMessages = [
-  Type.Object({ type: Type.Literal('live.start'), streamId: StreamId, cameraId: CameraId, encode: EncodeSpec }),
+  Type.Object({ type: Type.Literal('live.start'), streamId: StreamId, cameraId: CameraId, encode: EncodeSpec, audio: Type.Optional(Type.Boolean()) }),
   Type.Object({ type: Type.Literal('live.stop'), streamId: StreamId }),
 ] as const;
 

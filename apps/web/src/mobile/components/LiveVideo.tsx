@@ -6,7 +6,9 @@ import { useMsePlayer } from '../../shared/player-cell/index.ts';
 import { useNow } from '../../shared/player-cell/index.ts';
 import { mediaSocketUrl } from '../../shared/player-cell/index.ts';
 import { bannerFor, needsClock, overlayFor, type Overlay } from '../../shared/player-cell/index.ts';
+import { soundCodecOf } from '../../shared/player-cell/index.ts';
 import { useShipStatus } from '../../lib/realtime/index.ts';
+import { MobileSound } from './MobileSound.tsx';
 import { VideoFrame, type FrameOverlay } from './VideoFrame.tsx';
 
 /** Live video of one camera at a definition (undefined: the ship's default), with the desktop's player. */
@@ -37,6 +39,7 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
       banner={bannerFor(view, now)}
       onClose={onClose}
       onContinue={continueWatching}
+      barExtra={soundCodecOf(view.codec?.mime) ? <MobileSound videoRef={videoRef} player={player} /> : undefined}
     />
   );
 }

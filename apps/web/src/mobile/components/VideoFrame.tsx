@@ -22,6 +22,8 @@ export interface VideoFrameProps {
   onContinue(): void;
   /** Playback controls under the picture (ship-end playback). */
   footer?: ReactNode;
+  /** Controls in the bar before the close button (live sound). */
+  barExtra?: ReactNode;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface VideoFrameProps {
  * picture while there is none (progress, or why not and a big button for what to do), and the
  * watch-limit and network notices as a notice bar (spec §8, §9).
  */
-export function VideoFrame({ source, videoRef, state, overlay, banner, onClose, onContinue, footer }: VideoFrameProps) {
+export function VideoFrame({ source, videoRef, state, overlay, banner, onClose, onContinue, footer, barExtra }: VideoFrameProps) {
   const { t } = useTranslation();
   return (
     <div className={styles.frame} data-camera-id={source.cameraId} data-state={state}>
@@ -39,6 +41,7 @@ export function VideoFrame({ source, videoRef, state, overlay, banner, onClose, 
           {source.title}
           <small>{source.shipDisplayName}</small>
         </span>
+        {barExtra}
         <button type="button" className={styles.iconButton} aria-label={t('mobile.video.close')} onClick={onClose}>
           <CloseOutline />
         </button>

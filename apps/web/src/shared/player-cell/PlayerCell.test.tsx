@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
-import { MsePlayer } from '@ship-cctv/player';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MsePlayer, type MsePlayerEventMap } from '@ship-cctv/player';
 import { AppProviders } from '../../app/providers.tsx';
 import { createQueryClient } from '../../lib/query-client.ts';
 import { createI18n } from '../../i18n/index.ts';
@@ -84,5 +84,38 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
     );
     await waitFor(() => expect(play).toHaveBeenCalledWith({ type: 'play', mode: 'live', cameraId: source.cameraId }));
     expect(screen.getByRole('button', { name: 'Close' })).toBeTruthy();
+  });
+
+  it('has a mute button and, unmuted, a volume slider only when the stream has sound; it starts muted', async () => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    let emitCodec: ((mime: string) => void) | undefined;
+    vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(function (this: MsePlayer) {
+      const emit = (this as unknown as { emit: (type: 'codec', payload: MsePlayerEventMap['codec']) => void }).emit.bind(this);
+      emitCodec = (mime) => emit('codec', { type: 'codec', mime, width: 320, height: 180, frameRate: 10, templateId: 1 });
+    });
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(() => Promise.resolve());
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n('en')} queryClient={createQueryClient()}>
+        <PlayerCell source={testSource(4)} onClose={() => undefined} />
+      </AppProviders>,
+    );
+    await waitFor(() => expect(emitCodec).toBeDefined());
+    act(() => emitCodec?.('video/mp4; codecs="avc1.42c01e"'));
+    expect(screen.queryByRole('button', { name: 'Unmute' })).toBeNull();
+
+    act(() => emitCodec?.('video/mp4; codecs="avc1.42c01e,mp4a.40.2"'));
+    const video = screen.getByRole('region').querySelector('video') as HTMLVideoElement;
+    const unmute = await screen.findByRole('button', { name: 'Unmute' });
+    expect(video.muted).toBe(true);
+    expect(screen.queryByRole('slider')).toBeNull();
+    fireEvent.click(unmute);
+    expect(video.muted).toBe(false);
+    expect(video.volume).toBeCloseTo(0.8);
+    const slider = screen.getByRole('slider');
+    fireEvent.keyDown(slider, { key: 'ArrowLeft', keyCode: 37, which: 37 });
+    expect(video.volume).toBeCloseTo(0.79);
+    fireEvent.click(screen.getByRole('button', { name: 'Mute' }));
+    expect(video.muted).toBe(true);
+    expect(screen.queryByRole('slider')).toBeNull();
   });
 });

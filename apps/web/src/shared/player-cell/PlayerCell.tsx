@@ -16,6 +16,8 @@ import { DefinitionSelect } from './DefinitionSelect.tsx';
 import { CloseIcon, FullscreenIcon, StatsIcon } from './icons.tsx';
 import styles from './PlayerCell.module.css';
 import { StatsPanel } from './StatsPanel.tsx';
+import { SoundControl } from './SoundControl.tsx';
+import { soundCodecOf } from './sound.ts';
 
 /** The cell is a black video surface: its controls use antd's dark algorithm to stay readable. */
 const CELL_THEME = { algorithm: theme.darkAlgorithm, token: { fontSize: 12 } };
@@ -62,6 +64,7 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
   const extra = useCellControls();
   const barControls = extra.filter((c) => c.placement === 'bar');
   const overlayControls = extra.filter((c) => c.placement === 'overlay');
+  const hasSound = soundCodecOf(view.codec?.mime) !== undefined;
 
   return (
     <ConfigProvider theme={CELL_THEME}>
@@ -76,6 +79,7 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
             {barControls.map(({ id, Component }) => (
               <Component key={id} source={source} getPopupContainer={popupContainer} />
             ))}
+            {hasSound ? <SoundControl videoRef={videoRef} player={player} getPopupContainer={popupContainer} /> : null}
             <DefinitionSelect
               orgId={source.orgId}
               shipId={source.shipId}

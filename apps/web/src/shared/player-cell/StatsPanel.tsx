@@ -12,6 +12,12 @@ export function StatsPanel({ stats, linkType }: { stats: PlayerStats | undefined
       <dd>{stats?.latencyMs === undefined ? dash : `${stats.latencyMs} ms`}</dd>
       <dt>{t('playerCell.info.bitrate')}</dt>
       <dd>{stats ? `${Math.round(stats.bitrateKbps)} kbit/s` : dash}</dd>
+      {stats && stats.audioKbps > 0 ? (
+        <>
+          <dt>{t('playerCell.info.audio')}</dt>
+          <dd>{`${stats.audioKbps.toFixed(1)} kbit/s`}</dd>
+        </>
+      ) : null}
       <dt>{t('playerCell.info.fps')}</dt>
       <dd>{stats ? `${Math.round(stats.fps)} fps` : dash}</dd>
       <dt>{t('playerCell.info.firstFrame')}</dt>

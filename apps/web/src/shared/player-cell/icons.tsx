@@ -31,3 +31,16 @@ export function StatsIcon() {
     </svg>
   );
 }
+
+export function SoundIcon({ muted }: { muted: boolean }) {
+  return (
+    <svg viewBox="0 0 16 16" {...base}>
+      <path d="M2 6h2.5L8 3v10L4.5 10H2z" />
+      {muted ? (
+        <path d="m10.2 5.6 1.8 1.8 1.8-1.8.9.9-1.8 1.8 1.8 1.8-.9.9-1.8-1.8-1.8 1.8-.9-.9 1.8-1.8-1.8-1.8z" />
+      ) : (
+        <path d="M10 5.2a3.5 3.5 0 0 1 0 5.6l-.8-1a2.2 2.2 0 0 0 0-3.6zM11.6 3a6.2 6.2 0 0 1 0 10l-.8-1a4.9 4.9 0 0 0 0-8z" />
+      )}
+    </svg>
+  );
+}

@@ -8,5 +8,8 @@ export * from './media-url.ts';
 export * from './PlayerCell.tsx';
 export * from './player-view.ts';
 export * from './ship-config.ts';
+export * from './sound.ts';
+export * from './useCellSound.ts';
+export { SoundIcon } from './icons.tsx';
 export * from './useMsePlayer.ts';
 export * from './useNow.ts';

@@ -1,0 +1,27 @@
+import fp from 'fastify-plugin';
+import { Counter } from '../../metrics/registry.ts';
+import { AudioBytesTap } from '../../live-audio/audio-bytes-tap.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Live sound: what it costs on each ship's uplink. */
+    liveAudio: { bytes: Counter };
+  }
+}
+
+/**
+ * Live sound (spec §3 config `audio`): the ship's flag travels in `live.start` (LiveService), the
+ * agent encodes sound only when it is on, and here every sound byte that arrives is counted per
+ * ship — `shipcctv_live_audio_bytes_total{ship}` next to `shipcctv_link_bytes_total`.
+ */
+export default fp(
+  async (app) => {
+    const bytes = app.metrics.registry.register(new Counter('shipcctv_live_audio_bytes_total', 'Bytes of live sound frames arrived from a ship.', ['ship']));
+    const untap = app.live.tapMedia(new AudioBytesTap((ship, n) => bytes.inc({ ship }, n)));
+    app.decorate('liveAudio', { bytes });
+    app.addHook('onClose', async () => {
+      untap();
+    });
+  },
+  { name: 'live-audio', dependencies: ['live'] },
+);
