@@ -140,8 +140,12 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
       ...opts.pictures,
     });
+    // The operator's voice plays on the ship's speaker: for a synthetic camera, its own sound (so
+    // the operator hears it come back over the link); a test may pass a speaker of its own.
+    const speaker = { play: (cameraId: string, pcm: Int16Array) => this.speakerFeeds.get(cameraId).push(pcm) };
     this.talk = new ShipTalk(new Set(config.cameras.map((c) => c.cameraId)), {
       ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
+      speaker,
       ...opts.talk,
     });
     this.recorder.on('recording', (cameraId, recording, since) => {
