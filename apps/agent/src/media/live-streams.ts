@@ -13,6 +13,7 @@ import {
   canCopy,
   type EncoderOutput,
   type InputProbe,
+  type PtzStage,
   sessionTranscodeArgs,
   syntheticCameraArgs,
   urlCameraArgs,
@@ -63,6 +64,16 @@ export interface LiveStreamsOptions {
    * session cannot carry (H.265): each stream probes and reads the camera itself.
    */
   sessions?: CameraSessions;
+  /**
+   * The window of a synthetic PTZ camera (ptz/synthetic-ptz.ts): each of its streams draws the
+   * larger scene and follows the camera's moves through its ffmpeg's zmq filter.
+   */
+  ptz?: (cameraId: string) => LivePtzWindows | undefined;
+}
+
+/** What a stream of a synthetic PTZ camera needs of it (SyntheticPtz.openLive). */
+export interface LivePtzWindows {
+  openLive(width: number, height: number): Promise<{ stage: PtzStage; attach(): Promise<void>; close(): void }>;
 }
 
 /** A stream of a camera session ends when the camera stays away this long (shorter: it resumes). */
@@ -91,6 +102,8 @@ interface LiveStream {
   /** Fragments are being dropped until a keyframe finds the queue drained. */
   dropping: boolean;
   droppedFragments: number;
+  /** A synthetic PTZ camera's window this stream follows; closed when the encoder exits. */
+  ptz?: { attach(): Promise<void>; close(): void };
 }
 
 /** A failure message to shore: reason, then ffmpeg's last words; credentials in URLs blanked. */
@@ -137,7 +150,8 @@ export class LiveStreams {
   private readonly probes = new Map<string, { probe: InputProbe; at: number }>();
   private timer: NodeJS.Timeout | undefined;
   private link: LiveLink | undefined;
-  private readonly opts: Required<Omit<LiveStreamsOptions, 'sessions'>>;
+  private readonly opts: Required<Omit<LiveStreamsOptions, 'sessions' | 'ptz'>>;
+  private readonly ptz: LiveStreamsOptions['ptz'];
   private readonly sessions: CameraSessions | undefined;
 
   constructor(cameras: readonly CameraConfig[], opts: LiveStreamsOptions = {}) {
@@ -155,6 +169,7 @@ export class LiveStreams {
       output: opts.output ?? 'flv',
     };
     this.sessions = opts.sessions;
+    this.ptz = opts.ptz;
   }
 
   /** The socket is up: streams may start and send. */
@@ -246,7 +261,11 @@ export class LiveStreams {
     let args: string[];
     if (isSynthetic(camera)) {
       const cameraName = camera.name ?? camera.cameraId;
-      args = syntheticCameraArgs({ cameraName, encode, realtime: true, output: this.opts.output, ...this.opts.fonts(cameraName) });
+      const windows = this.ptz?.(cameraId);
+      const window = windows ? await windows.openLive(encode.width, encode.height) : undefined;
+      if (this.streams.get(id) !== s) return window?.close();
+      s.ptz = window;
+      args = syntheticCameraArgs({ cameraName, encode, realtime: true, output: this.opts.output, ...this.opts.fonts(cameraName), ...(window ? { ptz: window.stage } : {}) });
       s.reader = readerFor(this.opts.output, encode.frameRate, encode);
     } else {
       const session = this.sessions?.get(camera.source);
@@ -266,6 +285,7 @@ export class LiveStreams {
     }
 
     s.encoder = startEncoder(args, { ...this.encoderCallbacks(s), command: this.opts.ffmpegCommand });
+    void s.ptz?.attach();
   }
 
   /** What every stream's encoder (or session tap) reports to. */
@@ -397,6 +417,7 @@ export class LiveStreams {
   }
 
   private exited(s: LiveStream, info: EncoderExit): void {
+    s.ptz?.close();
     this.stopping.delete(s);
     if (this.streams.get(s.id) === s) this.streams.delete(s.id);
     this.updateTimer();
