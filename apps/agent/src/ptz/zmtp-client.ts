@@ -1,4 +1,4 @@
-import { Socket, connect } from 'node:net';
+import { type Socket, connect } from 'node:net';
 
 /**
  * A ZeroMQ REQ socket speaking ZMTP 3.0 over TCP (rfc.zeromq.org/spec/23), enough to talk to

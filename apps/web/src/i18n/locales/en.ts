@@ -11,6 +11,7 @@ import { playerCellEn } from '../../shared/player-cell/locales.ts';
 import { picturesEn } from '../../features/pictures/locales.ts';
 import { sourceTreeEn } from '../../shared/source-tree/locales.ts';
 import { carouselEn } from '../../features/carousel/locales.ts';
+import { ptzEn } from '../../features/ptz/locales.ts';
 
 export const en: Messages = {
   live: liveEn,
@@ -24,6 +25,7 @@ export const en: Messages = {
   playback: playbackEn,
   pictures: picturesEn,
   carousel: carouselEn,
+  ptz: ptzEn,
   mobile: mobileEn,
   app: {
     title: 'Ship Remote CCTV Monitoring',

@@ -13,6 +13,7 @@ import { playerCellZhCN } from '../../shared/player-cell/locales.ts';
 import { picturesZhCN } from '../../features/pictures/locales.ts';
 import { sourceTreeZhCN } from '../../shared/source-tree/locales.ts';
 import { carouselZhCN } from '../../features/carousel/locales.ts';
+import { ptzZhCN } from '../../features/ptz/locales.ts';
 
 export const zhCN = {
   /** The play grid's texts live beside it (features/live/locales.ts). */
@@ -29,6 +30,7 @@ export const zhCN = {
   playback: playbackZhCN,
   pictures: picturesZhCN,
   carousel: carouselZhCN,
+  ptz: ptzZhCN,
   /** The mobile app (src/mobile). */
   mobile: mobileZhCN,
   app: {
