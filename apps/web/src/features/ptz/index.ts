@@ -1,3 +1,2 @@
-/** The public face of the PTZ feature: the app shell and the phone's live view import only from here. */
+/** The public face of the PTZ feature on the desktop: the app shell imports only from here (the phone: ./mobile.ts). */
 export { PTZ_CONTROL } from './components/PtzControl.tsx';
-export { MobilePtzPad } from './components/MobilePtzPad.tsx';

@@ -2,13 +2,13 @@ import { Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import type { PlayableSource } from '../../../shared/playable-source.ts';
 import { useGotoPreset, usePtzPresets } from '../api/ptz.ts';
+import { PTZ_TYPE } from '../camera-type.ts';
 import { ARROWS, DIRECTIONS, ZOOMS } from '../directions.ts';
 import { useMovedBy } from '../hooks/useMovedBy.ts';
 import { usePtzHold } from '../hooks/usePtzHold.ts';
 import { ptzErrorText } from '../ptz-error.ts';
 import styles from '../ptz.module.css';
 import { HoldButton } from './HoldButton.tsx';
-import { PTZ_TYPE } from './PtzControl.tsx';
 
 /**
  * The phone's compact PTZ pad under a PTZ camera's picture: four directions and zoom (held), the

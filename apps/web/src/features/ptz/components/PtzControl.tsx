@@ -2,15 +2,13 @@ import { useState } from 'react';
 import { App, Popover } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CellControl, CellControlProps } from '../../../shared/player-cell/index.ts';
+import { PTZ_TYPE } from '../camera-type.ts';
 import { ARROWS, DIRECTIONS, ZOOMS } from '../directions.ts';
 import { useMovedBy } from '../hooks/useMovedBy.ts';
 import { usePtzHold } from '../hooks/usePtzHold.ts';
 import styles from '../ptz.module.css';
 import { HoldButton } from './HoldButton.tsx';
 import { PtzPresets } from './PtzPresets.tsx';
-
-/** The camera type whose cells get the pad (spec §3: the channel's camera type). */
-export const PTZ_TYPE = 'ptz';
 
 /**
  * The PTZ pad over a PTZ cell's picture: eight directions and zoom, each acting while held; the
