@@ -98,11 +98,13 @@ test('hold a direction: the Bridge picture pans; presets are set, gone to and de
   const atPreset = await signature(page);
 
   // Away (down-left), then back to the preset.
+  await pad.getByRole('button', { name: texts.presets.open, exact: true }).click();
+  await expect(presets).toBeHidden();
   await hold(page, pad.getByRole('button', { name: texts.control.downLeft, exact: true }), 2_000);
   await page.waitForTimeout(2_500);
   const away = await signature(page);
   expect(distance(atPreset, away)).toBeGreaterThan(Math.max(6, idle * 4));
-  if (!(await presets.isVisible())) await pad.getByRole('button', { name: texts.presets.open, exact: true }).click();
+  await pad.getByRole('button', { name: texts.presets.open, exact: true }).click();
   await presets.getByRole('button', { name: texts.presets.goto, exact: true }).click();
   await page.waitForTimeout(2_500);
   const back = await signature(page);

@@ -49,7 +49,7 @@ function PtzPad({ source, getPopupContainer }: CellControlProps) {
               title={t('ptz.presets.open')}
               content={presetsOpen ? <PtzPresets target={target} getPopupContainer={getPopupContainer} /> : null}
               getPopupContainer={getPopupContainer}
-              placement="left"
+              placement="topRight"
             >
               <button type="button" className={styles.centre} aria-label={t('ptz.presets.open')} title={t('ptz.presets.open')}>
                 ★
