@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { AgentPtzMessage } from '@ship-cctv/protocol';
-import { type CameraConfig, cameraDirName, isSynthetic } from '../cameras.ts';
+import { type CameraConfig, type OnvifSettings, cameraDirName, isSynthetic } from '../cameras.ts';
 import type { PtzStage } from '../media/ffmpeg-args.ts';
+import { OnvifPtz } from './onvif-ptz.ts';
 import { PtzHandler } from './ptz-handler.ts';
 import type { PtzDriver } from './ptz-driver.ts';
 import { SyntheticPtz } from './synthetic-ptz.ts';
@@ -9,8 +10,8 @@ import { SyntheticPtz } from './synthetic-ptz.ts';
 export interface ShipPtzOptions {
   /** The agent's data directory: presets under `ptz/<camera>.json`. Absent: kept in memory. */
   dataDir?: string;
-  /** Makes the driver of a real camera's `ptz.onvif` (onvif-ptz.ts); without it such cameras are not steered. */
-  onvif?: (camera: CameraConfig) => PtzDriver;
+  /** Makes the driver of a real camera's `ptz.onvif`. Default: OnvifPtz (onvif-ptz.ts). */
+  onvif?: (settings: OnvifSettings) => PtzDriver;
 }
 
 /**
@@ -32,8 +33,8 @@ export class ShipPtz {
         const driver = new SyntheticPtz(opts.dataDir ? { presetsFile: join(opts.dataDir, 'ptz', `${cameraDirName(c.cameraId)}.json`) } : {});
         this.syntheticCameras.set(c.cameraId, driver);
         this.drivers.set(c.cameraId, driver);
-      } else if (c.ptz.onvif && opts.onvif) {
-        this.drivers.set(c.cameraId, opts.onvif(c));
+      } else if (c.ptz.onvif) {
+        this.drivers.set(c.cameraId, (opts.onvif ?? ((settings) => new OnvifPtz(settings)))(c.ptz.onvif));
       }
     }
   }
