@@ -7,7 +7,7 @@ import { useNow } from '../../shared/player-cell/index.ts';
 import { mediaSocketUrl } from '../../shared/player-cell/index.ts';
 import { bannerFor, needsClock, overlayFor, type Overlay } from '../../shared/player-cell/index.ts';
 import { useShipStatus } from '../../lib/realtime/index.ts';
-import { MobilePtzPad } from '../../features/ptz/mobile.ts';
+import { MobilePtzPad } from '../../features/ptz/index.ts';
 import { VideoFrame, type FrameOverlay } from './VideoFrame.tsx';
 
 /** Live video of one camera at a definition (undefined: the ship's default), with the desktop's player. */
