@@ -73,7 +73,7 @@ class DecodingViewer {
   }
 
   private decoder(): ChildProcess {
-    const ffmpeg = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-probesize', '32768', '-f', 'mp4', '-i', 'pipe:0', '-vf', `scale=${W}:${H}`, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const ffmpeg = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-probesize', '4096', '-analyzeduration', '0', '-f', 'mp4', '-i', 'pipe:0', '-vf', `scale=${W}:${H}`, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], { stdio: ['pipe', 'pipe', 'inherit'] });
     ffmpeg.stdin?.on('error', () => undefined);
     ffmpeg.stdout?.on('data', (d: Buffer) => {
       if (ffmpeg !== this.ffmpeg) return;
