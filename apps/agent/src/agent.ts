@@ -21,6 +21,7 @@ import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playbac
 import { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
 import { CameraSessions } from './media/camera-session.ts';
 import { ShipPictures, type ShipPicturesOptions } from './pictures/ship-pictures.ts';
+import { ShipPtz, type ShipPtzOptions } from './ptz/ship-ptz.ts';
 import { ShipTalk, type ShipTalkOptions } from './talk/ship-talk.ts';
 import { type UplinkClass, UplinkScheduler } from './uplink/scheduler.ts';
 
@@ -57,6 +58,8 @@ export interface AgentOptions {
   pictures?: ShipPicturesOptions;
   /** Talkback: where the voice is played (ShipSpeaker) and kept (the recorder's data directory unless given). */
   talk?: ShipTalkOptions;
+  /** The ship's PTZ cameras (presets kept under the recorder's data directory unless given one of their own). */
+  ptz?: ShipPtzOptions;
 }
 
 export interface AgentEvents {
@@ -88,7 +91,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private lastHeard = 0;
   private unsubscribeLink: (() => void) | undefined;
   private readonly cameras = new Map<string, CameraState>();
-  private readonly opts: Required<Omit<AgentOptions, 'streams' | 'recorder' | 'playback' | 'pictures' | 'talk'>>;
+  private readonly opts: Required<Omit<AgentOptions, 'streams' | 'recorder' | 'playback' | 'pictures' | 'talk' | 'ptz'>>;
   /** Live streams shore asked for; they run only while the socket is up. */
   readonly streams: LiveStreams;
   /** The ship's own recordings: kept whether or not the link is up. */
@@ -107,6 +110,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   readonly pictures: ShipPictures;
   /** Talkback: the operator's voice to a file per talk and to the ship's speaker (useSpeaker). */
   readonly talk: ShipTalk;
+  /** The PTZ cameras and their presets (kind `ptz` is handled when there is one). */
+  readonly ptz: ShipPtz;
   /**
    * Delivers shore's messages and frames to the handler of their kind. Its kinds are the agent's
    * capabilities in hello: register a handler before start().
@@ -129,7 +134,13 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       // A camera is online when its session's pictures flow; only one the session cannot carry (H.265) is probed.
       probe: opts.probe ?? ((url) => (this.sessions.get(url).unsupported ? probeCamera(url) : Promise.resolve(this.sessions.health(url)?.online ?? false))),
     };
-    this.streams = new LiveStreams(config.cameras, { sessions: this.sessions, speakerFeeds: this.speakerFeeds, ...opts.streams });
+    this.ptz = new ShipPtz(config.cameras, { ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}), ...opts.ptz });
+    this.streams = new LiveStreams(config.cameras, {
+      sessions: this.sessions,
+      speakerFeeds: this.speakerFeeds,
+      ptz: (id) => this.ptz.synthetic(id),
+      ...opts.streams,
+    });
     this.recorder = new ShipRecorder(config.cameras, { sessions: this.sessions, ...opts.recorder });
     this.playback = new PlaybackStreams(this.recorder, {
       // Live and playback share the socket: the bound covers both (8 s of their bitrate, at least live's own bound).
@@ -138,6 +149,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     });
     this.pictures = new ShipPictures(config.cameras, this.recorder, this.sessions, {
       ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
+      ptzStill: (id, width, height, at) => this.ptz.stillStage(id, width, height, at),
       ...opts.pictures,
     });
     // The operator's voice plays on the ship's speaker: for a synthetic camera, its own sound (so
@@ -161,6 +173,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     });
     this.router.handle('pictures', this.pictures);
     this.router.handle('talk', this.talk);
+    if (this.ptz.any) this.router.handle('ptz', this.ptz.handler((msg) => this.send(msg)));
     this.router.on('message', (msg) => this.emit('message', msg));
     this.router.on('control', (msg) => {
       if (msg.type === 'welcome') {
@@ -204,6 +217,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.unsubscribeLink?.();
     await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop(), this.pictures.stop(), this.talk.stopAll()]);
     for (const release of this.sessionHolds.splice(0)) release();
+    this.ptz.close();
     await this.sessions.stopAll();
     const ws = this.ws;
     this.ws = undefined;

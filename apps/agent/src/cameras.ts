@@ -6,6 +6,26 @@ export interface CameraConfig {
   /** "synthetic" for the built-in synthetic camera, or any input URL ffmpeg opens (rtsp://, udp://, http://, a file). */
   source: string;
   name?: string;
+  /**
+   * A PTZ camera. On the synthetic camera `{}` makes it one (a window onto a larger drawn scene);
+   * a real camera is steered over ONVIF with `onvif`.
+   */
+  ptz?: PtzCameraConfig;
+}
+
+/** How the agent reaches a real camera's ONVIF PTZ service. */
+export interface OnvifSettings {
+  hostname: string;
+  /** Default 80. */
+  port?: number;
+  username?: string;
+  password?: string;
+  /** The media profile to steer; default the camera's first profile with a PTZ configuration. */
+  profileToken?: string;
+}
+
+export interface PtzCameraConfig {
+  onvif?: OnvifSettings;
 }
 
 /** The synthetic camera's recorder can render any moment of this window (it is a function of time). */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { LINK_TYPES, type LinkReport } from '@ship-cctv/protocol';
 import type { AgentConfig } from './agent.ts';
-import type { CameraConfig } from './cameras.ts';
+import type { CameraConfig, PtzCameraConfig } from './cameras.ts';
 
 export interface AgentFileConfig extends AgentConfig {
   /** The link as configured on a ship without modem telemetry. */
@@ -22,13 +22,29 @@ function fail(path: string, what: string): never {
   throw new Error(`${path}: ${what}`);
 }
 
+/** A camera's `ptz`: `{}` on the synthetic camera, `{ "onvif": { "hostname", … } }` on a real one. */
+function ptzConfig(path: string, i: number, source: string, value: unknown): PtzCameraConfig {
+  if (typeof value !== 'object' || value === null) fail(path, `cameras[${i}].ptz must be an object`);
+  const onvif = (value as PtzCameraConfig).onvif;
+  if (onvif === undefined) {
+    if (source !== 'synthetic') fail(path, `cameras[${i}].ptz needs "onvif": { "hostname", "port", "username", "password" } (only the synthetic camera is PTZ without one)`);
+    return {};
+  }
+  if (typeof onvif !== 'object' || onvif === null || typeof onvif.hostname !== 'string' || !onvif.hostname) fail(path, `cameras[${i}].ptz.onvif.hostname is missing`);
+  if (onvif.port !== undefined && (!Number.isInteger(onvif.port) || onvif.port < 1 || onvif.port > 65_535)) fail(path, `cameras[${i}].ptz.onvif.port must be a TCP port`);
+  for (const key of ['username', 'password', 'profileToken'] as const) {
+    if (onvif[key] !== undefined && typeof onvif[key] !== 'string') fail(path, `cameras[${i}].ptz.onvif.${key} must be a string`);
+  }
+  return { onvif: { hostname: onvif.hostname, ...(onvif.port ? { port: onvif.port } : {}), ...(onvif.username !== undefined ? { username: onvif.username } : {}), ...(onvif.password !== undefined ? { password: onvif.password } : {}), ...(onvif.profileToken ? { profileToken: onvif.profileToken } : {}) } };
+}
+
 function cameras(path: string, value: unknown): CameraConfig[] {
   if (!Array.isArray(value)) fail(path, '"cameras" must be a list');
   return value.map((c: unknown, i) => {
     const cam = c as Partial<CameraConfig>;
     if (typeof cam?.cameraId !== 'string' || !cam.cameraId) fail(path, `cameras[${i}].cameraId is missing`);
     if (typeof cam.source !== 'string' || !cam.source) fail(path, `cameras[${i}].source is missing ("synthetic" or a URL)`);
-    return { cameraId: cam.cameraId, source: cam.source, ...(cam.name ? { name: cam.name } : {}) };
+    return { cameraId: cam.cameraId, source: cam.source, ...(cam.name ? { name: cam.name } : {}), ...(cam.ptz !== undefined ? { ptz: ptzConfig(path, i, cam.source, cam.ptz) } : {}) };
   });
 }
 

@@ -25,6 +25,9 @@ import pictureRoutes from './routes/pictures/index.ts';
 import carouselPlugin, { type CarouselPluginOptions } from './plugins/app/carousel.ts';
 import talkPlugin, { type TalkPluginOptions } from './plugins/app/talk.ts';
 import carouselRoutes from './routes/carousel/index.ts';
+import ptzPlugin from './plugins/app/ptz.ts';
+import ptzRoutes from './routes/ptz/index.ts';
+import type { PtzServiceOptions } from './ptz/ptz-service.ts';
 import recordRoutes from './routes/api/cctv/record.ts';
 import playbackPlugin, { type PlaybackPluginOptions } from './plugins/app/playback.ts';
 import vodRoutes from './routes/cctvv3-server/vod.ts';
@@ -67,6 +70,7 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   carousel?: CarouselPluginOptions;
   /** Talkback (maximum duration, occupancy store). */
   talk?: TalkPluginOptions;
+  ptz?: PtzServiceOptions;
 }
 
 export type App = FastifyInstance;
@@ -161,6 +165,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(picturesPlugin, { ...opts.pictures, dataDir: opts.dataDir });
   await app.register(carouselPlugin, opts.carousel ?? {});
   await app.register(talkPlugin, opts.talk ?? {});
+  await app.register(ptzPlugin, opts.ptz ?? {});
   // Status reported to any instance reaches this instance's STOMP subscribers; a new subscriber
   // first gets the current state.
   app.status.onDeliver((event) => app.stomp.publish(event.destination, event.body));
@@ -178,6 +183,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(vodRoutes, { prefix: '/cctvv3-server/v3/vod' });
   await app.register(pictureRoutes);
   await app.register(carouselRoutes, { prefix: '/api/v1/cctv/carousel' });
+  await app.register(ptzRoutes, { prefix: '/api/v1/cctv/ptz' });
   await app.register(webAppPlugin, { webDist: opts.webDist });
 
   return app;

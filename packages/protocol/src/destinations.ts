@@ -8,20 +8,24 @@ export const dest = {
   pictures: (shipName: string) => `/pictures/${shipName}`,
   /** Where a running carousel task is (CarouselStatus), at each page and state change. */
   carousel: (carouselId: string) => `/carousel/${carouselId}`,
+  /** Who steers a PTZ camera (PtzEvent), at each command. */
+  ptz: (cameraId: string) => `/ptz/${cameraId}`,
 } as const;
 
 export type ParsedDestination =
   | { kind: 'shipStatus'; shipName: string }
   | { kind: 'pictures'; shipName: string }
   | { kind: 'mediaList'; instanceId: string }
-  | { kind: 'carousel'; carouselId: string };
+  | { kind: 'carousel'; carouselId: string }
+  | { kind: 'ptz'; cameraId: string };
 
 export function parseDestination(destination: string): ParsedDestination | undefined {
-  const m = /^\/(shipStatus|mediaList|pictures|carousel)\/(.+)$/.exec(destination);
+  const m = /^\/(shipStatus|mediaList|pictures|carousel|ptz)\/(.+)$/.exec(destination);
   if (!m || !m[2] || m[2].includes('/')) return undefined;
   if (m[1] === 'shipStatus') return { kind: 'shipStatus', shipName: m[2] };
   if (m[1] === 'pictures') return { kind: 'pictures', shipName: m[2] };
   if (m[1] === 'carousel') return { kind: 'carousel', carouselId: m[2] };
+  if (m[1] === 'ptz') return { kind: 'ptz', cameraId: m[2] };
   return { kind: 'mediaList', instanceId: m[2] };
 }
 

@@ -16,5 +16,6 @@ export * from './schemas/vod.ts';
 export * from './schemas/record.ts';
 export * from './schemas/pictures.ts';
 export * from './schemas/carousel.ts';
+export * from './schemas/ptz.ts';
 export * from './backoff.ts';
 export * from './talk.ts';

@@ -11,7 +11,7 @@ import {
   type EncodeSpec,
   captureCodeLayout,
 } from '@ship-cctv/protocol';
-import { chain, filter } from './filtergraph.ts';
+import { type FilterOptions, chain, filter } from './filtergraph.ts';
 
 /**
  * Pure ffmpeg argument builders (no I/O, no clock): every camera ends in the same H.264 encoder and
@@ -118,6 +118,8 @@ export interface SyntheticCameraOptions {
   output?: EncoderOutput;
   /** Sound too: AAC as FLV on fd 3 (SOUND_OUTPUT_FD), see syntheticSoundGraph. Default none. */
   audio?: SyntheticSoundOptions;
+  /** A PTZ camera: the picture is a window onto a larger scene (see ptzWindowStage). */
+  ptz?: PtzStage;
 }
 
 /** The live streams' sound: AAC-LC, mono, at a rate a satellite uplink can spare (see the README). */
@@ -196,6 +198,54 @@ function soundOutputArgs(spec: SoundSpec, source: string): string[] {
 }
 
 /**
+ * The synthetic PTZ camera's window: the scene is drawn `sceneScale` times the picture's size each
+ * way, `crop@ptz` cuts the window (x and y may be expressions of the frame time t in epoch seconds)
+ * and it is scaled back to the picture's size before the name, clock and capture code are drawn,
+ * so they stay where they are. With `zmqPort`, a `zmq` filter bound to 127.0.0.1 takes crop
+ * commands (x, y, w, h) while ffmpeg runs: the agent steers a running stream without a restart.
+ */
+export interface PtzStage {
+  sceneScale: number;
+  crop: { w: number; h: number; x: string; y: string };
+  zmqPort?: number;
+}
+
+/** The crop filter's instance name: commands address it as `crop@ptz`. */
+export const PTZ_CROP_TARGET = 'crop@ptz';
+
+/** Landmarks drawn into the PTZ scene (fractions of the scene), so a move is obvious. */
+const LANDMARKS = [
+  { label: 'MAST', x: 0.12, y: 0.14, c: '0xc0392b' },
+  { label: 'BOW', x: 0.46, y: 0.1, c: '0x27ae60' },
+  { label: 'RADAR', x: 0.8, y: 0.16, c: '0x8e44ad' },
+  { label: 'PORT', x: 0.1, y: 0.62, c: '0xd35400' },
+  { label: 'HATCH', x: 0.5, y: 0.56, c: '0xf1c40f' },
+  { label: 'STBD', x: 0.82, y: 0.66, c: '0x16a085' },
+  { label: 'CRANE', x: 0.3, y: 0.86, c: '0x2c3e50' },
+  { label: 'LIFEBOAT', x: 0.7, y: 0.88, c: '0xe67e22' },
+] as const;
+
+/** The scene's fixed landmarks (boxes with labels) and the window cut out of it, scaled to W×H. */
+function ptzSceneAndWindow(stage: PtzStage, W: number, H: number, labelFont: FilterOptions): { scene: string[]; window: string[] } {
+  const SW = W * stage.sceneScale;
+  const SH = H * stage.sceneScale;
+  const size = Math.round(SH / 9);
+  const scene = LANDMARKS.flatMap((m) => [
+    filter('drawbox', { x: Math.round(m.x * SW), y: Math.round(m.y * SH), w: size * 2, h: size, color: m.c, t: 'fill' }),
+    filter('drawtext', { ...labelFont, expansion: 'none', text: m.label, fontsize: Math.round(size / 2.5), fontcolor: 'white', x: Math.round(m.x * SW) + 6, y: Math.round(m.y * SH) + size + 6 }),
+  ]);
+  const window = [
+    ...(stage.zmqPort !== undefined ? [filter('zmq', { b: `tcp://127.0.0.1:${stage.zmqPort}` })] : []),
+    filter(PTZ_CROP_TARGET, { w: stage.crop.w, h: stage.crop.h, x: stage.crop.x, y: stage.crop.y }),
+    // crop sets the size of its output link itself when w/h change: scale would not notice a
+    // changed frame size straight after it; behind `null` it does, and scales to W×H again.
+    filter('null'),
+    filter('scale', { w: W, h: H }),
+  ];
+  return { scene, window };
+}
+
+/**
  * The capture code as a geq expression over a CODE_COLS × CODE_ROWS image (one pixel per cell,
  * scaled up afterwards), from the frame time T in seconds. ld(0) = epoch ms, ld(1) = cell index.
  * Mirrors captureCodeCells() in @ship-cctv/protocol.
@@ -257,10 +307,11 @@ export function syntheticCameraArgs(opts: SyntheticCameraOptions): string[] {
 }
 
 /** The synthetic camera's lavfi filtergraph (see syntheticCameraArgs): its picture, before any encoder. */
-export function syntheticCameraGraph(opts: Pick<SyntheticCameraOptions, 'cameraName' | 'encode' | 'startEpochMs' | 'fontFile' | 'nameFontFile' | 'realtime'>): string {
+export function syntheticCameraGraph(opts: Pick<SyntheticCameraOptions, 'cameraName' | 'encode' | 'startEpochMs' | 'fontFile' | 'nameFontFile' | 'realtime' | 'ptz'>): string {
   const { encode } = opts;
   const W = encode.width;
   const H = encode.height;
+  const sceneScale = opts.ptz?.sceneScale ?? 1;
   const clockFont = fontOption(opts.fontFile, 'Monospace');
   const nameFont = fontOption(opts.nameFontFile ?? opts.fontFile, 'Sans');
   const box = Math.max(8, Math.round(H / 8 / 2) * 2);
@@ -269,7 +320,7 @@ export function syntheticCameraGraph(opts: Pick<SyntheticCameraOptions, 'cameraN
   const margin = Math.max(4, Math.round(H / 40));
 
   const timeStage = [
-    filter('color', { c: '0x1b3a57', s: `${W}x${H}`, r: encode.frameRate }),
+    filter('color', { c: '0x1b3a57', s: `${W * sceneScale}x${H * sceneScale}`, r: encode.frameRate }),
     // Pinned, or negotiation picks yuva420p for the overlays and the code branch comes out transparent.
     filter('format', { pix_fmts: 'yuv420p' }),
     ...(opts.realtime ? [filter('realtime')] : []),
@@ -277,9 +328,11 @@ export function syntheticCameraGraph(opts: Pick<SyntheticCameraOptions, 'cameraN
     filter('setpts', { expr: opts.startEpochMs === undefined ? 'round(time(0)*1000)' : `PTS+${Math.round(opts.startEpochMs)}` }),
   ];
   const layout = captureCodeLayout(W, H);
+  const ptz = opts.ptz ? ptzSceneAndWindow(opts.ptz, W, H, clockFont) : { scene: [], window: [] };
   const scene = [
     // A grid gives the picture detail that moves nowhere, so motion and blocking are easy to see.
     filter('drawgrid', { w: Math.round(W / 8), h: Math.round(H / 6), t: 1, c: '0x5a7d9a@0.6' }),
+    ...ptz.scene,
   ];
   const moving = filter('overlay', {
     // One lap across in 12 s, down-and-up in 8 s: positions depend on absolute time only.
@@ -332,11 +385,11 @@ export function syntheticCameraGraph(opts: Pick<SyntheticCameraOptions, 'cameraN
       ),
     );
     graph.push(chain(['bg'], scene, ['scene']));
-    graph.push(chain(['scene', 'mover'], [moving, ...labels], ['labelled']));
+    graph.push(chain(['scene', 'mover'], [moving, ...ptz.window, ...labels], ['labelled']));
     graph.push(chain(['labelled', 'code'], [filter('overlay', { x: layout.x, y: layout.y }), ...restamp], ['out0']));
   } else {
     graph.push(chain([], [...timeStage, ...scene], ['scene']));
-    graph.push(chain(['scene', 'mover'], [moving, ...labels, ...restamp], ['out0']));
+    graph.push(chain(['scene', 'mover'], [moving, ...ptz.window, ...labels, ...restamp], ['out0']));
   }
 
   return graph.join(';');

@@ -14,6 +14,7 @@ import {
   type EncoderOutput,
   LIVE_SOUND,
   type InputProbe,
+  type PtzStage,
   sessionTranscodeArgs,
   syntheticCameraArgs,
   urlCameraArgs,
@@ -70,6 +71,16 @@ export interface LiveStreamsOptions {
    * camera's feed in. Absent: its sound is the camera's own only.
    */
   speakerFeeds?: SpeakerFeeds;
+  /**
+   * The window of a synthetic PTZ camera (ptz/synthetic-ptz.ts): each of its streams draws the
+   * larger scene and follows the camera's moves through its ffmpeg's zmq filter.
+   */
+  ptz?: (cameraId: string) => LivePtzWindows | undefined;
+}
+
+/** What a stream of a synthetic PTZ camera needs of it (SyntheticPtz.openLive). */
+export interface LivePtzWindows {
+  openLive(width: number, height: number): Promise<{ stage: PtzStage; attach(): Promise<void>; close(): void }>;
 }
 
 /** A stream of a camera session ends when the camera stays away this long (shorter: it resumes). */
@@ -104,6 +115,8 @@ interface LiveStream {
   audioBytes: number;
   /** Writes the camera's speaker feed into the encoder while it runs. */
   speaker: SpeakerPump | undefined;
+  /** A synthetic PTZ camera's window this stream follows; closed when the encoder exits. */
+  ptz?: { attach(): Promise<void>; close(): void };
 }
 
 /** A failure message to shore: reason, then ffmpeg's last words; credentials in URLs blanked. */
@@ -150,7 +163,8 @@ export class LiveStreams {
   private readonly probes = new Map<string, { probe: InputProbe; at: number }>();
   private timer: NodeJS.Timeout | undefined;
   private link: LiveLink | undefined;
-  private readonly opts: Required<Omit<LiveStreamsOptions, 'sessions' | 'speakerFeeds'>>;
+  private readonly opts: Required<Omit<LiveStreamsOptions, 'sessions' | 'speakerFeeds' | 'ptz'>>;
+  private readonly ptz: LiveStreamsOptions['ptz'];
   private readonly sessions: CameraSessions | undefined;
   private readonly speakerFeeds: SpeakerFeeds | undefined;
   private soundBytesSent = 0;
@@ -170,6 +184,7 @@ export class LiveStreams {
       output: opts.output ?? 'flv',
     };
     this.sessions = opts.sessions;
+    this.ptz = opts.ptz;
     this.speakerFeeds = opts.speakerFeeds;
   }
 
@@ -272,6 +287,10 @@ export class LiveStreams {
     let args: string[];
     if (isSynthetic(camera)) {
       const cameraName = camera.name ?? camera.cameraId;
+      const windows = this.ptz?.(cameraId);
+      const window = windows ? await windows.openLive(encode.width, encode.height) : undefined;
+      if (this.streams.get(id) !== s) return window?.close();
+      s.ptz = window;
       // Sound only through the FLV packager (ffmpeg's MP4 muxer would interleave it with the pictures).
       const sound = audio && this.opts.output === 'flv';
       const speakerInput = sound && this.speakerFeeds !== undefined;
@@ -282,6 +301,7 @@ export class LiveStreams {
         output: this.opts.output,
         ...this.opts.fonts(cameraName),
         ...(sound ? { audio: { spec: LIVE_SOUND, speakerInput } } : {}),
+        ...(window ? { ptz: window.stage } : {}),
       });
       if (sound) {
         const reader = new FlvToFmp4({ frameRate: encode.frameRate, width: encode.width, height: encode.height, audio: LIVE_SOUND });
@@ -294,6 +314,7 @@ export class LiveStreams {
         });
         const encoder = s.encoder;
         if (speakerInput) s.speaker = this.speakerFeeds?.get(cameraId).pump((chunk) => encoder.writeSpeaker(chunk));
+        void s.ptz?.attach();
         return;
       }
       s.reader = readerFor(this.opts.output, encode.frameRate, encode);
@@ -316,6 +337,7 @@ export class LiveStreams {
     }
 
     s.encoder = startEncoder(args, { ...this.encoderCallbacks(s), command: this.opts.ffmpegCommand });
+    void s.ptz?.attach();
   }
 
   /** What every stream's encoder (or session tap) reports to. */
@@ -465,6 +487,7 @@ export class LiveStreams {
 
   private exited(s: LiveStream, info: EncoderExit): void {
     s.speaker?.stop();
+    s.ptz?.close();
     this.stopping.delete(s);
     if (this.streams.get(s.id) === s) this.streams.delete(s.id);
     this.updateTimer();

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CameraSession } from '../media/camera-session.ts';
-import { FFMPEG_GLOBAL_ARGS, SESSION_INPUT_ARGS, cameraInputArgs, syntheticCameraGraph } from '../media/ffmpeg-args.ts';
+import { FFMPEG_GLOBAL_ARGS, type PtzStage, SESSION_INPUT_ARGS, cameraInputArgs, syntheticCameraGraph } from '../media/ffmpeg-args.ts';
 import { filter } from '../media/filtergraph.ts';
 
 /** A picture as taken: JPEG, its thumbnail (JPEG, THUMB_WIDTH wide) and its size. */
@@ -94,8 +94,8 @@ function runStill(input: string[], size: ShotSize, opts: { lastFrame?: boolean; 
 }
 
 /** The synthetic camera's picture at `at` (epoch ms): drawn for that instant, burned-in clock and all. */
-export function shootSynthetic(cameraName: string, at: number, size: ShotSize, fonts: { fontFile: string | undefined; nameFontFile: string | undefined }): Promise<Shot> {
-  const graph = syntheticCameraGraph({ cameraName, encode: { ...size, frameRate: 10, bitrateKbps: 1, codec: 'h264' }, startEpochMs: at, realtime: false, ...fonts });
+export function shootSynthetic(cameraName: string, at: number, size: ShotSize, fonts: { fontFile: string | undefined; nameFontFile: string | undefined }, ptz?: PtzStage): Promise<Shot> {
+  const graph = syntheticCameraGraph({ cameraName, encode: { ...size, frameRate: 10, bitrateKbps: 1, codec: 'h264' }, startEpochMs: at, realtime: false, ...fonts, ...(ptz ? { ptz } : {}) });
   return runStill(['-f', 'lavfi', '-i', graph], size);
 }
 

@@ -18,6 +18,7 @@ import {
 import type { KindHandler } from '../agent-link/router.ts';
 import { type CameraConfig, isSynthetic } from '../cameras.ts';
 import type { CameraSessions } from '../media/camera-session.ts';
+import type { PtzStage } from '../media/ffmpeg-args.ts';
 import { fontsFor } from '../media/fonts.ts';
 import type { ShipRecorder } from '../recorder/ship-recorder.ts';
 import { BACKGROUND_FRAME_BYTES } from '../uplink/scheduler.ts';
@@ -46,6 +47,8 @@ export interface ShipPicturesOptions {
   shoot?: (camera: CameraConfig, at: number | undefined, size: ShotSize) => Promise<Shot & { time: number }>;
   /** How often the snapshot tasks look for due shots. Default 5 s. */
   taskTickMs?: number;
+  /** The window of a synthetic PTZ camera at a moment, for a picture of the given size (ptz/ship-ptz.ts). */
+  ptzStill?: (cameraId: string, width: number, height: number, at: number) => PtzStage | undefined;
 }
 
 /** What a capture asks for: a picture id, a camera, the box to fit, a past time or now, whose. */
@@ -74,6 +77,7 @@ export class ShipPictures implements KindHandler<'pictures'> {
   readonly outbox: Outbox;
   private readonly cameras: Map<string, CameraConfig>;
   private readonly now: () => number;
+  private readonly ptzStill: ShipPicturesOptions['ptzStill'];
   private readonly answerTimeoutMs: number;
   private readonly shoot: NonNullable<ShipPicturesOptions['shoot']>;
   /** A folder made for this run only (no data directory): removed by close(). */
@@ -95,6 +99,7 @@ export class ShipPictures implements KindHandler<'pictures'> {
   ) {
     this.cameras = new Map(cameras.map((c) => [c.cameraId, c]));
     this.now = opts.now ?? Date.now;
+    this.ptzStill = opts.ptzStill;
     this.answerTimeoutMs = opts.answerTimeoutMs ?? 120_000;
     this.scratch = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'ship-pictures-'));
     const dir = opts.dataDir ? join(opts.dataDir, 'pictures') : (this.scratch ?? '');
@@ -315,7 +320,7 @@ export class ShipPictures implements KindHandler<'pictures'> {
     if (isSynthetic(camera)) {
       const time = at ?? this.now();
       if (at !== undefined && (this.recorder.spans(camera.cameraId, at, at + 1)?.length ?? 0) === 0) throw new NoRecording(camera.cameraId, at);
-      return { ...(await shootSynthetic(name, time, size, fonts(name))), time };
+      return { ...(await shootSynthetic(name, time, size, fonts(name), this.ptzStill?.(camera.cameraId, size.width, size.height, time))), time };
     }
     if (at === undefined) {
       const session = this.sessions.get(camera.source);

@@ -33,12 +33,12 @@ function keysInFile(path: string): Map<string, string> {
 export async function writeFleetFile(db: Db, keys: AgentKeyService, path: string, shoreUrl: string): Promise<number> {
   const earlier = keysInFile(path);
   const rows = await db
-    .select({ shipId: t.ships.id, cameraId: t.cameras.id, cameraName: t.cameras.name })
+    .select({ shipId: t.ships.id, cameraId: t.cameras.id, cameraName: t.cameras.name, channelType: t.cameras.type })
     .from(t.ships)
     .innerJoin(t.channels, eq(t.channels.shipId, t.ships.id))
     .innerJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
     .orderBy(asc(t.ships.sort), asc(t.ships.id), asc(t.channels.sort), asc(t.cameras.sort));
-  const ships = new Map<string, { shipId: string; key: string; cameras: { cameraId: string; source: string; name: string }[] }>();
+  const ships = new Map<string, { shipId: string; key: string; cameras: { cameraId: string; source: string; name: string; ptz?: Record<string, never> }[] }>();
   for (const r of rows) {
     let ship = ships.get(r.shipId);
     if (!ship) {
@@ -47,7 +47,8 @@ export async function writeFleetFile(db: Db, keys: AgentKeyService, path: string
       ship = { shipId: r.shipId, key, cameras: [] };
       ships.set(r.shipId, ship);
     }
-    ship.cameras.push({ cameraId: r.cameraId, source: 'synthetic', name: r.cameraName });
+    // A channel of type ptz is a synthetic PTZ camera: its picture is a window the operator steers.
+    ship.cameras.push({ cameraId: r.cameraId, source: 'synthetic', name: r.cameraName, ...(r.channelType === 'ptz' ? { ptz: {} } : {}) });
   }
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify({ shoreUrl, ships: [...ships.values()] }, null, 2)}\n`, { mode: 0o600 });

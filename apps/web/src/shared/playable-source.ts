@@ -17,4 +17,6 @@ export interface PlayableSource {
   /** Seconds to expect before the first frame, from the organisation's wait time. */
   waitTime: number;
   componentType: 'live';
+  /** The camera's type (spec §3: ipc, ptz, …): a `ptz` camera's cell gets the PTZ pad. Absent: unknown. */
+  cameraType?: string;
 }

@@ -12,6 +12,7 @@ import { picturesEn } from '../../features/pictures/locales.ts';
 import { sourceTreeEn } from '../../shared/source-tree/locales.ts';
 import { carouselEn } from '../../features/carousel/locales.ts';
 import { talkEn } from '../../features/talk/locales.ts';
+import { ptzEn } from '../../features/ptz/locales.ts';
 
 export const en: Messages = {
   live: liveEn,
@@ -26,6 +27,7 @@ export const en: Messages = {
   pictures: picturesEn,
   carousel: carouselEn,
   talk: talkEn,
+  ptz: ptzEn,
   mobile: mobileEn,
   app: {
     title: 'Ship Remote CCTV Monitoring',

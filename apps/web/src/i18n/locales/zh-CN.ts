@@ -14,6 +14,7 @@ import { picturesZhCN } from '../../features/pictures/locales.ts';
 import { sourceTreeZhCN } from '../../shared/source-tree/locales.ts';
 import { carouselZhCN } from '../../features/carousel/locales.ts';
 import { talkZhCN } from '../../features/talk/locales.ts';
+import { ptzZhCN } from '../../features/ptz/locales.ts';
 
 export const zhCN = {
   /** The play grid's texts live beside it (features/live/locales.ts). */
@@ -31,6 +32,7 @@ export const zhCN = {
   pictures: picturesZhCN,
   carousel: carouselZhCN,
   talk: talkZhCN,
+  ptz: ptzZhCN,
   /** The mobile app (src/mobile). */
   mobile: mobileZhCN,
   app: {

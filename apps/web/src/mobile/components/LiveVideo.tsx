@@ -9,6 +9,7 @@ import { bannerFor, needsClock, overlayFor, type Overlay } from '../../shared/pl
 import { soundCodecOf } from '../../shared/player-cell/index.ts';
 import { useShipStatus } from '../../lib/realtime/index.ts';
 import { MobileSound } from './MobileSound.tsx';
+import { MobilePtzPad } from '../../features/ptz/index.ts';
 import { VideoFrame, type FrameOverlay } from './VideoFrame.tsx';
 
 /** Live video of one camera at a definition (undefined: the ship's default), with the desktop's player. */
@@ -40,6 +41,7 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
       onClose={onClose}
       onContinue={continueWatching}
       barExtra={soundCodecOf(view.codec?.mime) ? <MobileSound videoRef={videoRef} player={player} /> : undefined}
+      footer={<MobilePtzPad source={source} />}
     />
   );
 }

@@ -85,6 +85,8 @@ describe('ships and channels', () => {
       orgName: '蓝海航运',
       waitTime: 8,
       componentType: 'live',
+      // The camera's type: a ptz camera's cell gets the PTZ pad.
+      cameraType: 'ipc',
     });
     expect(toPlayableSource(star, bridge, bridge.cameras[0]!, 8).title).toBe('Bridge');
   });

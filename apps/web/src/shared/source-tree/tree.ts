@@ -64,6 +64,7 @@ export function toPlayableSource(ship: Ship, channel: Channel, camera: Camera, w
     orgName: ship.orgName,
     waitTime,
     componentType: 'live',
+    cameraType: camera.type,
   };
 }
 

@@ -1,0 +1,130 @@
+import { expect, test, type Page } from '@playwright/test';
+import { PlayGridPage } from './pages/play-grid-page.ts';
+
+/**
+ * PTZ on the demo's S1001 Bridge, a synthetic PTZ camera (its picture is a window onto a larger
+ * drawn scene): holding a direction moves the picture (video pixels compared in the page, away
+ * from the burned-in name, clock and capture code and from the pad), "moved by" names the
+ * operator, and a preset is set, gone to after moving away, and deleted, with the spec's messages.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const CAMERA = 'S1001-C01-1';
+
+const COLUMNS = 160;
+
+/**
+ * The cell's current video frame as a column profile: mean luma of each of 160 columns over rows
+ * 30–80 % (below the burned-in name and clock, above the capture code).
+ */
+async function profile(page: Page): Promise<number[]> {
+  return page.locator(`[data-camera-id="${CAMERA}"] video`).evaluate((v: HTMLVideoElement, columns: number) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = columns;
+    canvas.height = 90;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    if (!ctx) return [];
+    ctx.drawImage(v, 0, 0, columns, 90);
+    const data = ctx.getImageData(0, 27, columns, 45).data;
+    const out = new Array<number>(columns).fill(0);
+    for (let y = 0; y < 45; y++) {
+      for (let x = 0; x < columns; x++) {
+        const i = (y * columns + x) * 4;
+        out[x] = (out[x] ?? 0) + (0.299 * (data[i] ?? 0) + 0.587 * (data[i + 1] ?? 0) + 0.114 * (data[i + 2] ?? 0)) / 45;
+      }
+    }
+    return out;
+  }, COLUMNS);
+}
+
+/**
+ * How far the picture moved sideways from `a` to `b`, in columns (negative: to the left, as when
+ * the camera pans right): the shift that best lines the two profiles up. The small moving square
+ * of the synthetic camera touches a few columns only; a pan shifts them all.
+ */
+function sideways(a: number[], b: number[]): number {
+  const sad = (shift: number) => {
+    let sum = 0;
+    let n = 0;
+    for (let x = Math.max(0, -shift); x < Math.min(COLUMNS, COLUMNS - shift); x++) {
+      sum += Math.abs((a[x] ?? 0) - (b[x + shift] ?? 0));
+      n++;
+    }
+    return sum / n;
+  };
+  let best = 0;
+  for (let shift = -90; shift <= 90; shift++) if (sad(shift) < sad(best)) best = shift;
+  return best;
+}
+
+async function hold(page: Page, button: ReturnType<Page['getByRole']>, ms: number): Promise<void> {
+  const box = await button.boundingBox();
+  if (!box) throw new Error('the control is not on screen');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForTimeout(ms);
+  await page.mouse.up();
+}
+
+test('hold a direction: the Bridge picture pans; presets are set, gone to and deleted with their messages', async ({ page, baseURL }) => {
+  test.setTimeout(150_000);
+  const grid = new PlayGridPage(page, 'zh-CN');
+  await grid.signIn(baseURL ?? '');
+  await grid.open();
+  await grid.chooseOrganisation('Blue Ocean Shipping');
+  await grid.expandShip('S1001', 'S1001-C01');
+  await grid.playChannel('S1001-C01');
+  await grid.expectPlaying(CAMERA);
+  const texts = grid.texts.ptz;
+  const cell = grid.cell(CAMERA);
+  const pad = cell.getByRole('group', { name: texts.pad, exact: true });
+  await expect(pad).toBeVisible();
+  // Only the PTZ camera's cell has a pad.
+  await expect(page.getByRole('group', { name: texts.pad, exact: true })).toHaveCount(1);
+
+  // Standing still, the picture does not move sideways (only the small square moves).
+  const still1 = await profile(page);
+  await page.waitForTimeout(1_000);
+  const still2 = await profile(page);
+  expect(sideways(still1, still2)).toBe(0);
+
+  await hold(page, pad.getByRole('button', { name: texts.control.right, exact: true }), 1_000);
+  await expect(cell.getByTestId('ptz-moved-by')).toHaveText(texts.movedBy.replace('{{name}}', 'Demo Operator'));
+  // The video is a link's delay behind: wait until the picture has stopped changing.
+  await page.waitForTimeout(2_500);
+  const moved = await profile(page);
+  const panned = sideways(still2, moved);
+  console.log(`[ptz] holding right for 1 s moved the picture ${panned} of ${COLUMNS} columns`);
+  // A second at full speed: 0.2 of the scene, 0.4 of the picture (64 columns) to the left, give or take the link's timing.
+  expect(panned).toBeLessThan(-20);
+
+  // A preset here.
+  await pad.getByRole('button', { name: texts.presets.open, exact: true }).click();
+  const presets = page.getByTestId('ptz-presets');
+  await presets.getByRole('textbox', { name: texts.presets.name, exact: true }).fill('舷梯 Gangway');
+  await presets.getByRole('button', { name: texts.presets.set, exact: true }).click();
+  await expect(page.getByText(texts.presets.setOk, { exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(presets.getByText('舷梯 Gangway', { exact: true })).toBeVisible();
+  const atPreset = await profile(page);
+
+  // Away (left), then back to the preset.
+  await pad.getByRole('button', { name: texts.presets.open, exact: true }).click();
+  await expect(presets).toBeHidden();
+  await hold(page, pad.getByRole('button', { name: texts.control.left, exact: true }), 1_000);
+  await page.waitForTimeout(2_500);
+  const away = await profile(page);
+  expect(sideways(atPreset, away)).toBeGreaterThan(20);
+  await pad.getByRole('button', { name: texts.presets.open, exact: true }).click();
+  await presets.getByRole('button', { name: texts.presets.goto, exact: true }).click();
+  await page.waitForTimeout(2_500);
+  const back = await profile(page);
+  console.log(`[ptz] preset: away ${sideways(atPreset, away)} columns, back ${sideways(atPreset, back)}`);
+  expect(Math.abs(sideways(atPreset, back))).toBeLessThanOrEqual(1);
+
+  // Delete it, confirmed.
+  await presets.getByRole('button', { name: texts.presets.delete, exact: true }).click();
+  await page.getByRole('button', { name: /^(确\s?定|OK)$/ }).click();
+  await expect(page.getByText(texts.presets.deleteOk, { exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(presets.getByText(texts.presets.empty, { exact: true })).toBeVisible();
+  await page.screenshot({ path: 'docs/screenshots/ptz-zh-CN.png' });
+});
