@@ -15,6 +15,7 @@ import websocketOriginPlugin from './plugins/app/websocket-origin.ts';
 import statusPlugin from './plugins/app/status.ts';
 import stompPlugin, { type StompPluginOptions } from './plugins/app/stomp.ts';
 import agentLinkPlugin, { type AgentLinkOptions } from './plugins/app/agent-link.ts';
+import ownershipPlugin from './plugins/app/ownership.ts';
 import cctvServerRoutes from './routes/api/cctv-server.ts';
 import livePlugin, { type LivePluginOptions } from './plugins/app/live.ts';
 import recorderPlugin, { type RecorderPluginOptions } from './plugins/app/recorder.ts';
@@ -47,6 +48,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   /** Shares live status between server instances; unset keeps it in this process. */
   redisUrl?: string | undefined;
   redisPrefix?: string | undefined;
+  /** With Redis: how long a ship's ownership claim lives without renewal (default 10 s). */
+  ownershipLeaseMs?: number | undefined;
   /** How often an instance writes its ships' status again to Redis (default 10 s). */
   statusRefreshMs?: number | undefined;
   stomp?: StompPluginOptions;
@@ -158,6 +161,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(statusPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, refreshMs: opts.statusRefreshMs });
   await app.register(stompPlugin, opts.stomp ?? {});
   await app.register(agentLinkPlugin, { liveness: opts.liveness });
+  await app.register(ownershipPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, leaseMs: opts.ownershipLeaseMs });
   await app.register(playbackPlugin, opts.playback ?? {});
   await app.register(livePlugin, opts.live ?? {});
   await app.register(liveAudioPlugin);
