@@ -6,6 +6,7 @@ import { type Access } from '../services/access.ts';
 import type { FleetService } from '../services/fleet.ts';
 import { DEFAULT_DEFINITION_CONTROL, DefinitionController, type DefinitionControllerOptions } from './definition-controller.ts';
 import { type LiveMediaTap, type LiveViewer, LiveSource } from './live-source.ts';
+import { type LiveOrigin, type LiveStreamSpec, linkOrigin } from './live-origin.ts';
 import { resolveStreamAccess } from './stream-access.ts';
 
 export { LiveRequestError } from './stream-access.ts';
@@ -41,13 +42,15 @@ export class LiveService {
   private readonly registry: StreamRegistry<string, LiveSource>;
   private readonly controllers = new Map<string, DefinitionController>();
   private readonly taps = new Set<LiveMediaTap>();
+  private origin: LiveOrigin;
 
   constructor(
     private readonly fleet: FleetService,
-    private readonly gateway: AgentGateway,
+    gateway: AgentGateway,
     private readonly log: FastifyBaseLogger,
     private readonly opts: LiveServiceOptions,
   ) {
+    this.origin = linkOrigin(gateway);
     this.registry = new StreamRegistry<string, LiveSource>({
       lingerMs: opts.lingerMs,
       onStopError: (err, key) => log.error({ err, key }, 'stopping a live stream failed'),
@@ -86,25 +89,42 @@ export class LiveService {
       }
     }
     if (paged) ticket.autoShutdown = { ...ticket.autoShutdown, enabled: false };
-    return {
-      ...ticket,
-      linger: !paged,
-      // Sound on or off is a different stream (a ship's flag changed while one ran: the next joins the new one).
-      key: `${cameraId}@${requested.id}${audio ? '+audio' : ''}`,
-      source: () =>
-        new LiveSource({
-          openStream: (handler) => this.gateway.openStream(ticket.shipId, 'live', handler),
-          shipId: ticket.shipId,
-          cameraId,
-          requested,
-          lowest,
-          audio,
-          log: this.log,
-          onLag: (src, excessMs) => this.onQueue(src.shipId, excessMs),
-          taps: this.taps,
-          ...(this.opts.retryMs !== undefined ? { retryMs: this.opts.retryMs } : {}),
-        }),
-    };
+    // Sound on or off is a different stream (a ship's flag changed while one ran: the next joins the new one).
+    const spec: LiveStreamSpec = { key: `${cameraId}@${requested.id}${audio ? '+audio' : ''}`, shipId: ticket.shipId, cameraId, requested, lowest, audio };
+    return { ...ticket, linger: !paged, key: spec.key, source: () => this.sourceFor(spec) };
+  }
+
+  /**
+   * Where sources get their streams from now on (a cluster: the ship's link here, or its owner
+   * elsewhere). Streams already running keep their origin.
+   */
+  useOrigin(origin: LiveOrigin): void {
+    this.origin = origin;
+  }
+
+  /**
+   * Joins a stream for a viewer on another instance (the owner's side of a cluster): the same
+   * sharing as a local viewer, without the access check the other instance made. No linger on
+   * leaving: the other instance lingered already.
+   */
+  joinFor(spec: LiveStreamSpec, viewer: LiveViewer): Lease<LiveSource> {
+    return this.join({ key: spec.key, linger: false, source: () => this.sourceFor(spec) }, viewer);
+  }
+
+  private sourceFor(spec: LiveStreamSpec): LiveSource {
+    const { shipId, cameraId, requested, lowest, audio } = spec;
+    return new LiveSource({
+      openStream: (handler) => this.origin.open(spec, handler),
+      shipId,
+      cameraId,
+      requested,
+      lowest,
+      audio,
+      log: this.log,
+      onLag: (src, excessMs) => this.onQueue(src.shipId, excessMs),
+      taps: this.taps,
+      ...(this.opts.retryMs !== undefined ? { retryMs: this.opts.retryMs } : {}),
+    });
   }
 
   /** Lets `tap` see the media of every live stream as it passes; answers the function that stops it. */
@@ -114,7 +134,7 @@ export class LiveService {
   }
 
   /** Adds a viewer to the ticket's stream, starting the uplink if nobody watched it; release the lease to leave. */
-  join(ticket: LiveTicket & { source: () => LiveSource }, viewer: LiveViewer): Lease<LiveSource> {
+  join(ticket: Pick<LiveTicket, 'key' | 'linger'> & { source: () => LiveSource }, viewer: LiveViewer): Lease<LiveSource> {
     const lease = this.registry.lease(ticket.key, () => {
       const s = ticket.source();
       if (this.controllers.get(s.shipId)?.isDegraded) s.setDegraded(true);

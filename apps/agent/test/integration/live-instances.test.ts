@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Fmp4Splitter, type Fmp4Unit } from '@ship-cctv/media';
+import { type Database, openDatabase } from '@ship-cctv/server/db';
+import type { LinkReport } from '@ship-cctv/protocol';
+import { ShipAgent } from '../../src/agent.ts';
+import { MediaClient } from '../helpers/media-client.ts';
+import { type Shore, signIn, startShore } from '../helpers/shore.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SHIP = 'S1001';
+const CAMERA = 'S1001-C01-1';
+const report: LinkReport = { linkType: 'FOURTHG', quality: 90, duplex: 'BOTH' };
+const LINGER_MS = 1_000;
+
+const units = (chunks: readonly Buffer[]): Fmp4Unit[] => {
+  const splitter = new Fmp4Splitter();
+  return chunks.flatMap((c) => splitter.push(c));
+};
+
+/**
+ * Two shore instances on one database and the machine's Redis, one real agent on instance A. A
+ * viewer on B (which does not own the ship) plays through A; viewers on A and on B share one uplink
+ * at the agent; when the last leaves, the uplink stops after the linger.
+ */
+describe('live video across two shore instances', () => {
+  let database: Database;
+  let a: Shore;
+  let b: Shore;
+  let agent: ShipAgent;
+  let token: string;
+  const clients: MediaClient[] = [];
+  const redisPrefix = `shipcctv-test-${randomBytes(4).toString('hex')}:`;
+  const open = async (shore: Shore) => {
+    const c = await MediaClient.open(shore.port, token);
+    clients.push(c);
+    return c;
+  };
+
+  beforeAll(async () => {
+    database = await openDatabase({});
+    const opts = { database, redisUrl: REDIS_URL, redisPrefix, live: { lingerMs: LINGER_MS } };
+    a = await startShore(opts);
+    b = await startShore(opts);
+    const key = await a.app.agentKeys.issue(SHIP);
+    agent = new ShipAgent(
+      { shoreUrl: a.url, shipId: SHIP, key, cameras: [{ cameraId: CAMERA, source: 'synthetic', name: 'Bridge' }] },
+      { current: () => report, onChange: () => () => undefined },
+      { minBackoffMs: 200, maxBackoffMs: 500 },
+    );
+    agent.start();
+    token = await signIn(b.app);
+    await new Promise<void>((resolve) => (agent.connected ? resolve() : agent.once('connected', () => resolve())));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await agent?.stop();
+    await a?.close();
+    await b?.close();
+    await database?.close();
+  });
+
+  it('a viewer on the non-owner plays from a keyframe; viewers on both instances share one uplink; the last leaving stops it after the linger', async () => {
+    await expect.poll(() => b.app.ownership.ownerOf(SHIP)).toEqual({ instanceId: a.app.ownership.instanceId, epoch: expect.any(Number) as number });
+    expect(b.app.agents.get(SHIP)).toBeUndefined();
+    const onB = await open(b);
+    onB.send({ type: 'play', mode: 'live', cameraId: CAMERA });
+    await onB.until((x) => x.event('status', (e) => e.state === 'playing') !== undefined && x.chunks.length > 10, 20_000, 'playing on B');
+    expect(onB.event('codec')).toMatchObject({ width: 640, height: 360 });
+    const fromB = units(onB.chunks);
+    expect(fromB[0]?.kind).toBe('init');
+    const firstFragment = fromB.find((u) => u.kind === 'fragment');
+    expect(firstFragment && 'keyframe' in firstFragment && firstFragment.keyframe).toBe(true);
+    expect(agent.streams.activeStreamIds).toHaveLength(1);
+    expect(b.app.remoteLive?.servedCount).toBe(0);
+    expect(a.app.remoteLive?.servedCount).toBe(1);
+
+    const onA = await open(a);
+    onA.send({ type: 'play', mode: 'live', cameraId: CAMERA });
+    const bBefore = onB.chunks.length;
+    await onA.until((x) => x.chunks.length > 10, 20_000, 'frames on A');
+    await onB.until((x) => x.chunks.length > bBefore + 10, 20_000, 'more frames on B');
+    // One uplink at the ship for both instances: A's source has its own viewer and B's watch.
+    expect(agent.streams.activeStreamIds).toHaveLength(1);
+    expect(a.app.live.activeStreams()).toEqual([expect.objectContaining({ viewers: 2, state: 'playing' })]);
+    expect(b.app.live.activeStreams()).toEqual([expect.objectContaining({ viewers: 1, state: 'playing' })]);
+
+    await onA.close();
+    // B still watches: the uplink stays past A's linger.
+    await new Promise((r) => setTimeout(r, LINGER_MS * 2));
+    expect(agent.streams.activeStreamIds).toHaveLength(1);
+    const bNow = onB.chunks.length;
+    await onB.until((x) => x.chunks.length > bNow + 5, 10_000, 'frames on B after A left');
+
+    await onB.close();
+    // B lingers, then tells A; A then stops the uplink (B's linger was the linger).
+    await expect.poll(() => agent.streams.activeStreamIds.length, { timeout: 10_000 }).toBe(0);
+    expect(a.app.remoteLive?.servedCount).toBe(0);
+    expect(b.app.live.activeStreams()).toEqual([]);
+  });
+});

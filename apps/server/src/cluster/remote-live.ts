@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import type { AgentGateway, LinkStream, OpenStreamResult, StreamHandler } from '../agent-link/gateway.ts';
+import type { Lease } from '../media/stream-registry.ts';
+import type { LiveOrigin, LiveStreamSpec } from '../live/live-origin.ts';
+import type { LiveService } from '../live/live-service.ts';
+import type { LiveSource } from '../live/live-source.ts';
+import type { ShipOwnership } from './ownership.ts';
+
+export interface RemoteLiveOptions {
+  /** How often a watching instance says it still wants a stream (default 1 s); the owner lets it go after three missed. */
+  heartbeatMs?: number | undefined;
+}
+
+/** What a watching instance sends to the owner's request channel (JSON). */
+type WatchRequest = { op: 'watch'; id: string; spec: LiveStreamSpec } | { op: 'stop'; id: string };
+
+/** A remote viewer the owner serves: its lease on the stream, and when it last said it still watches. */
+interface Served {
+  lease: Lease<LiveSource>;
+  seen: number;
+}
+
+/**
+ * Live video between instances over Redis pub/sub. An instance with viewers of a ship it does not
+ * own opens its stream at the owner: it publishes `watch` (the stream's spec) on the owner's request
+ * channel, again every heartbeat while it is interested, and `stop` when it is not. The owner joins
+ * the stream like a local viewer (one uplink for every viewer on every instance; the hub sends it
+ * the init and the GOP from its keyframe first) and publishes the bytes, in order, on a channel of
+ * that watch; the watching instance feeds them to its own source, which relays them to its viewers
+ * from its own GOP cache. A watch not renewed is released; the owner's linger then applies.
+ */
+export class RemoteLive {
+  readonly instanceId: string;
+  private readonly served = new Map<string, Served>();
+  private readonly watching = new Map<string, (payload: Buffer) => void>();
+  private readonly heartbeatMs: number;
+  private readonly sweep: NodeJS.Timeout;
+  private live: LiveService | undefined;
+
+  private constructor(
+    private readonly cmd: Redis,
+    private readonly sub: Redis,
+    private readonly prefix: string,
+    private readonly gateway: AgentGateway,
+    private readonly ownership: ShipOwnership,
+    private readonly log: FastifyBaseLogger,
+    opts: RemoteLiveOptions,
+  ) {
+    this.instanceId = ownership.instanceId;
+    this.heartbeatMs = opts.heartbeatMs ?? 1_000;
+    this.sweep = setInterval(() => this.dropSilent(), this.heartbeatMs);
+    this.sweep.unref();
+  }
+
+  static async connect(url: string, prefix: string, gateway: AgentGateway, ownership: ShipOwnership, log: FastifyBaseLogger, opts: RemoteLiveOptions = {}): Promise<RemoteLive> {
+    const onError = (err: Error) => log.warn({ err: err.message }, 'remote live: redis error');
+    const cmd = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    const sub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    cmd.on('error', onError);
+    sub.on('error', onError);
+    const remote = new RemoteLive(cmd, sub, prefix, gateway, ownership, log, opts);
+    await cmd.connect();
+    await sub.connect();
+    sub.on('messageBuffer', (channel: Buffer, message: Buffer) => remote.heard(channel.toString(), message));
+    await sub.subscribe(remote.requestChannel(remote.instanceId));
+    return remote;
+  }
+
+  /** The origin a cluster's live service uses: the ship's link here if this instance holds it, its owner otherwise. */
+  origin(): LiveOrigin {
+    return {
+      open: (spec, handler) => {
+        if (this.gateway.get(spec.shipId)?.ready) return this.gateway.openStream(spec.shipId, 'live', handler);
+        return { ok: true, stream: this.remoteStream(spec, handler) } satisfies OpenStreamResult<'live'>;
+      },
+    };
+  }
+
+  /** Serves watches of ships this instance owns from this live service. */
+  serve(live: LiveService): void {
+    this.live = live;
+  }
+
+  /** Watches served to other instances now (tests, introspection). */
+  get servedCount(): number {
+    return this.served.size;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweep);
+    for (const id of [...this.served.keys()]) this.release(id);
+    this.cmd.disconnect();
+    this.sub.disconnect();
+    return Promise.resolve();
+  }
+
+  private requestChannel(instanceId: string) {
+    return `${this.prefix}live-req:${instanceId}`;
+  }
+  private mediaChannel(id: string) {
+    return `${this.prefix}live-media:${id}`;
+  }
+
+  private heard(channel: string, message: Buffer): void {
+    if (channel === this.requestChannel(this.instanceId)) {
+      let req: WatchRequest;
+      try {
+        req = JSON.parse(message.toString('utf8')) as WatchRequest;
+      } catch {
+        return;
+      }
+      if (req.op === 'stop') this.release(req.id);
+      else this.watch(req.id, req.spec);
+      return;
+    }
+    const id = channel.slice(this.mediaChannel('').length);
+    this.watching.get(id)?.(message);
+  }
+
+  /** The owner's side: a watch from another instance, new or renewed. */
+  private watch(id: string, spec: LiveStreamSpec): void {
+    const served = this.served.get(id);
+    if (served) {
+      served.seen = Date.now();
+      return;
+    }
+    if (!this.live || !this.gateway.get(spec.shipId)?.ready) return;
+    const channel = this.mediaChannel(id);
+    const lease = this.live.joinFor(spec, {
+      sendJson: () => undefined,
+      consumer: {
+        send: (data) => void this.cmd.publish(channel, Buffer.from(data.buffer, data.byteOffset, data.byteLength)),
+        bufferedAmount: () => 0,
+        drop: () => undefined,
+      },
+    });
+    this.served.set(id, { lease, seen: Date.now() });
+    this.log.info({ id, key: spec.key }, 'remote live: serving a watch from another instance');
+  }
+
+  private release(id: string): void {
+    const served = this.served.get(id);
+    if (!served) return;
+    this.served.delete(id);
+    served.lease.release();
+  }
+
+  private dropSilent(): void {
+    const before = Date.now() - this.heartbeatMs * 3;
+    for (const [id, s] of this.served) if (s.seen < before) this.release(id);
+  }
+
+  /** The watching side: a `live` stream whose bytes come from the ship's owner. */
+  private remoteStream(spec: LiveStreamSpec, handler: StreamHandler<'live'>): LinkStream<'live'> {
+    const id = randomUUID();
+    const channel = this.mediaChannel(id);
+    let open = true;
+    let owner: string | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    // The source names its stream by a number; remote streams have none on any link.
+    const streamId = 0;
+    const request = (instanceId: string, req: WatchRequest) => this.cmd.publish(this.requestChannel(instanceId), JSON.stringify(req));
+    const end = (reason: string) => {
+      if (!open) return;
+      stop();
+      handler.message({ type: 'live.ended', streamId, reason });
+    };
+    const renew = async () => {
+      const now = await this.ownership.ownerOf(spec.shipId);
+      if (!open) return;
+      if (!now || now.instanceId === this.instanceId) return end('the ship is not connected to any instance');
+      if (owner !== undefined && now.instanceId !== owner) return end('the ship moved to another instance');
+      owner = now.instanceId;
+      await request(owner, { op: 'watch', id, spec });
+    };
+    const stop = () => {
+      if (!open) return;
+      open = false;
+      clearInterval(timer);
+      this.watching.delete(id);
+      void this.sub.unsubscribe(channel);
+      if (owner) void request(owner, { op: 'stop', id }).catch(() => undefined);
+    };
+    const start = async () => {
+      let first = true;
+      this.watching.set(id, (payload) => {
+        if (first) handler.message({ type: 'live.started', streamId });
+        first = false;
+        handler.data?.(payload);
+      });
+      await this.sub.subscribe(channel);
+      await renew();
+      timer = setInterval(() => void renew().catch((err: unknown) => this.log.warn({ err, id }, 'remote live: renewing a watch failed')), this.heartbeatMs);
+    };
+    return {
+      shipId: spec.shipId,
+      kind: 'live',
+      id: streamId,
+      get open() {
+        return open;
+      },
+      send: (msg) => {
+        if (msg.type === 'live.start') {
+          start().catch((err: unknown) => {
+            this.log.warn({ err, id }, 'remote live: asking the owner failed');
+            end('the owner could not be asked');
+          });
+        } else stop();
+      },
+      sendBinary: () => {
+        throw new Error('a live stream carries no bytes down');
+      },
+      close: stop,
+    };
+  }
+}
