@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type Server, type Socket, createConnection, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fmp4Splitter, type Fmp4Unit } from '@ship-cctv/media';
 import { type Database, openDatabase } from '@ship-cctv/server/db';
@@ -12,6 +13,28 @@ const SHIP = 'S1001';
 const CAMERA = 'S1001-C01-1';
 const report: LinkReport = { linkType: 'FOURTHG', quality: 90, duplex: 'BOTH' };
 const LINGER_MS = 1_000;
+
+/** A TCP forwarder whose target can be switched: the load balancer in front of the instances. */
+async function balancer(target: number): Promise<{ port: number; target: number; server: Server; sockets: Set<Socket> }> {
+  const sockets = new Set<Socket>();
+  const lb = { port: 0, target, server: createServer(), sockets };
+  lb.server.on('connection', (down) => {
+    const up = createConnection(lb.target, '127.0.0.1');
+    for (const s of [down, up]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    down.pipe(up).pipe(down);
+    down.on('close', () => up.destroy());
+    up.on('close', () => down.destroy());
+  });
+  await new Promise<void>((resolve) => lb.server.listen(0, '127.0.0.1', resolve));
+  const address = lb.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  lb.port = address.port;
+  return lb;
+}
 
 const units = (chunks: readonly Buffer[]): Fmp4Unit[] => {
   const splitter = new Fmp4Splitter();
@@ -29,6 +52,8 @@ describe('live video across two shore instances', () => {
   let b: Shore;
   let agent: ShipAgent;
   let token: string;
+  let lb: Awaited<ReturnType<typeof balancer>>;
+  let aClosed = false;
   const clients: MediaClient[] = [];
   const redisPrefix = `shipcctv-test-${randomBytes(4).toString('hex')}:`;
   const open = async (shore: Shore) => {
@@ -39,12 +64,13 @@ describe('live video across two shore instances', () => {
 
   beforeAll(async () => {
     database = await openDatabase({});
-    const opts = { database, redisUrl: REDIS_URL, redisPrefix, live: { lingerMs: LINGER_MS } };
+    const opts = { database, redisUrl: REDIS_URL, redisPrefix, live: { lingerMs: LINGER_MS, retryMs: 200 } };
     a = await startShore(opts);
     b = await startShore(opts);
+    lb = await balancer(a.port);
     const key = await a.app.agentKeys.issue(SHIP);
     agent = new ShipAgent(
-      { shoreUrl: a.url, shipId: SHIP, key, cameras: [{ cameraId: CAMERA, source: 'synthetic', name: 'Bridge' }] },
+      { shoreUrl: `ws://127.0.0.1:${lb.port}`, shipId: SHIP, key, cameras: [{ cameraId: CAMERA, source: 'synthetic', name: 'Bridge' }] },
       { current: () => report, onChange: () => () => undefined },
       { minBackoffMs: 200, maxBackoffMs: 500 },
     );
@@ -55,8 +81,10 @@ describe('live video across two shore instances', () => {
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));
     await agent?.stop();
-    await a?.close();
+    if (!aClosed) await a?.close();
     await b?.close();
+    for (const s of lb?.sockets ?? []) s.destroy();
+    await new Promise((resolve) => lb?.server.close(resolve));
     await database?.close();
   });
 
@@ -97,5 +125,26 @@ describe('live video across two shore instances', () => {
     await expect.poll(() => agent.streams.activeStreamIds.length, { timeout: 10_000 }).toBe(0);
     expect(a.app.remoteLive?.servedCount).toBe(0);
     expect(b.app.live.activeStreams()).toEqual([]);
+  });
+
+  it('the owner dies: the agent reconnects to the other instance, which takes the ship over, and its viewer resumes', async () => {
+    const onB = await open(b);
+    onB.send({ type: 'play', mode: 'live', cameraId: CAMERA });
+    await onB.until((x) => x.chunks.length > 10, 20_000, 'playing on B through A');
+    expect(a.app.remoteLive?.servedCount).toBe(1);
+    const firstEpoch = (await b.app.ownership.ownerOf(SHIP))?.epoch ?? 0;
+
+    lb.target = b.port;
+    aClosed = true;
+    await a.close();
+    await expect.poll(() => b.app.ownership.ownerOf(SHIP), { timeout: 10_000 }).toEqual({ instanceId: b.app.ownership.instanceId, epoch: firstEpoch + 1 });
+    const inits = () => units(onB.chunks).filter((u) => u.kind === 'init').length;
+    // The stream restarts on B's own link to the ship: a new init, then frames again.
+    await onB.until(() => inits() >= 2, 20_000, 'a new init on B');
+    const resumed = onB.chunks.length;
+    await onB.until((x) => x.chunks.length > resumed + 10, 20_000, 'frames on B after the take-over');
+    expect(b.app.agents.get(SHIP)?.ready).toBe(true);
+    expect(agent.streams.activeStreamIds).toHaveLength(1);
+    expect(b.app.live.activeStreams()).toEqual([expect.objectContaining({ viewers: 1, state: 'playing' })]);
   });
 });

@@ -161,6 +161,7 @@ export class RemoteLive {
     let timer: NodeJS.Timeout | undefined;
     // The source names its stream by a number; remote streams have none on any link.
     const streamId = 0;
+    const { gateway } = this;
     const request = (instanceId: string, req: WatchRequest) => this.cmd.publish(this.requestChannel(instanceId), JSON.stringify(req));
     const end = (reason: string) => {
       if (!open) return;
@@ -198,8 +199,9 @@ export class RemoteLive {
       shipId: spec.shipId,
       kind: 'live',
       id: streamId,
+      // Once the ship's link is here, the relay is done: the source asks the link itself at once.
       get open() {
-        return open;
+        return open && !gateway.get(spec.shipId)?.ready;
       },
       send: (msg) => {
         if (msg.type === 'live.start') {
