@@ -91,6 +91,10 @@ describe('live video across two shore instances', () => {
   it('a viewer on the non-owner plays from a keyframe; viewers on both instances share one uplink; the last leaving stops it after the linger', async () => {
     await expect.poll(() => b.app.ownership.ownerOf(SHIP)).toEqual({ instanceId: a.app.ownership.instanceId, epoch: expect.any(Number) as number });
     expect(b.app.agents.get(SHIP)).toBeUndefined();
+    // The owner's taps (its shore recorder) see the stream; the relaying instance's do not, so it is recorded once.
+    const tapped = { a: 0, b: 0 };
+    const untapA = a.app.live.tapMedia({ init: () => void (tapped.a += 1), fragment: () => undefined, end: () => undefined });
+    const untapB = b.app.live.tapMedia({ init: () => void (tapped.b += 1), fragment: () => undefined, end: () => undefined });
     const onB = await open(b);
     onB.send({ type: 'play', mode: 'live', cameraId: CAMERA });
     await onB.until((x) => x.event('status', (e) => e.state === 'playing') !== undefined && x.chunks.length > 10, 20_000, 'playing on B');
@@ -102,6 +106,10 @@ describe('live video across two shore instances', () => {
     expect(agent.streams.activeStreamIds).toHaveLength(1);
     expect(b.app.remoteLive?.servedCount).toBe(0);
     expect(a.app.remoteLive?.servedCount).toBe(1);
+    expect(tapped.a).toBeGreaterThan(0);
+    expect(tapped.b).toBe(0);
+    untapA();
+    untapB();
 
     const onA = await open(a);
     onA.send({ type: 'play', mode: 'live', cameraId: CAMERA });

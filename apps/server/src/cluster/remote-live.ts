@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { AgentGateway, LinkStream, OpenStreamResult, StreamHandler } from '../agent-link/gateway.ts';
+import type { AgentGateway, LinkStream, StreamHandler } from '../agent-link/gateway.ts';
 import type { Lease } from '../media/stream-registry.ts';
 import type { LiveOrigin, LiveStreamSpec } from '../live/live-origin.ts';
 import type { LiveService } from '../live/live-service.ts';
@@ -73,7 +73,7 @@ export class RemoteLive {
     return {
       open: (spec, handler) => {
         if (this.gateway.get(spec.shipId)?.ready) return this.gateway.openStream(spec.shipId, 'live', handler);
-        return { ok: true, stream: this.remoteStream(spec, handler) } satisfies OpenStreamResult<'live'>;
+        return { ok: true, stream: this.remoteStream(spec, handler), relayed: true };
       },
     };
   }

@@ -17,7 +17,8 @@ export interface LiveStreamSpec {
  * sends live.start/live.stop on and that delivers the encoder's bytes in order.
  */
 export interface LiveOrigin {
-  open(spec: LiveStreamSpec, handler: StreamHandler<'live'>): OpenStreamResult<'live'>;
+  /** `relayed`: the stream comes from another instance, whose taps (the shore recorder) see it; this one's do not. */
+  open(spec: LiveStreamSpec, handler: StreamHandler<'live'>): OpenStreamResult<'live'> & { relayed?: boolean };
 }
 
 /** The single-node origin: the ship's link on this instance. */

@@ -24,8 +24,11 @@ export interface LiveViewer {
 }
 
 export interface LiveSourceDeps {
-  /** Opens a live stream on the ship's link (AgentGateway.openStream for this ship). */
-  openStream: StreamOpener<'live'>;
+  /**
+   * Opens a live stream on the ship's link (AgentGateway.openStream for this ship), or a relay of
+   * it from the instance that owns the ship (`relayed`: the owner's taps see it, not this instance's).
+   */
+  openStream: (...args: Parameters<StreamOpener<'live'>>) => ReturnType<StreamOpener<'live'>> & { relayed?: boolean };
   shipId: string;
   cameraId: string;
   requested: DefinitionModel;
@@ -103,6 +106,11 @@ export class LiveSource implements Source {
   private readonly lag = new LagMeter();
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /**
+   * The current stream is on the ship's link here, not a relay from its owner: only then do the
+   * taps see its media and its lag steer the definition (the owner does both for a relay).
+   */
+  private local = true;
 
   constructor(private readonly deps: LiveSourceDeps) {
     this.effective = deps.requested;
@@ -209,11 +217,11 @@ export class LiveSource implements Source {
         this.timescale = unit.timescale;
         this.lag.reset();
         this.hub.setInit(unit);
-        for (const tap of this.deps.taps ?? []) tap.init(this, unit, this.effective);
+        for (const tap of this.taps()) tap.init(this, unit, this.effective);
       } else if (unit.kind === 'fragment') {
         this.hub.pushFragment(unit);
-        for (const tap of this.deps.taps ?? []) tap.fragment(this, unit);
-        if (this.timescale > 0) {
+        for (const tap of this.taps()) tap.fragment(this, unit);
+        if (this.timescale > 0 && this.local) {
           const excess = this.lag.fragment((unit.baseMediaDecodeTime + unit.duration) / this.timescale, Date.now());
           if (excess !== undefined) this.deps.onLag?.(this, excess);
         }
@@ -247,6 +255,7 @@ export class LiveSource implements Source {
     }
     const { stream } = opened;
     this.stream = stream;
+    this.local = opened.relayed !== true;
     this.splitter = new RelaySplitter();
     stream.send({ type: 'live.start', streamId: stream.id, cameraId: this.deps.cameraId, encode: encodeSpec(this.effective), audio: this.deps.audio ?? false });
     if (this.state !== 'playing') this.setState('starting');
@@ -260,9 +269,13 @@ export class LiveSource implements Source {
     // Joiners must not get the ended stream's init or pictures: they wait for the next stream's.
     this.hub.reset();
     this.codec = undefined;
-    for (const tap of this.deps.taps ?? []) tap.end(this);
+    for (const tap of this.taps()) tap.end(this);
     stream.send({ type: 'live.stop', streamId: stream.id });
     stream.close();
+  }
+
+  private taps(): Iterable<LiveMediaTap> {
+    return this.local ? (this.deps.taps ?? []) : [];
   }
 
   private setState(state: StreamState, reason?: string): void {
