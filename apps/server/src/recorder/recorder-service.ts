@@ -11,6 +11,7 @@ import { recoverRecordings, type RecoveryResult } from './recovery.ts';
 import { applyRetention, type RetentionResult } from './retention.ts';
 import { isConfigActive } from './schedule.ts';
 import type { CameraInfo, RecordingStore } from './store.ts';
+import type { SharedSegments } from './shared-segments.ts';
 
 export interface RecorderServiceDeps {
   store: RecordingStore;
@@ -21,6 +22,8 @@ export interface RecorderServiceDeps {
   /** The job runner clip exports run on. */
   jobs: JobRunner;
   now?: () => number;
+  /** The shared object store segments are copied to (STORAGE=nats); none keeps them on this instance's disk only. */
+  shared?: SharedSegments | undefined;
 }
 
 /**
@@ -53,6 +56,11 @@ export class RecorderService implements LiveMediaTap {
 
   private get now(): number {
     return (this.deps.now ?? Date.now)();
+  }
+
+  /** The shared object store segments are copied to, when the cluster has one (STORAGE=nats). */
+  get shared(): SharedSegments | undefined {
+    return this.deps.shared;
   }
 
   get root(): string {
@@ -178,6 +186,7 @@ export class RecorderService implements LiveMediaTap {
         now: () => this.now,
         onEvent: (event) => void this.announce(event),
         log: this.deps.log,
+        shareSegment: this.deps.shared ? (relative) => this.deps.shared!.upload(this.root, relative) : undefined,
       });
       this.recorders.set(cameraId, rec);
     }

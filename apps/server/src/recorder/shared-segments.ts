@@ -1,0 +1,32 @@
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { ObjectStat, ObjectStore } from '../storage/object-store.ts';
+
+/** Key prefix of shore recordings in the shared object store. */
+export const RECORDINGS_PREFIX = 'recordings/';
+
+/**
+ * Shore recordings in the shared object store (STORAGE=nats): a finished segment file is copied to
+ * `recordings/<recordingId>/<seq>_<start>_<end>.mp4` before it is indexed, so the instance that
+ * serves it need not be the one that wrote it.
+ */
+export class SharedSegments {
+  constructor(readonly store: ObjectStore) {}
+
+  static key(relative: string): string {
+    return RECORDINGS_PREFIX + relative.split(/[\\/]/).join('/');
+  }
+
+  async upload(root: string, relative: string): Promise<void> {
+    await this.store.put(SharedSegments.key(relative), createReadStream(join(root, relative)));
+  }
+
+  stat(relative: string): Promise<ObjectStat | undefined> {
+    return this.store.stat(SharedSegments.key(relative));
+  }
+
+  read(relative: string, range?: { start: number; end?: number }): Promise<Readable> {
+    return this.store.read(SharedSegments.key(relative), range);
+  }
+}
