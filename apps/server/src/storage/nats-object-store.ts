@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { connect } from '@nats-io/transport-node';
+import { type JetStreamManager, jetstreamManager } from '@nats-io/jetstream';
 import { type ObjectInfo, type ObjectStore as NatsBucket, Objm, StorageType } from '@nats-io/obj';
 import { checkKey, clampRange, ObjectNotFoundError, type ObjectStat, type ObjectStore } from './object-store.ts';
 
@@ -18,8 +19,11 @@ export interface NatsObjectStoreOptions {
  * NATS JetStream's object store: every instance connected to the same NATS (cluster) sees the same
  * objects, and they outlive the instance that wrote them. Objects are kept as chunks of 128 KiB
  * (the client's default) on a file-backed stream. The client reads an object only from its first
- * chunk on, so a range read streams the chunks before `start` and drops them, and stops as soon as
- * `end` is reached (see apps/server/bench/object-store.bench.ts for what that costs).
+ * chunk on; a range read instead fetches just the chunks it needs by JetStream direct get when the
+ * object's chunks lie back to back in the stream (one writer at a time), and otherwise streams from
+ * the first chunk, drops what lies before `start` and stops after `end`. Whole reads go through the
+ * client, which checks the object's SHA-256; range reads cannot. apps/server/bench/object-store.bench.ts
+ * measures both backends.
  */
 export class NatsObjectStore implements ObjectStore {
   readonly kind = 'nats';
@@ -27,13 +31,15 @@ export class NatsObjectStore implements ObjectStore {
   private constructor(
     private readonly nc: NatsConnection,
     private readonly bucket: NatsBucket,
+    private readonly jsm: JetStreamManager,
+    private readonly bucketName: string,
   ) {}
 
   static async open(options: NatsObjectStoreOptions): Promise<NatsObjectStore> {
     const nc = await connect({ servers: options.url.split(','), name: 'ship-cctv-storage', maxReconnectAttempts: -1 });
     try {
       const bucket = await new Objm(nc).create(options.bucket, { storage: StorageType.File, replicas: options.replicas ?? 1 });
-      return new NatsObjectStore(nc, bucket);
+      return new NatsObjectStore(nc, bucket, await jetstreamManager(nc), options.bucket);
     } catch (err) {
       await nc.close();
       throw err;
@@ -56,6 +62,14 @@ export class NatsObjectStore implements ObjectStore {
   }
 
   async read(key: string, range?: { start: number; end?: number }): Promise<Readable> {
+    if (range) {
+      // Only the object's description first: when its chunks lie back to back, fetch just those the range needs.
+      const info = await this.bucket.info(checkKey(key));
+      if (!info || info.deleted) throw new ObjectNotFoundError(key);
+      const bounds = clampRange(key, info.size, range);
+      const chunks = await this.chunkSeqs(info);
+      if (chunks) return Readable.from(this.readChunks(info, chunks, bounds.start, bounds.end));
+    }
     const result = await this.bucket.get(checkKey(key));
     if (result === null) throw new ObjectNotFoundError(key);
     let bounds: { start: number; end: number };
@@ -66,6 +80,50 @@ export class NatsObjectStore implements ObjectStore {
       throw err;
     }
     return Readable.from(slice(result.data, bounds.start, bounds.end));
+  }
+
+  /**
+   * Stream sequence of the object's first chunk when its chunks lie back to back in the stream (one
+   * writer at a time: the usual case), so chunk k is at first + k and a range read fetches only the
+   * chunks it needs by direct get. Undefined when other messages lie between them.
+   */
+  private async chunkSeqs(info: ObjectInfo): Promise<{ first: number; size: number } | undefined> {
+    if (info.chunks === 0) return undefined;
+    const subject = `$O.${this.bucketName}.C.${info.nuid}`;
+    const stream = `OBJ_${this.bucketName}`;
+    const [first, last] = await Promise.all([
+      this.jsm.direct.getMessage(stream, { next_by_subj: subject, seq: 0 }),
+      this.jsm.direct.getMessage(stream, { last_by_subj: subject }),
+    ]);
+    if (!first || !last || last.seq - first.seq !== info.chunks - 1) return undefined;
+    return { first: first.seq, size: info.options?.max_chunk_size ?? first.data.length };
+  }
+
+  private async *readChunks(info: ObjectInfo, chunks: { first: number; size: number }, start: number, end: number): AsyncGenerator<Buffer> {
+    const subject = `$O.${this.bucketName}.C.${info.nuid}`;
+    const stream = `OBJ_${this.bucketName}`;
+    const from = Math.floor(start / chunks.size);
+    const to = Math.floor(end / chunks.size);
+    const fetch = async (k: number) => {
+      const m = await this.jsm.direct.getMessage(stream, { seq: chunks.first + k });
+      if (!m || m.subject !== subject) throw new Error(`object "${info.name}" changed while it was read`);
+      return m.data;
+    };
+    // A few chunks in flight at once: direct gets are request/reply, so this hides the round trips.
+    const ahead: Array<Promise<Uint8Array>> = [];
+    let next = from;
+    for (let k = from; k <= to; k++) {
+      while (next <= to && ahead.length < 4) {
+        const p = fetch(next++);
+        p.catch(() => undefined); // awaited in turn below; not an unhandled rejection if the reader stops first
+        ahead.push(p);
+      }
+      const data = await ahead.shift()!;
+      const at = k * chunks.size;
+      const lo = Math.max(start - at, 0);
+      const hi = Math.min(end + 1 - at, data.length);
+      if (hi > lo) yield Buffer.from(data.buffer, data.byteOffset + lo, hi - lo);
+    }
   }
 
   async stat(key: string): Promise<ObjectStat | undefined> {
