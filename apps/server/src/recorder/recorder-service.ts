@@ -51,6 +51,7 @@ export class RecorderService implements LiveMediaTap {
       keepMs: deps.settings.clipKeepMs,
       log: deps.log,
       jobs: deps.jobs,
+      shared: deps.shared,
     });
   }
 
@@ -120,7 +121,7 @@ export class RecorderService implements LiveMediaTap {
 
   /** Deletes by age and budget (at most one run at a time). */
   enforceRetention(): Promise<RetentionResult> {
-    this.retentionRun ??= applyRetention(this.deps.store, this.root, this.deps.settings, this.now).finally(() => {
+    this.retentionRun ??= applyRetention(this.deps.store, this.root, this.deps.settings, this.now, this.deps.shared).finally(() => {
       this.retentionRun = undefined;
     });
     return this.retentionRun;

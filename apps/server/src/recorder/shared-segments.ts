@@ -22,6 +22,14 @@ export class SharedSegments {
     await this.store.put(SharedSegments.key(relative), createReadStream(join(root, relative)));
   }
 
+  get(relative: string): Promise<Buffer> {
+    return this.store.get(SharedSegments.key(relative));
+  }
+
+  async delete(relative: string): Promise<void> {
+    await this.store.delete(SharedSegments.key(relative));
+  }
+
   stat(relative: string): Promise<ObjectStat | undefined> {
     return this.store.stat(SharedSegments.key(relative));
   }

@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import { Objm } from '@nats-io/obj';
-import type { EnvelopeOf, RecordQueryPage, RecordingSegment } from '@ship-cctv/protocol';
+import type { ClipJob, EnvelopeOf, RecordQueryPage, RecordingSegment } from '@ship-cctv/protocol';
 import { type App, buildApp } from '../../src/app.ts';
 import { type Database } from '../../src/db/client.ts';
 import { TEST_JWT_SECRET, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
-import { STANDARD, fakeSource, feed, liveStream } from './helpers.ts';
+import { STANDARD, fakeSource, feed, liveStream, probeFile } from './helpers.ts';
+import { applyRetention } from '../../src/recorder/retention.ts';
 
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const CAMERA = 'S1001-C01-1';
@@ -22,6 +23,11 @@ describe('a recording written by instance A is served by instance B after A is g
   let a: App | undefined;
   let b: App;
   let dir: string;
+  let token: string;
+  let recordingId: string;
+  let segments: RecordingSegment[];
+  const api = async <T>(method: 'GET' | 'POST', url: string, payload?: object) =>
+    (await b.inject({ method, url, headers: { 'cas-jwt': token }, ...(payload ? { payload } : {}) })).json<EnvelopeOf<T>>().data;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'shared-segments-'));
     database = await freshDatabase('pglite');
@@ -49,12 +55,11 @@ describe('a recording written by instance A is served by instance B after A is g
     recorderA.recorder.end(source);
     await recorderA.recorder.settled();
 
-    const token = (await logon(b, 'demo')).token;
-    const api = async <T>(method: 'GET' | 'POST', url: string, payload?: object) =>
-      (await b.inject({ method, url, headers: { 'cas-jwt': token }, ...(payload ? { payload } : {}) })).json<EnvelopeOf<T>>().data;
+    token = (await logon(b, 'demo')).token;
     const page = await api<RecordQueryPage>('POST', '/api/v1/cctv/record/complexQuery/1/20', { cameraId: CAMERA });
     expect(page.total).toBe(1);
-    const segments = await api<RecordingSegment[]>('GET', `/api/v1/cctv/record/segments/${page.records[0]!.id}`);
+    recordingId = page.records[0]!.id;
+    segments = await api<RecordingSegment[]>('GET', `/api/v1/cctv/record/segments/${recordingId}`);
     expect(segments.length).toBeGreaterThanOrEqual(2);
     // What A wrote on its own disk, before A and its folder go away.
     const written = readdirFiles(join(dir, 'a', page.records[0]!.id));
@@ -88,6 +93,30 @@ describe('a recording written by instance A is served by instance B after A is g
       expect(outside.headers['content-range']).toBe(`bytes */${s.bytes}`);
     }
   }, 60_000);
+
+  it('B exports a clip from segments only the object store holds', async () => {
+    const start = segments[0]!.start + 1_000;
+    let job = await api<ClipJob>('POST', `/api/v1/cctv/record/clip/${recordingId}`, { start, end: start + 3_000 });
+    while (job.state === 'queued' || job.state === 'running') {
+      await new Promise((r) => setTimeout(r, 100));
+      job = await api<ClipJob>('GET', `/api/v1/cctv/record/clip/status/${job.id}`);
+    }
+    expect(job).toMatchObject({ state: 'done', progress: 100 });
+    const download = await b.inject({ method: 'GET', url: job.downloadUrl!, headers: { 'cas-jwt': token } });
+    expect(download.statusCode).toBe(200);
+    const file = join(dir, 'clip.mp4');
+    writeFileSync(file, download.rawPayload);
+    expect(Math.abs((await probeFile(file)).duration - 3)).toBeLessThanOrEqual(1);
+  }, 60_000);
+
+  it("B's retention deletes the segments from the object store too", async () => {
+    const objects = () => b.recorder.shared!.store.list(`recordings/${recordingId}/`);
+    expect((await objects()).length).toBe(segments.length);
+    await applyRetention(b.recordings, b.recorder.root, { maxAgeMs: 1, maxBytes: Number.MAX_SAFE_INTEGER }, Date.now() + 86_400_000, b.recorder.shared);
+    expect(await objects()).toEqual([]);
+    const gone = await b.inject({ method: 'GET', url: `/api/v1/cctv/record/segment/${segments[0]!.id}`, headers: { 'cas-jwt': token } });
+    expect(gone.statusCode).toBe(404);
+  });
 });
 
 function readdirFiles(folder: string): Buffer[] {
