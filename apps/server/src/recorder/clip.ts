@@ -141,6 +141,7 @@ export class ClipService {
         const work: ClipWork = { ...payload, id: job.id, output: this.output(job.id) };
         try {
           await this.produce(work, signal, progress);
+          await this.deps.shared?.putClip(job.id, work.output);
         } catch (err) {
           await rm(work.output, { force: true });
           throw err;
@@ -198,6 +199,7 @@ export class ClipService {
   async sweep(): Promise<number> {
     const old = await this.deps.jobs.store.finishedBefore(CLIP_JOB_KIND, this.deps.keepMs);
     await Promise.all(old.map((row) => rm(this.output(row.id), { force: true })));
+    await Promise.all(old.map((row) => this.deps.shared?.deleteClip(row.id).catch(() => undefined)));
     await this.deps.jobs.store.remove(old.map((row) => row.id));
     return old.length;
   }

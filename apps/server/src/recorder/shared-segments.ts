@@ -8,8 +8,8 @@ export const RECORDINGS_PREFIX = 'recordings/';
 
 /**
  * Shore recordings in the shared object store (STORAGE=nats): a finished segment file is copied to
- * `recordings/<recordingId>/<seq>_<start>_<end>.mp4` before it is indexed, so the instance that
- * serves it need not be the one that wrote it.
+ * `recordings/<recordingId>/<seq>_<start>_<end>.mp4` before it is indexed, and a finished clip to
+ * `clips/<jobId>.mp4`, so the instance that serves them need not be the one that wrote them.
  */
 export class SharedSegments {
   constructor(readonly store: ObjectStore) {}
@@ -28,6 +28,23 @@ export class SharedSegments {
 
   async delete(relative: string): Promise<void> {
     await this.store.delete(SharedSegments.key(relative));
+  }
+
+  /** A finished clip goes to `clips/<jobId>.mp4`, so any instance can hand it out. */
+  async putClip(id: string, path: string): Promise<void> {
+    await this.store.put(`clips/${id}.mp4`, createReadStream(path));
+  }
+
+  statClip(id: string): Promise<ObjectStat | undefined> {
+    return this.store.stat(`clips/${id}.mp4`);
+  }
+
+  readClip(id: string): Promise<Readable> {
+    return this.store.read(`clips/${id}.mp4`);
+  }
+
+  async deleteClip(id: string): Promise<void> {
+    await this.store.delete(`clips/${id}.mp4`);
   }
 
   stat(relative: string): Promise<ObjectStat | undefined> {

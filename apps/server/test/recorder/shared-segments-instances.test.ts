@@ -12,6 +12,7 @@ import { TEST_JWT_SECRET, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
 import { STANDARD, fakeSource, feed, liveStream, probeFile } from './helpers.ts';
 import { applyRetention } from '../../src/recorder/retention.ts';
+import { CLIPS_FOLDER } from '../../src/recorder/recovery.ts';
 
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const CAMERA = 'S1001-C01-1';
@@ -94,7 +95,7 @@ describe('a recording written by instance A is served by instance B after A is g
     }
   }, 60_000);
 
-  it('B exports a clip from segments only the object store holds', async () => {
+  it('B exports a clip from segments only the object store holds, and the clip is downloadable from the store', async () => {
     const start = segments[0]!.start + 1_000;
     let job = await api<ClipJob>('POST', `/api/v1/cctv/record/clip/${recordingId}`, { start, end: start + 3_000 });
     while (job.state === 'queued' || job.state === 'running') {
@@ -102,6 +103,9 @@ describe('a recording written by instance A is served by instance B after A is g
       job = await api<ClipJob>('GET', `/api/v1/cctv/record/clip/status/${job.id}`);
     }
     expect(job).toMatchObject({ state: 'done', progress: 100 });
+    // The clip file is in the object store too: B hands it out without its own copy, as any instance would.
+    rmSync(join(dir, 'b', CLIPS_FOLDER), { recursive: true, force: true });
+    expect(existsSync(join(dir, 'b', CLIPS_FOLDER, `${job.id}.mp4`))).toBe(false);
     const download = await b.inject({ method: 'GET', url: job.downloadUrl!, headers: { 'cas-jwt': token } });
     expect(download.statusCode).toBe(200);
     const file = join(dir, 'clip.mp4');

@@ -217,12 +217,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (!found) throw notFound('Clip job');
       if (!req.auth.visibleOrgIds.has(found.orgId)) throw forbidden();
       if (found.job.state !== 'done') throw new ApiError(409, `the clip is ${found.job.state}, not ready to download`);
-      const { size } = await stat(found.output);
+      // Made by another instance: from the shared object store (STORAGE=nats).
+      const shared = app.recorder.shared;
+      const local = !shared || (await isFile(found.output));
+      const size = local ? (await stat(found.output)).size : (await shared.statClip(req.params.id))?.size;
+      if (size === undefined) throw notFound('Clip file');
       reply
         .header('content-type', 'video/mp4')
         .header('content-length', size)
         .header('content-disposition', `attachment; filename="${found.fileName}"`);
-      return reply.send(createReadStream(found.output));
+      return reply.send(local ? createReadStream(found.output) : await shared.readClip(req.params.id));
     },
   );
 
