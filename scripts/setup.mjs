@@ -51,6 +51,8 @@ const wanted = [
 if (mode === 'test') {
   wanted.push({ bin: 'chromium', pkg: 'chromium' });
   wanted.push({ file: '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc', pkg: 'fonts-wqy-microhei' });
+  // The shared object store's tests run against a real NATS with JetStream.
+  wanted.push({ file: '/usr/sbin/nats-server', pkg: 'nats-server' });
 }
 // A real RTSP camera for the tests and `npm run demo -- --rtsp` (scripts/rtsp-camera.py): Debian's
 // GStreamer RTSP server through Python's GObject bindings, x264 (ugly) and x265 (bad) encoders.
@@ -80,7 +82,7 @@ if (missing.length > 0) {
   }
 } else if (!quiet) say(`${wanted.map((w) => w.pkg).join(', ')}: installed`);
 
-// 4. Local services the tests talk to: PostgreSQL (5432) and Redis (6379).
+// 4. Local services the tests talk to: PostgreSQL (5432), Redis (6379) and NATS with JetStream (4222).
 function listening(port) {
   return new Promise((resolve) => {
     const s = connect({ host: '127.0.0.1', port });
@@ -112,5 +114,16 @@ if (mode === 'test') {
       await waitFor(6379, 'Redis');
     } else fail('Redis is not running on 127.0.0.1:6379; start it, or set TEST_REDIS_URL.');
   }
-  if (!quiet) say('PostgreSQL and Redis are up');
+  // NATS with JetStream (4222): the shared object store's tests (apps/server/test/storage).
+  if (!(await listening(4222))) {
+    if (existsSync('/usr/sbin/nats-server') && isRoot && has('start-stop-daemon')) {
+      say('starting NATS with JetStream…');
+      run(
+        'mkdir -p /var/lib/nats-server && start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- ' +
+          '-a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log',
+      );
+      await waitFor(4222, 'NATS');
+    } else fail('NATS with JetStream is not running on 127.0.0.1:4222 (Debian package nats-server, started with -js); start it, or set TEST_NATS_URL.');
+  }
+  if (!quiet) say('PostgreSQL, Redis and NATS are up');
 }

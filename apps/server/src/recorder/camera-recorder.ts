@@ -32,6 +32,11 @@ export interface CameraRecorderDeps {
   now(): number;
   onEvent(event: RecordingEvent): void;
   log: FastifyBaseLogger;
+  /**
+   * Called with a finished segment's file (relative to root) before it is indexed: copies it to the
+   * shared object store when there is one (STORAGE=nats), so other instances can serve it.
+   */
+  shareSegment?: ((relative: string) => Promise<void>) | undefined;
 }
 
 interface Segment {
@@ -266,6 +271,10 @@ export class CameraRecorder {
         throw err;
       }
       run.endMs = endMs;
+      if (this.deps.shareSegment) {
+        const share = this.deps.shareSegment;
+        await share(relative).catch((err: unknown) => this.deps.log.warn({ err, file: relative }, 'shore recorder: copying a segment to the shared store failed; it stays on this instance only'));
+      }
       this.enqueueIndex('indexing a segment', () =>
         this.deps.index.addSegment({
           id: `${run.recordingId}-${seg.seq}`,

@@ -9,6 +9,7 @@ import { type JobRow, OwnerLimitError } from '../jobs/job-store.ts';
 import { RelaySplitter, type InitSegment, type MediaFragment } from '../media/fmp4.ts';
 import { CLIPS_FOLDER } from './recovery.ts';
 import type { SegmentRow } from './store.ts';
+import type { SharedSegments } from './shared-segments.ts';
 
 /**
  * Clips: a range of a recording exported as one MP4 with `moov` at the front (plays while it
@@ -52,10 +53,24 @@ interface TimedFragment {
   fragment: MediaFragment;
 }
 
+/** A segment's bytes: from this instance's disk, else (written by another instance) from the shared store. */
+async function readSegmentBytes(root: string, file: string, shared: SharedSegments | undefined): Promise<Buffer> {
+  try {
+    return await readFile(join(root, file));
+  } catch (err) {
+    if (!shared || (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return shared.get(file);
+  }
+}
+
 /** A segment file's init and fragments, each fragment with its recorded time (epoch ms). */
-export async function readSegmentUnits(root: string, segment: Pick<SegmentRow, 'file' | 'startMs'>): Promise<{ init: InitSegment; fragments: TimedFragment[] }> {
+export async function readSegmentUnits(
+  root: string,
+  segment: Pick<SegmentRow, 'file' | 'startMs'>,
+  shared?: SharedSegments,
+): Promise<{ init: InitSegment; fragments: TimedFragment[] }> {
   const splitter = new RelaySplitter();
-  const units = splitter.push(await readFile(join(root, segment.file)));
+  const units = splitter.push(await readSegmentBytes(root, segment.file, shared));
   splitter.end();
   let init: InitSegment | undefined;
   const fragments: TimedFragment[] = [];
@@ -97,6 +112,8 @@ export interface ClipServiceDeps {
   jobs: JobRunner;
   /** Clips one user may have queued or running at once (default 3). */
   perUserLimit?: number;
+  /** Where segments written by other instances are read from (STORAGE=nats). */
+  shared?: SharedSegments | undefined;
 }
 
 /** A user asked for more clips than may wait at once. */
@@ -124,6 +141,7 @@ export class ClipService {
         const work: ClipWork = { ...payload, id: job.id, output: this.output(job.id) };
         try {
           await this.produce(work, signal, progress);
+          await this.deps.shared?.putClip(job.id, work.output);
         } catch (err) {
           await rm(work.output, { force: true });
           throw err;
@@ -181,6 +199,7 @@ export class ClipService {
   async sweep(): Promise<number> {
     const old = await this.deps.jobs.store.finishedBefore(CLIP_JOB_KIND, this.deps.keepMs);
     await Promise.all(old.map((row) => rm(this.output(row.id), { force: true })));
+    await Promise.all(old.map((row) => this.deps.shared?.deleteClip(row.id).catch(() => undefined)));
     await this.deps.jobs.store.remove(old.map((row) => row.id));
     return old.length;
   }
@@ -189,7 +208,7 @@ export class ClipService {
     const segments = (await this.deps.segments(job.recordingId)).filter((s) => s.endMs > job.start && s.startMs < job.end);
     const [firstSegment, ...rest] = segments;
     if (!firstSegment) throw new Error('nothing was recorded in the requested range');
-    const first = await readSegmentUnits(this.deps.root, firstSegment);
+    const first = await readSegmentUnits(this.deps.root, firstSegment, this.deps.shared);
     let from = -1;
     first.fragments.forEach((f, i) => {
       if (f.fragment.keyframe && (f.time <= job.start || from < 0)) from = i;
@@ -242,7 +261,7 @@ export class ClipService {
         await feed(f.fragment.data);
       }
       for (const segment of rest) {
-        const units = await readSegmentUnits(this.deps.root, segment);
+        const units = await readSegmentUnits(this.deps.root, segment, this.deps.shared);
         for (const f of units.fragments) {
           if (f.time >= job.end) break;
           await feed(f.fragment.data);

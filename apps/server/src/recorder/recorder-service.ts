@@ -11,6 +11,7 @@ import { recoverRecordings, type RecoveryResult } from './recovery.ts';
 import { applyRetention, type RetentionResult } from './retention.ts';
 import { isConfigActive } from './schedule.ts';
 import type { CameraInfo, RecordingStore } from './store.ts';
+import type { SharedSegments } from './shared-segments.ts';
 
 export interface RecorderServiceDeps {
   store: RecordingStore;
@@ -21,6 +22,8 @@ export interface RecorderServiceDeps {
   /** The job runner clip exports run on. */
   jobs: JobRunner;
   now?: () => number;
+  /** The shared object store segments are copied to (STORAGE=nats); none keeps them on this instance's disk only. */
+  shared?: SharedSegments | undefined;
 }
 
 /**
@@ -48,11 +51,17 @@ export class RecorderService implements LiveMediaTap {
       keepMs: deps.settings.clipKeepMs,
       log: deps.log,
       jobs: deps.jobs,
+      shared: deps.shared,
     });
   }
 
   private get now(): number {
     return (this.deps.now ?? Date.now)();
+  }
+
+  /** The shared object store segments are copied to, when the cluster has one (STORAGE=nats). */
+  get shared(): SharedSegments | undefined {
+    return this.deps.shared;
   }
 
   get root(): string {
@@ -112,7 +121,7 @@ export class RecorderService implements LiveMediaTap {
 
   /** Deletes by age and budget (at most one run at a time). */
   enforceRetention(): Promise<RetentionResult> {
-    this.retentionRun ??= applyRetention(this.deps.store, this.root, this.deps.settings, this.now).finally(() => {
+    this.retentionRun ??= applyRetention(this.deps.store, this.root, this.deps.settings, this.now, this.deps.shared).finally(() => {
       this.retentionRun = undefined;
     });
     return this.retentionRun;
@@ -178,6 +187,7 @@ export class RecorderService implements LiveMediaTap {
         now: () => this.now,
         onEvent: (event) => void this.announce(event),
         log: this.deps.log,
+        shareSegment: this.deps.shared ? (relative) => this.deps.shared!.upload(this.root, relative) : undefined,
       });
       this.recorders.set(cameraId, rec);
     }

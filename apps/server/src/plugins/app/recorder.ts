@@ -5,6 +5,8 @@ import fp from 'fastify-plugin';
 import { type RecorderSettings, readRecorderSettings } from '../../recorder/config.ts';
 import { RecorderService } from '../../recorder/recorder-service.ts';
 import { RecordingStore } from '../../recorder/store.ts';
+import { SharedSegments } from '../../recorder/shared-segments.ts';
+import { openObjectStore, readStorageSettings, type StorageSettings } from '../../storage/open-store.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,6 +23,8 @@ export interface RecorderPluginOptions {
   settings?: Partial<RecorderSettings> | undefined;
   /** The recorder's clock (tests run recordings at chosen times). */
   now?: (() => number) | undefined;
+  /** Overrides of the storage settings read from the environment (STORAGE, NATS_URL, NATS_BUCKET). */
+  storage?: Partial<StorageSettings> | undefined;
 }
 
 /**
@@ -34,6 +38,9 @@ export default fp<RecorderPluginOptions>(
     const settings = { ...readRecorderSettings(process.env, dataDir), ...opts.settings };
     if (scratch && !opts.settings?.dir && !process.env.RECORDINGS_DIR) settings.dir = join(scratch, 'recordings');
     const store = new RecordingStore(app.database.db);
+    // STORAGE=nats: finished segments are copied to NATS JetStream's object store, readable from every instance.
+    const storage = { ...readStorageSettings(process.env), ...opts.storage };
+    const objects = storage.kind === 'local' ? undefined : await openObjectStore(storage, settings.dir);
     const recorder = new RecorderService({
       store,
       settings,
@@ -42,6 +49,7 @@ export default fp<RecorderPluginOptions>(
       },
       log: app.log.child({ module: 'recorder' }),
       jobs: app.jobs.runner,
+      shared: objects ? new SharedSegments(objects) : undefined,
       ...(opts.now ? { now: opts.now } : {}),
     });
     await recorder.start();
@@ -54,6 +62,7 @@ export default fp<RecorderPluginOptions>(
     app.addHook('onClose', async () => {
       untap();
       await recorder.close();
+      await objects?.close();
       if (scratch) rmSync(scratch, { recursive: true, force: true });
     });
   },

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import fastifyStatic from '@fastify/static';
 import { Type } from 'typebox';
@@ -25,6 +26,14 @@ import { toSegment } from '../../../recorder/store.ts';
 import { ClipLimitError } from '../../../recorder/clip.ts';
 import * as t from '../../../db/schema.ts';
 import { isTimeZone } from '../../../recorder/schedule.ts';
+import { parseByteRange } from '../../../storage/http-range.ts';
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
 const security = [{ casJwt: [] }];
@@ -114,9 +123,25 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const segment = await app.recordings.segment(req.params.id);
       if (!segment) throw notFound('Segment');
       if (!req.auth.visibleOrgIds.has(segment.orgId)) throw forbidden();
-      // @fastify/static answers Range (206, 416 with Content-Range), the type and validators; a
-      // missing file is the app's 404.
       reply.header('cache-control', 'private, max-age=86400');
+      // A segment this instance wrote is on its disk: @fastify/static answers Range (206, 416 with
+      // Content-Range), the type and validators. One written by another instance comes from the
+      // shared object store (STORAGE=nats); a missing file is the app's 404.
+      const shared = app.recorder.shared;
+      if (shared && !(await isFile(join(app.recorder.root, segment.file)))) {
+        const object = await shared.stat(segment.file);
+        if (!object) throw notFound('Segment file');
+        const range = parseByteRange(req.headers.range, object.size);
+        reply.header('accept-ranges', 'bytes');
+        if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${object.size}`).send({ code: 416, message: 'Range Not Satisfiable', data: null });
+        reply.header('last-modified', new Date(object.mtimeMs).toUTCString()).type('video/mp4');
+        if (!range) return reply.header('content-length', object.size).send(await shared.read(segment.file));
+        return reply
+          .code(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${object.size}`)
+          .header('content-length', range.end - range.start + 1)
+          .send(await shared.read(segment.file, range));
+      }
       return reply.sendFile(segment.file, app.recorder.root, { cacheControl: false, acceptRanges: true });
     },
   );
@@ -192,12 +217,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (!found) throw notFound('Clip job');
       if (!req.auth.visibleOrgIds.has(found.orgId)) throw forbidden();
       if (found.job.state !== 'done') throw new ApiError(409, `the clip is ${found.job.state}, not ready to download`);
-      const { size } = await stat(found.output);
+      // Made by another instance: from the shared object store (STORAGE=nats).
+      const shared = app.recorder.shared;
+      const local = !shared || (await isFile(found.output));
+      const size = local ? (await stat(found.output)).size : (await shared.statClip(req.params.id))?.size;
+      if (size === undefined) throw notFound('Clip file');
       reply
         .header('content-type', 'video/mp4')
         .header('content-length', size)
         .header('content-disposition', `attachment; filename="${found.fileName}"`);
-      return reply.send(createReadStream(found.output));
+      return reply.send(local ? createReadStream(found.output) : await shared.readClip(req.params.id));
     },
   );
 
