@@ -51,7 +51,7 @@ export class NatsObjectStore implements ObjectStore {
     const info =
       data instanceof Uint8Array
         ? await this.bucket.putBlob({ name: key }, data)
-        : await this.bucket.put({ name: key }, ReadableStream.from(bytesOf(data)));
+        : await this.bucket.put({ name: key }, webStreamOf(bytesOf(data)));
     return toStat(info);
   }
 
@@ -175,4 +175,19 @@ async function* slice(stream: ReadableStream<Uint8Array>, start: number, end: nu
   } finally {
     await reader.cancel().catch(() => undefined);
   }
+}
+
+/** A web stream of chunks (what the object store's put takes); ReadableStream.from is not typed for every workspace. */
+function webStreamOf(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const it = source[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await it.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel(reason) {
+      await it.return?.(reason);
+    },
+  });
 }
