@@ -97,6 +97,10 @@ test('pick a ship, long-press a channel, choose live video: it plays, and the la
   await mobile.liveDialog.getByRole('button', { name: '播放', exact: true }).tap();
   await mobile.expectPlaying();
   await expect(mobile.videoArea.locator('[data-camera-id]')).toHaveAttribute('data-camera-id', p.camera);
+  // The talk button, on ships with talk on only (S1001 has it, S3002 not).
+  const talk = mobile.videoArea.getByRole('button', { name: '对讲', exact: true });
+  if (p.ship === 'S1001') await expect(talk).toBeVisible();
+  else await expect(talk).toHaveCount(0);
 
   // Portrait: the video area is the screen's width and three quarters as high (spec §2).
   const portrait = await mobile.videoAreaBox();

@@ -116,6 +116,12 @@ test('hold a direction: the Bridge picture pans; presets are set, gone to and de
   expect(sideways(atPreset, away)).toBeGreaterThan(20);
   await pad.getByRole('button', { name: texts.presets.open, exact: true }).click();
   await presets.getByRole('button', { name: texts.presets.goto, exact: true }).click();
+  // Who steers it stays readable beside the open presets, not under them.
+  const label = cell.getByTestId('ptz-moved-by');
+  await expect(label).toBeVisible();
+  const [labelBox, presetsBox] = [await label.boundingBox(), await page.locator('.ant-popover-container', { has: presets }).boundingBox()];
+  expect(labelBox && presetsBox).toBeTruthy();
+  if (labelBox && presetsBox) expect(labelBox.y >= presetsBox.y + presetsBox.height || labelBox.x + labelBox.width <= presetsBox.x || labelBox.x >= presetsBox.x + presetsBox.width).toBe(true);
   await page.waitForTimeout(2_500);
   const back = await profile(page);
   console.log(`[ptz] preset: away ${sideways(atPreset, away)} columns, back ${sideways(atPreset, back)}`);

@@ -10,6 +10,8 @@ import { soundCodecOf } from '../../shared/player-cell/index.ts';
 import { useShipStatus } from '../../lib/realtime/index.ts';
 import { MobileSound } from './MobileSound.tsx';
 import { MobilePtzPad } from '../../features/ptz/index.ts';
+import { MobileTalkButton } from '../../features/talk/index.ts';
+import styles from '../mobile.module.css';
 import { VideoFrame, type FrameOverlay } from './VideoFrame.tsx';
 
 /** Live video of one camera at a definition (undefined: the ship's default), with the desktop's player. */
@@ -40,7 +42,12 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
       banner={bannerFor(view, now)}
       onClose={onClose}
       onContinue={continueWatching}
-      barExtra={soundCodecOf(view.codec?.mime) ? <MobileSound videoRef={videoRef} player={player} /> : undefined}
+      barExtra={
+        <span className={styles.frameExtras}>
+          <MobileTalkButton source={source} />
+          {soundCodecOf(view.codec?.mime) ? <MobileSound videoRef={videoRef} player={player} /> : null}
+        </span>
+      }
       footer={<MobilePtzPad source={source} />}
     />
   );
