@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { captureCodeLayout } from '@ship-cctv/protocol';
 import { PlayGridPage } from './pages/play-grid-page.ts';
 
 /**
@@ -13,47 +14,84 @@ const CAMERA = 'S1001-C01-1';
 
 const COLUMNS = 160;
 
-/**
- * The cell's current video frame as a column profile: mean luma of each of 160 columns over rows
- * 30–80 % (below the burned-in name and clock, above the capture code).
- */
-async function profile(page: Page): Promise<number[]> {
-  return page.locator(`[data-camera-id="${CAMERA}"] video`).evaluate((v: HTMLVideoElement, columns: number) => {
-    const canvas = document.createElement('canvas');
-    canvas.width = columns;
-    canvas.height = 90;
-    const ctx = canvas.getContext('2d', { willReadFrequently: true });
-    if (!ctx) return [];
-    ctx.drawImage(v, 0, 0, columns, 90);
-    const data = ctx.getImageData(0, 27, columns, 45).data;
-    const out = new Array<number>(columns).fill(0);
-    for (let y = 0; y < 45; y++) {
-      for (let x = 0; x < columns; x++) {
-        const i = (y * columns + x) * 4;
-        out[x] = (out[x] ?? 0) + (0.299 * (data[i] ?? 0) + 0.587 * (data[i + 1] ?? 0) + 0.114 * (data[i + 2] ?? 0)) / 45;
+/** The cell's current video frame: luma of a 160×90 copy, rows 30–80 % (27–71), and its size. */
+interface Frame {
+  luma: number[][];
+  width: number;
+  height: number;
+}
+const TOP = 27;
+const ROWS = 45;
+
+async function profile(page: Page): Promise<Frame> {
+  return page.locator(`[data-camera-id="${CAMERA}"] video`).evaluate(
+    (v: HTMLVideoElement, { columns, top, rows }) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = columns;
+      canvas.height = 90;
+      const ctx = canvas.getContext('2d', { willReadFrequently: true });
+      if (!ctx) return { luma: [], width: 0, height: 0 };
+      ctx.drawImage(v, 0, 0, columns, 90);
+      const data = ctx.getImageData(0, top, columns, rows).data;
+      const luma: number[][] = [];
+      for (let y = 0; y < rows; y++) {
+        const row: number[] = [];
+        for (let x = 0; x < columns; x++) {
+          const i = (y * columns + x) * 4;
+          row.push(0.299 * (data[i] ?? 0) + 0.587 * (data[i + 1] ?? 0) + 0.114 * (data[i + 2] ?? 0));
+        }
+        luma.push(row);
       }
-    }
-    return out;
-  }, COLUMNS);
+      return { luma, width: v.videoWidth, height: v.videoHeight };
+    },
+    { columns: COLUMNS, top: TOP, rows: ROWS },
+  );
+}
+
+/**
+ * Where a frame's capture code lies (it stays put while the scene moves), in the band's cells, with
+ * a cell's margin: the link may switch the stream to 320×180 between two frames, where the code is
+ * larger and reaches into the band.
+ */
+function codeMask(f: Frame): (x: number, y: number) => boolean {
+  const layout = captureCodeLayout(f.width, f.height);
+  if (!layout) return () => false;
+  const sx = COLUMNS / f.width;
+  const sy = 90 / f.height;
+  const x0 = (layout.x - layout.cell) * sx;
+  const x1 = (layout.x + (layout.cols + 1) * layout.cell) * sx;
+  const y0 = (layout.y - layout.cell) * sy - TOP;
+  const y1 = (layout.y + (layout.rows + 1) * layout.cell) * sy - TOP;
+  return (x, y) => x >= x0 - 1 && x <= x1 + 1 && y >= y0 - 1 && y <= y1 + 1;
 }
 
 /**
  * How far the picture moved sideways from `a` to `b`, in columns (negative: to the left, as when
- * the camera pans right): the shift that best lines the two profiles up. The small moving square
- * of the synthetic camera touches a few columns only; a pan shifts them all.
+ * the camera pans right): the shift that best lines the two frames up, leaving out where either
+ * frame's capture code is. The small moving square of the synthetic camera touches a few columns
+ * only; a pan shifts them all.
  */
-function sideways(a: number[], b: number[]): number {
+function sideways(a: Frame, b: Frame): number {
+  const inA = codeMask(a);
+  const inB = codeMask(b);
   const sad = (shift: number) => {
     let sum = 0;
     let n = 0;
-    for (let x = Math.max(0, -shift); x < Math.min(COLUMNS, COLUMNS - shift); x++) {
-      sum += Math.abs((a[x] ?? 0) - (b[x + shift] ?? 0));
-      n++;
+    for (let y = 0; y < ROWS; y++) {
+      for (let x = Math.max(0, -shift); x < Math.min(COLUMNS, COLUMNS - shift); x++) {
+        if (inA(x, y) || inB(x + shift, y)) continue;
+        sum += Math.abs((a.luma[y]?.[x] ?? 0) - (b.luma[y]?.[x + shift] ?? 0));
+        n++;
+      }
     }
-    return sum / n;
+    return n === 0 ? Infinity : sum / n;
   };
   let best = 0;
-  for (let shift = -90; shift <= 90; shift++) if (sad(shift) < sad(best)) best = shift;
+  let bestSad = sad(0);
+  for (let shift = -90; shift <= 90; shift++) {
+    const d = sad(shift);
+    if (d < bestSad) [best, bestSad] = [shift, d];
+  }
   return best;
 }
 
