@@ -74,6 +74,15 @@ export function removeFromPlaylist(playlist: readonly PlayableSource[], cameraId
   return next.length === playlist.length ? playlist : next;
 }
 
+/**
+ * Spec §2: changing the organisation clears the sources of the one before — only channels of the
+ * selected organisation's ships (its sub-organisations' included) stay in the grid.
+ */
+export function keepShips(playlist: readonly PlayableSource[], shipIds: ReadonlySet<string>): readonly PlayableSource[] {
+  const next = playlist.filter((s) => shipIds.has(s.shipId));
+  return next.length === playlist.length ? playlist : next;
+}
+
 export function isGridSize(value: unknown): value is GridSize {
   return GRID_SIZES.includes(value as GridSize);
 }

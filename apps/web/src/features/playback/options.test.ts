@@ -12,12 +12,14 @@ import {
   formatUtcOffset,
   isDayAfterNow,
   matchesTimeZone,
+  offsetMinutesAt,
   parseWallClock,
   sideBySide,
   templateGroups,
   TIME_ZONES,
   timeZoneLabel,
   timeZoneName,
+  timeZonesAt,
   toPlaybackCommand,
   validatePlaybackOptions,
   wallClockToEpoch,
@@ -74,11 +76,37 @@ describe('time-zone list', () => {
     expect(timeZoneLabel(cst, 'en')).toBe('(UTC+08:00) Beijing, Chongqing, Hong Kong, Urumqi');
   });
 
-  it('labels a summer-time entry with the offset it converts with', () => {
+  it('labels an entry with its offset as of the time being chosen: summer time only in summer', () => {
     const alaska = zone('Alaskan Standard Time');
-    expect(alaska.text).toBe('(UTC-09:00) Alaska');
-    expect(timeZoneLabel(alaska, 'en')).toBe('(UTC-08:00) Alaska (DST)');
-    expect(timeZoneLabel(alaska, 'zh-CN')).toBe('(UTC-08:00) 阿拉斯加（夏令时）');
+    const may = Date.UTC(2026, 4, 1);
+    const november = Date.UTC(2026, 10, 24);
+    expect(timeZoneLabel(alaska, 'en', may)).toBe('(UTC-08:00) Alaska (DST)');
+    expect(timeZoneLabel(alaska, 'zh-CN', may)).toBe('(UTC-08:00) 阿拉斯加（夏令时）');
+    expect(timeZoneLabel(alaska, 'en', november)).toBe('(UTC-09:00) Alaska');
+    expect(timeZoneLabel(alaska, 'zh-CN', november)).toBe('(UTC-09:00) 阿拉斯加');
+    // The list says −02:30 (its summer offset) all year.
+    const newfoundland = zone('Newfoundland Standard Time');
+    expect(timeZoneLabel(newfoundland, 'en', november)).toBe('(UTC-03:30) Newfoundland');
+    expect(timeZoneLabel(newfoundland, 'en', may)).toBe('(UTC-02:30) Newfoundland (DST)');
+    // Named after a summer time: that offset all year, and "summer time" said once.
+    const pacificSummer = zone('Pacific Daylight Time');
+    expect(timeZoneLabel(pacificSummer, 'zh-CN', november)).toBe('(UTC-07:00) 太平洋夏令时（美国和加拿大）');
+    expect(timeZoneLabel(pacificSummer, 'en', may)).toBe('(UTC-07:00) Pacific Daylight Time (US & Canada)');
+    // Rules changed since the list was written: Caracas is −04:00 (listed −04:30), Tehran keeps no summer time.
+    expect(timeZoneLabel(zone('Venezuela Standard Time'), 'en', may)).toBe('(UTC-04:00) Caracas');
+    expect(timeZoneLabel(zone('Iran Standard Time'), 'en', may)).toBe('(UTC+03:30) Tehran');
+    expect(offsetMinutesAt(zone('China Standard Time'), november)).toBe(480);
+  });
+
+  it('sorts the list by the offsets of the time being chosen, and finds UTC-03:30 in winter', () => {
+    for (const at of [Date.UTC(2026, 0, 15), Date.UTC(2026, 6, 15)]) {
+      const offsets = timeZonesAt(at).map((z) => offsetMinutesAt(z, at));
+      expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+      expect(timeZonesAt(at)).toHaveLength(TIME_ZONES.length);
+    }
+    const november = Date.UTC(2026, 10, 24);
+    expect(TIME_ZONES.filter((z) => matchesTimeZone(z, 'UTC-03:30', november)).map((z) => z.id)).toEqual(['Newfoundland Standard Time']);
+    expect(TIME_ZONES.filter((z) => matchesTimeZone(z, 'UTC-02:30', november))).toEqual([]);
   });
 
   it('keeps both entries of the value listed twice', () => {
@@ -111,7 +139,8 @@ describe('wall clock ↔ epoch', () => {
     const cases: Array<[string, number]> = [
       ['China Standard Time', Date.UTC(2025, 4, 1, 0, 0, 0)],
       ['Nepal Standard Time', Date.UTC(2025, 4, 1, 2, 15, 0)], // +5:45
-      ['Venezuela Standard Time', Date.UTC(2025, 4, 1, 12, 30, 0)], // −4:30
+      ['Venezuela Standard Time', Date.UTC(2025, 4, 1, 12, 0, 0)], // −4:00 (Caracas since 2016)
+      ['Afghanistan Standard Time', Date.UTC(2025, 4, 1, 3, 30, 0)], // +4:30
       ['Newfoundland Standard Time', Date.UTC(2025, 4, 1, 10, 30, 0)], // summer −2:30
       ['Dateline Standard Time', Date.UTC(2025, 4, 1, 20, 0, 0)], // −12
       ['Samoa Standard Time', Date.UTC(2025, 3, 30, 19, 0, 0)], // +13: the day before in UTC
@@ -128,6 +157,17 @@ describe('wall clock ↔ epoch', () => {
     expect(formatInTimeZone(newYear, zone('Hawaiian Standard Time'))).toBe('2024-12-31 14:00:00');
     expect(formatInTimeZone(newYear, zone('Nepal Standard Time'))).toBe('2025-01-01 05:45:00');
     expect(wallClockToEpoch({ year: 2024, month: 12, day: 31, hour: 14, minute: 0, second: 0 }, zone('Hawaiian Standard Time'))).toBe(newYear);
+  });
+
+  it('follows summer time where it changes: a skipped reading takes the offset before, a repeated one its first instant', () => {
+    const newfoundland = zone('Newfoundland Standard Time');
+    // 2026-11-01 02:00 NDT (−02:30) goes back to 01:00 NST (−03:30): 01:30 is read twice.
+    expect(wallClockToEpoch({ year: 2026, month: 11, day: 1, hour: 1, minute: 30, second: 0 }, newfoundland)).toBe(Date.UTC(2026, 10, 1, 4, 0, 0));
+    expect(epochToWallClock(Date.UTC(2026, 10, 1, 5, 0, 0), newfoundland)).toEqual({ year: 2026, month: 11, day: 1, hour: 1, minute: 30, second: 0 });
+    // 2026-03-08 02:00 NST goes forward to 03:00 NDT: 02:30 is never read.
+    expect(wallClockToEpoch({ year: 2026, month: 3, day: 8, hour: 2, minute: 30, second: 0 }, newfoundland)).toBe(Date.UTC(2026, 2, 8, 6, 0, 0));
+    expect(formatInTimeZone(Date.UTC(2026, 2, 8, 5, 29, 0), newfoundland)).toBe('2026-03-08 01:59:00');
+    expect(formatInTimeZone(Date.UTC(2026, 2, 8, 5, 30, 0), newfoundland)).toBe('2026-03-08 03:00:00');
   });
 
   it('round-trips every zone at every quarter hour of a day', () => {

@@ -3,10 +3,12 @@
  * §9): the time-zone list, wall clock ↔ epoch in a zone, defaults, validation and side-by-side
  * times. Pure and framework-free: the desktop dialog and the mobile app both build on it.
  *
- * Every time is epoch milliseconds (UTC). A zone only changes how a time is typed or shown. The
- * zones of timezones.json have a fixed offset (an `isdst` entry carries its summer offset), which
- * is what the conversion uses: a time typed in "(UTC+05:45) Kathmandu" is 5 h 45 min ahead of UTC
- * whatever the date.
+ * Every time is epoch milliseconds (UTC). A zone only changes how a time is typed or shown. An
+ * entry of timezones.json names places and lists their IANA zones; its offset at a moment is the
+ * first IANA zone's at that moment (Intl), so summer time applies only in summer and zones whose
+ * rules changed since the list was written (Caracas, Tehran) read as their clocks do. The list's
+ * own fixed offset is used only for an entry without IANA zones and for the two entries that are
+ * themselves a summer time ("Pacific Daylight Time"), which are that offset all year.
  */
 import timezones from 'timezones.json';
 import { DEFAULT_REMOTE_SPEED, PLAYBACK_SPEEDS, SHIP_PLAYBACK_MAX_RANGE_MS, type PlaybackSpeed, type ShipConfig, type ShipPlaybackCommand } from '@ship-cctv/protocol';
@@ -64,12 +66,65 @@ export function defaultTimeZone(): TimeZoneEntry {
   return zone;
 }
 
-/** The entry's offset in whole minutes (5.75 h → 345). */
-export function offsetMinutes(zone: Pick<TimeZoneEntry, 'offset'>): number {
-  return Math.round(zone.offset * 60);
+type Zone = Pick<TimeZoneEntry, 'offset' | 'utc' | 'text'>;
+
+/** An entry named after a summer time: it is that offset all year. */
+const SUMMER_TIME_NAME = /Daylight|Summer/;
+
+/** The IANA zone an entry's clock follows, or undefined when it keeps its listed offset. */
+function ianaZoneOf(zone: Zone): string | undefined {
+  return SUMMER_TIME_NAME.test(zone.text) ? undefined : zone.utc[0];
 }
 
-/** "UTC+08:00", "UTC−04:30" written with an ASCII minus, "UTC+05:45", "UTC+00:00". */
+/**
+ * The IANA zone whose clock reads like the entry's: its own, or for an entry that keeps a fixed
+ * whole-hour offset the matching `Etc/GMT±h` (whose sign is inverted by convention).
+ */
+export function clockZoneOf(zone: Zone): string | undefined {
+  const iana = ianaZoneOf(zone);
+  if (iana !== undefined) return iana;
+  if (!Number.isInteger(zone.offset)) return undefined;
+  return zone.offset === 0 ? 'Etc/GMT' : `Etc/GMT${zone.offset > 0 ? '-' : '+'}${Math.abs(zone.offset)}`;
+}
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** An IANA zone's offset from UTC at a moment, in minutes ("GMT-03:30" → −210); undefined if unknown. */
+export function ianaOffsetMinutes(iana: string, epoch: number): number | undefined {
+  let format = offsetFormats.get(iana);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', { timeZone: iana, timeZoneName: 'longOffset' });
+    } catch {
+      return undefined;
+    }
+    offsetFormats.set(iana, format);
+  }
+  const name = format.formatToParts(epoch).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  if (name === 'GMT') return 0;
+  const m = /^GMT([+-])(\d{2}):(\d{2})$/.exec(name);
+  if (!m) return undefined;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+}
+
+/** The entry's offset in whole minutes at a moment (China: 480 all year; Newfoundland: −210 in winter, −150 in summer). */
+export function offsetMinutesAt(zone: Zone, epoch: number): number {
+  const iana = ianaZoneOf(zone);
+  return (iana === undefined ? undefined : ianaOffsetMinutes(iana, epoch)) ?? Math.round(zone.offset * 60);
+}
+
+/** Whether the entry's places keep summer time at that moment (their offset is above their winter one). */
+export function isSummerTimeAt(zone: Zone, epoch: number): boolean {
+  const iana = ianaZoneOf(zone);
+  if (iana === undefined) return false;
+  const year = new Date(epoch).getUTCFullYear();
+  const january = ianaOffsetMinutes(iana, Date.UTC(year, 0, 1));
+  const july = ianaOffsetMinutes(iana, Date.UTC(year, 6, 1));
+  const now = ianaOffsetMinutes(iana, epoch);
+  return january !== undefined && july !== undefined && now !== undefined && now > Math.min(january, july);
+}
+
+/** "UTC+08:00", "UTC-04:30" written with an ASCII minus, "UTC+05:45", "UTC+00:00". */
 export function formatUtcOffset(minutes: number): string {
   const sign = minutes < 0 ? '-' : '+';
   const abs = Math.abs(minutes);
@@ -82,19 +137,27 @@ export function timeZoneName(zone: TimeZoneEntry, language: TextLanguage): strin
 }
 
 /**
- * What the picker shows: the offset the conversion really uses (for a summer-time entry that is
- * the summer offset, marked as such), then the place names.
+ * What the picker shows at a moment (the time being chosen): the offset the conversion uses then,
+ * the place names, and "summer time" when the places keep it then (never twice: an entry named
+ * after a summer time says so already).
  */
-export function timeZoneLabel(zone: TimeZoneEntry, language: TextLanguage): string {
-  const dst = zone.isdst ? (language === 'zh-CN' ? '（夏令时）' : ' (DST)') : '';
-  return `(${formatUtcOffset(offsetMinutes(zone))}) ${timeZoneName(zone, language)}${dst}`;
+export function timeZoneLabel(zone: TimeZoneEntry, language: TextLanguage, at: number = Date.now()): string {
+  const dst = isSummerTimeAt(zone, at) ? (language === 'zh-CN' ? '（夏令时）' : ' (DST)') : '';
+  return `(${formatUtcOffset(offsetMinutesAt(zone, at))}) ${timeZoneName(zone, language)}${dst}`;
 }
 
-/** Search in both languages, the zone's name, its abbreviation, its IANA zones and its offset. */
-export function matchesTimeZone(zone: TimeZoneEntry, query: string): boolean {
+/** The entries west to east by their offset at a moment (entries of one offset as listed). */
+export function timeZonesAt(at: number): TimeZoneEntry[] {
+  return TIME_ZONES.map((zone, index) => ({ zone, index, offset: offsetMinutesAt(zone, at) }))
+    .sort((a, b) => a.offset - b.offset || a.index - b.index)
+    .map((e) => e.zone);
+}
+
+/** Search in both languages, the zone's name, its abbreviation, its IANA zones and its offset at a moment. */
+export function matchesTimeZone(zone: TimeZoneEntry, query: string, at: number = Date.now()): boolean {
   const q = query.trim().toLowerCase();
   if (!q) return true;
-  const haystack = [timeZoneLabel(zone, 'zh-CN'), timeZoneLabel(zone, 'en'), zone.value, zone.abbr, ...zone.utc];
+  const haystack = [timeZoneLabel(zone, 'zh-CN', at), timeZoneLabel(zone, 'en', at), zone.value, zone.abbr, ...zone.utc];
   return haystack.some((text) => text.toLowerCase().includes(q));
 }
 
@@ -111,16 +174,26 @@ export interface WallClock {
   second: number;
 }
 
-type Zone = Pick<TimeZoneEntry, 'offset'>;
-
-/** The instant at which the clocks of `zone` show `wall`. */
+/**
+ * The instant at which the clocks of `zone` show `wall`. Where summer time begins, a reading the
+ * clocks skip is taken with the offset before the change; where it ends, a reading shown twice is
+ * its first instant.
+ */
 export function wallClockToEpoch(wall: WallClock, zone: Zone): number {
-  return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second) - offsetMinutes(zone) * 60_000;
+  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
+  // The offsets in force a day either side; the earliest instant whose own offset gives `wall` wins.
+  const before = offsetMinutesAt(zone, asUtc - 86_400_000);
+  let best: number | undefined;
+  for (const offset of new Set([before, offsetMinutesAt(zone, asUtc + 86_400_000)])) {
+    const t = asUtc - offset * 60_000;
+    if (offsetMinutesAt(zone, t) === offset && (best === undefined || t < best)) best = t;
+  }
+  return best ?? asUtc - before * 60_000;
 }
 
 /** What the clocks of `zone` show at `epoch` (to the second). */
 export function epochToWallClock(epoch: number, zone: Zone): WallClock {
-  return utcFields(new Date(epoch + offsetMinutes(zone) * 60_000));
+  return utcFields(new Date(epoch + offsetMinutesAt(zone, epoch) * 60_000));
 }
 
 function utcFields(d: Date): WallClock {

@@ -10,8 +10,8 @@ import {
   parseWallClock,
   SPEED_CHOICES,
   templateGroups,
-  TIME_ZONES,
   timeZoneLabel,
+  timeZonesAt,
   wallClockToEpoch,
   type PlaybackOptions,
   type PlaybackOptionsField,
@@ -108,7 +108,7 @@ export function PlaybackOptionsDialog({ source, initial, onPlay, onClose, now = 
             onClick={() => setZonePicker(true)}
             arrowIcon
             description={errorText('timeZone')}
-            extra={<span className={styles.zoneText}>{zone ? timeZoneLabel(zone, language) : t('mobile.playbackOptions.pick')}</span>}
+            extra={<span className={styles.zoneText}>{zone ? timeZoneLabel(zone, language, draft.start ?? now()) : t('mobile.playbackOptions.pick')}</span>}
           >
             {t('playback.options.timeZone')}
           </List.Item>
@@ -154,6 +154,7 @@ export function PlaybackOptionsDialog({ source, initial, onPlay, onClose, now = 
         open={zonePicker}
         value={zone?.id}
         language={language}
+        at={draft.start ?? now()}
         onPick={(id) => change('timeZone', { timeZoneId: id })}
         onClose={() => setZonePicker(false)}
       />
@@ -161,12 +162,13 @@ export function PlaybackOptionsDialog({ source, initial, onPlay, onClose, now = 
   );
 }
 
-function TimeZoneSheet({ open, value, language, onPick, onClose }: { open: boolean; value: string | undefined; language: TextLanguage; onPick(id: string): void; onClose(): void }) {
+/** The zones sorted by their offset at `at` (the start being chosen), labelled and searchable as of then. */
+function TimeZoneSheet({ open, value, language, at, onPick, onClose }: { open: boolean; value: string | undefined; language: TextLanguage; at: number; onPick(id: string): void; onClose(): void }) {
   const { t } = useTranslation();
   const [query, setQuery] = useState('');
   const options = useMemo(
-    () => TIME_ZONES.filter((zone) => matchesTimeZone(zone, query)).map((zone) => ({ value: zone.id, label: timeZoneLabel(zone, language) })),
-    [query, language],
+    () => timeZonesAt(at).filter((zone) => matchesTimeZone(zone, query, at)).map((zone) => ({ value: zone.id, label: timeZoneLabel(zone, language, at) })),
+    [query, language, at],
   );
   return (
     <Popup visible={open} onMaskClick={onClose} onClose={onClose} destroyOnClose bodyStyle={{ height: '70vh', display: 'flex', flexDirection: 'column', borderRadius: '12px 12px 0 0' }}>

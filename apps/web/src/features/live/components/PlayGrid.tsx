@@ -1,5 +1,6 @@
 import { Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useOrganisationPlaylist } from '../hooks/useOrganisationPlaylist.ts';
 import { GRID_SIZES, isGridSize, usePlaylist, usePlaylistActions } from '../playlist.ts';
 import styles from './PlayGrid.module.css';
 import { PlayerCell } from '../../../shared/player-cell/PlayerCell.tsx';
@@ -13,6 +14,7 @@ export function PlayGrid() {
   const { t } = useTranslation();
   const { gridSize, playlist } = usePlaylist();
   const { remove, setGridSize } = usePlaylistActions();
+  useOrganisationPlaylist();
   const side = Math.sqrt(gridSize);
   const shown = playlist.slice(0, gridSize);
   const empty = gridSize - shown.length;

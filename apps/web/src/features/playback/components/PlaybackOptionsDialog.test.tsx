@@ -96,6 +96,43 @@ describe('PlaybackOptionsDialog', { timeout: 30_000 }, () => {
     expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ timeZoneId: 'Nepal Standard Time', end: NOW });
   });
 
+  it('“此刻” and the calendar’s today follow the chosen zone’s clock, not the browser’s', async () => {
+    // 20:00 UTC on 1 May is already 01:45 on 2 May in Kathmandu (+05:45), whatever the browser's zone.
+    const late = Date.UTC(2025, 4, 1, 20, 0, 0);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(late);
+    try {
+      const queryClient = createQueryClient();
+      queryClient.setQueryData(shipConfigQuery(TARGET.orgId, TARGET.shipId).queryKey, CONFIG);
+      const onSubmit = vi.fn<(o: PlaybackOptions) => void>();
+      const initial: PlaybackOptions = { timeZoneId: 'Nepal Standard Time', start: late - 3_600_000, end: late - 1_800_000, speed: 16, template: [2, 6] };
+      render(
+        <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n('zh-CN')} queryClient={queryClient}>
+          <PlaybackOptionsDialog target={TARGET} initial={initial} onSubmit={onSubmit} onCancel={() => undefined} now={() => late} />
+        </AppProviders>,
+      );
+      const end = screen.getByLabelText('结束时间');
+      act(() => {
+        fireEvent.mouseDown(end);
+        fireEvent.click(end);
+      });
+      const today = await waitFor(() => {
+        const cell = document.querySelector('.ant-picker-cell-today');
+        expect(cell).toBeTruthy();
+        return cell as HTMLElement;
+      });
+      expect(today.getAttribute('title')).toBe('2025-05-02');
+      const nowButton = await screen.findByText('此刻');
+      act(() => fireEvent.click(nowButton));
+      await waitFor(() => expect(inputValue('结束时间')).toBe('2025-05-02 01:45:00'));
+      submit();
+      await waitFor(() => expect(onSubmit).toHaveBeenCalledOnce());
+      expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ timeZoneId: 'Nepal Standard Time', end: late });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('speaks English', () => {
     renderDialog({ language: 'en' });
     expect(screen.getByText('Ship playback: Bridge')).toBeTruthy();

@@ -4,6 +4,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { usePlaybackOptionsForm } from '../hooks/usePlaybackOptionsForm.ts';
 import {
+  clockZoneOf,
   closedTimeParts,
   epochToWallClock,
   findTimeZone,
@@ -12,14 +13,15 @@ import {
   matchesTimeZone,
   SPEED_CHOICES,
   templateGroups,
-  TIME_ZONES,
   timeZoneLabel,
+  timeZonesAt,
   wallClockToEpoch,
   type PlaybackOptions,
   type PlaybackOptionsField,
   type TimeZoneEntry,
   type WallClock,
 } from '../options.ts';
+import { usePickerZone } from './picker-zone.ts';
 
 const PICKER_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
@@ -83,7 +85,10 @@ function OptionsForm({ target, initial, onCancel, onSubmit, now }: Required<Omit
     onSubmit,
   });
 
-  const zoneOptions = useMemo(() => TIME_ZONES.map((z) => ({ value: z.id, label: timeZoneLabel(z, language) })), [language]);
+  usePickerZone(zone ? clockZoneOf(zone) : undefined);
+  // Each zone's offset as of the time being chosen (the start), sorted by it.
+  const at = draft.start ?? now();
+  const zoneOptions = useMemo(() => timeZonesAt(at).map((z) => ({ value: z.id, label: timeZoneLabel(z, language, at) })), [language, at]);
   const groups = shipConfig ? templateGroups(shipConfig) : [];
   const templateOptions = groups.map((g) => ({ value: g.id, label: g.displayName, children: g.models.map((m) => ({ value: m.id, label: m.displayName })) }));
 
@@ -135,7 +140,7 @@ function OptionsForm({ target, initial, onCancel, onSubmit, now }: Required<Omit
           showSearch={{
             filterOption: (input, option) => {
               const entry = option ? findTimeZone(String(option.value)) : undefined;
-              return entry ? matchesTimeZone(entry, input) : false;
+              return entry ? matchesTimeZone(entry, input, at) : false;
             },
           }}
           // Another zone shows the same instants in its clock: what was typed keeps its meaning.

@@ -8,7 +8,7 @@ import { usePlaybackScreen } from '../hooks/usePlaybackScreen.ts';
 import {
   formatInTimeZone,
   formatUtcOffset,
-  offsetMinutes,
+  offsetMinutesAt,
   sideBySide,
   SPEED_CHOICES,
   timeZoneLabel,
@@ -43,7 +43,7 @@ export function PlaybackPlayer({ source, options, onChangeRange, onClose }: Play
   const bands = spans.data ? spanBands(spans.data.spans, range) : [];
 
   const formatZone = (epoch: number) => (zone ? formatInTimeZone(epoch, zone) : new Date(epoch).toISOString());
-  const zoneText = zone ? timeZoneLabel(zone, language) : '';
+  const zoneText = zone ? timeZoneLabel(zone, language, shown ?? options.start) : '';
   const clocks = shown === undefined ? undefined : sideBySide(shown, source.shipTimeZone);
   const paused = position?.paused ?? false;
   const speed = position?.speed ?? options.speed;
@@ -89,7 +89,7 @@ export function PlaybackPlayer({ source, options, onChangeRange, onClose }: Play
       </div>
 
       <div className={styles.clocks}>
-        <Clock label={t('playback.player.recordedTime')} testId="recorded-time" epoch={shown} value={shown === undefined ? undefined : formatZone(shown)} detail={zone ? formatUtcOffset(offsetMinutes(zone)) : ''} />
+        <Clock label={t('playback.player.recordedTime')} testId="recorded-time" epoch={shown} value={shown === undefined ? undefined : formatZone(shown)} detail={zone && shown !== undefined ? formatUtcOffset(offsetMinutesAt(zone, shown)) : ''} />
         <Clock label={t('playback.player.shipTime')} testId="ship-time" epoch={shown} value={clocks?.ship?.text} detail={zoneDetail(clocks?.ship)} />
         <Clock label={t('playback.player.operatorTime')} testId="operator-time" epoch={shown} value={clocks?.operator.text} detail={zoneDetail(clocks?.operator)} />
       </div>
