@@ -12,6 +12,12 @@ test.describe('web app smoke', () => {
     await expect(monitor.heading).toHaveText('船舶远程视频监控');
     await expect(monitor.version).toContainText('V3.5.26');
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    // The page names its icon, and the server has it (browsers asked for /favicon.ico and got a 404).
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(icon).toBe('/monitor/favicon.svg');
+    const answer = await page.request.get(icon ?? '');
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()['content-type']).toContain('image/svg+xml');
   });
 
   test('a deep link answers the app (history fallback), whose guard asks for a sign-in', async ({ page }) => {

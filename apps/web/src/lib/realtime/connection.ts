@@ -52,6 +52,9 @@ export class RealtimeConnection {
     client.onConnect = () => this.store.connected(client);
     client.onWebSocketClose = () => this.store.disconnected();
     client.onStompError = (frame) => {
+      // A client already stopped (sign-out) may still read the ERROR its own logout caused: that
+      // is not a session ending elsewhere.
+      if (this.client !== client) return;
       const code = errorFrameCode(frame);
       if (code === CODES.unauthorized || code === CODES.displaced) {
         for (const listener of [...this.sessionEndedListeners]) listener(code);

@@ -1,4 +1,4 @@
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useRef, useSyncExternalStore } from 'react';
 import { dest, type ShipStatusMessage } from '@ship-cctv/protocol';
 import { realtime } from './connection.ts';
 import { normaliseShipStatus, type ShipLink } from './link.ts';
@@ -26,6 +26,34 @@ export function useShipStatus(shipName: string | undefined, store?: DestinationS
   const { linkType, quality } = normaliseShipStatus(message);
   // A fresh object each render is fine: its fields are primitives and callers read them directly.
   return { linkType, quality };
+}
+
+/**
+ * The links of several ships, live, from the same STOMP state the source tree shows (name → link).
+ * The map is the same object until one of the ships' messages changes.
+ */
+export function useShipLinks(shipNames: readonly string[], store: DestinationStore = realtime.store): ReadonlyMap<string, ShipLink> {
+  const key = shipNames.join('\u0000');
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const offs = key ? key.split('\u0000').map((name) => store.subscribe(dest.shipStatus(name), onChange)) : [];
+      return () => {
+        for (const off of offs) off();
+      };
+    },
+    [key, store],
+  );
+  const last = useRef<{ key: string; messages: unknown[]; links: ReadonlyMap<string, ShipLink> } | undefined>(undefined);
+  const getSnapshot = () => {
+    const names = key ? key.split('\u0000') : [];
+    const messages = names.map((name) => store.getSnapshot(dest.shipStatus(name)));
+    const cached = last.current;
+    if (cached?.key === key && cached.messages.every((m, i) => m === messages[i])) return cached.links;
+    const links = new Map(names.map((name, i) => [name, normaliseShipStatus(messages[i] as ShipStatusMessage | undefined)]));
+    last.current = { key, messages, links };
+    return links;
+  };
+  return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
 }
 
 /** A camera's online and recording state, live; offline until its instance reports it. */

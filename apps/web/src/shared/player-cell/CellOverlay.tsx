@@ -1,3 +1,4 @@
+import { LoadingOutlined } from '@ant-design/icons';
 import { Button, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Banner, Overlay } from './player-view.ts';
@@ -18,7 +19,8 @@ export function CellOverlay({ overlay, onReplay, onContinue, onClickToPlay }: Ce
     const text = overlay.text === 'waiting' ? t('playerCell.waiting', { seconds: overlay.seconds ?? 0 }) : t(`playerCell.${overlay.text}`);
     return (
       <div className={styles.overlay} role="status" aria-live="polite">
-        <Spin size="small" />
+        {/* White on the dark veil: the theme's blue spinner is all but invisible on black video. */}
+        <Spin size="small" indicator={<LoadingOutlined spin className={styles.spinner} />} />
         <span>{text}</span>
       </div>
     );

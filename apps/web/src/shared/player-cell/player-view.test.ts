@@ -97,6 +97,16 @@ describe('reducePlayerEvent', () => {
     expect(overlayFor(v, 2_000)).toEqual({ kind: 'busy', text: 'waiting', seconds: 3 });
   });
 
+  it('never counts the wait up: a longer estimate from the server keeps the earlier deadline', () => {
+    let v = startedView(1_000, 8);
+    expect(overlayFor(v, 1_000)).toEqual({ kind: 'busy', text: 'waiting', seconds: 8 });
+    v = reducePlayerEvent(v, { type: 'status', payload: { type: 'status', state: 'starting', waitSeconds: 9 } }, 1_300);
+    expect(overlayFor(v, 1_300)).toEqual({ kind: 'busy', text: 'waiting', seconds: 8 });
+    // The server repeating its estimate later does not restart it either.
+    v = reducePlayerEvent(v, { type: 'status', payload: { type: 'status', state: 'starting', waitSeconds: 9 } }, 4_000);
+    expect(overlayFor(v, 4_000)).toEqual({ kind: 'busy', text: 'waiting', seconds: 5 });
+  });
+
   it('clears the error and the wait once frames show', () => {
     let v = view({ state: 'starting', error: { kind: 'startup', message: '' }, waitUntil: 5 });
     v = reducePlayerEvent(v, { type: 'state', payload: { state: 'playing', previous: 'starting' } }, 0);

@@ -44,8 +44,12 @@ export function reducePlayerEvent(view: PlayerView, event: PlayerEvent, now: num
     case 'status': {
       const status = event.payload;
       if (status.state === 'starting') {
-        // The server knows the organisation's current wait better than the tree did.
-        return status.waitSeconds === undefined ? view : { ...view, waitUntil: now + status.waitSeconds * 1000 };
+        // The server knows the organisation's current wait better than the tree did, but a
+        // countdown never counts up: a later or longer estimate does not move the deadline back
+        // (past it the cell says the wait is taking longer than usual).
+        if (status.waitSeconds === undefined) return view;
+        const deadline = now + status.waitSeconds * 1000;
+        return { ...view, waitUntil: view.waitUntil === undefined ? deadline : Math.min(view.waitUntil, deadline) };
       }
       if (status.state === 'limit' && status.countdownSeconds !== undefined && status.countdownSeconds > 0) {
         return { ...view, limit: { seconds: status.countdownSeconds, at: now } };

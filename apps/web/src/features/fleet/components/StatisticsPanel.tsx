@@ -3,7 +3,7 @@ import { Alert, Button, Card, Col, Divider, Row, Statistic, Typography } from 'a
 import { CloseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useCameraStatuses } from '../api/camera-status.ts';
-import { useShipStatuses } from '../api/ship-status.ts';
+import { INITIAL_LINK, useShipLinks } from '../../../lib/realtime/index.ts';
 import { useShipsAndChannels } from '../api/ships-and-channels.ts';
 import { useOrganisations } from '../../../shared/source-tree/selection.ts';
 import { countFleet } from '../statistics.ts';
@@ -12,25 +12,28 @@ import { LinkUsage } from './LinkUsage.tsx';
 
 /**
  * The static-info panel (spec §3 "static-info closed"): online and offline ships and channels of
- * the selected organisation, and what the open cells cost the ships' links. Polled only while
- * open, so it costs nothing when closed.
+ * the selected organisation, and what the open cells cost the ships' links. Ships are online or
+ * not by the same STOMP state the source tree shows, so the two never disagree; the channels of the
+ * online ships are asked for at once when that set changes, and polled while the panel is open.
  */
 export function StatisticsPanel({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const { selected } = useOrganisations();
-  const shipIds = useMemo(() => (selected ? shipsOf(selected.node).map((ship) => ship.id) : []), [selected]);
+  const node = selected?.node;
+  const orgShips = useMemo(() => (node ? shipsOf(node) : []), [node]);
   const totals = useShipsAndChannels(selected?.id);
-  const ships = useShipStatuses(shipIds);
-  const onlineShipIds = useMemo(() => (ships.data ?? []).filter((ship) => ship.online).map((ship) => ship.shipId), [ships.data]);
+  const links = useShipLinks(useMemo(() => orgShips.map((ship) => ship.name), [orgShips]));
+  const ships = useMemo(() => orgShips.map((ship) => ({ shipId: ship.id, online: (links.get(ship.name)?.linkType ?? INITIAL_LINK) !== INITIAL_LINK })), [orgShips, links]);
+  const onlineShipIds = useMemo(() => ships.filter((ship) => ship.online).map((ship) => ship.shipId), [ships]);
   const cameras = useCameraStatuses(onlineShipIds);
   const cameraEntries = cameras.flatMap((query) => query.data ?? []);
 
   let body;
   if (!selected) body = <Typography.Text type="secondary">{t('fleet.stats.chooseOrganisation')}</Typography.Text>;
-  else if (totals.isError || ships.isError) body = <Alert type="error" showIcon title={t('fleet.stats.loadFailed')} />;
+  else if (totals.isError) body = <Alert type="error" showIcon title={t('fleet.stats.loadFailed')} />;
   else {
-    const counts = totals.data ? countFleet(totals.data, ships.data ?? [], cameraEntries) : undefined;
-    const loading = !counts || ships.isLoading;
+    const counts = totals.data ? countFleet(totals.data, ships, cameraEntries) : undefined;
+    const loading = !counts;
     body = (
       <Row gutter={16}>
         <Col span={6}>
