@@ -55,6 +55,16 @@ test('a phone gets the mobile app: sign-in, tabs, title bar, and none of the des
   // Spec §2: no fullscreen button on iOS; the person icon only with isjump=1.
   await expect(mobile.fullscreenButton).toHaveCount(p.ios ? 0 : 1);
   await expect(mobile.personButton).toHaveCount(0);
+  // Signed in normally, the language is changed in the settings sheet (no logout offered there).
+  await mobile.settingsButton.tap();
+  const settings = page.getByRole('dialog', { name: TEXTS['zh-CN'].mobile.titleBar.settings, exact: true });
+  await expect(settings.getByRole('button', { name: TEXTS['zh-CN'].mobile.titleBar.logout, exact: true })).toHaveCount(0);
+  await settings.getByText(TEXTS.en.language.en, { exact: true }).tap();
+  const englishSettings = page.getByRole('dialog', { name: TEXTS.en.mobile.titleBar.settings, exact: true });
+  await expect(englishSettings).toBeVisible();
+  await englishSettings.getByText(TEXTS['zh-CN'].language.zhCN, { exact: true }).tap();
+  await settings.getByRole('button', { name: TEXTS['zh-CN'].mobile.titleBar.close, exact: true }).tap();
+  await expect(settings).toBeHidden();
   // Spec §1: at least 350 px wide.
   const minWidth = await page.getByTestId('video-area').evaluate((el) => getComputedStyle(el.parentElement as HTMLElement).minWidth);
   expect(minWidth).toBe('350px');

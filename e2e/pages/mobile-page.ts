@@ -18,6 +18,7 @@ export class MobilePage {
   readonly video: Locator;
   readonly fullscreenButton: Locator;
   readonly personButton: Locator;
+  readonly settingsButton: Locator;
   readonly orgPicker: Locator;
   readonly shipPicker: Locator;
   readonly channelList: Locator;
@@ -36,6 +37,7 @@ export class MobilePage {
     this.video = this.videoArea.locator('video');
     this.fullscreenButton = page.getByRole('button', { name: m.titleBar.fullscreen, exact: true });
     this.personButton = page.getByRole('button', { name: m.titleBar.user, exact: true });
+    this.settingsButton = page.getByRole('button', { name: m.titleBar.settings, exact: true });
     this.orgPicker = page.getByTestId('org-picker');
     this.shipPicker = page.getByTestId('ship-picker');
     this.channelList = page.getByRole('region', { name: m.source.channels });

@@ -15,6 +15,9 @@ export const mobileZhCN = {
     logout: '退出登录',
     logoutConfirm: '确定退出登录吗？',
     cancel: '取消',
+    settings: '设置',
+    language: '语言',
+    close: '关闭',
   },
   source: {
     organisation: '组织',
@@ -68,6 +71,9 @@ export const mobileEn: Widen<typeof mobileZhCN> = {
     logout: 'Logout',
     logoutConfirm: 'Log out now?',
     cancel: 'Cancel',
+    settings: 'Settings',
+    language: 'Language',
+    close: 'Close',
   },
   source: {
     organisation: 'Organisation',

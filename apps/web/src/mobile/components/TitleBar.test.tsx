@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { createI18n } from '../../i18n/index.ts';
 import { DEFAULT_RUNTIME_CONFIG } from '../../lib/runtime-config.ts';
@@ -18,6 +18,7 @@ function renderBar(ios: boolean) {
 
 afterEach(() => {
   document.cookie = 'isjump=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+  document.cookie = 'language=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';
 });
 
 describe('mobile title bar (spec §2)', () => {
@@ -34,6 +35,21 @@ describe('mobile title bar (spec §2)', () => {
     renderBar(false);
     fireEvent.click(screen.getByRole('button', { name: '用户' }));
     expect(await screen.findByRole('option', { name: '退出登录' })).toBeTruthy();
+  });
+
+  it('has a settings sheet for everyone: the language changes there; logout is offered only with isjump=1', async () => {
+    const { unmount } = renderBar(false);
+    fireEvent.click(screen.getByRole('button', { name: '设置' }));
+    const sheet = await screen.findByRole('dialog', { name: '设置' });
+    expect(within(sheet).queryByRole('button', { name: '退出登录' })).toBeNull();
+    fireEvent.click(within(sheet).getByText('English'));
+    expect(await screen.findByRole('button', { name: 'Settings' })).toBeTruthy();
+    expect(document.cookie).toContain('language=en');
+    unmount();
+    document.cookie = 'isjump=1; path=/';
+    renderBar(false);
+    fireEvent.click(screen.getByRole('button', { name: '设置' }));
+    expect(await within(await screen.findByRole('dialog', { name: '设置' })).findByRole('button', { name: '退出登录' })).toBeTruthy();
   });
 
   it('hides the fullscreen button on iOS', () => {

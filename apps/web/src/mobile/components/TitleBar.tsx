@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { ActionSheet, NavBar } from 'antd-mobile';
-import { ArrowsAltOutline, UserOutline } from 'antd-mobile-icons';
+import { ActionSheet, Button, NavBar, Popup } from 'antd-mobile';
+import { ArrowsAltOutline, SetOutline, UserOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useLogout } from '../../features/session/index.ts';
 import { useSessionUser } from '../../features/session/index.ts';
 import { useDocumentFullscreen } from '../hooks/useDocumentFullscreen.ts';
 import { readShowsLogout } from '../is-jump.ts';
 import { IS_IOS } from '../platform.ts';
+import { LanguageSwitch } from './LanguageSwitch.tsx';
 import styles from '../mobile.module.css';
 
 export interface TitleBarProps {
@@ -17,7 +18,9 @@ export interface TitleBarProps {
 /**
  * Spec §2 mobile title bar: the product title; a fullscreen button unless on iOS (no Fullscreen
  * API for pages there) or already fullscreen; a person icon opening the logout action sheet only
- * when the session came through /jump (isjump=1, spec §6).
+ * when the session came through /jump (isjump=1, spec §6); and a settings icon for everyone, whose
+ * sheet changes the language (and offers logout where the spec allows it: with isjump=1), so an
+ * operator signed in normally is not left with the sign-in page's switch only.
  */
 export function TitleBar({ ios = IS_IOS }: TitleBarProps) {
   const { t } = useTranslation();
@@ -25,6 +28,7 @@ export function TitleBar({ ios = IS_IOS }: TitleBarProps) {
   const logout = useLogout();
   const user = useSessionUser();
   const [sheetOpen, setSheetOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const showFullscreen = !ios && fullscreen.supported && !fullscreen.active;
   const showPerson = readShowsLogout();
 
@@ -35,6 +39,9 @@ export function TitleBar({ ios = IS_IOS }: TitleBarProps) {
           <ArrowsAltOutline />
         </button>
       ) : null}
+      <button type="button" className={styles.iconButton} aria-label={t('mobile.titleBar.settings')} onClick={() => setSettingsOpen(true)}>
+        <SetOutline />
+      </button>
       {showPerson ? (
         <button type="button" className={styles.iconButton} aria-label={t('mobile.titleBar.user')} onClick={() => setSheetOpen(true)}>
           <UserOutline />
@@ -48,6 +55,22 @@ export function TitleBar({ ios = IS_IOS }: TitleBarProps) {
       <NavBar className={styles.titleBar} back={null} right={right}>
         <h1 className={styles.title}>{t('app.title')}</h1>
       </NavBar>
+      <Popup visible={settingsOpen} onMaskClick={() => setSettingsOpen(false)} onClose={() => setSettingsOpen(false)} bodyStyle={{ borderRadius: '12px 12px 0 0' }}>
+        <div role="dialog" aria-label={t('mobile.titleBar.settings')} className={styles.settingsSheet}>
+          <div className={styles.settingsTitle}>{t('mobile.titleBar.settings')}</div>
+          {user ? <div className={styles.settingsUser}>{user.displayName}</div> : null}
+          <div className={styles.settingsLabel}>{t('mobile.titleBar.language')}</div>
+          <LanguageSwitch />
+          {showPerson ? (
+            <Button block color="danger" fill="outline" onClick={() => void logout()}>
+              {t('mobile.titleBar.logout')}
+            </Button>
+          ) : null}
+          <Button block fill="none" onClick={() => setSettingsOpen(false)}>
+            {t('mobile.titleBar.close')}
+          </Button>
+        </div>
+      </Popup>
       {showPerson ? (
         <ActionSheet
           visible={sheetOpen}
