@@ -40,7 +40,7 @@ export const mobileZhCN = {
   liveOptions: {
     title: '实时视频',
     definition: '清晰度',
-    defaultMark: '默认',
+    defaultChoice: '{{name}}（默认）',
     loading: '正在加载清晰度...',
     loadFailed: '清晰度加载失败',
     play: '播放',
@@ -96,7 +96,7 @@ export const mobileEn: Widen<typeof mobileZhCN> = {
   liveOptions: {
     title: 'Live video',
     definition: 'Resolution',
-    defaultMark: 'default',
+    defaultChoice: '{{name}} (default)',
     loading: 'Loading resolutions...',
     loadFailed: 'Failed to load the resolutions',
     play: 'Play',

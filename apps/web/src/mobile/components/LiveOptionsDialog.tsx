@@ -59,7 +59,7 @@ export function LiveOptionsDialog({ source, onPlay, onClose }: LiveOptionsDialog
             value={value === undefined ? [] : [value]}
             options={choices.map((choice) => ({
               value: choice.model.id,
-              label: choice.model.id === defaultModelId ? `${choice.model.displayName} (${t('mobile.liveOptions.defaultMark')})` : choice.model.displayName,
+              label: choice.model.id === defaultModelId ? t('mobile.liveOptions.defaultChoice', { name: choice.model.displayName }) : choice.model.displayName,
               description: choice.groupName,
             }))}
             onChange={([next]) => {
