@@ -30,6 +30,9 @@ interface Filter {
  * by ship, channel and time (default the last 24 hours), their spans per channel on a timeline,
  * a player with speeds 1–16×, and clip export.
  */
+/** A header cell kept on one line. */
+const oneLineHeader = () => ({ style: { whiteSpace: 'nowrap' as const } });
+
 export function ShorePlaybackPage() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
@@ -160,11 +163,12 @@ export function ShorePlaybackPage() {
                 onChange: setPage,
               }}
               scroll={{ y: 360 }}
+              // Headers on one line in both languages ("Duration" wrapped as "Durati / on" at 70 px).
               columns={[
-                { key: 'channel', title: t('shorePlayback.list.channel'), render: (_, r) => cameraLabel(r.cameraId), ellipsis: true },
-                { key: 'start', title: t('shorePlayback.list.start'), width: 150, render: (_, r) => formatTime(r.start) },
-                { key: 'duration', title: t('shorePlayback.list.duration'), width: 70, render: (_, r) => formatDuration(r.end - r.start) },
-                { key: 'size', title: t('shorePlayback.list.size'), width: 76, render: (_, r) => formatBytes(r.bytes) },
+                { key: 'channel', onHeaderCell: oneLineHeader, title: t('shorePlayback.list.channel'), render: (_, r) => cameraLabel(r.cameraId), ellipsis: true },
+                { key: 'start', onHeaderCell: oneLineHeader, title: t('shorePlayback.list.start'), width: 150, render: (_, r) => formatTime(r.start) },
+                { key: 'duration', onHeaderCell: oneLineHeader, title: t('shorePlayback.list.duration'), width: 88, render: (_, r) => formatDuration(r.end - r.start) },
+                { key: 'size', onHeaderCell: oneLineHeader, title: t('shorePlayback.list.size'), width: 80, render: (_, r) => formatBytes(r.bytes) },
               ]}
             />
           </div>
