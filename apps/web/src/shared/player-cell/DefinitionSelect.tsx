@@ -1,5 +1,7 @@
-import { Select } from 'antd';
+import { Button, Dropdown, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DefinitionIcon } from './icons.tsx';
+import styles from './PlayerCell.module.css';
 import { definitionChoices, useShipConfig } from './ship-config.ts';
 
 export interface DefinitionSelectProps {
@@ -12,7 +14,11 @@ export interface DefinitionSelectProps {
   getPopupContainer(): HTMLElement;
 }
 
-/** The ship's definition templates (spec §3 Config); hidden until they are known. */
+/**
+ * The ship's definition templates (spec §3 Config); hidden until they are known. In a narrow cell
+ * (a 9- or 16-cell grid) the list sits behind an icon so the channel's title keeps the room; the
+ * cell's width decides (a CSS container query), whatever the grid.
+ */
 export function DefinitionSelect({ orgId, shipId, value, onChange, getPopupContainer }: DefinitionSelectProps) {
   const { t } = useTranslation();
   const { data } = useShipConfig(orgId, shipId);
@@ -28,18 +34,37 @@ export function DefinitionSelect({ orgId, shipId, value, onChange, getPopupConta
     groups.set(c.groupId, group);
   }
   const options = groups.size === 1 ? [...groups.values()][0]?.options : [...groups.values()];
+  const current = choices.find((c) => c.model.id === shown);
   return (
-    <Select<number>
-      size="small"
-      variant="borderless"
-      aria-label={t('playerCell.definition')}
-      placeholder={t('playerCell.definition')}
-      value={choices.some((c) => c.model.id === shown) ? shown : undefined}
-      options={options}
-      onChange={onChange}
-      getPopupContainer={getPopupContainer}
-      popupMatchSelectWidth={false}
-      style={{ minWidth: 120 }}
-    />
+    <>
+      <span className={styles.definitionWide}>
+        <Select<number>
+          size="small"
+          variant="borderless"
+          aria-label={t('playerCell.definition')}
+          placeholder={t('playerCell.definition')}
+          value={choices.some((c) => c.model.id === shown) ? shown : undefined}
+          options={options}
+          onChange={onChange}
+          getPopupContainer={getPopupContainer}
+          popupMatchSelectWidth={false}
+          style={{ minWidth: 120 }}
+        />
+      </span>
+      <span className={styles.definitionNarrow}>
+        <Dropdown
+          trigger={['click']}
+          getPopupContainer={getPopupContainer}
+          menu={{
+            selectable: true,
+            selectedKeys: current ? [String(current.model.id)] : [],
+            items: choices.map((c) => ({ key: String(c.model.id), label: c.model.displayName })),
+            onClick: ({ key }) => onChange(Number(key)),
+          }}
+        >
+          <Button size="small" type="text" aria-label={t('playerCell.definition')} title={current?.model.displayName ?? t('playerCell.definition')} icon={<DefinitionIcon />} />
+        </Dropdown>
+      </span>
+    </>
   );
 }

@@ -44,3 +44,12 @@ export function SoundIcon({ muted }: { muted: boolean }) {
     </svg>
   );
 }
+
+/** Definition: a screen with three bars of rising height (the picture's quality). */
+export function DefinitionIcon() {
+  return (
+    <svg viewBox="0 0 16 16" {...base}>
+      <path d="M1 2h14v10H1zm1.5 1.5v7h11v-7zM4 9h1.5v1H4zm3-2h1.5v3H7zm3-2h1.5v5H10zM5 13.5h6V15H5z" />
+    </svg>
+  );
+}
