@@ -105,7 +105,7 @@ test('a ship without a default definition template says so, and plays once one i
   const cell = grid.cell('S2002-C01-1');
   await expect(cell.getByText('无默认清晰度模板', { exact: true })).toBeVisible({ timeout: 15_000 });
   await cell.getByRole('combobox', { name: grid.texts.playerCell.definition }).click();
-  await page.getByRole('option', { name: 'Smooth 320×180' }).click();
+  await page.getByRole('option', { name: '流畅 320×180' }).click();
   await grid.expectPlaying('S2002-C01-1');
   expect((await grid.videoProgress('S2002-C01-1')).videoWidth).toBe(320);
 });

@@ -46,9 +46,9 @@ export const demoUsers = [
 
 /** Definition tiers; ids are fixed so the spec's default config id (6) is the standard tier. */
 export const demoDefinitionTiers = [
-  { offset: 0, displayName: 'Smooth 320×180', width: 320, height: 180, frameRate: 5, bitrateKbps: 150 },
-  { offset: 1, displayName: 'Standard 640×360', width: 640, height: 360, frameRate: 10, bitrateKbps: 400 },
-  { offset: 2, displayName: 'HD 1280×720', width: 1280, height: 720, frameRate: 15, bitrateKbps: 1200 },
+  { offset: 0, displayName: '流畅 320×180', displayNameEn: 'Smooth 320×180', width: 320, height: 180, frameRate: 5, bitrateKbps: 150 },
+  { offset: 1, displayName: '标清 640×360', displayNameEn: 'Standard 640×360', width: 640, height: 360, frameRate: 10, bitrateKbps: 400 },
+  { offset: 2, displayName: '高清 1280×720', displayNameEn: 'HD 1280×720', width: 1280, height: 720, frameRate: 15, bitrateKbps: 1200 },
 ] as const;
 
 const cam = (name: string, sourceType: SourceType, type = 'ipc'): DemoCamera => ({ name, type, sourceType });

@@ -111,7 +111,9 @@ export const definitionGroups = pgTable('definition_groups', {
   orgId: text('org_id')
     .notNull()
     .references(() => organizations.id, { onDelete: 'cascade' }),
+  /** The name in Chinese (the spec's displayName); the English one beside it, when known. */
   displayName: text('display_name').notNull(),
+  displayNameEn: text('display_name_en'),
   defaultModelId: integer('default_model_id'),
 });
 
@@ -122,7 +124,9 @@ export const definitionModels = pgTable(
     groupId: integer('group_id')
       .notNull()
       .references(() => definitionGroups.id, { onDelete: 'cascade' }),
+    /** The name in Chinese (the spec's displayName); the English one beside it, when known. */
     displayName: text('display_name').notNull(),
+    displayNameEn: text('display_name_en'),
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     frameRate: integer('frame_rate').notNull(),

@@ -19,9 +19,9 @@ const RECORD_CONFIGS_SEEDED = 'demo.recordConfigsSeeded';
 
 /** Group ids of the demo: one standard group per top-level organisation, one group without models. */
 const GROUPS = [
-  { id: 1, orgId: 'blueocean', displayName: 'Standard', firstModelId: 5 },
-  { id: 2, orgId: 'njzsz', displayName: 'Standard', firstModelId: 8 },
-  { id: 3, orgId: 'blueocean', displayName: 'Legacy (no models)', firstModelId: null },
+  { id: 1, orgId: 'blueocean', displayName: '标准', displayNameEn: 'Standard', firstModelId: 5 },
+  { id: 2, orgId: 'njzsz', displayName: '标准', displayNameEn: 'Standard', firstModelId: 8 },
+  { id: 3, orgId: 'blueocean', displayName: '旧版（无模板）', displayNameEn: 'Legacy (no models)', firstModelId: null },
 ] as const;
 
 function topLevelOrg(orgId: string): string {
@@ -79,7 +79,7 @@ async function seedFleet(db: Db): Promise<boolean> {
 
     for (const g of GROUPS) {
       const defaultModelId = g.firstModelId === null ? null : g.firstModelId + 1;
-      await tx.insert(t.definitionGroups).values({ id: g.id, orgId: g.orgId, displayName: g.displayName, defaultModelId });
+      await tx.insert(t.definitionGroups).values({ id: g.id, orgId: g.orgId, displayName: g.displayName, displayNameEn: g.displayNameEn, defaultModelId });
       if (g.firstModelId !== null) {
         const first = g.firstModelId;
         await tx.insert(t.definitionModels).values(
@@ -87,6 +87,7 @@ async function seedFleet(db: Db): Promise<boolean> {
             id: first + tier.offset,
             groupId: g.id,
             displayName: tier.displayName,
+            displayNameEn: tier.displayNameEn,
             width: tier.width,
             height: tier.height,
             frameRate: tier.frameRate,

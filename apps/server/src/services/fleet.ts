@@ -139,12 +139,14 @@ export class FleetService {
     const groupAliasResDTOS: DefinitionGroup[] = groups.map(({ group }) => ({
       id: group.id,
       displayName: group.displayName,
+      ...(group.displayNameEn ? { displayNameEn: group.displayNameEn } : {}),
       defaultModelId: group.defaultModelId,
       models: models
         .filter((m) => m.groupId === group.id)
         .map((m) => ({
           id: m.id,
           displayName: m.displayName,
+          ...(m.displayNameEn ? { displayNameEn: m.displayNameEn } : {}),
           width: m.width,
           height: m.height,
           frameRate: m.frameRate,

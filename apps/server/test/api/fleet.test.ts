@@ -227,6 +227,7 @@ describe('fleet API', () => {
           expect(m).toEqual({
             id: expect.any(Number),
             displayName: expect.any(String),
+            displayNameEn: expect.any(String),
             width: expect.any(Number),
             height: expect.any(Number),
             frameRate: expect.any(Number),
@@ -241,6 +242,13 @@ describe('fleet API', () => {
         // The default model belongs to its group.
         if (g.defaultModelId !== null) expect(g.models.map((m) => m.id)).toContain(g.defaultModelId);
       }
+      // Names in both languages: the spec's displayName in Chinese, the English one beside it.
+      expect(withModels[0]?.models.map((m) => [m.displayName, m.displayNameEn])).toEqual([
+        ['流畅 320×180', 'Smooth 320×180'],
+        ['标清 640×360', 'Standard 640×360'],
+        ['高清 1280×720', 'HD 1280×720'],
+      ]);
+      expect(withModels[0]?.displayNameEn).toBe('Standard');
       // The default group exists among the groups and has a default model; it is the spec's default config id (6).
       const defaultGroup = config.groupAliasResDTOS.find((g) => g.id === config.defaultGroupId);
       expect(defaultGroup).toBeDefined();

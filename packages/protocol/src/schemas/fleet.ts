@@ -75,7 +75,9 @@ export type Channel = Static<typeof Channel>;
 
 export const DefinitionModel = Type.Object({
   id: Type.Integer(),
+  /** The name as the spec's displayName (Chinese); `displayNameEn` the English one, when known. */
   displayName: Type.String(),
+  displayNameEn: Type.Optional(Type.String()),
   width: Type.Integer(),
   height: Type.Integer(),
   frameRate: Type.Integer(),
@@ -87,6 +89,7 @@ export type DefinitionModel = Static<typeof DefinitionModel>;
 export const DefinitionGroup = Type.Object({
   id: Type.Integer(),
   displayName: Type.String(),
+  displayNameEn: Type.Optional(Type.String()),
   defaultModelId: Type.Union([Type.Integer(), Type.Null()]),
   models: Type.Array(DefinitionModel),
 });

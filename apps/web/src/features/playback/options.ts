@@ -320,14 +320,20 @@ export type TemplatePair = readonly [groupId: number, modelId: number];
 export interface TemplateGroup {
   id: number;
   displayName: string;
-  models: { id: number; displayName: string }[];
+  displayNameEn?: string | undefined;
+  models: { id: number; displayName: string; displayNameEn?: string | undefined }[];
 }
 
 /** The selectable groups of a ship's config: groups without models are dropped (spec §3). */
 export function templateGroups(config: ShipConfig): TemplateGroup[] {
   return config.groupAliasResDTOS
     .filter((group) => group.models.length > 0)
-    .map((group) => ({ id: group.id, displayName: group.displayName, models: group.models.map((m) => ({ id: m.id, displayName: m.displayName })) }));
+    .map((group) => ({
+      id: group.id,
+      displayName: group.displayName,
+      displayNameEn: group.displayNameEn,
+      models: group.models.map((m) => ({ id: m.id, displayName: m.displayName, displayNameEn: m.displayNameEn })),
+    }));
 }
 
 /** The ship's default pair: its default group and that group's default model; undefined when none. */

@@ -9,9 +9,9 @@ import { source } from '../../shared/test-sources.ts';
 import { MobileProviders } from '../providers.tsx';
 import { LiveOptionsDialog } from './LiveOptionsDialog.tsx';
 
-const model = (id: number, displayName: string) => ({ id, displayName, width: 640, height: 360, frameRate: 10, bitrateKbps: 400, codec: 'h264' });
+const model = (id: number, displayName: string, displayNameEn?: string) => ({ id, displayName, ...(displayNameEn ? { displayNameEn } : {}), width: 640, height: 360, frameRate: 10, bitrateKbps: 400, codec: 'h264' });
 const CONFIG: ShipConfig = {
-  groupAliasResDTOS: [{ id: 2, displayName: '标准', defaultModelId: 6, models: [model(5, '流畅'), model(6, '标清')] }],
+  groupAliasResDTOS: [{ id: 2, displayName: '标准', defaultModelId: 6, models: [model(5, '流畅'), model(6, '标清', 'Standard')] }],
   defaultGroupId: 2,
   talk: false,
   audio: false,
@@ -35,8 +35,9 @@ describe('mobile live options: the default definition is marked in the language�
     expect(screen.getByText('流畅')).toBeTruthy();
   });
 
-  it('English', () => {
+  it('English, with the English name where the ship’s config has one', () => {
     renderDialog('en');
-    expect(screen.getByText('标清 (default)')).toBeTruthy();
+    expect(screen.getByText('Standard (default)')).toBeTruthy();
+    expect(screen.getByText('流畅')).toBeTruthy();
   });
 });

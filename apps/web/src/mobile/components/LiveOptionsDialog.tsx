@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { DotLoading, Selector } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import type { PlayableSource } from '../../shared/playable-source.ts';
-import { definitionChoices, useShipConfig } from '../../shared/player-cell/index.ts';
+import { definitionChoices, definitionName, useShipConfig } from '../../shared/player-cell/index.ts';
 import { chooseLiveDefinition } from '../play-session.ts';
 import { SourceOptionsDialog } from './SourceOptionsDialog.tsx';
 import styles from '../mobile.module.css';
@@ -19,7 +19,7 @@ export interface LiveOptionsDialogProps {
  * "无默认清晰度模板" shows and nothing starts (spec §5).
  */
 export function LiveOptionsDialog({ source, onPlay, onClose }: LiveOptionsDialogProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const config = useShipConfig(source.orgId, source.shipId);
   const { choices, defaultModelId } = config.data ? definitionChoices(config.data) : { choices: [], defaultModelId: undefined };
   const [picked, setPicked] = useState<number>();
@@ -59,7 +59,7 @@ export function LiveOptionsDialog({ source, onPlay, onClose }: LiveOptionsDialog
             value={value === undefined ? [] : [value]}
             options={choices.map((choice) => ({
               value: choice.model.id,
-              label: choice.model.id === defaultModelId ? t('mobile.liveOptions.defaultChoice', { name: choice.model.displayName }) : choice.model.displayName,
+              label: choice.model.id === defaultModelId ? t('mobile.liveOptions.defaultChoice', { name: definitionName(choice.model, i18n.language) }) : definitionName(choice.model, i18n.language),
               description: choice.groupName,
             }))}
             onChange={([next]) => {

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { DotLoading, List, Popup, SearchBar, Selector } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import type { PlayableSource } from '../../shared/playable-source.ts';
+import { definitionName } from '../../shared/player-cell/index.ts';
 import { usePlaybackOptionsForm } from '../../features/playback/index.ts';
 import {
   epochToWallClock,
@@ -89,7 +90,7 @@ export function PlaybackOptionsDialog({ source, initial, onPlay, onClose, now = 
   );
 
   const groups = shipConfig ? templateGroups(shipConfig) : [];
-  const templateOptions = groups.flatMap((g) => g.models.map((m) => ({ value: `${g.id}:${m.id}`, label: m.displayName, description: g.displayName })));
+  const templateOptions = groups.flatMap((g) => g.models.map((m) => ({ value: `${g.id}:${m.id}`, label: definitionName(m, language), description: definitionName(g, language) })));
 
   return (
     <>

@@ -2,7 +2,7 @@ import { Button, Dropdown, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DefinitionIcon } from './icons.tsx';
 import styles from './PlayerCell.module.css';
-import { definitionChoices, useShipConfig } from './ship-config.ts';
+import { definitionChoices, definitionName, useShipConfig } from './ship-config.ts';
 
 export interface DefinitionSelectProps {
   orgId: string;
@@ -20,7 +20,7 @@ export interface DefinitionSelectProps {
  * cell's width decides (a CSS container query), whatever the grid.
  */
 export function DefinitionSelect({ orgId, shipId, value, onChange, getPopupContainer }: DefinitionSelectProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { data } = useShipConfig(orgId, shipId);
   if (!data) return null;
   const { choices, defaultModelId } = definitionChoices(data);
@@ -29,8 +29,8 @@ export function DefinitionSelect({ orgId, shipId, value, onChange, getPopupConta
   const shown = value ?? defaultModelId;
   const groups = new Map<number, { label: string; options: { value: number; label: string }[] }>();
   for (const c of choices) {
-    const group = groups.get(c.groupId) ?? { label: c.groupName, options: [] };
-    group.options.push({ value: c.model.id, label: c.model.displayName });
+    const group = groups.get(c.groupId) ?? { label: definitionName({ displayName: c.groupName, displayNameEn: c.groupNameEn }, i18n.language), options: [] };
+    group.options.push({ value: c.model.id, label: definitionName(c.model, i18n.language) });
     groups.set(c.groupId, group);
   }
   const options = groups.size === 1 ? [...groups.values()][0]?.options : [...groups.values()];
@@ -58,11 +58,11 @@ export function DefinitionSelect({ orgId, shipId, value, onChange, getPopupConta
           menu={{
             selectable: true,
             selectedKeys: current ? [String(current.model.id)] : [],
-            items: choices.map((c) => ({ key: String(c.model.id), label: c.model.displayName })),
+            items: choices.map((c) => ({ key: String(c.model.id), label: definitionName(c.model, i18n.language) })),
             onClick: ({ key }) => onChange(Number(key)),
           }}
         >
-          <Button size="small" type="text" aria-label={t('playerCell.definition')} title={current?.model.displayName ?? t('playerCell.definition')} icon={<DefinitionIcon />} />
+          <Button size="small" type="text" aria-label={t('playerCell.definition')} title={current ? definitionName(current.model, i18n.language) : t('playerCell.definition')} icon={<DefinitionIcon />} />
         </Dropdown>
       </span>
     </>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DefinitionModel, ShipConfig } from '@ship-cctv/protocol';
-import { definitionChoices } from './ship-config.ts';
+import { definitionChoices, definitionName } from './ship-config.ts';
 
 const model = (id: number): DefinitionModel => ({ id, displayName: `M${id}`, width: 640, height: 360, frameRate: 10, bitrateKbps: 400, codec: 'h264' });
 
@@ -29,5 +29,14 @@ describe('definitionChoices', () => {
 
   it('has no default when the default group is one without models', () => {
     expect(definitionChoices(config(3)).defaultModelId).toBeUndefined();
+  });
+});
+
+describe('definitionName', () => {
+  it('is the Chinese displayName in Chinese, the English name in English when known', () => {
+    const named = { displayName: '标清 640×360', displayNameEn: 'Standard 640×360' };
+    expect(definitionName(named, 'zh-CN')).toBe('标清 640×360');
+    expect(definitionName(named, 'en')).toBe('Standard 640×360');
+    expect(definitionName({ displayName: '自定义' }, 'en')).toBe('自定义');
   });
 });

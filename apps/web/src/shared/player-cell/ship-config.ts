@@ -24,7 +24,17 @@ export function useShipConfig(orgId: string, shipId: string) {
 export interface DefinitionChoice {
   groupId: number;
   groupName: string;
+  /** The group's English name, when the ship's config has one. */
+  groupNameEn?: string | undefined;
   model: DefinitionModel;
+}
+
+/**
+ * A definition group's or model's name in the page's language: the spec's displayName is the
+ * Chinese one; the English one is shown in English when known, else the displayName as it is.
+ */
+export function definitionName(named: { displayName: string; displayNameEn?: string | undefined }, language: string): string {
+  return language === 'en' && named.displayNameEn ? named.displayNameEn : named.displayName;
 }
 
 /**
@@ -33,7 +43,7 @@ export interface DefinitionChoice {
  * server then refuses to play without a chosen template: "无默认清晰度模板").
  */
 export function definitionChoices(config: ShipConfig): { choices: DefinitionChoice[]; defaultModelId: number | undefined } {
-  const choices = config.groupAliasResDTOS.flatMap((g) => g.models.map((model) => ({ groupId: g.id, groupName: g.displayName, model })));
+  const choices = config.groupAliasResDTOS.flatMap((g) => g.models.map((model) => ({ groupId: g.id, groupName: g.displayName, groupNameEn: g.displayNameEn, model })));
   const defaultGroup = config.groupAliasResDTOS.find((g) => g.id === config.defaultGroupId && g.models.length > 0);
   const defaultModelId = defaultGroup?.models.some((m) => m.id === defaultGroup.defaultModelId) ? (defaultGroup.defaultModelId ?? undefined) : undefined;
   return { choices, defaultModelId };

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useQueries } from '@tanstack/react-query';
 import { CAROUSEL_LAYOUTS, CAROUSEL_LIMITS, CAROUSEL_MODES, type Carousel, type CarouselKind } from '@ship-cctv/protocol';
 import { formatBytes } from '../../../lib/format-bytes.ts';
-import { shipConfigQuery } from '../../../shared/player-cell/index.ts';
+import { definitionName, shipConfigQuery } from '../../../shared/player-cell/index.ts';
 import { shipDisplayName, shipsOf, SourceTree, type SourceNode, type SourceTreeActions, useOrganisations, visibleChannels } from '../../../shared/source-tree/index.ts';
 import { useCarouselDetail } from '../api/detail.ts';
 import { useCarouselEstimate } from '../api/estimate.ts';
@@ -308,7 +308,7 @@ function EditorForm({
                   { value: 'default' as const, label: t('carousel.editor.shipDefault') },
                   // A saved model no ship involved offers (any more) still shows by its id.
                   ...(values.templateId !== null && !models.some((m) => m.id === values.templateId) ? [{ value: values.templateId, label: `#${values.templateId}` }] : []),
-                  ...models.map((m) => ({ value: m.id, label: m.displayName })),
+                  ...models.map((m) => ({ value: m.id, label: definitionName(m, i18n.language) })),
                 ]}
               />
             </Form.Item>

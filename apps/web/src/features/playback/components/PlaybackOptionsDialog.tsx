@@ -21,6 +21,7 @@ import {
   type TimeZoneEntry,
   type WallClock,
 } from '../options.ts';
+import { definitionName } from '../../../shared/player-cell/index.ts';
 import { usePickerZone } from './picker-zone.ts';
 
 const PICKER_FORMAT = 'YYYY-MM-DD HH:mm:ss';
@@ -90,7 +91,7 @@ function OptionsForm({ target, initial, onCancel, onSubmit, now }: Required<Omit
   const at = draft.start ?? now();
   const zoneOptions = useMemo(() => timeZonesAt(at).map((z) => ({ value: z.id, label: timeZoneLabel(z, language, at) })), [language, at]);
   const groups = shipConfig ? templateGroups(shipConfig) : [];
-  const templateOptions = groups.map((g) => ({ value: g.id, label: g.displayName, children: g.models.map((m) => ({ value: m.id, label: m.displayName })) }));
+  const templateOptions = groups.map((g) => ({ value: g.id, label: definitionName(g, language), children: g.models.map((m) => ({ value: m.id, label: definitionName(m, language) })) }));
 
   const nowWall = zone ? epochToWallClock(now(), zone) : undefined;
   const pickerLimits = {
