@@ -54,6 +54,12 @@ test('the last hour at 16×: frames advance and the burned-in clock shows times 
   await fillOptions(playback, start, end); // 16× is the default speed
   await playback.expectPickersClosed();
   await page.screenshot({ path: `${SCREENSHOTS}/ship-playback-options-zh-CN.png` });
+  // The zone list: each zone's offset as of the chosen start, sorted by it.
+  const offsets = await playback.zoneOffsets('UTC-0');
+  expect(offsets.length).toBeGreaterThan(3);
+  expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+  await page.screenshot({ path: `${SCREENSHOTS}/ship-playback-zones-zh-CN.png` });
+  await playback.closeZones();
   const asked = Date.now();
   await playback.startPlayback();
   await expect(page.getByTestId('playback-range')).toContainText(`${inChina(start)} — ${inChina(end)}`);
@@ -171,6 +177,11 @@ test('English: the options refuse an end before the start and a ship without a d
   await expect(playback.fieldError(errors.endBeforeStart)).toBeVisible();
   await expect(playback.dialog).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOTS}/ship-playback-options-en.png` });
+  const offsets = await playback.zoneOffsets('UTC+0');
+  expect(offsets.length).toBeGreaterThan(3);
+  expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+  await page.screenshot({ path: `${SCREENSHOTS}/ship-playback-zones-en.png` });
+  await playback.closeZones();
   await playback.dialog.getByRole('button', { name: playback.texts.playback.options.cancel, exact: true }).click();
   await expect(playback.dialog).toBeHidden();
 

@@ -85,6 +85,30 @@ export class ShipPlaybackPage {
     await expect(this.dialog).toBeVisible();
   }
 
+  /**
+   * Opens the dialog's time-zone list filtered by `query` and answers the offsets of the zones it
+   * shows, in minutes, top to bottom; the list stays open (for a screenshot) until `closeZones`.
+   */
+  async zoneOffsets(query: string): Promise<number[]> {
+    const zone = this.dialog.getByLabel(this.texts.playback.options.timeZone, { exact: true });
+    await zone.click();
+    await zone.fill(query);
+    // The list that is open (other selects keep theirs in the page, hidden).
+    const options = this.page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option-content');
+    await expect(options.first()).toBeVisible();
+    const labels = await options.allTextContents();
+    return labels.map((label) => {
+      const m = /^\(UTC([+-])(\d{2}):(\d{2})\)/.exec(label);
+      return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : Number.NaN;
+    });
+  }
+
+  async closeZones(): Promise<void> {
+    // A click beside the list closes it (Escape would close the dialog too).
+    await this.dialog.locator('.ant-modal-title').click();
+    await expect(this.page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')).toHaveCount(0);
+  }
+
   /** Types a time into a picker of the dialog ("YYYY-MM-DD HH:mm:ss", in the dialog's zone). */
   async typeTime(which: 'start' | 'end', text: string): Promise<void> {
     const input = this.dialog.getByLabel(this.texts.playback.options[which], { exact: true });

@@ -5,6 +5,7 @@ import type {
   DefinitionGroup,
   OrgShipTreeNode,
   PlaybackAutoShutdown,
+  PlaybackAutoShutdownUpdate,
   Ship,
   ShipConfig,
   ShipsAndChannels,
@@ -13,7 +14,7 @@ import type {
 import { cameraSource, parseDestination } from '@ship-cctv/protocol';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
-import { ApiError, forbidden, notFound } from '../lib/envelope.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../lib/envelope.ts';
 import { escapeLike } from '../lib/sql-like.ts';
 import { type Access, requireOrg, subtreeIds } from './access.ts';
 
@@ -220,6 +221,25 @@ export class FleetService {
       minutes: row.autoShutdownMinutes,
       countdownSeconds: row.autoShutdownCountdownSeconds,
     };
+  }
+
+  /**
+   * An administrator (a manager of the organisation or of one above it) changes its
+   * continuous-watching limit; views started afterwards follow it.
+   */
+  async updatePlaybackAutoShutdown(access: Access, update: PlaybackAutoShutdownUpdate): Promise<PlaybackAutoShutdown> {
+    await requireOrg(this.db, access, update.orgId);
+    const managed = await this.db
+      .select({ orgId: t.memberships.orgId })
+      .from(t.memberships)
+      .where(and(eq(t.memberships.userId, access.userId), eq(t.memberships.role, 'manager')));
+    if (!subtreeIds(await this.allOrgs(), managed.map((m) => m.orgId)).has(update.orgId)) throw forbidden();
+    if (update.countdownSeconds >= update.minutes * 60) throw badRequest('the countdown must be shorter than the limit');
+    await this.db
+      .update(t.organizations)
+      .set({ autoShutdownEnabled: update.enabled, autoShutdownMinutes: update.minutes, autoShutdownCountdownSeconds: update.countdownSeconds })
+      .where(eq(t.organizations.id, update.orgId));
+    return this.playbackAutoShutdown(access, update.orgId);
   }
 
   async waitTimeByOrgName(access: Access, orgName: string): Promise<WaitTime> {

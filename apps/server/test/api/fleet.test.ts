@@ -427,6 +427,33 @@ describe('fleet API', () => {
     });
   });
 
+  describe('POST /playbackautoshutdown/update', () => {
+    const post = (body: unknown, token?: string) =>
+      t.app.inject({ method: 'POST', url: `${CCTV}/playbackautoshutdown/update`, payload: body as object, headers: token === undefined ? {} : { [TOKEN_HEADER]: token } });
+
+    it('lets a manager of the organisation, or of one above it, change the limit; GET reads it back', async () => {
+      const changed = expectOk<PlaybackAutoShutdown>(await post({ orgId: 'blueocean-tankers', enabled: true, minutes: 1, countdownSeconds: 50 }, tokens.demo));
+      expect(changed).toEqual({ orgId: 'blueocean-tankers', enabled: true, minutes: 1, countdownSeconds: 50 });
+      expect(expectOk<PlaybackAutoShutdown>(await get(shutdownUrl('blueocean-tankers'), tokens.tanker))).toEqual(changed);
+      const off = expectOk<PlaybackAutoShutdown>(await post({ orgId: 'blueocean-tankers', enabled: false, minutes: 20, countdownSeconds: 30 }, tokens.tanker));
+      expect(off.enabled).toBe(false);
+      // Back to the spec's default for the other tests.
+      expectOk(await post({ orgId: 'blueocean-tankers', enabled: true, minutes: LIMITS.continuousWatchMinutes, countdownSeconds: 30 }, tokens.demo));
+    });
+
+    it('refuses a countdown not shorter than the limit, out-of-range values, and other organisations', async () => {
+      expectError(await post({ orgId: 'blueocean', enabled: true, minutes: 1, countdownSeconds: 60 }, tokens.demo), 400, /countdown/);
+      expectError(await post({ orgId: 'blueocean', enabled: true, minutes: 0, countdownSeconds: 0 }, tokens.demo), 400);
+      expectError(await post({ orgId: 'blueocean', enabled: true, minutes: 1441, countdownSeconds: 0 }, tokens.demo), 400);
+      expectError(await post({ orgId: 'blueocean', enabled: true, minutes: 2.5, countdownSeconds: 0 }, tokens.demo), 400);
+      expectError(await post({ orgId: 'blueocean', enabled: true, minutes: 5, countdownSeconds: 30 }, tokens.njzsz), 403);
+      expectError(await post({ orgId: 'blueocean', enabled: true, minutes: 5, countdownSeconds: 30 }, tokens.tanker), 403);
+      expectError(await post({ orgId: 'nowhere', enabled: true, minutes: 5, countdownSeconds: 30 }, tokens.demo), 404);
+      expectError(await post({ orgId: 'blueocean', enabled: true, minutes: 5, countdownSeconds: 30 }), 401);
+      expect(expectOk<PlaybackAutoShutdown>(await get(shutdownUrl('blueocean'), tokens.demo)).minutes).toBe(LIMITS.continuousWatchMinutes);
+    });
+  });
+
   describe('GET /ship/waitTime', () => {
     it('answers data.waitTime by organisation name', async () => {
       for (const org of demoOrganizations) {

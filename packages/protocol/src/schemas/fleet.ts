@@ -144,6 +144,17 @@ export const PlaybackAutoShutdown = Type.Object({
 });
 export type PlaybackAutoShutdown = Static<typeof PlaybackAutoShutdown>;
 
+/** An administrator's change of an organisation's continuous-watching limit (not in the spec). */
+export const PlaybackAutoShutdownUpdate = Type.Object({
+  orgId: Type.String({ minLength: 1, maxLength: 64 }),
+  enabled: Type.Boolean(),
+  /** 1 minute to a day. */
+  minutes: Type.Integer({ minimum: 1, maximum: 1440 }),
+  /** 0 to 5 minutes, and less than the limit itself. */
+  countdownSeconds: Type.Integer({ minimum: 0, maximum: 300 }),
+});
+export type PlaybackAutoShutdownUpdate = Static<typeof PlaybackAutoShutdownUpdate>;
+
 export const WaitTimeQuery = Type.Object({ orgName: Type.String({ minLength: 1, maxLength: 128 }) });
 export const WaitTime = Type.Object({
   orgId: Type.String(),

@@ -11,6 +11,7 @@ import {
   OrgIdQuery,
   OrgShipTree,
   PlaybackAutoShutdown,
+  PlaybackAutoShutdownUpdate,
   ShipGroupList,
   ShipGroupQuery,
   ShipIdParam,
@@ -122,6 +123,21 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ok(await app.fleet.playbackAutoShutdown(req.auth, req.query.orgID)),
+  );
+
+  app.post(
+    '/playbackautoshutdown/update',
+    {
+      schema: {
+        tags: ['fleet'],
+        summary: "Change an organisation's continuous-watching limit (its managers)",
+        description: 'Views started afterwards follow it. The countdown must be shorter than the limit.',
+        security,
+        body: PlaybackAutoShutdownUpdate,
+        response: { 200: Envelope(PlaybackAutoShutdown), ...errors },
+      },
+    },
+    async (req) => ok(await app.fleet.updatePlaybackAutoShutdown(req.auth, req.body)),
   );
 
   app.get(
