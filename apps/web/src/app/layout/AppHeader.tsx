@@ -1,7 +1,9 @@
-import { BarChartOutlined, BgColorsOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
+import { BarChartOutlined, BgColorsOutlined, FieldTimeOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { Button, ConfigProvider, Dropdown, Flex, Layout, Menu, Tag, Typography, theme, type MenuProps } from 'antd';
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { WatchLimitDialog } from '../../features/fleet/index.ts';
 import { useOrganisations } from '../../shared/source-tree/index.ts';
 import { useLogout } from '../../features/session/index.ts';
 import { useSessionUser } from '../../features/session/index.ts';
@@ -17,7 +19,8 @@ const MENU_THEME = { components: { Menu: { itemPaddingInline: 8 } } };
 
 /**
  * Spec §2 desktop header: the organisation as brand, the top menu, the settings menu (language,
- * theme), the role text and the user menu (name, Logout).
+ * theme, and the selected organisation's watching limit for its managers), the role text and the
+ * user menu (name, Logout).
  */
 export function AppHeader() {
   const { t, i18n } = useTranslation();
@@ -30,6 +33,7 @@ export function AppHeader() {
   const mode = useThemeMode();
   const shell = useShellState();
   const language = toLanguage(i18n.language) ?? 'zh-CN';
+  const [watchLimitOpen, setWatchLimitOpen] = useState(false);
 
   const topMenu: MenuProps['items'] = [
     { key: 'live', label: t('shell.menu.mainPreview') },
@@ -62,13 +66,16 @@ export function AppHeader() {
         label: t('shell.theme.label'),
         children: THEME_MODES.map((value) => ({ key: `theme:${value}`, icon: <BgColorsOutlined />, label: t(THEME_LABEL_KEYS[value]) })),
       },
+      { type: 'divider' },
+      { key: 'watchLimit:open', icon: <FieldTimeOutlined />, label: t('fleet.watchLimit.menu') },
     ],
     onClick: ({ key }) => {
       const [kind, value] = key.split(':');
       if (kind === 'language') {
         const next = toLanguage(value);
         if (next) void switchLanguage(i18n, next);
-      } else if (value === 'day' || value === 'night') setThemeMode(value);
+      } else if (kind === 'watchLimit') setWatchLimitOpen(true);
+      else if (value === 'day' || value === 'night') setThemeMode(value);
     },
   };
 
@@ -131,6 +138,7 @@ export function AppHeader() {
           </Button>
         </Dropdown>
       </Flex>
+      <WatchLimitDialog org={selected} open={watchLimitOpen} onClose={() => setWatchLimitOpen(false)} />
     </Layout.Header>
   );
 }
