@@ -17,6 +17,7 @@ import {
 } from '@ship-cctv/protocol';
 import { eq } from 'drizzle-orm';
 import type { AgentGateway, LinkStream } from '../agent-link/gateway.ts';
+import type { LinkStreams } from '../agent-link/link-streams.ts';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../lib/envelope.ts';
@@ -81,6 +82,8 @@ export class PictureService {
     private readonly db: Db,
     private readonly fleet: FleetService,
     private readonly gateway: AgentGateway,
+    /** Where snapshots and questions to ships go: the ship's link here, or through its owner. */
+    private readonly streams: LinkStreams,
     readonly files: PictureFiles,
     private readonly publishRaw: (destination: string, body: string) => void,
     private readonly log: FastifyBaseLogger,
@@ -119,7 +122,7 @@ export class PictureService {
     if (at !== undefined && at > Date.now() + 60_000) throw badRequest('source is a time in the future: a picture can be taken now (live) or from the past');
     const size = await this.pictureSize(access, ship.orgId, ship.id, p.templateId);
     const pictureId = randomUUID().replaceAll('-', '');
-    const opened = this.gateway.openStream(ship.id, 'pictures', {
+    const opened = await this.streams.openStream(ship.id, 'pictures', {
       message: (msg) => {
         if (msg.type === 'pictures.taken') {
           this.publish({ event: 'taken', shipId: ship.id, pictureId, cameraId: camera.id, bytes: 0, total: msg.picture.bytes });
@@ -334,40 +337,42 @@ export class PictureService {
    * 'wait' to keep the stream open for bytes that follow, until `resolveNow`), `pictures.failed`
    * is the ship's refusal, an offline ship or no answer in time is 503.
    */
-  private request<T>(
+  private async request<T>(
     shipId: string,
     ask: (stream: LinkStream<'pictures'>) => void,
     answer: (msg: AgentMessageOf<'pictures'>, resolveNow: () => void) => T | 'wait' | undefined,
     data?: (payload: Uint8Array) => void,
   ): Promise<T | 'wait'> {
-    return new Promise<T | 'wait'>((resolve, reject) => {
-      let pending: T | 'wait' | undefined;
-      const settle = (err: Error | undefined, value?: T | 'wait') => {
-        clearTimeout(timer);
-        if (opened.ok) opened.stream.close();
-        if (err) reject(err);
-        else resolve(value as T | 'wait');
-      };
-      const opened = this.gateway.openStream(shipId, 'pictures', {
-        message: (msg) => {
-          if (msg.type === 'pictures.failed') {
-            const code = msg.code === 'notFound' ? CODES.notFound : CODES.unavailable;
-            return settle(new ApiError(code, `the ship could not answer: ${msg.message}`));
-          }
-          const value = answer(msg, () => settle(undefined, pending));
-          if (value === undefined) return;
-          pending = value;
-          if (value !== 'wait') settle(undefined, value);
-        },
-        ...(data ? { data } : {}),
-        closed: () => (pending === 'wait' ? settle(undefined, 'wait') : settle(unavailable('the ship went offline before answering'))),
-      });
-      if (!opened.ok) return reject(unavailable(opened.reason === 'offline' ? 'the ship is offline' : opened.message));
-      // A list whose thumbnails are still on their way when time is up is answered with those that came.
-      const timer = setTimeout(() => (pending === 'wait' ? settle(undefined, 'wait') : settle(unavailable(`the ship did not answer within ${this.opts.answerTimeoutMs / 1000} s`))), this.opts.answerTimeoutMs);
-      timer.unref();
-      ask(opened.stream);
+    let pending: T | 'wait' | undefined;
+    let settle: (err: Error | undefined, value?: T | 'wait') => void = () => undefined;
+    const answered = new Promise<T | 'wait'>((resolve, reject) => {
+      settle = (err, value) => (err ? reject(err) : resolve(value as T | 'wait'));
     });
+    const opened = await this.streams.openStream(shipId, 'pictures', {
+      message: (msg) => {
+        if (msg.type === 'pictures.failed') {
+          const code = msg.code === 'notFound' ? CODES.notFound : CODES.unavailable;
+          return settle(new ApiError(code, `the ship could not answer: ${msg.message}`));
+        }
+        const value = answer(msg, () => settle(undefined, pending));
+        if (value === undefined) return;
+        pending = value;
+        if (value !== 'wait') settle(undefined, value);
+      },
+      ...(data ? { data } : {}),
+      closed: () => (pending === 'wait' ? settle(undefined, 'wait') : settle(unavailable('the ship went offline before answering'))),
+    });
+    if (!opened.ok) throw unavailable(opened.reason === 'offline' ? 'the ship is offline' : opened.message);
+    // A list whose thumbnails are still on their way when time is up is answered with those that came.
+    const timer = setTimeout(() => (pending === 'wait' ? settle(undefined, 'wait') : settle(unavailable(`the ship did not answer within ${this.opts.answerTimeoutMs / 1000} s`))), this.opts.answerTimeoutMs);
+    timer.unref();
+    ask(opened.stream);
+    try {
+      return await answered;
+    } finally {
+      clearTimeout(timer);
+      opened.stream.close();
+    }
   }
 
   private async requireChannel(access: Access, channelId: string): Promise<void> {

@@ -7,7 +7,8 @@ import type {
   PlaybackSpeed,
   StreamState,
 } from '@ship-cctv/protocol';
-import type { LinkStream, StreamOpener } from '../agent-link/gateway.ts';
+import type { LinkStream, OpenStreamResult } from '../agent-link/gateway.ts';
+import type { LinkStreamOpener } from '../agent-link/link-streams.ts';
 import { RelaySplitter, mimeFor } from '../media/fmp4.ts';
 import type { LiveViewer } from '../live/live-source.ts';
 import { encodeSpec } from '../live/templates.ts';
@@ -45,8 +46,8 @@ export const PLAYBACK_FLOW_DEFAULTS: PlaybackFlowOptions = {
 };
 
 export interface PlaybackRunDeps {
-  /** Opens a playback stream on the ship's link (AgentGateway.openStream for the ticket's ship). */
-  openStream: StreamOpener<'playback'>;
+  /** Opens a playback stream on the ship's link (LinkStreams.openStream for the ticket's ship: here, or through its owner). */
+  openStream: LinkStreamOpener<'playback'>;
   ticket: PlaybackTicket;
   viewer: LiveViewer;
   /** The playback is over for good: ended, failed, or stopped. */
@@ -76,6 +77,8 @@ export class PlaybackRun {
   /** The ship said something about the current stream (started, bytes, position). */
   private answered = false;
   private finished = false;
+  /** Counts stream requests and releases: a stream opened (through the ship's owner) for one no longer current is closed unused. */
+  private requests = 0;
   private startTimer: NodeJS.Timeout | undefined;
   private flowTimer: NodeJS.Timeout | undefined;
   private position: number;
@@ -153,7 +156,8 @@ export class PlaybackRun {
   }
 
   onAgentOffline(): void {
-    if (this.finished) return;
+    // Told already (the stream's own loss comes before the link's offline event).
+    if (this.finished || (this.stream === undefined && this.state === 'offline')) return;
     this.forget();
     this.setState('offline', 'ship link is down');
   }
@@ -219,7 +223,32 @@ export class PlaybackRun {
   }
 
   private request(): void {
-    const opened = this.deps.openStream({ message: (msg) => this.onAgentMessage(msg), data: (payload) => this.onData(payload) });
+    const seq = ++this.requests;
+    const mine: { stream?: LinkStream<'playback'> } = {};
+    const opened = this.deps.openStream({
+      message: (msg) => this.onAgentMessage(msg),
+      data: (payload) => this.onData(payload),
+      // The link went, here or at the ship's owner (whose offline news may never come, if it died).
+      closed: () => {
+        if (mine.stream !== undefined && this.stream === mine.stream) this.onAgentOffline();
+      },
+    });
+    if (!(opened instanceof Promise)) return this.opened(seq, opened, mine);
+    opened.then(
+      (o) => this.opened(seq, o, mine),
+      (err: unknown) => {
+        this.deps.log.error({ err, shipId: this.shipId }, 'opening a playback stream failed');
+        if (seq === this.requests && !this.finished) this.setState('offline', 'ship link is down');
+      },
+    );
+  }
+
+  /** The stream asked for is open (or refused): it plays, unless the run moved on while it was opened. */
+  private opened(seq: number, opened: OpenStreamResult<'playback'>, mine: { stream?: LinkStream<'playback'> }): void {
+    if (seq !== this.requests || this.finished) {
+      if (opened.ok) opened.stream.close();
+      return;
+    }
     if (!opened.ok) {
       if (opened.reason === 'unsupported') this.deps.log.error({ shipId: this.shipId, reason: opened.message }, 'ship cannot play back');
       this.setState('offline', opened.reason === 'offline' ? 'ship link is down' : opened.message);
@@ -228,6 +257,7 @@ export class PlaybackRun {
     this.release();
     const { stream } = opened;
     this.stream = stream;
+    mine.stream = stream;
     this.splitter = new RelaySplitter();
     this.agentPaused = false;
     this.answered = false;
@@ -320,6 +350,7 @@ export class PlaybackRun {
 
   /** Forgets the current stream without telling the ship (it ended it, or the link is gone). */
   private forget(): void {
+    this.requests++;
     clearTimeout(this.startTimer);
     this.stream?.close();
     this.stream = undefined;
