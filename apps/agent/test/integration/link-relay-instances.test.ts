@@ -50,14 +50,9 @@ describe('commands and ship-end playback through the owner', () => {
     shore.app.inject({ method, url, headers: { [TOKEN_HEADER]: token }, ...(payload ? { payload } : {}) });
   const relayed = (shore: Shore) => shore.app.linkRelay?.counts;
   let spans: VodQueryResult['spans'] = [];
-
-  beforeAll(async () => {
-    database = await openDatabase({});
-    const opts = { database, redisUrl: REDIS_URL, redisPrefix };
-    a = await startShore(opts);
-    b = await startShore(opts);
-    const key = await a.app.agentKeys.issue(SHIP);
-    agent = new ShipAgent(
+  let key: string;
+  const startAgent = () => {
+    const started = new ShipAgent(
       { shoreUrl: a.url, shipId: SHIP, key, cameras: [{ cameraId: CAMERA, source: 'synthetic', name: 'Bridge', ptz: {} }] },
       { current: () => report, onChange: () => () => undefined },
       {
@@ -67,7 +62,17 @@ describe('commands and ship-end playback through the owner', () => {
         talk: { speaker: { play: (cameraId, pcm) => cameraId === CAMERA && heard.push(pcm) } },
       },
     );
-    agent.start();
+    started.start();
+    return started;
+  };
+
+  beforeAll(async () => {
+    database = await openDatabase({});
+    const opts = { database, redisUrl: REDIS_URL, redisPrefix };
+    a = await startShore(opts);
+    b = await startShore(opts);
+    key = await a.app.agentKeys.issue(SHIP);
+    agent = startAgent();
     token = await signIn(b.app);
     watcher = await StatusWatcher.connect(b.port, token);
     watcher.subscribe(dest.pictures(SHIP_NAME));
@@ -194,6 +199,38 @@ describe('commands and ship-end playback through the owner', () => {
     expect(await b.app.pictures.index.get(pictureId)).toMatchObject({ shipId: SHIP, cameraId: CAMERA });
     await expect.poll(() => relayed(a)).toEqual({ requested: 0, served: 0 });
   }, 30_000);
+
+  it("the ship's link drops mid-playback: the viewer on the non-owner sees offline, and resumes from its position when the ship is back", async () => {
+    const span = spans.find((s) => s.end - s.start > 10 * 60_000);
+    if (!span) throw new Error('no recorded span of 10 minutes');
+    const start = span.start + 60_000;
+    const c = await MediaClient.open(b.port, token);
+    clients.push(c);
+    c.send({ type: 'play', mode: 'shipPlayback', cameraId: CAMERA, start, end: span.end, speed: 4 });
+    await c.until((x) => x.events.filter((e) => e.type === 'position').length >= 2, 20_000, 'two positions on B');
+    await agent.stop();
+    await c.until((x) => x.event('status', (e) => e.state === 'offline') !== undefined, 10_000, 'offline on B');
+    const shown = [...c.events].reverse().find((e) => e.type === 'position');
+    expect(shown?.type === 'position' && shown.time).toBeGreaterThan(start);
+    await expect.poll(() => relayed(a)).toEqual({ requested: 0, served: 0 });
+
+    c.order.length = 0;
+    const mark = c.events.length;
+    const news: string[] = [];
+    b.app.linkRelay?.events.on('online', (shipId) => news.push(shipId));
+    agent = startAgent();
+    // The owner's news that the ship is back reaches B, whose run asks the ship again through the owner.
+    await c.until((x) => x.order.includes('binary:ftyp') && x.order.filter((o) => o === 'binary:moof').length > 3, 30_000, 'a new init and fragments on B');
+    expect(c.order.indexOf('codec')).toBeLessThan(c.order.indexOf('binary:ftyp'));
+    expect(relayed(a)).toEqual({ requested: 0, served: 1 });
+    expect(news).toEqual([SHIP]);
+    // From where it was when the link dropped (the ship starts at that time; positions go on from there).
+    await c.until((x) => x.events.slice(mark).some((e) => e.type === 'position'), 10_000, 'a position after the resume');
+    const first = c.events.slice(mark).find((e) => e.type === 'position');
+    expect(first?.type === 'position' && shown?.type === 'position' && first.time >= shown.time).toBe(true);
+    c.send({ type: 'stop' });
+    await expect.poll(() => relayed(a)).toEqual({ requested: 0, served: 0 });
+  }, 60_000);
 
   it('a ship that no instance holds fails at once with offline, as it does on one instance', async () => {
     const t0 = performance.now();
