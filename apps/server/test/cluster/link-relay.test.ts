@@ -78,6 +78,8 @@ function listener() {
   return { heard, handler };
 }
 
+const routeId = (msg: ShoreMessage): number => ('requestId' in msg ? msg.requestId : 'streamId' in msg ? msg.streamId : -1);
+
 const opened = async <K extends LinkKind>(p: OpenStreamResult<K> | Promise<OpenStreamResult<K>>): Promise<LinkStream<K>> => {
   const r = await p;
   if (!r.ok) throw new Error(`not opened: ${r.message}`);
@@ -156,6 +158,40 @@ describe('the link relay between instances', () => {
     await expect.poll(() => owner.counts.served).toBe(0);
     expect(side.open).toBe(false);
     expect(requester.counts).toEqual({ requested: 0, served: 0 });
+  });
+
+  it('a command through the owner: the added time of open, question, answer and close (median of 50, loopback)', async () => {
+    // The owner's link answers every ptz question at once, so what is timed is the relay alone.
+    const link = new OwnerLink();
+    const answer = link.openStream.bind(link);
+    link.openStream = ((shipId: string, kind: LinkKind, handler: StreamHandler<LinkKind>) => {
+      const r = answer(shipId, kind, handler);
+      const side = link.streams.at(-1);
+      if (r.ok && side) side.stream.send = (msg) => queueMicrotask(() => handler.message({ type: 'ptz.done', requestId: routeId(msg) }));
+      return r;
+    }) as OwnerLink['openStream'];
+    await start('owner', link);
+    const requester = await start('requester', new OwnerLink());
+    owners.set(SHIP, 'owner');
+    const command = async (opener: RelayGateway | LinkRelay) => {
+      const t0 = performance.now();
+      let done: (m: AgentMessage) => void = () => undefined;
+      const answered = new Promise<AgentMessage>((resolve) => (done = resolve));
+      const stream = await opened(opener.openStream(SHIP, 'ptz', { message: (m) => done(m) }));
+      stream.send({ type: 'ptz.stop', requestId: stream.id, cameraId: 'S1001-C01-1' });
+      expect(await answered).toEqual({ type: 'ptz.done', requestId: stream.id });
+      stream.close();
+      return performance.now() - t0;
+    };
+    const direct: number[] = [];
+    const relayed: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      direct.push(await command(link));
+      relayed.push(await command(requester));
+    }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? NaN;
+    console.log(`[link relay] a ptz command: median ${median(direct).toFixed(3)} ms on the owner's link, ${median(relayed).toFixed(3)} ms through the relay`);
+    expect(median(relayed)).toBeLessThan(20);
   });
 
   it("tells the caller when the ship's link goes at the owner, and passes on the owner's refusal", async () => {
