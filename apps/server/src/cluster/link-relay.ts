@@ -106,7 +106,13 @@ export class LinkRelay implements LinkStreams {
   }
 
   private async openRemote<K extends LinkKind>(shipId: string, kind: K, handler: StreamHandler<K>): Promise<OpenStreamResult<K>> {
-    const owner = await this.ownership.ownerOf(shipId);
+    let owner: Awaited<ReturnType<ShipOwnership['ownerOf']>>;
+    try {
+      owner = await this.ownership.ownerOf(shipId);
+    } catch (err) {
+      this.log.warn({ err, shipId }, 'link relay: reading who owns the ship failed');
+      return { ok: false, reason: 'offline', message: `ship ${shipId} is not reachable: who holds its link could not be read` };
+    }
     // The link may have come here while the owner was looked up.
     if (this.gateway.get(shipId)?.ready) return this.gateway.openStream(shipId, kind, handler);
     if (!owner || owner.instanceId === this.instanceId) return { ok: false, reason: 'offline', message: `ship ${shipId} is not connected` };

@@ -79,6 +79,8 @@ export class PlaybackRun {
   private finished = false;
   /** Counts stream requests and releases: a stream opened (through the ship's owner) for one no longer current is closed unused. */
   private requests = 0;
+  /** The stream through the ship's owner was lost (the viewer was told): the owner's offline news says nothing new. */
+  private relayedLost = false;
   private startTimer: NodeJS.Timeout | undefined;
   private flowTimer: NodeJS.Timeout | undefined;
   private position: number;
@@ -156,8 +158,8 @@ export class PlaybackRun {
   }
 
   onAgentOffline(): void {
-    // Told already (the stream's own loss comes before the link's offline event).
-    if (this.finished || (this.stream === undefined && this.state === 'offline')) return;
+    // Told already: a relayed stream's loss came before the owner's offline news.
+    if (this.finished || this.relayedLost) return;
     this.forget();
     this.setState('offline', 'ship link is down');
   }
@@ -224,16 +226,21 @@ export class PlaybackRun {
 
   private request(): void {
     const seq = ++this.requests;
-    const mine: { stream?: LinkStream<'playback'> } = {};
+    this.relayedLost = false;
+    const mine: { stream?: LinkStream<'playback'>; relayed?: boolean } = {};
     const opened = this.deps.openStream({
       message: (msg) => this.onAgentMessage(msg),
       data: (payload) => this.onData(payload),
-      // The link went, here or at the ship's owner (whose offline news may never come, if it died).
+      // A stream through the ship's owner: its link went there, or the owner died (whose offline
+      // news then never comes). A link here says so by the gateway's offline event, as before.
       closed: () => {
-        if (mine.stream !== undefined && this.stream === mine.stream) this.onAgentOffline();
+        if (!mine.relayed || mine.stream === undefined || this.stream !== mine.stream) return;
+        this.onAgentOffline();
+        this.relayedLost = true;
       },
     });
     if (!(opened instanceof Promise)) return this.opened(seq, opened, mine);
+    mine.relayed = true;
     opened.then(
       (o) => this.opened(seq, o, mine),
       (err: unknown) => {
@@ -244,7 +251,7 @@ export class PlaybackRun {
   }
 
   /** The stream asked for is open (or refused): it plays, unless the run moved on while it was opened. */
-  private opened(seq: number, opened: OpenStreamResult<'playback'>, mine: { stream?: LinkStream<'playback'> }): void {
+  private opened(seq: number, opened: OpenStreamResult<'playback'>, mine: { stream?: LinkStream<'playback'>; relayed?: boolean }): void {
     if (seq !== this.requests || this.finished) {
       if (opened.ok) opened.stream.close();
       return;
