@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fmp4Splitter } from '@ship-cctv/media';
 import { type Database, openDatabase } from '@ship-cctv/server/db';
-import { type LinkReport, type PictureEvent, type PtzPresetView, type SnapshotAnswer, TOKEN_HEADER, type VodQueryResult, dest } from '@ship-cctv/protocol';
+import { type LinkReport, type PictureEvent, type PtzPresetView, type SnapshotAnswer, type SnapshotTaskStatus, TOKEN_HEADER, type VodQueryResult, dest } from '@ship-cctv/protocol';
 import { ShipAgent } from '../../src/agent.ts';
 import { SPEAKER_RATE } from '../../src/talk/pcm-decoder.ts';
 import { tempDir } from '../media/helpers.ts';
@@ -46,7 +46,7 @@ describe('commands and ship-end playback through the owner', () => {
   const clients: { close(): unknown }[] = [];
   const heard: Int16Array[] = [];
   const redisPrefix = `shipcctv-test-${randomBytes(4).toString('hex')}:`;
-  const call = (shore: Shore, method: 'GET' | 'POST', url: string, payload?: object) =>
+  const call = (shore: Shore, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
     shore.app.inject({ method, url, headers: { [TOKEN_HEADER]: token }, ...(payload ? { payload } : {}) });
   const relayed = (shore: Shore) => shore.app.linkRelay?.counts;
   let spans: VodQueryResult['spans'] = [];
@@ -199,6 +199,21 @@ describe('commands and ship-end playback through the owner', () => {
     expect(await b.app.pictures.index.get(pictureId)).toMatchObject({ shipId: SHIP, cameraId: CAMERA });
     await expect.poll(() => relayed(a)).toEqual({ requested: 0, served: 0 });
   }, 30_000);
+
+  it('a snapshot task submitted on the non-owner is handed to the ship at once, and shows active there', async () => {
+    const start = Date.now() + 3_600_000;
+    const res = await call(b, 'POST', '/api/v1/cctv-server/v3/submitTask', { shipId: SHIP, channelIds: [CHANNEL], rateHours: 1, start, end: start + 3 * HOUR, templateId: 6 });
+    expect(res.statusCode, res.body).toBe(200);
+    const task = res.json<{ data: SnapshotTaskStatus }>().data;
+    // B has no inbox of the ship: A, which holds the link, is asked to hand the tasks over.
+    await expect.poll(() => agent.pictures.tasks.tasks.map((t) => t.taskId), { timeout: 5_000 }).toContain(task.id);
+    const state = async (shore: Shore) => (await call(shore, 'GET', `/api/v1/cctv-server/v3/getNowTaskStatus/${task.id}`)).json<{ data: SnapshotTaskStatus }>().data.state;
+    await expect.poll(() => state(b), { timeout: 5_000 }).toBe('active');
+    expect(await state(a)).toBe('active');
+    const removed = await call(b, 'DELETE', `/api/v1/cctv-server/v3/delTask/${task.id}`);
+    expect(removed.statusCode, removed.body).toBe(200);
+    await expect.poll(() => agent.pictures.tasks.tasks.map((t) => t.taskId), { timeout: 5_000 }).not.toContain(task.id);
+  });
 
   it("the ship's link drops mid-playback: the viewer on the non-owner sees offline, and resumes from its position when the ship is back", async () => {
     const span = spans.find((s) => s.end - s.start > 10 * 60_000);

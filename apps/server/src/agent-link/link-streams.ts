@@ -7,6 +7,8 @@ export interface LinkStreamsEvents {
   online: [shipId: string];
   /** The ship's link went away on the instance that held it. */
   offline: [shipId: string];
+  /** Another instance asks whoever holds the ship's link to act on `topic` (see LinkStreams.nudge). */
+  nudged: [shipId: string, topic: string];
 }
 
 /**
@@ -18,6 +20,14 @@ export interface LinkStreamsEvents {
 export interface LinkStreams {
   openStream<K extends LinkKind>(shipId: string, kind: K, handler: StreamHandler<K>): OpenStreamResult<K> | Promise<OpenStreamResult<K>>;
   readonly events: EventEmitter<LinkStreamsEvents>;
+  /**
+   * Asks the instance holding the ship's link to act on `topic` (it hears `nudged`): for what that
+   * instance does on a long-lived stream of its own, such as handing a ship its snapshot tasks.
+   * One instance alone: nobody else to ask.
+   */
+  nudge(shipId: string, topic: string): void;
+  /** Whether some instance (this one, or the ship's owner elsewhere) holds the ship's link now. */
+  linkUp(shipId: string): boolean | Promise<boolean>;
 }
 
 /** Opens a stream of one kind on one ship's link, here or through its owner (what a stream owner is given). */
@@ -31,5 +41,7 @@ export function localStreams(gateway: AgentGateway): LinkStreams {
   return {
     openStream: (shipId, kind, handler) => gateway.openStream(shipId, kind, handler),
     events,
+    nudge: () => undefined,
+    linkUp: (shipId) => gateway.get(shipId)?.ready ?? false,
   };
 }

@@ -22,11 +22,10 @@ export type RelayHeader =
   | { op: 'ack'; from: string; rids: string[] };
 
 /** Said on the shared channel: a ship came or went on the instance `from`. */
-export interface ShipNews {
-  op: 'online' | 'offline';
-  shipId: string;
-  from: string;
-}
+export type ShipNews =
+  | { op: 'online' | 'offline'; shipId: string; from: string }
+  /** Whoever holds the ship's link is asked to act on `topic`. */
+  | { op: 'nudge'; shipId: string; from: string; topic: string };
 
 const NL = 0x0a;
 

@@ -119,6 +119,18 @@ export class LinkRelay implements LinkStreams {
     return this.openAt(owner.instanceId, shipId, kind, handler);
   }
 
+  linkUp(shipId: string): boolean | Promise<boolean> {
+    if (this.gateway.get(shipId)?.ready) return true;
+    return this.ownership.ownerOf(shipId).then(
+      (owner) => owner !== undefined && owner.instanceId !== this.instanceId,
+      () => false,
+    );
+  }
+
+  nudge(shipId: string, topic: string): void {
+    this.tell({ op: 'nudge', shipId, from: this.instanceId, topic });
+  }
+
   /** Relayed streams this instance holds at owners, and streams it serves for other instances (tests, introspection). */
   get counts(): { requested: number; served: number } {
     return { requested: this.requested.size, served: this.served.size };
@@ -373,8 +385,13 @@ export class LinkRelay implements LinkStreams {
     } catch {
       return;
     }
+    if (n.from === this.instanceId) return;
+    if (n.op === 'nudge') {
+      if (this.gateway.get(n.shipId)?.ready) this.events.emit('nudged', n.shipId, n.topic);
+      return;
+    }
     // Our own news was told to our callers by the gateway already; and a ship whose link is here now is not gone.
-    if (n.from === this.instanceId || this.gateway.get(n.shipId)?.ready) return;
+    if (this.gateway.get(n.shipId)?.ready) return;
     if (n.op === 'online') {
       this.heldBy.set(n.shipId, n.from);
       this.events.emit('online', n.shipId);

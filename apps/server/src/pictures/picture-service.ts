@@ -62,6 +62,9 @@ export interface PictureBlob {
   fileName: string;
 }
 
+/** What another instance asks the one holding a ship's link to do: hand the ship its snapshot tasks. */
+const TASKS_TOPIC = 'pictures.tasks';
+
 /**
  * Pictures as operators reach them: snapshot now, what shore holds (by organisation, ship,
  * channel, time, origin), what a ship holds (asked over its link, thumbnails cached on shore) and
@@ -94,9 +97,9 @@ export class PictureService {
     this.tasks = new TaskService({
       db,
       fleet,
-      gateway,
+      linkUp: (shipId) => streams.linkUp(shipId),
       pictureSize: (access, orgId, shipId, templateId) => this.pictureSize(access, orgId, shipId, templateId),
-      pushTasks: (shipId) => this.inbox.pushTasks(shipId),
+      pushTasks: (shipId) => this.pushTasks(shipId),
     });
     this.inbox = new PictureInbox({
       gateway,
@@ -108,11 +111,24 @@ export class PictureService {
       log,
       tasks: this.tasks,
     });
+    streams.events.on('nudged', this.onNudged);
   }
 
   close(): void {
+    this.streams.events.off('nudged', this.onNudged);
     this.inbox.close();
   }
+
+  /** The ship's inbox is here: its tasks go down now; else the instance holding its link is asked to send them. */
+  private async pushTasks(shipId: string): Promise<void> {
+    if (this.inbox.holds(shipId)) return this.inbox.pushTasks(shipId);
+    this.streams.nudge(shipId, TASKS_TOPIC);
+  }
+
+  private readonly onNudged = (shipId: string, topic: string) => {
+    if (topic !== TASKS_TOPIC) return;
+    this.inbox.pushTasks(shipId).catch((err: unknown) => this.log.error({ err, shipId }, 'pictures: handing over tasks asked by another instance failed'));
+  };
 
   /** Snapshot now (`source` live) or from the ship recorder at a time: answers the picture's id at once. */
   async snapshot(access: Access, p: { shipId: string; channelId: string; cameraId: string; templateId: number; source: string }): Promise<SnapshotAnswer> {
