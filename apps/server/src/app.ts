@@ -17,6 +17,7 @@ import stompPlugin, { type StompPluginOptions } from './plugins/app/stomp.ts';
 import agentLinkPlugin, { type AgentLinkOptions } from './plugins/app/agent-link.ts';
 import ownershipPlugin from './plugins/app/ownership.ts';
 import remoteLivePlugin from './plugins/app/remote-live.ts';
+import linkStreamsPlugin from './plugins/app/link-streams.ts';
 import cctvServerRoutes from './routes/api/cctv-server.ts';
 import livePlugin, { type LivePluginOptions } from './plugins/app/live.ts';
 import recorderPlugin, { type RecorderPluginOptions } from './plugins/app/recorder.ts';
@@ -163,6 +164,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(stompPlugin, opts.stomp ?? {});
   await app.register(agentLinkPlugin, { liveness: opts.liveness });
   await app.register(ownershipPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, leaseMs: opts.ownershipLeaseMs });
+  await app.register(linkStreamsPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });
   await app.register(playbackPlugin, opts.playback ?? {});
   await app.register(livePlugin, opts.live ?? {});
   await app.register(remoteLivePlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });

@@ -17,6 +17,7 @@ import {
   parseJson,
   parseLinkFrame,
   routeOf,
+  withStreamId,
 } from '../src/index.ts';
 
 const hello = {
@@ -106,6 +107,16 @@ describe('messages of the agent link', () => {
       ok: false,
       error: expect.stringMatching(/^playback\.start: \/speed /),
     });
+  });
+
+  it('renames the stream or request a message names, leaving the rest and control messages alone', () => {
+    const ended: AgentMessage = { type: 'live.ended', streamId: 5, reason: 'stopped' };
+    expect(withStreamId(ended, 42)).toEqual({ type: 'live.ended', streamId: 42, reason: 'stopped' });
+    expect(ended.streamId).toBe(5);
+    expect(routeOf(withStreamId({ type: 'ptz.done', requestId: 9 }, 3))).toEqual({ kind: 'ptz', id: 3 });
+    expect(withStreamId({ type: 'vod.query', requestId: 7, cameraId: 'c', start: 0, end: 1 }, 8)).toEqual({ type: 'vod.query', requestId: 8, cameraId: 'c', start: 0, end: 1 });
+    const queue: AgentMessage = { type: 'link.queue', bufferedBytes: 1, queuedMs: 1 };
+    expect(withStreamId(queue, 3)).toBe(queue);
   });
 
   it('parses JSON text and says why it is not JSON', () => {

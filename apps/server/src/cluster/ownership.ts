@@ -8,6 +8,8 @@ export interface ShipOwner {
 }
 
 export interface OwnershipEvents {
+  /** This instance claimed the ship and still holds its link (other instances may now reach the ship through it). */
+  claimed: [shipId: string, epoch: number];
   /** This instance no longer owns the ship (a newer claim elsewhere, or its lease could not be kept): stop serving it. */
   lost: [shipId: string, epoch: number, why: string];
 }

@@ -29,6 +29,7 @@ export function tieClaimsToLinks(gateway: AgentGateway, ownership: ShipOwnership
       log.info({ shipId, epoch: owner.epoch }, 'ship owned by this instance');
       // The link may have gone while the claim was on its way: then its release has run already.
       if (gateway.get(shipId) !== conn || !conn.isOpen) await ownership.release(shipId);
+      else ownership.events.emit('claimed', shipId, owner.epoch);
     }),
   );
   gateway.events.on('offline', (shipId) => inTurn(shipId, () => ownership.release(shipId)));

@@ -88,6 +88,11 @@ export class PictureInbox {
     void this.pushTasks(shipId).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'picture inbox: handing over tasks failed'));
   }
 
+  /** Whether the ship's inbox is open here (its link is on this instance). */
+  holds(shipId: string): boolean {
+    return this.inboxes.has(shipId);
+  }
+
   /** Sends the ship the whole set of its snapshot tasks (when its inbox is open). */
   async pushTasks(shipId: string): Promise<void> {
     const tasks = this.deps.tasks;

@@ -17,6 +17,7 @@ import {
 } from '@ship-cctv/protocol';
 import { eq } from 'drizzle-orm';
 import type { AgentGateway, LinkStream } from '../agent-link/gateway.ts';
+import type { LinkStreams } from '../agent-link/link-streams.ts';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../lib/envelope.ts';
@@ -61,6 +62,9 @@ export interface PictureBlob {
   fileName: string;
 }
 
+/** What another instance asks the one holding a ship's link to do: hand the ship its snapshot tasks. */
+const TASKS_TOPIC = 'pictures.tasks';
+
 /**
  * Pictures as operators reach them: snapshot now, what shore holds (by organisation, ship,
  * channel, time, origin), what a ship holds (asked over its link, thumbnails cached on shore) and
@@ -81,6 +85,8 @@ export class PictureService {
     private readonly db: Db,
     private readonly fleet: FleetService,
     private readonly gateway: AgentGateway,
+    /** Where snapshots and questions to ships go: the ship's link here, or through its owner. */
+    private readonly streams: LinkStreams,
     readonly files: PictureFiles,
     private readonly publishRaw: (destination: string, body: string) => void,
     private readonly log: FastifyBaseLogger,
@@ -91,9 +97,9 @@ export class PictureService {
     this.tasks = new TaskService({
       db,
       fleet,
-      gateway,
+      linkUp: (shipId) => streams.linkUp(shipId),
       pictureSize: (access, orgId, shipId, templateId) => this.pictureSize(access, orgId, shipId, templateId),
-      pushTasks: (shipId) => this.inbox.pushTasks(shipId),
+      pushTasks: (shipId) => this.pushTasks(shipId),
     });
     this.inbox = new PictureInbox({
       gateway,
@@ -105,11 +111,24 @@ export class PictureService {
       log,
       tasks: this.tasks,
     });
+    streams.events.on('nudged', this.onNudged);
   }
 
   close(): void {
+    this.streams.events.off('nudged', this.onNudged);
     this.inbox.close();
   }
+
+  /** The ship's inbox is here: its tasks go down now; else the instance holding its link is asked to send them. */
+  private async pushTasks(shipId: string): Promise<void> {
+    if (this.inbox.holds(shipId)) return this.inbox.pushTasks(shipId);
+    this.streams.nudge(shipId, TASKS_TOPIC);
+  }
+
+  private readonly onNudged = (shipId: string, topic: string) => {
+    if (topic !== TASKS_TOPIC) return;
+    this.inbox.pushTasks(shipId).catch((err: unknown) => this.log.error({ err, shipId }, 'pictures: handing over tasks asked by another instance failed'));
+  };
 
   /** Snapshot now (`source` live) or from the ship recorder at a time: answers the picture's id at once. */
   async snapshot(access: Access, p: { shipId: string; channelId: string; cameraId: string; templateId: number; source: string }): Promise<SnapshotAnswer> {
@@ -119,7 +138,7 @@ export class PictureService {
     if (at !== undefined && at > Date.now() + 60_000) throw badRequest('source is a time in the future: a picture can be taken now (live) or from the past');
     const size = await this.pictureSize(access, ship.orgId, ship.id, p.templateId);
     const pictureId = randomUUID().replaceAll('-', '');
-    const opened = this.gateway.openStream(ship.id, 'pictures', {
+    const opened = await this.streams.openStream(ship.id, 'pictures', {
       message: (msg) => {
         if (msg.type === 'pictures.taken') {
           this.publish({ event: 'taken', shipId: ship.id, pictureId, cameraId: camera.id, bytes: 0, total: msg.picture.bytes });
@@ -334,40 +353,42 @@ export class PictureService {
    * 'wait' to keep the stream open for bytes that follow, until `resolveNow`), `pictures.failed`
    * is the ship's refusal, an offline ship or no answer in time is 503.
    */
-  private request<T>(
+  private async request<T>(
     shipId: string,
     ask: (stream: LinkStream<'pictures'>) => void,
     answer: (msg: AgentMessageOf<'pictures'>, resolveNow: () => void) => T | 'wait' | undefined,
     data?: (payload: Uint8Array) => void,
   ): Promise<T | 'wait'> {
-    return new Promise<T | 'wait'>((resolve, reject) => {
-      let pending: T | 'wait' | undefined;
-      const settle = (err: Error | undefined, value?: T | 'wait') => {
-        clearTimeout(timer);
-        if (opened.ok) opened.stream.close();
-        if (err) reject(err);
-        else resolve(value as T | 'wait');
-      };
-      const opened = this.gateway.openStream(shipId, 'pictures', {
-        message: (msg) => {
-          if (msg.type === 'pictures.failed') {
-            const code = msg.code === 'notFound' ? CODES.notFound : CODES.unavailable;
-            return settle(new ApiError(code, `the ship could not answer: ${msg.message}`));
-          }
-          const value = answer(msg, () => settle(undefined, pending));
-          if (value === undefined) return;
-          pending = value;
-          if (value !== 'wait') settle(undefined, value);
-        },
-        ...(data ? { data } : {}),
-        closed: () => (pending === 'wait' ? settle(undefined, 'wait') : settle(unavailable('the ship went offline before answering'))),
-      });
-      if (!opened.ok) return reject(unavailable(opened.reason === 'offline' ? 'the ship is offline' : opened.message));
-      // A list whose thumbnails are still on their way when time is up is answered with those that came.
-      const timer = setTimeout(() => (pending === 'wait' ? settle(undefined, 'wait') : settle(unavailable(`the ship did not answer within ${this.opts.answerTimeoutMs / 1000} s`))), this.opts.answerTimeoutMs);
-      timer.unref();
-      ask(opened.stream);
+    let pending: T | 'wait' | undefined;
+    let settle: (err: Error | undefined, value?: T | 'wait') => void = () => undefined;
+    const answered = new Promise<T | 'wait'>((resolve, reject) => {
+      settle = (err, value) => (err ? reject(err) : resolve(value as T | 'wait'));
     });
+    const opened = await this.streams.openStream(shipId, 'pictures', {
+      message: (msg) => {
+        if (msg.type === 'pictures.failed') {
+          const code = msg.code === 'notFound' ? CODES.notFound : CODES.unavailable;
+          return settle(new ApiError(code, `the ship could not answer: ${msg.message}`));
+        }
+        const value = answer(msg, () => settle(undefined, pending));
+        if (value === undefined) return;
+        pending = value;
+        if (value !== 'wait') settle(undefined, value);
+      },
+      ...(data ? { data } : {}),
+      closed: () => (pending === 'wait' ? settle(undefined, 'wait') : settle(unavailable('the ship went offline before answering'))),
+    });
+    if (!opened.ok) throw unavailable(opened.reason === 'offline' ? 'the ship is offline' : opened.message);
+    // A list whose thumbnails are still on their way when time is up is answered with those that came.
+    const timer = setTimeout(() => (pending === 'wait' ? settle(undefined, 'wait') : settle(unavailable(`the ship did not answer within ${this.opts.answerTimeoutMs / 1000} s`))), this.opts.answerTimeoutMs);
+    timer.unref();
+    ask(opened.stream);
+    try {
+      return await answered;
+    } finally {
+      clearTimeout(timer);
+      opened.stream.close();
+    }
   }
 
   private async requireChannel(access: Access, channelId: string): Promise<void> {

@@ -13,7 +13,6 @@ import {
   type TaskState,
   taskShotCount,
 } from '@ship-cctv/protocol';
-import type { AgentGateway } from '../agent-link/gateway.ts';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { badRequest, forbidden, notFound } from '../lib/envelope.ts';
@@ -27,7 +26,8 @@ type ShotRow = typeof t.snapshotShots.$inferSelect;
 export interface TaskServiceDeps {
   db: Db;
   fleet: FleetService;
-  gateway: AgentGateway;
+  /** Whether some instance holds the ship's link now (a handed-over task is active, else its link is down). */
+  linkUp(shipId: string): boolean | Promise<boolean>;
   /** The box a template's pictures fit into (404/400 for a template the ship lacks). */
   pictureSize(access: Access, orgId: string, shipId: string, templateId: number): Promise<{ width: number; height: number }>;
   /** Sends a ship its current set of tasks, if its inbox is open. */
@@ -88,7 +88,7 @@ export class TaskService {
   async status(access: Access, id: string): Promise<SnapshotTaskStatus> {
     const { task, shipName } = await this.require(access, id);
     const rows = await this.shotRows(task.id);
-    return this.view(task, shipName, rows, await this.onShore(rows));
+    return this.view(task, shipName, rows, await this.onShore(rows), await this.shipsUp([task]));
   }
 
   async detail(access: Access, id: string): Promise<SnapshotTaskDetail> {
@@ -111,7 +111,7 @@ export class TaskService {
         });
       }
     }
-    return { task: this.view(task, shipName, rows, onShore), shots };
+    return { task: this.view(task, shipName, rows, onShore, await this.shipsUp([task])), shots };
   }
 
   /** Deletes a task: the ship stops it when it next hears its tasks (at once if its link is up); pictures taken stay. */
@@ -138,7 +138,8 @@ export class TaskService {
     rows.sort((a, b) => b.task.createdAt.getTime() - a.task.createdAt.getTime());
     const shots = rows.length === 0 ? [] : await this.deps.db.select().from(t.snapshotShots).where(inArray(t.snapshotShots.taskId, rows.map((r) => r.task.id)));
     const onShore = await this.onShore(shots);
-    return rows.map((r) => this.view(r.task, r.shipName, shots.filter((s) => s.taskId === r.task.id), onShore));
+    const up = await this.shipsUp(rows.map((r) => r.task));
+    return rows.map((r) => this.view(r.task, r.shipName, shots.filter((s) => s.taskId === r.task.id), onShore, up));
   }
 
   /** What a ship is to hold: its tasks not deleted whose window is not over. */
@@ -205,7 +206,14 @@ export class TaskService {
     return new Set(held.map((h) => h.id));
   }
 
-  private view(task: TaskRow, shipName: string, rows: readonly ShotRow[], onShore: Set<string>): SnapshotTaskStatus {
+  /** The ships of these tasks whose link some instance holds now. */
+  private async shipsUp(tasks: readonly TaskRow[]): Promise<Set<string>> {
+    const ships = [...new Set(tasks.map((task) => task.shipId))];
+    const up = await Promise.all(ships.map((shipId) => this.deps.linkUp(shipId)));
+    return new Set(ships.filter((_, i) => up[i]));
+  }
+
+  private view(task: TaskRow, shipName: string, rows: readonly ShotRow[], onShore: Set<string>, up: Set<string>): SnapshotTaskStatus {
     const total = taskShotCount(spanOf(task)) * task.cameraIds.length;
     const counts = { total, planned: 0, onItsWay: 0, onShore: 0, failed: 0 };
     for (const r of rows) counts[shotState(r, onShore)]++;
@@ -221,18 +229,18 @@ export class TaskService {
       start: task.startAt.getTime(),
       end: task.endAt.getTime(),
       templateId: task.templateId,
-      state: this.stateOf(task),
+      state: this.stateOf(task, up),
       createdAt: task.createdAt.getTime(),
       handedOverAt: task.handedOverAt?.getTime() ?? null,
       counts,
     };
   }
 
-  private stateOf(task: TaskRow): TaskState {
+  private stateOf(task: TaskRow, up: Set<string>): TaskState {
     if (task.deletedAt) return 'deleted';
     if (task.endAt.getTime() <= this.now()) return 'finished';
     if (!task.handedOverAt) return 'pending';
-    return this.deps.gateway.get(task.shipId)?.ready ? 'active' : 'linkDown';
+    return up.has(task.shipId) ? 'active' : 'linkDown';
   }
 }
 

@@ -7,7 +7,8 @@ import type {
   PlaybackSpeed,
   StreamState,
 } from '@ship-cctv/protocol';
-import type { LinkStream, StreamOpener } from '../agent-link/gateway.ts';
+import type { LinkStream, OpenStreamResult } from '../agent-link/gateway.ts';
+import type { LinkStreamOpener } from '../agent-link/link-streams.ts';
 import { RelaySplitter, mimeFor } from '../media/fmp4.ts';
 import type { LiveViewer } from '../live/live-source.ts';
 import { encodeSpec } from '../live/templates.ts';
@@ -45,8 +46,8 @@ export const PLAYBACK_FLOW_DEFAULTS: PlaybackFlowOptions = {
 };
 
 export interface PlaybackRunDeps {
-  /** Opens a playback stream on the ship's link (AgentGateway.openStream for the ticket's ship). */
-  openStream: StreamOpener<'playback'>;
+  /** Opens a playback stream on the ship's link (LinkStreams.openStream for the ticket's ship: here, or through its owner). */
+  openStream: LinkStreamOpener<'playback'>;
   ticket: PlaybackTicket;
   viewer: LiveViewer;
   /** The playback is over for good: ended, failed, or stopped. */
@@ -76,6 +77,10 @@ export class PlaybackRun {
   /** The ship said something about the current stream (started, bytes, position). */
   private answered = false;
   private finished = false;
+  /** Counts stream requests and releases: a stream opened (through the ship's owner) for one no longer current is closed unused. */
+  private requests = 0;
+  /** The stream through the ship's owner was lost (the viewer was told): the owner's offline news says nothing new. */
+  private relayedLost = false;
   private startTimer: NodeJS.Timeout | undefined;
   private flowTimer: NodeJS.Timeout | undefined;
   private position: number;
@@ -153,7 +158,8 @@ export class PlaybackRun {
   }
 
   onAgentOffline(): void {
-    if (this.finished) return;
+    // Told already: a relayed stream's loss came before the owner's offline news.
+    if (this.finished || this.relayedLost) return;
     this.forget();
     this.setState('offline', 'ship link is down');
   }
@@ -219,7 +225,37 @@ export class PlaybackRun {
   }
 
   private request(): void {
-    const opened = this.deps.openStream({ message: (msg) => this.onAgentMessage(msg), data: (payload) => this.onData(payload) });
+    const seq = ++this.requests;
+    this.relayedLost = false;
+    const mine: { stream?: LinkStream<'playback'>; relayed?: boolean } = {};
+    const opened = this.deps.openStream({
+      message: (msg) => this.onAgentMessage(msg),
+      data: (payload) => this.onData(payload),
+      // A stream through the ship's owner: its link went there, or the owner died (whose offline
+      // news then never comes). A link here says so by the gateway's offline event, as before.
+      closed: () => {
+        if (!mine.relayed || mine.stream === undefined || this.stream !== mine.stream) return;
+        this.onAgentOffline();
+        this.relayedLost = true;
+      },
+    });
+    if (!(opened instanceof Promise)) return this.opened(seq, opened, mine);
+    mine.relayed = true;
+    opened.then(
+      (o) => this.opened(seq, o, mine),
+      (err: unknown) => {
+        this.deps.log.error({ err, shipId: this.shipId }, 'opening a playback stream failed');
+        if (seq === this.requests && !this.finished) this.setState('offline', 'ship link is down');
+      },
+    );
+  }
+
+  /** The stream asked for is open (or refused): it plays, unless the run moved on while it was opened. */
+  private opened(seq: number, opened: OpenStreamResult<'playback'>, mine: { stream?: LinkStream<'playback'>; relayed?: boolean }): void {
+    if (seq !== this.requests || this.finished) {
+      if (opened.ok) opened.stream.close();
+      return;
+    }
     if (!opened.ok) {
       if (opened.reason === 'unsupported') this.deps.log.error({ shipId: this.shipId, reason: opened.message }, 'ship cannot play back');
       this.setState('offline', opened.reason === 'offline' ? 'ship link is down' : opened.message);
@@ -228,6 +264,7 @@ export class PlaybackRun {
     this.release();
     const { stream } = opened;
     this.stream = stream;
+    mine.stream = stream;
     this.splitter = new RelaySplitter();
     this.agentPaused = false;
     this.answered = false;
@@ -320,6 +357,7 @@ export class PlaybackRun {
 
   /** Forgets the current stream without telling the ship (it ended it, or the link is gone). */
   private forget(): void {
+    this.requests++;
     clearTimeout(this.startTimer);
     this.stream?.close();
     this.stream = undefined;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ShipPlaybackCommand } from '@ship-cctv/protocol';
-import type { AgentGateway } from '../agent-link/gateway.ts';
+import type { LinkStreams } from '../agent-link/link-streams.ts';
 import type { LiveViewer } from '../live/live-source.ts';
 import { resolveStreamAccess } from '../live/stream-access.ts';
 import type { Access } from '../services/access.ts';
@@ -17,8 +17,8 @@ export const PLAYBACK_SERVICE_DEFAULTS: PlaybackServiceOptions = { startTimeoutM
 
 /**
  * Ship-end playback on shore: resolves a viewer's request (access, definition), starts a run per
- * viewer; each run opens its streams on its ship's link (AgentGateway.openStream), which delivers
- * it only what that ship sends about them.
+ * viewer; each run opens its streams on its ship's link (LinkStreams.openStream: here, or through the
+ * ship's owner), which delivers it only what that ship sends about them.
  */
 export class PlaybackService {
   private readonly runs = new Set<PlaybackRun>();
@@ -26,15 +26,15 @@ export class PlaybackService {
 
   constructor(
     private readonly fleet: FleetService,
-    private readonly gateway: AgentGateway,
+    private readonly streams: LinkStreams,
     private readonly log: FastifyBaseLogger,
     opts: Partial<PlaybackServiceOptions> = {},
   ) {
     this.opts = { ...PLAYBACK_SERVICE_DEFAULTS, ...opts };
-    gateway.events.on('online', (shipId) => {
+    streams.events.on('online', (shipId) => {
       for (const run of this.runsOf(shipId)) run.onAgentOnline();
     });
-    gateway.events.on('offline', (shipId) => {
+    streams.events.on('offline', (shipId) => {
       for (const run of this.runsOf(shipId)) run.onAgentOffline();
     });
   }
@@ -60,7 +60,7 @@ export class PlaybackService {
   /** Starts sending the ticket's recording to the viewer, from `ticket.from`; `onFinish` when it is over. */
   start(ticket: PlaybackTicket, viewer: LiveViewer, onFinish: () => void): PlaybackRun {
     const run = new PlaybackRun({
-      openStream: (handler) => this.gateway.openStream(ticket.shipId, 'playback', handler),
+      openStream: (handler) => this.streams.openStream(ticket.shipId, 'playback', handler),
       ticket,
       viewer,
       onFinish: (r) => {

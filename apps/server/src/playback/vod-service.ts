@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { CODES, type RecordedSpan, VOD_MAX_SPANS, type VodQueryResult } from '@ship-cctv/protocol';
-import type { AgentGateway } from '../agent-link/gateway.ts';
+import type { LinkStreams } from '../agent-link/link-streams.ts';
 import { ApiError, badRequest } from '../lib/envelope.ts';
 import type { Access } from '../services/access.ts';
 import type { FleetService } from '../services/fleet.ts';
@@ -34,7 +34,7 @@ interface Answer {
 /**
  * Which times the ship recorder holds for a camera (`vod.query` → `vod.result` over the agent link),
  * answered from shore's cache where it can: a range in the past is asked of the ship once. Each
- * query is a request of kind playback on the ship's link (AgentGateway.openStream): only that
+ * query is a request of kind playback on the ship's link (LinkStreams.openStream: here, or through the ship's owner): only that
  * ship's answer naming it reaches it.
  */
 export class VodService {
@@ -49,7 +49,7 @@ export class VodService {
 
   constructor(
     private readonly fleet: FleetService,
-    private readonly gateway: AgentGateway,
+    private readonly streams: LinkStreams,
     private readonly log: FastifyBaseLogger,
     opts: Partial<VodServiceOptions> = {},
   ) {
@@ -83,43 +83,47 @@ export class VodService {
     const key = `${shipId}/${cameraId}/${start}/${end}`;
     const running = this.inFlight.get(key);
     if (running) return running;
-    const promise = new Promise<Answer>((resolve, reject) => {
-      const settle = (err: Error | undefined, spans: RecordedSpan[] = []) => {
-        clearTimeout(timer);
-        this.pending.delete(fail);
-        if (opened.ok) opened.stream.close();
-        if (err) return reject(err);
-        resolve({
-          spans: clipSpans(mergeSpans(spans), start, end),
-          knownUntil: spans.length >= this.opts.maxSpansPerAnswer ? spans.reduce((t, s) => Math.max(t, s.end), start) : end,
-        });
-      };
-      const fail = (err: Error) => settle(err);
-      const opened = this.gateway.openStream(shipId, 'playback', {
-        message: (msg) => {
-          if (msg.type === 'vod.failed') return settle(unavailable(`the ship's recorder could not answer: ${msg.message}`));
-          if (msg.type !== 'vod.result') return;
-          if (msg.cameraId !== cameraId) {
-            this.log.warn({ shipId, requestId: msg.requestId, cameraId: msg.cameraId }, 'vod.result for another camera ignored');
-            return;
-          }
-          settle(undefined, msg.spans);
-        },
-        closed: () => settle(unavailable('the ship went offline before answering')),
-      });
-      if (!opened.ok) {
-        reject(unavailable(opened.reason === 'offline' ? 'the ship is offline and shore has no record of this time range' : opened.message));
-        return;
-      }
-      // Declared after openStream (a refused query needs none); the ship's answer can only come later.
-      const timer = setTimeout(() => settle(unavailable(`the ship did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s`)), this.opts.timeoutMs);
-      timer.unref();
-      this.pending.add(fail);
-      this.queriesSent++;
-      opened.stream.send({ type: 'vod.query', requestId: opened.stream.id, cameraId, start, end });
-    }).finally(() => this.inFlight.delete(key));
+    const promise = this.askShip(shipId, cameraId, start, end).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, promise);
     return promise;
+  }
+
+  private async askShip(shipId: string, cameraId: string, start: number, end: number): Promise<Answer> {
+    let settle: (err: Error | undefined, spans?: RecordedSpan[]) => void = () => undefined;
+    const answered = new Promise<RecordedSpan[]>((resolve, reject) => {
+      settle = (err, spans = []) => (err ? reject(err) : resolve(spans));
+    });
+    const opened = await this.streams.openStream(shipId, 'playback', {
+      message: (msg) => {
+        if (msg.type === 'vod.failed') return settle(unavailable(`the ship's recorder could not answer: ${msg.message}`));
+        if (msg.type !== 'vod.result') return;
+        if (msg.cameraId !== cameraId) {
+          this.log.warn({ shipId, requestId: msg.requestId, cameraId: msg.cameraId }, 'vod.result for another camera ignored');
+          return;
+        }
+        settle(undefined, msg.spans);
+      },
+      closed: () => settle(unavailable('the ship went offline before answering')),
+    });
+    if (!opened.ok) throw unavailable(opened.reason === 'offline' ? 'the ship is offline and shore has no record of this time range' : opened.message);
+    // Set once the stream is open (a refused query needs none); the ship's answer can only come later.
+    const timer = setTimeout(() => settle(unavailable(`the ship did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s`)), this.opts.timeoutMs);
+    timer.unref();
+    const fail = (err: Error) => settle(err);
+    this.pending.add(fail);
+    this.queriesSent++;
+    opened.stream.send({ type: 'vod.query', requestId: opened.stream.id, cameraId, start, end });
+    try {
+      const spans = await answered;
+      return {
+        spans: clipSpans(mergeSpans(spans), start, end),
+        knownUntil: spans.length >= this.opts.maxSpansPerAnswer ? spans.reduce((t, s) => Math.max(t, s.end), start) : end,
+      };
+    } finally {
+      clearTimeout(timer);
+      this.pending.delete(fail);
+      opened.stream.close();
+    }
   }
 
   close(): void {

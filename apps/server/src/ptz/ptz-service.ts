@@ -10,7 +10,7 @@ import {
   type ShoreMessageOf,
   dest,
 } from '@ship-cctv/protocol';
-import type { AgentGateway } from '../agent-link/gateway.ts';
+import type { LinkStreams } from '../agent-link/link-streams.ts';
 import { ApiError } from '../lib/envelope.ts';
 import type { Access } from '../services/access.ts';
 import type { FleetService } from '../services/fleet.ts';
@@ -53,7 +53,7 @@ export class PtzService {
 
   constructor(
     private readonly fleet: FleetService,
-    private readonly gateway: AgentGateway,
+    private readonly streams: LinkStreams,
     private readonly publish: (destination: string, body: string) => void,
     private readonly log: FastifyBaseLogger,
     opts: PtzServiceOptions = {},
@@ -107,30 +107,32 @@ export class PtzService {
   private async command(op: PtzOperator, shipId: string, cameraId: string, command: PtzCommand): Promise<AgentMessageOf<'ptz'>> {
     const { camera } = await this.fleet.requireCameraOfShip(op.access, shipId, cameraId);
     if (camera.type !== PTZ_CAMERA_TYPE) throw conflict(`notPtz: camera ${camera.name} is not a PTZ camera`);
-    return new Promise<AgentMessageOf<'ptz'>>((resolve, reject) => {
-      const settle = (err: Error | undefined, answer?: AgentMessageOf<'ptz'>) => {
-        clearTimeout(timer);
-        if (opened.ok) opened.stream.close();
+    let settle: (err: Error | undefined, answer?: AgentMessageOf<'ptz'>) => void = () => undefined;
+    const answered = new Promise<AgentMessageOf<'ptz'>>((resolve, reject) => {
+      settle = (err, answer) => {
         if (err) reject(err);
         else if (answer) resolve(answer);
       };
-      const opened = this.gateway.openStream(shipId, 'ptz', {
-        message: (msg) => {
-          if (msg.type !== 'ptz.failed') return settle(undefined, msg);
-          if (msg.code === 'notFound') return settle(new ApiError(CODES.notFound, `notFound: ${msg.message}`));
-          if (msg.code === 'notPtz' || msg.code === 'unknownCamera') return settle(conflict(`notPtz: ${msg.message}`));
-          settle(unavailable(`failed: ${msg.message}`));
-        },
-        closed: () => settle(unavailable('offline: the ship went offline before answering')),
-      });
-      if (!opened.ok) {
-        reject(opened.reason === 'offline' ? unavailable(`offline: ship ${shipId} is offline`) : conflict(`unsupported: ${opened.message}`));
-        return;
-      }
-      const timer = setTimeout(() => settle(unavailable(`failed: the ship did not answer within ${this.answerTimeoutMs / 1000} s`)), this.answerTimeoutMs);
-      timer.unref();
-      opened.stream.send({ ...command, requestId: opened.stream.id } as PtzRequest);
     });
+    const opened = await this.streams.openStream(shipId, 'ptz', {
+      message: (msg) => {
+        if (msg.type !== 'ptz.failed') return settle(undefined, msg);
+        if (msg.code === 'notFound') return settle(new ApiError(CODES.notFound, `notFound: ${msg.message}`));
+        if (msg.code === 'notPtz' || msg.code === 'unknownCamera') return settle(conflict(`notPtz: ${msg.message}`));
+        settle(unavailable(`failed: ${msg.message}`));
+      },
+      closed: () => settle(unavailable('offline: the ship went offline before answering')),
+    });
+    if (!opened.ok) throw opened.reason === 'offline' ? unavailable(`offline: ship ${shipId} is offline`) : conflict(`unsupported: ${opened.message}`);
+    const timer = setTimeout(() => settle(unavailable(`failed: the ship did not answer within ${this.answerTimeoutMs / 1000} s`)), this.answerTimeoutMs);
+    timer.unref();
+    opened.stream.send({ ...command, requestId: opened.stream.id } as PtzRequest);
+    try {
+      return await answered;
+    } finally {
+      clearTimeout(timer);
+      opened.stream.close();
+    }
   }
 
   /** The camera is now steered by this operator: published at once when the mover or the action changes, else once a second. */

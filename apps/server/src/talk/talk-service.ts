@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { CODES, type TalkEndReason, type TalkErrorCode, type TalkFormat } from '@ship-cctv/protocol';
-import type { AgentGateway, LinkStream } from '../agent-link/gateway.ts';
+import type { LinkStream } from '../agent-link/gateway.ts';
+import type { LinkStreams } from '../agent-link/link-streams.ts';
 import { ApiError } from '../lib/envelope.ts';
 import type { FleetService } from '../services/fleet.ts';
 import type { AuthContext } from '../services/sessions.ts';
@@ -42,7 +43,7 @@ export class TalkService {
 
   constructor(
     private readonly fleet: FleetService,
-    private readonly agents: AgentGateway,
+    private readonly streams: LinkStreams,
     private readonly occupancy: TalkOccupancy,
     private readonly log: FastifyBaseLogger,
     private readonly opts: TalkServiceOptions,
@@ -59,10 +60,7 @@ export class TalkService {
       if (err instanceof ApiError) return { ok: false, code: err.code === CODES.forbidden ? 'forbidden' : 'notFound', message: err.message };
       throw err;
     }
-    const conn = this.agents.get(shipId);
-    if (!conn?.ready) return { ok: false, code: 'shipOffline', message: `ship ${shipId} is offline` };
-    if (!conn.capabilities.has('talk')) return { ok: false, code: 'unsupported', message: `the agent of ship ${shipId} does not handle talkback` };
-
+    // Whether the ship is online and handles talk is the stream's answer (its link may be on another instance).
     const holder: TalkHolder = { talkId: randomUUID(), userId: auth.user.id, displayName: auth.user.displayName, cameraId, since: Date.now() };
     const current = await this.occupancy.claim(shipId, holder);
     if (current) return { ok: false, code: 'occupied', message: `the talkback of ship ${shipId} is held by ${current.displayName}`, holder: current.displayName };
@@ -84,7 +82,7 @@ export class TalkService {
         if (tellClient) listener.ended(reason, message);
       },
     };
-    const opened = this.agents.openStream(shipId, 'talk', {
+    const opened = await this.streams.openStream(shipId, 'talk', {
       message: (msg) => {
         if (msg.type === 'talk.failed') entry.end('failed', msg.code === 'occupied' ? `the camera's backchannel is busy on the ship: ${msg.message}` : msg.message);
         else if (msg.type === 'talk.closed') entry.end('failed', 'the ship ended the talk');
@@ -93,7 +91,8 @@ export class TalkService {
     });
     if (!opened.ok) {
       await this.occupancy.release(shipId, holder.talkId);
-      return { ok: false, code: opened.reason === 'offline' ? 'shipOffline' : 'unsupported', message: opened.message };
+      if (opened.reason === 'offline') return { ok: false, code: 'shipOffline', message: `ship ${shipId} is offline` };
+      return { ok: false, code: 'unsupported', message: `the agent of ship ${shipId} does not handle talkback` };
     }
     const { stream } = opened;
     held.stream = stream;

@@ -93,6 +93,17 @@ export function routeOf(msg: AgentMessage | ShoreMessage): { kind: LinkKind; id:
   return id === undefined ? undefined : { kind, id };
 }
 
+/**
+ * The same message naming stream (or request) `id` instead: a relay between shore instances hands
+ * the caller a stream id of its own and the ship another, and renames each message on the way.
+ * Control messages (no route) come back unchanged.
+ */
+export function withStreamId<M extends AgentMessage | ShoreMessage>(msg: M, id: number): M {
+  if ('streamId' in msg) return { ...msg, streamId: id };
+  if ('requestId' in msg) return { ...msg, requestId: id };
+  return msg;
+}
+
 /** Whether an agent message belongs to `kind` (the router hands it to that kind's handler). */
 export function isAgentMessageOf<K extends LinkKind>(kind: K, msg: AgentMessage): msg is AgentMessageOf<K> {
   return AGENT_KIND.get(msg.type) === kind;

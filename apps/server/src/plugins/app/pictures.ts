@@ -48,6 +48,7 @@ export default fp<PicturesPluginOptions>(
       app.database.db,
       app.fleet,
       app.agents,
+      app.linkStreams,
       files,
       (destination, body) => {
         app.status.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'pictures: publishing failed'));
@@ -62,5 +63,5 @@ export default fp<PicturesPluginOptions>(
     app.jobs.schedules.add({ name: 'pictures-sweep', pattern: '17 * * * *', kind: 'pictures.sweep' });
     app.addHook('preClose', async () => service.close());
   },
-  { name: 'pictures', dependencies: ['agent-link', 'status', 'jobs', 'recorder'] },
+  { name: 'pictures', dependencies: ['agent-link', 'link-streams', 'status', 'jobs', 'recorder'] },
 );

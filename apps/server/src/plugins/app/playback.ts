@@ -20,8 +20,8 @@ export interface PlaybackPluginOptions {
 export default fp<PlaybackPluginOptions>(
   async (app, opts) => {
     const log = app.log.child({ module: 'playback' });
-    const vod = new VodService(app.fleet, app.agents, log, opts.vod ?? {});
-    const playback = new PlaybackService(app.fleet, app.agents, log, opts.playback ?? {});
+    const vod = new VodService(app.fleet, app.linkStreams, log, opts.vod ?? {});
+    const playback = new PlaybackService(app.fleet, app.linkStreams, log, opts.playback ?? {});
     app.decorate('vod', vod);
     app.decorate('playback', playback);
     app.addHook('preClose', async () => {
@@ -29,5 +29,5 @@ export default fp<PlaybackPluginOptions>(
       vod.close();
     });
   },
-  { name: 'playback', dependencies: ['agent-link'] },
+  { name: 'playback', dependencies: ['link-streams'] },
 );

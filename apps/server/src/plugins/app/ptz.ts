@@ -13,7 +13,7 @@ export default fp<PtzServiceOptions>(
   async (app, opts) => {
     const service = new PtzService(
       app.fleet,
-      app.agents,
+      app.linkStreams,
       (destination, body) => {
         app.status.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'ptz: publishing failed'));
       },
@@ -23,5 +23,5 @@ export default fp<PtzServiceOptions>(
     app.decorate('ptz', service);
     app.stompSubscribeRule('ptz', (auth, d) => service.canSubscribe(auth, d.cameraId));
   },
-  { name: 'ptz', dependencies: ['app-stomp', 'status', 'agent-link'] },
+  { name: 'ptz', dependencies: ['app-stomp', 'status', 'link-streams'] },
 );

@@ -34,7 +34,7 @@ export function talkMaxSecondsFromEnv(env: NodeJS.ProcessEnv): number {
 export default fp<TalkPluginOptions>(
   async (app, opts) => {
     const log = app.log.child({ module: 'talk' });
-    const service = new TalkService(app.fleet, app.agents, opts.occupancy ?? new LocalTalkOccupancy(), log, {
+    const service = new TalkService(app.fleet, app.linkStreams, opts.occupancy ?? new LocalTalkOccupancy(), log, {
       maxSeconds: opts.maxSeconds ?? talkMaxSecondsFromEnv(process.env),
     });
     app.decorate('talk', service);
@@ -52,5 +52,5 @@ export default fp<TalkPluginOptions>(
       service.stopAll();
     });
   },
-  { name: 'talk', dependencies: ['live', 'agent-link'] },
+  { name: 'talk', dependencies: ['live', 'link-streams'] },
 );
