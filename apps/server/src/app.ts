@@ -17,6 +17,7 @@ import stompPlugin, { type StompPluginOptions } from './plugins/app/stomp.ts';
 import agentLinkPlugin, { type AgentLinkOptions } from './plugins/app/agent-link.ts';
 import ownershipPlugin from './plugins/app/ownership.ts';
 import remoteLivePlugin from './plugins/app/remote-live.ts';
+import shipSignalsPlugin from './plugins/app/ship-signals.ts';
 import cctvServerRoutes from './routes/api/cctv-server.ts';
 import livePlugin, { type LivePluginOptions } from './plugins/app/live.ts';
 import recorderPlugin, { type RecorderPluginOptions } from './plugins/app/recorder.ts';
@@ -166,6 +167,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(playbackPlugin, opts.playback ?? {});
   await app.register(livePlugin, opts.live ?? {});
   await app.register(remoteLivePlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });
+  await app.register(shipSignalsPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });
   await app.register(liveAudioPlugin);
   await app.register(recorderPlugin, { ...opts.recorder, dataDir: opts.dataDir });
   await app.register(picturesPlugin, { ...opts.pictures, dataDir: opts.dataDir });

@@ -55,6 +55,14 @@ export const PICTURE_CONFIG_SIZE = { width: 1280, height: 720 } as const;
 
 const unavailable = (message: string) => new ApiError(CODES.unavailable, message);
 
+/** What the pictures need of the cluster (default: this instance alone). */
+export interface PictureCluster {
+  /** A ship's snapshot tasks changed: the instance holding its inbox hands them over. */
+  tasksChanged(shipId: string): Promise<void>;
+  /** Whether the ship's link is up on any instance. */
+  linkUp(shipId: string): Promise<boolean>;
+}
+
 export interface PictureBlob {
   bytes: Buffer;
   etag: string;
@@ -93,7 +101,8 @@ export class PictureService {
       fleet,
       gateway,
       pictureSize: (access, orgId, shipId, templateId) => this.pictureSize(access, orgId, shipId, templateId),
-      pushTasks: (shipId) => this.inbox.pushTasks(shipId),
+      pushTasks: (shipId) => (this.cluster ? this.cluster.tasksChanged(shipId) : this.inbox.pushTasks(shipId)),
+      linkUp: (shipId) => (this.cluster ? this.cluster.linkUp(shipId) : Promise.resolve(this.gateway.get(shipId)?.ready ?? false)),
     });
     this.inbox = new PictureInbox({
       gateway,
@@ -109,6 +118,13 @@ export class PictureService {
 
   close(): void {
     this.inbox.close();
+  }
+
+  private cluster: PictureCluster | undefined;
+
+  /** Several instances: task changes reach the instance holding the ship's inbox, and a link held elsewhere counts as up. */
+  useCluster(cluster: PictureCluster): void {
+    this.cluster = cluster;
   }
 
   /** Snapshot now (`source` live) or from the ship recorder at a time: answers the picture's id at once. */

@@ -32,6 +32,8 @@ export interface TaskServiceDeps {
   pictureSize(access: Access, orgId: string, shipId: string, templateId: number): Promise<{ width: number; height: number }>;
   /** Sends a ship its current set of tasks, if its inbox is open. */
   pushTasks(shipId: string): Promise<void>;
+  /** Whether the ship's link is up on any instance (default: on this one). */
+  linkUp?(shipId: string): Promise<boolean>;
   now?: () => number;
 }
 
@@ -88,7 +90,7 @@ export class TaskService {
   async status(access: Access, id: string): Promise<SnapshotTaskStatus> {
     const { task, shipName } = await this.require(access, id);
     const rows = await this.shotRows(task.id);
-    return this.view(task, shipName, rows, await this.onShore(rows));
+    return this.view(task, shipName, rows, await this.onShore(rows), await this.linked([task]));
   }
 
   async detail(access: Access, id: string): Promise<SnapshotTaskDetail> {
@@ -111,7 +113,7 @@ export class TaskService {
         });
       }
     }
-    return { task: this.view(task, shipName, rows, onShore), shots };
+    return { task: this.view(task, shipName, rows, onShore, await this.linked([task])), shots };
   }
 
   /** Deletes a task: the ship stops it when it next hears its tasks (at once if its link is up); pictures taken stay. */
@@ -138,7 +140,8 @@ export class TaskService {
     rows.sort((a, b) => b.task.createdAt.getTime() - a.task.createdAt.getTime());
     const shots = rows.length === 0 ? [] : await this.deps.db.select().from(t.snapshotShots).where(inArray(t.snapshotShots.taskId, rows.map((r) => r.task.id)));
     const onShore = await this.onShore(shots);
-    return rows.map((r) => this.view(r.task, r.shipName, shots.filter((s) => s.taskId === r.task.id), onShore));
+    const linked = await this.linked(rows.map((r) => r.task));
+    return rows.map((r) => this.view(r.task, r.shipName, shots.filter((s) => s.taskId === r.task.id), onShore, linked));
   }
 
   /** What a ship is to hold: its tasks not deleted whose window is not over. */
@@ -205,7 +208,15 @@ export class TaskService {
     return new Set(held.map((h) => h.id));
   }
 
-  private view(task: TaskRow, shipName: string, rows: readonly ShotRow[], onShore: Set<string>): SnapshotTaskStatus {
+  /** The ships of these tasks whose link is up now, wherever it is held. */
+  private async linked(tasks: readonly TaskRow[]): Promise<Set<string>> {
+    const linkUp = this.deps.linkUp ?? ((shipId: string) => Promise.resolve(this.deps.gateway.get(shipId)?.ready ?? false));
+    const ships = [...new Set(tasks.map((task) => task.shipId))];
+    const up = await Promise.all(ships.map(linkUp));
+    return new Set(ships.filter((_, i) => up[i]));
+  }
+
+  private view(task: TaskRow, shipName: string, rows: readonly ShotRow[], onShore: Set<string>, linked: Set<string>): SnapshotTaskStatus {
     const total = taskShotCount(spanOf(task)) * task.cameraIds.length;
     const counts = { total, planned: 0, onItsWay: 0, onShore: 0, failed: 0 };
     for (const r of rows) counts[shotState(r, onShore)]++;
@@ -221,18 +232,18 @@ export class TaskService {
       start: task.startAt.getTime(),
       end: task.endAt.getTime(),
       templateId: task.templateId,
-      state: this.stateOf(task),
+      state: this.stateOf(task, linked),
       createdAt: task.createdAt.getTime(),
       handedOverAt: task.handedOverAt?.getTime() ?? null,
       counts,
     };
   }
 
-  private stateOf(task: TaskRow): TaskState {
+  private stateOf(task: TaskRow, linked: Set<string>): TaskState {
     if (task.deletedAt) return 'deleted';
     if (task.endAt.getTime() <= this.now()) return 'finished';
     if (!task.handedOverAt) return 'pending';
-    return this.deps.gateway.get(task.shipId)?.ready ? 'active' : 'linkDown';
+    return linked.has(task.shipId) ? 'active' : 'linkDown';
   }
 }
 

@@ -56,11 +56,18 @@ export default fp<PicturesPluginOptions>(
       { ...pictureSettingsFromEnv(process.env), ...settings },
     );
     app.decorate('pictures', service);
+    // A task added or deleted on any instance is handed over by the one holding the ship's inbox.
+    app.shipSignals.on('snapshot-tasks', (shipId) => service.inbox.pushTasks(shipId));
+    service.useCluster({
+      tasksChanged: (shipId) => app.shipSignals.send('snapshot-tasks', shipId),
+      // A ship has an owner while some instance holds its link.
+      linkUp: async (shipId) => (await app.ownership.ownerOf(shipId)) !== undefined,
+    });
     const concurrency = Number(process.env.ENHANCE_CONCURRENCY ?? 1);
     app.decorate('enhance', new EnhanceService({ files, index: service.index, jobs: app.jobs.runner, log: app.log.child({ module: 'enhance' }), concurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 1 }));
     app.jobs.runner.register('pictures.sweep', { run: async () => ({ removed: await service.sweep() }) });
     app.jobs.schedules.add({ name: 'pictures-sweep', pattern: '17 * * * *', kind: 'pictures.sweep' });
     app.addHook('preClose', async () => service.close());
   },
-  { name: 'pictures', dependencies: ['agent-link', 'status', 'jobs', 'recorder'] },
+  { name: 'pictures', dependencies: ['agent-link', 'status', 'jobs', 'recorder', 'ship-signals', 'ownership'] },
 );
