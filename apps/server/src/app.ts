@@ -172,7 +172,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(recorderPlugin, { ...opts.recorder, dataDir: opts.dataDir });
   await app.register(picturesPlugin, { ...opts.pictures, dataDir: opts.dataDir });
   await app.register(carouselPlugin, opts.carousel ?? {});
-  await app.register(talkPlugin, opts.talk ?? {});
+  await app.register(talkPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, ...opts.talk });
   await app.register(ptzPlugin, opts.ptz ?? {});
   // Status reported to any instance reaches this instance's STOMP subscribers; a new subscriber
   // first gets the current state.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 
@@ -176,6 +176,17 @@ export class JobStore {
       .select()
       .from(t.jobs)
       .where(and(eq(t.jobs.kind, kind), inArray(t.jobs.state, ['done', 'failed', 'cancelled']), lt(t.jobs.finishedAt, sql`now() - ${`${ms} milliseconds`}::interval`)));
+  }
+
+  /** The result of the kind's job that finished last with success (a scheduled job's running total). */
+  async latestResult(kind: string): Promise<Record<string, unknown> | undefined> {
+    const [row] = await this.db
+      .select({ result: t.jobs.result })
+      .from(t.jobs)
+      .where(and(eq(t.jobs.kind, kind), eq(t.jobs.state, 'done')))
+      .orderBy(desc(t.jobs.finishedAt))
+      .limit(1);
+    return row?.result ?? undefined;
   }
 
   async remove(ids: readonly string[]): Promise<void> {

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import sharp from 'sharp';
 import type { PictureMeta } from '@ship-cctv/protocol';
+import { ObjectNotFoundError, type ObjectStore } from '../storage/object-store.ts';
 
 /** Shore thumbnails are this wide (a gallery cell); the ship's own are smaller. */
 export const SHORE_THUMB_WIDTH = 320;
@@ -17,10 +18,24 @@ export type Verdict = { ok: true; file: string; thumbFile: string; thumbBytes: n
  * and `.thumb.jpg` for pictures held, `incoming/<ship>/<id>.part` for one on its way (its size is
  * where the ship resumes), `ship-thumbs/<ship>/<id>.jpg` for thumbnails of what a ship holds.
  * Paths kept in the database are relative to the folder.
+ *
+ * With a shared object store (STORAGE=nats) every file kept — picture, thumbnail, a ship's
+ * thumbnail, an enhanced result — is also put under `pictures/<relative path>` before it counts as
+ * stored, and read from there when this instance's folder lacks it: another instance wrote it, or
+ * this one lost its disk. A picture on its way (`incoming/`) stays on the disk of the instance
+ * holding the ship's link.
  */
 export class PictureFiles {
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    private readonly shared?: ObjectStore,
+  ) {
     mkdirSync(dir, { recursive: true });
+  }
+
+  /** Key of a relative path in the shared store. */
+  static key(rel: string): string {
+    return `pictures/${rel.split(/[\\/]/).join('/')}`;
   }
 
   /** The absolute path of a stored relative path; refuses one that leaves the folder. */
@@ -98,6 +113,15 @@ export class PictureFiles {
     const base = join(segment(shipId), day, segment(meta.pictureId));
     const file = `${base}.jpg`;
     const thumbFile = `${base}.thumb.jpg`;
+    if (this.shared) {
+      // Shared before it counts as stored: a picture the store refused is sent again by the ship.
+      try {
+        await this.shared.put(PictureFiles.key(file), bytes);
+        await this.shared.put(PictureFiles.key(thumbFile), thumb);
+      } catch (err) {
+        return reject(`the shared store did not take it: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
     mkdirSync(dirname(this.path(file)), { recursive: true });
     writeAtomically(this.path(thumbFile), thumb);
     renameSync(partial, this.path(file));
@@ -105,24 +129,52 @@ export class PictureFiles {
   }
 
   /** Keeps a ship's thumbnail (from a list answer); returns its relative path. */
-  saveShipThumb(shipId: string, pictureId: string, jpeg: Uint8Array): string {
+  async saveShipThumb(shipId: string, pictureId: string, jpeg: Uint8Array): Promise<string> {
     const rel = join('ship-thumbs', segment(shipId), `${segment(pictureId)}.jpg`);
     const abs = this.path(rel);
     mkdirSync(dirname(abs), { recursive: true });
     writeAtomically(abs, jpeg);
+    await this.shared?.put(PictureFiles.key(rel), jpeg);
     return rel;
   }
 
-  read(rel: string): Buffer | undefined {
+  /** Puts a file this instance made (an enhanced result) in the shared store. */
+  async share(rel: string): Promise<void> {
+    await this.shared?.put(PictureFiles.key(rel), readFileSync(this.path(rel)));
+  }
+
+  /** The file's bytes: from this instance's folder, else from the shared store; undefined when neither has it. */
+  async read(rel: string): Promise<Buffer | undefined> {
     try {
       return readFileSync(this.path(rel));
     } catch {
-      return undefined;
+      if (!this.shared) return undefined;
+    }
+    try {
+      return await this.shared.get(PictureFiles.key(rel));
+    } catch (err) {
+      if (err instanceof ObjectNotFoundError) return undefined;
+      throw err;
     }
   }
 
-  remove(rel: string | null | undefined): void {
-    if (rel) rmSync(this.path(rel), { force: true });
+  /** The file's absolute path, fetched from the shared store first when this folder lacks it (a process reads it by path). */
+  async local(rel: string): Promise<string> {
+    const abs = this.path(rel);
+    if (existsSync(abs) || !this.shared) return abs;
+    const bytes = await this.read(rel);
+    if (bytes) {
+      mkdirSync(dirname(abs), { recursive: true });
+      writeAtomically(abs, bytes);
+    }
+    return abs;
+  }
+
+  /** Removes the file here and from the shared store. */
+  async remove(rel: string | null | undefined): Promise<void> {
+    if (!rel) return;
+    rmSync(this.path(rel), { force: true });
+    await this.shared?.delete(PictureFiles.key(rel));
   }
 }
 

@@ -192,9 +192,11 @@ export class PictureInbox {
         thumbBytes: verdict.thumbBytes,
       };
       if (!(await this.deps.index.insert(row))) {
-        // Stored meanwhile (another connection of the ship delivered it): keep that one.
-        this.deps.files.remove(verdict.file);
-        this.deps.files.remove(verdict.thumbFile);
+        // Stored meanwhile (another connection of the ship delivered it): keep that one — and its
+        // files, which share these paths (and shared-store keys) when it was taken the same day.
+        const kept = await this.deps.index.get(meta.pictureId);
+        if (kept?.file !== verdict.file) await this.deps.files.remove(verdict.file);
+        if (kept?.thumbFile !== verdict.thumbFile) await this.deps.files.remove(verdict.thumbFile);
       }
       if (inbox?.transfer === transfer) inbox.transfer = undefined;
       inbox?.stream.send({ type: 'pictures.stored', streamId: inbox.stream.id, pictureId: meta.pictureId });

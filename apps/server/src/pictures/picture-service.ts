@@ -175,7 +175,7 @@ export class PictureService {
     const picture = await this.index.get(id);
     if (picture) {
       if (!access.visibleOrgIds.has(picture.orgId)) throw forbidden();
-      const bytes = this.files.read(thumb ? picture.thumbFile : picture.file);
+      const bytes = await this.files.read(thumb ? picture.thumbFile : picture.file);
       if (!bytes) throw notFound('Picture file');
       return { bytes, etag: `"${picture.sha256.slice(0, 32)}${thumb ? '-t' : ''}"`, fileName: `${picture.shipName}-${picture.cameraId}-${new Date(picture.takenAt).toISOString().replace(/[:.]/g, '-')}${thumb ? '-thumb' : ''}.jpg` };
     }
@@ -183,7 +183,7 @@ export class PictureService {
     if (!shipPicture) throw notFound('Picture');
     await this.fleet.requireShip(access, shipPicture.shipId);
     // Only its thumbnail is on shore; the picture itself crosses when fetched.
-    const bytes = thumb && shipPicture.thumbFile ? this.files.read(shipPicture.thumbFile) : undefined;
+    const bytes = thumb && shipPicture.thumbFile ? await this.files.read(shipPicture.thumbFile) : undefined;
     if (!bytes) throw notFound(thumb ? 'Thumbnail' : 'Picture on shore (fetch it from the ship first)');
     return { bytes, etag: `"ship-${id}-t"`, fileName: `${id}-thumb.jpg` };
   }
@@ -225,14 +225,16 @@ export class PictureService {
         pictures: rows.map((r) => ({ pictureId: r.id, cameraId, time: r.takenAt.getTime(), bytes: r.bytes, width: r.width, height: r.height, origin: r.origin === 'task' ? 'task' : 'manual', onShore: held.has(r.id), hasThumb: r.thumbFile !== null })),
       };
     }
-    const thumbFiles = answer.pictures.map((p, i) => {
-      const thumb = answer.thumbs.get(i);
-      return thumb ? this.files.saveShipThumb(shipId, p.pictureId, thumb) : null;
-    });
+    const thumbFiles = await Promise.all(
+      answer.pictures.map((p, i) => {
+        const thumb = answer.thumbs.get(i);
+        return thumb ? this.files.saveShipThumb(shipId, p.pictureId, thumb) : null;
+      }),
+    );
     await this.index.rememberShipPictures(shipId, answer.pictures.map((p, i) => ({ ...p, thumbFile: thumbFiles[i] ?? null })));
     if (!answer.truncated) {
       // What the ship no longer lists in this range, its retention took: shore forgets it too.
-      for (const gone of await this.index.forgetShipPictures(shipId, cameraId, from, to, new Set(answer.pictures.map((p) => p.pictureId)))) this.files.remove(gone.thumbFile);
+      for (const gone of await this.index.forgetShipPictures(shipId, cameraId, from, to, new Set(answer.pictures.map((p) => p.pictureId)))) await this.files.remove(gone.thumbFile);
     }
     const held = await this.index.held(answer.pictures.map((p) => p.pictureId));
     return {
@@ -310,8 +312,8 @@ export class PictureService {
 
   private async remove(p: PictureRow): Promise<number> {
     await this.index.delete(p.id);
-    this.files.remove(p.file);
-    this.files.remove(p.thumbFile);
+    await this.files.remove(p.file);
+    await this.files.remove(p.thumbFile);
     return 1;
   }
 

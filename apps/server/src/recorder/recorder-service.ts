@@ -9,6 +9,7 @@ import { ClipService } from './clip.ts';
 import type { RecorderSettings } from './config.ts';
 import { recoverRecordings, type RecoveryResult } from './recovery.ts';
 import { applyRetention, type RetentionResult } from './retention.ts';
+import { type LocalSweepResult, RETENTION_JOB_KIND, sweepRetiredFiles } from './local-retention.ts';
 import { isConfigActive } from './schedule.ts';
 import type { CameraInfo, RecordingStore } from './store.ts';
 import type { SharedSegments } from './shared-segments.ts';
@@ -80,14 +81,15 @@ export class RecorderService implements LiveMediaTap {
       this.deps.log.info({ recovered }, 'shore recorder: recovered after an unclean stop');
     }
     await this.reloadConfigs();
-    await this.enforceRetention();
     const every = (ms: number, fn: () => Promise<unknown>, what: string) => {
       const timer = setInterval(() => void fn().catch((err: unknown) => this.deps.log.error({ err }, `shore recorder: ${what} failed`)), ms);
       timer.unref();
       this.timers.push(timer);
     };
     every(this.deps.settings.configEveryMs, () => this.reloadConfigs(), 'reading configurations');
-    every(this.deps.settings.retentionEveryMs, () => this.enforceRetention(), 'retention');
+    // Retention itself is a scheduled job, run once across instances (plugins/app/recorder.ts);
+    // here each instance only drops the files on its own disk that the job retired.
+    every(this.deps.settings.retentionEveryMs, () => this.sweepRetiredFiles(), 'dropping retired files');
     return recovered;
   }
 
@@ -125,6 +127,31 @@ export class RecorderService implements LiveMediaTap {
       this.retentionRun = undefined;
     });
     return this.retentionRun;
+  }
+
+  /**
+   * The retention job's pass (once across instances): deletes by age and budget, and answers the
+   * start of the newest segment ever retired (`retiredUpTo`), carried from the previous run.
+   */
+  async runRetentionJob(): Promise<RetentionResult & { retiredUpTo: number | null }> {
+    const before = await this.retiredUpTo();
+    const result = await this.enforceRetention();
+    const newest = result.newestStartMs;
+    return { ...result, retiredUpTo: newest === undefined ? before : Math.max(before ?? newest, newest) };
+  }
+
+  /** Deletes, from this instance's own folder, the segment files retention retired (see local-retention.ts). */
+  async sweepRetiredFiles(): Promise<LocalSweepResult> {
+    const upTo = await this.retiredUpTo();
+    if (upTo === null) return { files: 0, folders: 0 };
+    const busy = new Set<string>();
+    for (const r of this.recorders.values()) if (r.recording) busy.add(r.recording.recordingId);
+    return sweepRetiredFiles(this.deps.store, this.root, upTo, busy);
+  }
+
+  private async retiredUpTo(): Promise<number | null> {
+    const last = await this.deps.jobs.store.latestResult(RETENTION_JOB_KIND);
+    return typeof last?.retiredUpTo === 'number' ? last.retiredUpTo : null;
   }
 
   /** Recording status messages for a new subscriber of /mediaList/{instance}: the cameras recording now. */
@@ -205,8 +232,6 @@ export class RecorderService implements LiveMediaTap {
     const { instanceId } = cameraSource(camera.sourceType, camera.other, camera.shipName);
     const message = recordMessage(event.cameraId, event.configId, event.start, event.kind === 'stopped' ? event.end : null);
     this.deps.publish(dest.mediaList(instanceId), JSON.stringify(message));
-    // After a segment of retention-worthy size is added, the budget may be exceeded.
-    if (event.kind === 'stopped') void this.enforceRetention().catch(() => undefined);
   }
 }
 

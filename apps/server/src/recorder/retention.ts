@@ -11,6 +11,8 @@ export interface RetentionPolicy {
 export interface RetentionResult {
   segments: number;
   bytes: number;
+  /** Start of the newest segment this pass deleted: every instance may drop unindexed files starting no later (local-retention.ts). */
+  newestStartMs?: number;
 }
 
 const BATCH = 200;
@@ -51,5 +53,6 @@ async function remove(store: RecordingStore, root: string, segments: SegmentRow[
     await shared?.delete(s.file).catch(() => undefined);
     result.segments++;
     result.bytes += s.bytes;
+    result.newestStartMs = Math.max(result.newestStartMs ?? s.startMs, s.startMs);
   }
 }

@@ -17,6 +17,13 @@ export interface TalkOccupancy {
   claim(shipId: string, holder: TalkHolder): Promise<TalkHolder | undefined>;
   /** Gives it back, if this talk still holds it. */
   release(shipId: string, talkId: string): Promise<void>;
+  /**
+   * Tells `listener` when a talk of this instance lost its hold (a shared store whose lease could
+   * not be kept): that talk must end, since another operator may hold the ship now.
+   */
+  onLost(listener: (shipId: string, talkId: string) => void): void;
+  /** Stops keeping claims (the server is closing); claims still held are given back. */
+  close(): Promise<void>;
 }
 
 export class LocalTalkOccupancy implements TalkOccupancy {
@@ -31,6 +38,14 @@ export class LocalTalkOccupancy implements TalkOccupancy {
 
   release(shipId: string, talkId: string): Promise<void> {
     if (this.holders.get(shipId)?.talkId === talkId) this.holders.delete(shipId);
+    return Promise.resolve();
+  }
+
+  /** A process's own map cannot lose a claim. */
+  onLost(): void {}
+
+  close(): Promise<void> {
+    this.holders.clear();
     return Promise.resolve();
   }
 

@@ -39,7 +39,7 @@ export type TalkStart = { ok: true; talk: ActiveTalk } | { ok: false; code: Talk
  * duration, or when the ship's link goes.
  */
 export class TalkService {
-  private readonly active = new Set<{ end(reason: TalkEndReason, message?: string): void }>();
+  private readonly active = new Set<{ talkId: string; end(reason: TalkEndReason, message?: string): void }>();
 
   constructor(
     private readonly fleet: FleetService,
@@ -47,7 +47,11 @@ export class TalkService {
     private readonly occupancy: TalkOccupancy,
     private readonly log: FastifyBaseLogger,
     private readonly opts: TalkServiceOptions,
-  ) {}
+  ) {
+    occupancy.onLost((shipId, talkId) => {
+      for (const t of this.active) if (t.talkId === talkId) t.end('failed', `the talkback of ship ${shipId} could not be kept (the shared store did not answer in time)`);
+    });
+  }
 
   async start(auth: AuthContext, cameraId: string, format: TalkFormat, listener: TalkListener): Promise<TalkStart> {
     let shipId: string;
@@ -60,15 +64,17 @@ export class TalkService {
       if (err instanceof ApiError) return { ok: false, code: err.code === CODES.forbidden ? 'forbidden' : 'notFound', message: err.message };
       throw err;
     }
-    // Whether the ship is online and handles talk is the stream's answer (its link may be on another instance).
+    // The claim comes before the link check: with several instances the talker may be on another
+    // one, and "occupied by …" is what the operator needs to hear, wherever the ship's link is.
     const holder: TalkHolder = { talkId: randomUUID(), userId: auth.user.id, displayName: auth.user.displayName, cameraId, since: Date.now() };
     const current = await this.occupancy.claim(shipId, holder);
     if (current) return { ok: false, code: 'occupied', message: `the talkback of ship ${shipId} is held by ${current.displayName}`, holder: current.displayName };
-
+    // Whether the ship is online and handles talk is the stream's answer (its link may be on another instance).
     let ended = false;
     // The stream and the timer, once set: end() reads them whenever it runs.
     const held: { stream?: LinkStream<'talk'>; timer?: NodeJS.Timeout } = {};
     const entry = {
+      talkId: holder.talkId,
       end: (reason: TalkEndReason, message?: string, tellClient = true) => {
         if (ended) return;
         ended = true;

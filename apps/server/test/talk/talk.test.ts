@@ -1,39 +1,10 @@
-import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BINARY_KIND, PATHS, type ShoreMessage, type TalkServerMessage, packTalkPackets } from '@ship-cctv/protocol';
+import { BINARY_KIND, type ShoreMessage, packTalkPackets } from '@ship-cctv/protocol';
 import { RawAgent } from '../agent-link/raw-agent.ts';
 import { type TestApp, build, logon } from '../helpers/build.ts';
+import { CAMERA, Talker } from './talker.ts';
 
 const SHIP = 'S1001';
-const CAMERA = 'S1001-C01-1';
-
-/** A browser's talk socket: a media socket whose first command is talk.start. */
-class Talker {
-  readonly messages: TalkServerMessage[] = [];
-  closed = false;
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data, isBinary) => {
-      if (!isBinary) this.messages.push(JSON.parse(String(data)) as TalkServerMessage);
-    });
-    ws.on('close', () => (this.closed = true));
-  }
-
-  static async start(port: number, token: string, cameraId = CAMERA): Promise<Talker> {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}${PATHS.media}?token=${encodeURIComponent(token)}`);
-    const talker = new Talker(ws);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    ws.send(JSON.stringify({ type: 'talk.start', cameraId, format: 'opus' }));
-    return talker;
-  }
-
-  async next<T extends TalkServerMessage['type']>(type: T): Promise<Extract<TalkServerMessage, { type: T }>> {
-    await expect.poll(() => this.messages.some((m) => m.type === type), { timeout: 10_000 }).toBe(true);
-    return this.messages.find((m): m is Extract<TalkServerMessage, { type: T }> => m.type === type) as Extract<TalkServerMessage, { type: T }>;
-  }
-}
 
 /**
  * Talkback on shore, through the real media socket and agent link: one talker per ship, the

@@ -88,7 +88,7 @@ export class EnhanceService {
     const row = await this.require(access, jobId);
     const payload = row.payload as unknown as EnhancePayload;
     if (row.state !== 'done') throw notFound(`The enhancement's result (it is ${row.state})`);
-    const bytes = this.deps.files.read(payload.output);
+    const bytes = await this.deps.files.read(payload.output);
     if (!bytes) throw notFound('The enhanced picture (removed with its picture)');
     return { bytes, fileName: `${payload.pictureId}-x${payload.scale}.jpg` };
   }
@@ -104,16 +104,21 @@ export class EnhanceService {
     const payload = ctx.job.payload as unknown as EnhancePayload;
     const picture = await this.deps.index.get(payload.pictureId);
     if (!picture) throw new Error('the picture is gone (retention)');
-    const input = this.deps.files.path(picture.file);
+    // The picture may have been stored by another instance: the process reads it from this one's folder.
+    const input = await this.deps.files.local(picture.file);
     const output = this.deps.files.path(payload.output);
     // Already made (a job given back after it wrote its result): nothing to do again.
-    if (existsSync(output) && statSync(output).size > 0) return { output: payload.output, bytes: statSync(output).size };
+    if (existsSync(output) && statSync(output).size > 0) {
+      await this.deps.files.share(payload.output);
+      return { output: payload.output, bytes: statSync(output).size };
+    }
     const script = fileURLToPath(new URL('./enhance-process.ts', import.meta.url));
     const child = fork(script, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
     return new Promise((resolve, reject) => {
       let settled = false;
+      let made = false;
       const finish = (err: Error | undefined, value?: Record<string, unknown>) => {
         if (settled) return;
         settled = true;
@@ -130,10 +135,19 @@ export class EnhanceService {
           ctx.progress(Math.min(99, m.progress));
           this.live.set(ctx.job.id, Math.min(99, m.progress));
         }
-        else if (m.finished) finish(undefined, { output: payload.output, width: m.width, height: m.height, bytes: m.bytes });
+        else if (m.finished) {
+          made = true;
+          const result = { output: payload.output, width: m.width, height: m.height, bytes: m.bytes };
+          // Shared before the job is done, so the result is there for whichever instance is asked for it.
+          this.deps.files.share(payload.output).then(
+            () => finish(undefined, result),
+            (err: unknown) => finish(new Error(`the shared store did not take the result: ${err instanceof Error ? err.message : String(err)}`)),
+          );
+        }
         else if (m.failed) finish(new Error(`the model failed: ${m.failed}`));
       });
-      child.on('exit', (code, signal) => finish(new Error(`the enhancement process ended (${signal ?? `exit ${code}`}) ${stderr.trim()}`.trim())));
+      // Once the result is made, the process may end while the result is being shared.
+      child.on('exit', (code, signal) => made || finish(new Error(`the enhancement process ended (${signal ?? `exit ${code}`}) ${stderr.trim()}`.trim())));
       child.send({ input, output, scale: payload.scale });
       if (ctx.signal.aborted) onAbort();
     });

@@ -43,7 +43,8 @@ export default fp<PicturesPluginOptions>(
   async (app, opts) => {
     const { dataDir, dir, ...settings } = opts;
     const root = dir ?? process.env.PICTURES_DIR ?? join(dataDir ?? join(app.recorder.root, '..'), 'pictures');
-    const files = new PictureFiles(root);
+    // With STORAGE=nats the recorder's object store holds the pictures too, readable from every instance.
+    const files = new PictureFiles(root, app.recorder.shared?.store);
     const service = new PictureService(
       app.database.db,
       app.fleet,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fp from 'fastify-plugin';
 import { type RecorderSettings, readRecorderSettings } from '../../recorder/config.ts';
 import { RecorderService } from '../../recorder/recorder-service.ts';
+import { RETENTION_JOB_KIND } from '../../recorder/local-retention.ts';
 import { RecordingStore } from '../../recorder/store.ts';
 import { SharedSegments } from '../../recorder/shared-segments.ts';
 import { openObjectStore, readStorageSettings, type StorageSettings } from '../../storage/open-store.ts';
@@ -56,6 +57,17 @@ export default fp<RecorderPluginOptions>(
     // Finished clips are kept for a while (RECORDING_CLIP_KEEP): swept every ten minutes, once across instances.
     app.jobs.runner.register('clip.sweep', { run: async () => ({ removed: await recorder.clips.sweep() }) });
     app.jobs.schedules.add({ name: 'clip-sweep', pattern: '*/10 * * * *', kind: 'clip.sweep' });
+    // Retention by age and budget every minute, once across instances; each instance then drops the retired files of its own disk.
+    app.jobs.runner.register(RETENTION_JOB_KIND, {
+      run: async () => {
+        const result = await recorder.runRetentionJob();
+        // Every run leaves a row; the last one carries `retiredUpTo`, a day of them is plenty.
+        const old = await app.jobs.runner.store.finishedBefore(RETENTION_JOB_KIND, 86_400_000);
+        await app.jobs.runner.store.remove(old.map((row) => row.id));
+        return { ...result };
+      },
+    });
+    app.jobs.schedules.add({ name: 'recordings-retention', pattern: '* * * * *', kind: RETENTION_JOB_KIND });
     const untap = app.live.tapMedia(recorder);
     app.decorate('recorder', recorder);
     app.decorate('recordings', store);

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { TALK_MAX_SECONDS_DEFAULT } from '@ship-cctv/protocol';
 import { LocalTalkOccupancy, type TalkOccupancy } from '../../talk/talk-occupancy.ts';
+import { RedisTalkOccupancy } from '../../talk/redis-talk-occupancy.ts';
 import { TalkService } from '../../talk/talk-service.ts';
 import { TalkSocket } from '../../talk/talk-socket.ts';
 
@@ -8,14 +9,21 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Talkback: one talker per ship, the voice down the ship's link. */
     talk: TalkService;
+    /** Who holds which ship's talkback: this process, or Redis shared by every instance. */
+    talkOccupancy: TalkOccupancy;
   }
 }
 
 export interface TalkPluginOptions {
   /** The longest a talk may last, in seconds. Default: TALK_MAX_SECONDS, else 120. */
   maxSeconds?: number;
-  /** Who holds which ship's talkback (default: this process). */
+  /** Who holds which ship's talkback (default: Redis with redisUrl, else this process). */
   occupancy?: TalkOccupancy;
+  /** With a Redis URL, one talker per ship across every instance. */
+  redisUrl?: string | undefined;
+  redisPrefix?: string | undefined;
+  /** With Redis: how long a talk's claim lives without renewal (default 6 s), so a dead instance's talk frees the ship. */
+  leaseMs?: number | undefined;
 }
 
 /** Reads TALK_MAX_SECONDS (5–3600). */
@@ -34,7 +42,14 @@ export function talkMaxSecondsFromEnv(env: NodeJS.ProcessEnv): number {
 export default fp<TalkPluginOptions>(
   async (app, opts) => {
     const log = app.log.child({ module: 'talk' });
-    const service = new TalkService(app.fleet, app.linkStreams, opts.occupancy ?? new LocalTalkOccupancy(), log, {
+    const occupancy =
+      opts.occupancy ??
+      (opts.redisUrl
+        ? await RedisTalkOccupancy.connect(opts.redisUrl, opts.redisPrefix, { leaseMs: opts.leaseMs, onError: (err) => log.warn({ err: err.message }, 'talk: redis error') })
+        : new LocalTalkOccupancy());
+    app.decorate('talkOccupancy', occupancy);
+    app.addHook('onClose', () => occupancy.close());
+    const service = new TalkService(app.fleet, app.linkStreams, occupancy, log, {
       maxSeconds: opts.maxSeconds ?? talkMaxSecondsFromEnv(process.env),
     });
     app.decorate('talk', service);
