@@ -16,6 +16,7 @@ const app = await buildApp({
   metricsToken: config.metricsToken,
   allowedOrigins: config.allowedOrigins,
   jwtSecret: config.jwtSecret,
+  instanceName: config.instanceName,
 });
 
 let closing = false;
