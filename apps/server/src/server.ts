@@ -12,6 +12,7 @@ const app = await buildApp({
   webDist: config.webDist,
   ttlHours: config.sessionTtlHours,
   redisUrl: config.redisUrl,
+  redisPrefix: config.redisPrefix,
   trustProxy: config.trustProxy,
   metricsToken: config.metricsToken,
   allowedOrigins: config.allowedOrigins,
