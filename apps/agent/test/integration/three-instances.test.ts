@@ -76,6 +76,7 @@ describe('live video across three shore instances (processes)', () => {
     // Six viewers on three instances: one stream at the ship.
     expect(agent.streams.activeStreamIds).toHaveLength(1);
     const linksBefore = balancer.connections.length;
+    const heardBefore = new Map([...viewers.values()].flat().map((c) => [c, c.events.length]));
 
     owner.child.kill('SIGKILL');
     await owner.exited;
@@ -95,5 +96,11 @@ describe('live video across three shore instances (processes)', () => {
     }
     // Four viewers on two instances after the take-over: still one stream at the ship.
     expect(agent.streams.activeStreamIds).toHaveLength(1);
+    // The survivor that is not the new owner followed the ship to it: its viewers' stream never
+    // ended (no "stalled" and its retry), it switched sources like a definition change.
+    const relaying = survivors.find((s) => s.port !== balancer.current)!;
+    for (const c of viewers.get(relaying.port)!) {
+      expect(c.events.slice(heardBefore.get(c)).filter((e) => e.type === 'status' && e.state !== 'playing')).toEqual([]);
+    }
   }, 120_000);
 });
