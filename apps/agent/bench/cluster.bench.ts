@@ -98,10 +98,12 @@ try {
   const first = await Viewer.open(owner, token);
   viewers.push(first);
   await until('first frames', () => first.fragments.size > 20, 30_000);
+  // The uplink bytes of a window, and the video bytes the first viewer (on the owner) got in it:
+  // the encoder's output varies from window to window, and uplink per video byte does not.
   const window = async () => {
-    const before = balancer.bytesUp;
+    const [up, video] = [balancer.bytesUp, first.client.bytes];
     await sleep(seconds * 1000);
-    return balancer.bytesUp - before;
+    return { up: balancer.bytesUp - up, video: first.client.bytes - video };
   };
   const alone1 = await window();
   for (const shore of cluster.instances) {
@@ -129,9 +131,12 @@ try {
   await Promise.all(viewers.splice(1).map((v) => v.client.close()));
   await sleep(2_000);
   const alone2 = await window();
-  const aloneMean = (alone1 + alone2) / 2;
+  const aloneMean = (alone1.up + alone2.up) / 2;
+  const perVideoByte = (w: { up: number; video: number }) => w.up / w.video;
   console.log(
-    `uplink over ${seconds} s: 1 viewer ${kB(alone1)} and ${kB(alone2)}; ${VIEWERS} viewers (20/20/20) ${kB(many)} with ${uplinks} stream(s) at the agent → ${(many / aloneMean).toFixed(3)}× one viewer (goal ≤ 1.02×)`,
+    `uplink over ${seconds} s: 1 viewer ${kB(alone1.up)} and ${kB(alone2.up)}; ${VIEWERS} viewers (20/20/20) ${kB(many.up)} with ${uplinks} stream(s) at the agent → ${(many.up / aloneMean).toFixed(3)}× one viewer (goal ≤ 1.02×); ` +
+      `the two one-viewer windows differ by ${((Math.abs(alone1.up - alone2.up) / aloneMean) * 100).toFixed(1)} % (the encoder's output varies); ` +
+      `uplink bytes per video byte a viewer gets: ${perVideoByte(alone1).toFixed(4)}, ${perVideoByte(many).toFixed(4)}, ${perVideoByte(alone2).toFixed(4)} → ${(perVideoByte(many) / ((perVideoByte(alone1) + perVideoByte(alone2)) / 2)).toFixed(3)}×`,
   );
   console.log(
     `added latency on a non-owner (${added.length} fragment arrivals at 40 viewers): median ${pct(added, 0.5).toFixed(2)} ms, p95 ${pct(added, 0.95).toFixed(2)} ms, max ${(added.at(-1) ?? NaN).toFixed(2)} ms (goal ≤ 20 ms median); ` +
