@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Makes this machine ready to run or test Ship CCTV: Node version, npm packages, and the Debian
 // packages and local services the tests use. Plain Node, no dependencies: it runs before npm install.
-//   node scripts/setup.mjs [--for=demo|test] [--quiet]
+//   node scripts/setup.mjs [--for=demo|test] [--cluster] [--quiet]
+// --cluster (the demo with several instances): haproxy in front of them, and the local PostgreSQL,
+// Redis and NATS they share (each unless DATABASE_URL, REDIS_URL or NATS_URL names another).
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -12,6 +14,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const mode = (args.find((a) => a.startsWith('--for=')) ?? '--for=test').slice('--for='.length);
 const quiet = args.includes('--quiet');
+const cluster = args.includes('--cluster');
 const say = (msg) => console.log(`[setup] ${msg}`);
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -53,6 +56,13 @@ if (mode === 'test') {
   wanted.push({ file: '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc', pkg: 'fonts-wqy-microhei' });
   // The shared object store's tests run against a real NATS with JetStream.
   wanted.push({ file: '/usr/sbin/nats-server', pkg: 'nats-server' });
+}
+if (cluster) {
+  // The reverse proxy that spreads browsers and ship agents over the instances (why haproxy:
+  // scripts/README.md). nats-server: the object store every instance reads recordings from.
+  wanted.push({ file: '/usr/sbin/haproxy', pkg: 'haproxy' });
+  if (!process.env.NATS_URL && mode !== 'test') wanted.push({ file: '/usr/sbin/nats-server', pkg: 'nats-server' });
+  if (!process.env.REDIS_URL) wanted.push({ bin: 'redis-server', pkg: 'redis-server' });
 }
 // A real RTSP camera for the tests and `npm run demo -- --rtsp` (scripts/rtsp-camera.py): Debian's
 // GStreamer RTSP server through Python's GObject bindings, x264 (ugly) and x265 (bad) encoders.
@@ -98,23 +108,33 @@ async function waitFor(port, name) {
   }
   fail(`${name} did not start on 127.0.0.1:${port}`);
 }
-if (mode === 'test') {
+const services = {
+  postgres: mode === 'test' || (cluster && !process.env.DATABASE_URL),
+  redis: mode === 'test' || (cluster && !process.env.REDIS_URL),
+  nats: mode === 'test' || (cluster && !process.env.NATS_URL),
+};
+if (services.postgres) {
   if (!(await listening(5432))) {
     if (isRoot && has('pg_ctlcluster')) {
       say('starting PostgreSQL…');
       const version = execSync('ls /etc/postgresql').toString().trim().split('\n')[0];
       run(`pg_ctlcluster --skip-systemctl-redirect ${version} main start`);
       await waitFor(5432, 'PostgreSQL');
-    } else fail('PostgreSQL is not running on 127.0.0.1:5432 (trust auth, database "test"); start it, or set TEST_POSTGRES_URL.');
+    } else if (mode === 'test') fail('PostgreSQL is not running on 127.0.0.1:5432 (trust auth, database "test"); start it, or set TEST_POSTGRES_URL.');
+    else fail('several instances share one PostgreSQL: none runs on 127.0.0.1:5432 (user postgres, trust auth); start it (Debian package postgresql), or set DATABASE_URL.');
   }
+}
+if (services.redis) {
   if (!(await listening(6379))) {
     if (has('redis-server')) {
       say('starting Redis…');
       run('redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no');
       await waitFor(6379, 'Redis');
-    } else fail('Redis is not running on 127.0.0.1:6379; start it, or set TEST_REDIS_URL.');
+    } else fail(`Redis is not running on 127.0.0.1:6379; start it (Debian package redis-server), or set ${mode === 'test' ? 'TEST_REDIS_URL' : 'REDIS_URL'}.`);
   }
-  // NATS with JetStream (4222): the shared object store's tests (apps/server/test/storage).
+}
+if (services.nats) {
+  // NATS with JetStream (4222): the shared object store (its tests, and the demo's instances).
   if (!(await listening(4222))) {
     if (existsSync('/usr/sbin/nats-server') && isRoot && has('start-stop-daemon')) {
       say('starting NATS with JetStream…');
@@ -123,7 +143,9 @@ if (mode === 'test') {
           '-a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log',
       );
       await waitFor(4222, 'NATS');
-    } else fail('NATS with JetStream is not running on 127.0.0.1:4222 (Debian package nats-server, started with -js); start it, or set TEST_NATS_URL.');
+    } else fail(`NATS with JetStream is not running on 127.0.0.1:4222 (Debian package nats-server, started with -js); start it, or set ${mode === 'test' ? 'TEST_NATS_URL' : 'NATS_URL'}.`);
   }
-  if (!quiet) say('PostgreSQL, Redis and NATS are up');
+}
+if (!quiet && (services.postgres || services.redis || services.nats)) {
+  say(`${[services.postgres && 'PostgreSQL', services.redis && 'Redis', services.nats && 'NATS'].filter(Boolean).join(', ')}: up`);
 }

@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CODES, MESSAGES } from '@ship-cctv/protocol';
@@ -50,6 +51,12 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   /** Shares live status between server instances; unset keeps it in this process. */
   redisUrl?: string | undefined;
   redisPrefix?: string | undefined;
+  /**
+   * Names this instance in ship ownership (Redis `owner:<ship>`) and the job table: `<name>-<random>`,
+   * so operators (and the demo) see which instance holds which ship; the random part keeps two
+   * instances given the same name apart. Unset: a random id.
+   */
+  instanceName?: string | undefined;
   /** With Redis: how long a ship's ownership claim lives without renewal (default 10 s). */
   ownershipLeaseMs?: number | undefined;
   /** How often an instance writes its ships' status again to Redis (default 10 s). */
@@ -97,6 +104,7 @@ declare module 'fastify' {
 /** Builds the shore server with every plugin and route; the caller listens (server.ts) or injects (tests). */
 export async function buildApp(opts: AppOptions): Promise<App> {
   if (opts.dataDir) makePrivate(opts.dataDir);
+  const instanceId = opts.instanceName ? `${opts.instanceName}-${randomBytes(4).toString('hex')}` : randomUUID();
   const app = Fastify({
     logger: redactingLogger(opts.logger),
     // Only behind a known reverse proxy may X-Forwarded-For name the client (it keys the sign-in limit).
@@ -158,12 +166,12 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     redisUrl: opts.redisUrl,
     redisPrefix: opts.redisPrefix,
   });
-  await app.register(jobsPlugin, opts.jobs ?? {});
+  await app.register(jobsPlugin, { ...(opts.instanceName ? { instance: instanceId } : {}), ...opts.jobs });
   await app.register(fleetPlugin);
   await app.register(statusPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, refreshMs: opts.statusRefreshMs });
   await app.register(stompPlugin, opts.stomp ?? {});
   await app.register(agentLinkPlugin, { liveness: opts.liveness });
-  await app.register(ownershipPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, leaseMs: opts.ownershipLeaseMs });
+  await app.register(ownershipPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, leaseMs: opts.ownershipLeaseMs, instanceId });
   await app.register(linkStreamsPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });
   await app.register(playbackPlugin, opts.playback ?? {});
   await app.register(livePlugin, opts.live ?? {});

@@ -12,10 +12,12 @@ const app = await buildApp({
   webDist: config.webDist,
   ttlHours: config.sessionTtlHours,
   redisUrl: config.redisUrl,
+  redisPrefix: config.redisPrefix,
   trustProxy: config.trustProxy,
   metricsToken: config.metricsToken,
   allowedOrigins: config.allowedOrigins,
   jwtSecret: config.jwtSecret,
+  instanceName: config.instanceName,
 });
 
 let closing = false;

@@ -152,13 +152,19 @@ export class RemoteLive {
     for (const [id, s] of this.served) if (s.seen < before) this.release(id);
   }
 
-  /** The watching side: a `live` stream whose bytes come from the ship's owner. */
+  /**
+   * The watching side: a `live` stream whose bytes come from the ship's owner. When the ship moves
+   * to another instance (its agent reconnected there, say because the owner died), the watch
+   * follows it at the next heartbeat under a new id and channel, so no byte of the old owner can
+   * mix with the new one's: the new owner's init and GOP reach this source like a definition
+   * switch, without waiting for the source's retry.
+   */
   private remoteStream(spec: LiveStreamSpec, handler: StreamHandler<'live'>): LinkStream<'live'> {
-    const id = randomUUID();
-    const channel = this.mediaChannel(id);
+    let id = randomUUID();
     let open = true;
     let owner: string | undefined;
     let timer: NodeJS.Timeout | undefined;
+    let first = true;
     // The source names its stream by a number; remote streams have none on any link.
     const streamId = 0;
     const { gateway } = this;
@@ -168,11 +174,30 @@ export class RemoteLive {
       stop();
       handler.message({ type: 'live.ended', streamId, reason });
     };
+    const listen = async () => {
+      this.watching.set(id, (payload) => {
+        if (first) handler.message({ type: 'live.started', streamId });
+        first = false;
+        handler.data?.(payload);
+      });
+      await this.sub.subscribe(this.mediaChannel(id));
+    };
+    const forget = (watchId: string, ownerId: string | undefined) => {
+      this.watching.delete(watchId);
+      void this.sub.unsubscribe(this.mediaChannel(watchId));
+      if (ownerId) void request(ownerId, { op: 'stop', id: watchId }).catch(() => undefined);
+    };
     const renew = async () => {
       const now = await this.ownership.ownerOf(spec.shipId);
       if (!open) return;
       if (!now || now.instanceId === this.instanceId) return end('the ship is not connected to any instance');
-      if (owner !== undefined && now.instanceId !== owner) return end('the ship moved to another instance');
+      if (owner !== undefined && now.instanceId !== owner) {
+        this.log.info({ id, from: owner, to: now.instanceId }, 'remote live: the ship moved; watching through its new owner');
+        forget(id, owner);
+        id = randomUUID();
+        await listen();
+        if (!open) return forget(id, undefined);
+      }
       owner = now.instanceId;
       await request(owner, { op: 'watch', id, spec });
     };
@@ -180,20 +205,20 @@ export class RemoteLive {
       if (!open) return;
       open = false;
       clearInterval(timer);
-      this.watching.delete(id);
-      void this.sub.unsubscribe(channel);
-      if (owner) void request(owner, { op: 'stop', id }).catch(() => undefined);
+      forget(id, owner);
     };
     const start = async () => {
-      let first = true;
-      this.watching.set(id, (payload) => {
-        if (first) handler.message({ type: 'live.started', streamId });
-        first = false;
-        handler.data?.(payload);
-      });
-      await this.sub.subscribe(channel);
+      await listen();
       await renew();
-      timer = setInterval(() => void renew().catch((err: unknown) => this.log.warn({ err, id }, 'remote live: renewing a watch failed')), this.heartbeatMs);
+      // One renewal at a time: two at once could both see the move and follow it twice.
+      let renewing = false;
+      timer = setInterval(() => {
+        if (renewing) return;
+        renewing = true;
+        renew()
+          .catch((err: unknown) => this.log.warn({ err, id }, 'remote live: renewing a watch failed'))
+          .finally(() => (renewing = false));
+      }, this.heartbeatMs);
     };
     return {
       shipId: spec.shipId,

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Carousel, type CarouselStatus, PATHS, TOKEN_HEADER, dest } from '@ship-cctv/protocol';
 import { type App, buildApp } from '../../src/app.ts';
-import { type Database } from '../../src/db/client.ts';
+import { type Database, openDatabase } from '../../src/db/client.ts';
 import * as t from '../../src/db/schema.ts';
 import { TEST_JWT_SECRET, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
@@ -20,7 +20,9 @@ const DWELL_S = 5;
  */
 describe('carousel tasks across instances', () => {
   const redisPrefix = `shipcctv-test-${randomBytes(4).toString('hex')}:`;
-  let database: Database;
+  let database: Database & { url?: string };
+  // Instance B's own connection pool: two instances share the database, not a client.
+  let databaseOfB: Database | undefined;
   let a: App;
   let b: App;
   let token: string;
@@ -33,10 +35,12 @@ describe('carousel tasks across instances', () => {
   const runJobs = (id: string) => database.db.select().from(t.jobs).where(eq(t.jobs.kind, 'carousel.run')).then((rows) => rows.filter((r) => r.payload.carouselId === id));
 
   beforeAll(async () => {
-    database = await freshDatabase('pglite');
+    // Several instances need a database server: the machine's PostgreSQL.
+    database = await freshDatabase('postgres');
+    databaseOfB = await openDatabase({ url: database.url });
     const opts = { database, redisUrl: REDIS_URL, redisPrefix, jwtSecret: TEST_JWT_SECRET, jobs: { pollMs: 100, leaseMs: 3_000 }, carousel: { secondsAllowed: true, prewarmSeconds: 1 } };
     a = await buildApp({ ...opts, seedDemo: true });
-    b = await buildApp(opts);
+    b = await buildApp({ ...opts, database: databaseOfB });
     await a.ready();
     await b.ready();
     token = (await logon(a, 'demo')).token;
@@ -44,6 +48,7 @@ describe('carousel tasks across instances', () => {
   afterAll(async () => {
     await a?.close();
     await b?.close();
+    await databaseOfB?.close();
     await database?.close();
   });
 

@@ -7,7 +7,7 @@ import { connect } from '@nats-io/transport-node';
 import { Objm } from '@nats-io/obj';
 import type { ClipJob, EnvelopeOf, RecordQueryPage, RecordingSegment } from '@ship-cctv/protocol';
 import { type App, buildApp } from '../../src/app.ts';
-import { type Database } from '../../src/db/client.ts';
+import { type Database, openDatabase } from '../../src/db/client.ts';
 import { TEST_JWT_SECRET, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
 import { STANDARD, fakeSource, feed, liveStream, probeFile } from './helpers.ts';
@@ -20,7 +20,9 @@ const CAMERA = 'S1001-C01-1';
 describe('a recording written by instance A is served by instance B after A is gone (STORAGE=nats)', () => {
   const natsBucket = `recorder_${randomBytes(5).toString('hex')}`;
   const storage = { kind: 'nats' as const, natsUrl: NATS_URL, natsBucket };
-  let database: Database;
+  let database: Database & { url?: string };
+  // Instance B's own connection pool: two instances share the database, not a client.
+  let databaseOfB: Database | undefined;
   let a: App | undefined;
   let b: App;
   let dir: string;
@@ -31,16 +33,19 @@ describe('a recording written by instance A is served by instance B after A is g
     (await b.inject({ method, url, headers: { 'cas-jwt': token }, ...(payload ? { payload } : {}) })).json<EnvelopeOf<T>>().data;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'shared-segments-'));
-    database = await freshDatabase('pglite');
+    // Several instances need a database server: the machine's PostgreSQL.
+    database = await freshDatabase('postgres');
+    databaseOfB = await openDatabase({ url: database.url });
     const opts = { database, jwtSecret: TEST_JWT_SECRET };
     a = await buildApp({ ...opts, seedDemo: true, recorder: { settings: { dir: join(dir, 'a'), segmentSeconds: 2 }, storage } });
-    b = await buildApp({ ...opts, recorder: { settings: { dir: join(dir, 'b'), segmentSeconds: 2 }, storage } });
+    b = await buildApp({ ...opts, database: databaseOfB, recorder: { settings: { dir: join(dir, 'b'), segmentSeconds: 2 }, storage } });
     await a.ready();
     await b.ready();
   }, 60_000);
   afterAll(async () => {
     await a?.close();
     await b?.close();
+    await databaseOfB?.close();
     await database?.close();
     rmSync(dir, { recursive: true, force: true });
     const nc = await connect({ servers: NATS_URL });

@@ -16,12 +16,14 @@ export interface OwnershipPluginOptions {
   redisPrefix?: string | undefined;
   /** Lease of a claim without renewal (default 10 s): how long a dead owner's ships stay taken. */
   leaseMs?: number | undefined;
+  /** This instance's id in the claims (default a random one). */
+  instanceId?: string | undefined;
 }
 
 /** Which instance owns each ship: the one holding its agent link, fenced by an epoch (see cluster/). */
 export default fp<OwnershipPluginOptions>(
   async (app, opts) => {
-    const instanceId = randomUUID();
+    const instanceId = opts.instanceId ?? randomUUID();
     const ownership: ShipOwnership = opts.redisUrl
       ? await RedisOwnership.connect(opts.redisUrl, opts.redisPrefix, {
           instanceId,

@@ -1,0 +1,143 @@
+// The demo with several shore instances (`npm run demo -- --instances N`, or DEMO_INSTANCES=N):
+// N instances on consecutive ports after PORT sharing PostgreSQL, Redis and NATS's object store,
+// behind haproxy on PORT, which spreads browsers and ship agents over them (HTTP and WebSockets).
+// Plain Node apart from `pg` and `ioredis`, which the setup has installed by the time this runs.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const DEMO_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/shipcctv_demo';
+export const HAPROXY = '/usr/sbin/haproxy';
+
+/** N from `--instances N`, `--instances=N` or DEMO_INSTANCES; 1 when neither is given. */
+export function instanceCount(argv, env) {
+  const at = argv.indexOf('--instances');
+  const given = at >= 0 ? argv[at + 1] : (argv.find((a) => a.startsWith('--instances='))?.slice('--instances='.length) ?? env.DEMO_INSTANCES);
+  if (given === undefined || given === '') return 1;
+  const n = Number(given);
+  if (!Number.isInteger(n) || n < 1 || n > 9) throw new Error(`--instances (or DEMO_INSTANCES) must be a whole number from 1 to 9, got "${given}"`);
+  return n;
+}
+
+/** The instances: a name, a port after the proxy's, a data folder each. */
+export function instancePlan(count, proxyPort, dataDir) {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `shore-${i + 1}`,
+    port: proxyPort + 1 + i,
+    dataDir: join(dataDir, `shore-${i + 1}`),
+  }));
+}
+
+/**
+ * Creates the demo's database when it is missing. Embedded PGlite is one process's file, so
+ * several instances need a PostgreSQL server.
+ */
+export async function ensureDatabase(url) {
+  const { default: pg } = await import('pg');
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new Error(`several instances share one PostgreSQL, and ${admin.host} does not answer (${err.message}); start it, or set DATABASE_URL`, { cause: err });
+  }
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`create database "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The secret every instance signs session tokens with: one instance's token must open the others.
+ * Kept in the data folder (0600) so a restarted demo keeps its sign-ins.
+ */
+export function sharedJwtSecret(dataDir) {
+  const file = join(dataDir, 'demo-jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/**
+ * haproxy's configuration. HTTP mode passes WebSocket upgrades through (the STOMP and media
+ * sockets, the agent link) and holds them on `timeout tunnel`; `leastconn` spreads long-lived
+ * sockets (every ship's link) evenly; the health check on /healthz takes a dead instance out
+ * within two seconds, so reconnecting agents and browsers land on the living ones.
+ */
+export function haproxyConfig(proxyPort, instances) {
+  return [
+    'global',
+    '  maxconn 4096',
+    'defaults',
+    '  mode http',
+    '  timeout connect 3s',
+    '  timeout client 60s',
+    '  timeout server 60s',
+    '  timeout http-request 10s',
+    '  timeout tunnel 1h',
+    '  option forwardfor',
+    'frontend shore',
+    `  bind *:${proxyPort}`,
+    '  default_backend instances',
+    'backend instances',
+    '  balance leastconn',
+    '  option httpchk GET /healthz',
+    '  http-check expect status 200',
+    '  default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions',
+    ...instances.map((i) => `  server ${i.name} 127.0.0.1:${i.port} check`),
+    '',
+  ].join('\n');
+}
+
+/** Points the fleet file's agents at the proxy instead of the instance that wrote it. */
+export function fleetThroughProxy(fleetFile, proxyPort) {
+  const fleet = JSON.parse(readFileSync(fleetFile, 'utf8'));
+  fleet.shoreUrl = `ws://127.0.0.1:${proxyPort}`;
+  writeFileSync(fleetFile, JSON.stringify(fleet, null, 2), { mode: 0o600 });
+}
+
+/**
+ * Says which instance holds which ship whenever that changes: reads the ownership claims in Redis
+ * (`owner:<ship>` = "<instance name>-<random> <epoch>").
+ */
+export async function watchOwners(redisUrl, instances, say, everyMs = 3_000) {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  redis.on('error', () => undefined);
+  await redis.connect();
+  const prefix = 'shipcctv:owner:';
+  let last = '';
+  const look = async () => {
+    const keys = [];
+    for (let cursor = '0'; ; ) {
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 200);
+      keys.push(...found);
+      cursor = next;
+      if (cursor === '0') break;
+    }
+    const values = keys.length ? await redis.mget(keys) : [];
+    const byInstance = new Map(instances.map((i) => [i.name, []]));
+    keys.forEach((key, n) => {
+      const owner = values[n]?.split(' ')[0] ?? '';
+      const name = owner.replace(/-[0-9a-f]{8}$/, '');
+      byInstance.get(name)?.push(key.slice(prefix.length));
+    });
+    const line = instances.map((i) => `${i.name} (:${i.port}) ${(byInstance.get(i.name) ?? []).sort().join(' ') || '–'}`).join(' · ');
+    if (line !== last) say(`ships by instance: ${line}`);
+    last = line;
+  };
+  const timer = setInterval(() => void look().catch(() => undefined), everyMs);
+  timer.unref();
+  await look().catch(() => undefined);
+  return () => {
+    clearInterval(timer);
+    redis.disconnect();
+  };
+}
