@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { desktopBudget } from './build/desktop-budget.ts';
 import { mobileBudget } from './build/mobile-budget.ts';
+import { precompress } from './build/precompress.ts';
 
 /** The shore server a `vite` dev server forwards calls to (`npm start` at the root listens on 8080). */
 const shoreServer = 'http://127.0.0.1:8080';
@@ -16,6 +17,8 @@ export default defineConfig({
     mobileBudget({ entryModule: 'src/mobile/MobileApp.tsx', limitBytes: 250 * 1024, forbidden: /node_modules\/(antd|@ant-design)\// }),
     // Issue 17: the desktop's live preview, opened first, loads at most 350 KB gzip of JavaScript.
     desktopBudget({ appModule: 'src/app/App.tsx', firstScreenModule: 'src/app/routes/LivePreviewPage.tsx', limitBytes: 350 * 1024 }),
+    // .br and .gz next to each asset, which the shore server sends to browsers that accept them.
+    precompress(),
   ],
   resolve: {
     alias: [
