@@ -61,7 +61,7 @@ describe('source tree, first use', () => {
     expect(screen.queryByText('Bridge')).toBeNull();
     fireEvent.click(name, { detail: 1 });
     expect(await screen.findByText('Bridge')).toBeTruthy();
-    expect(get.mock.calls.some(([path]) => String(path).includes('/getChannel/S1'))).toBe(true);
+    expect((get.mock.calls as unknown[][]).some((call) => String(call[0]).includes('/getChannel/S1'))).toBe(true);
     fireEvent.click(screen.getByText(/BLUE OCEAN STAR/), { detail: 1 });
     await waitFor(() => expect(screen.queryByText('Bridge')).toBeNull());
   });
