@@ -1,11 +1,12 @@
 // The web app's feature boundaries, as an ESLint rule: a feature (apps/web/src/features/<name>)
 // is used from outside only through its public index (index.ts) — and its texts (locales.ts), which
-// the i18n resources gather; shared code (shared/, lib/, i18n/ apart from the texts) imports no
-// feature at all. So a feature can change inside without breaking another, and features do not
-// import each other in a cycle.
+// the i18n resources gather, its screens (pages.ts) and its live-cell control (cell-control.ts),
+// which the app shell loads lazily so each is its own chunk; shared code (shared/, lib/, i18n/ apart
+// from the texts) imports no feature at all. So a feature can change inside without breaking
+// another, and features do not import each other in a cycle.
 import { dirname, relative, resolve, sep } from 'node:path';
 
-const PUBLIC_FILES = new Set(['index.ts', 'locales.ts']);
+const PUBLIC_FILES = new Set(['index.ts', 'locales.ts', 'pages.ts', 'cell-control.ts']);
 const SHARED_DIRS = new Set(['shared', 'lib']);
 
 /** The path under apps/web/src of a file, or undefined when it is not in the web app's sources. */

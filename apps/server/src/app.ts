@@ -11,6 +11,7 @@ import swaggerPlugin from './plugins/external/swagger.ts';
 import webAppPlugin from './plugins/external/web-app.ts';
 import websocketPlugin from './plugins/external/websocket.ts';
 import metricsPlugin from './plugins/app/metrics.ts';
+import productMetricsPlugin from './plugins/app/product-metrics.ts';
 import securityHeadersPlugin from './plugins/app/security-headers.ts';
 import websocketOriginPlugin from './plugins/app/websocket-origin.ts';
 import statusPlugin from './plugins/app/status.ts';
@@ -182,6 +183,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(carouselPlugin, opts.carousel ?? {});
   await app.register(talkPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, ...opts.talk });
   await app.register(ptzPlugin, opts.ptz ?? {});
+  await app.register(productMetricsPlugin);
   // Status reported to any instance reaches this instance's STOMP subscribers; a new subscriber
   // first gets the current state.
   app.status.onDeliver((event) => app.stomp.publish(event.destination, event.body));

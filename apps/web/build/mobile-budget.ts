@@ -1,17 +1,5 @@
-import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
-
-/** The parts of an output chunk the budget reads (rolldown's OutputChunk). */
-interface ChunkInfo {
-  type: 'chunk';
-  fileName: string;
-  code: string;
-  isEntry: boolean;
-  facadeModuleId: string | null;
-  imports: string[];
-  dynamicImports: string[];
-  moduleIds: readonly string[];
-}
+import { gzipSize, kb, type ChunkInfo } from './chunks.ts';
 
 export interface MobileBudgetOptions {
   /** Path suffix of the module main.tsx imports for phones, e.g. `src/mobile/MobileApp.tsx`. */
@@ -29,8 +17,6 @@ export interface BudgetReport {
   totalBytes: number;
   forbiddenModules: string[];
 }
-
-const gzipSize = (code: string) => gzipSync(code, { level: 9 }).length;
 
 /**
  * What a phone downloads: the page's entry chunk and its static imports, the mobile app's chunk and
@@ -80,7 +66,7 @@ export function measureMobile(chunks: readonly ChunkInfo[], options: Pick<Mobile
 }
 
 /** The packages (or source folders) of a chunk with their rendered size, largest first. */
-function chunkDetail(chunk: ChunkInfo): string {
+export function chunkDetail(chunk: ChunkInfo): string {
   const sizes = new Map<string, number>();
   const modules = (chunk as unknown as { modules: Record<string, { renderedLength: number }> }).modules;
   for (const [id, module] of Object.entries(modules)) {
@@ -90,8 +76,6 @@ function chunkDetail(chunk: ChunkInfo): string {
   const top = [...sizes].sort((a, b) => b[1] - a[1]).slice(0, 25);
   return `${chunk.fileName}: ${top.map(([where, bytes]) => `${where} ${kb(bytes)}`).join(', ')}`;
 }
-
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 /**
  * Build check of the mobile entry (issue: under 250 KB gzip, and none of antd): prints the gzip

@@ -29,6 +29,13 @@ describe('feature boundaries (the lint rule web/feature-boundaries)', () => {
     expect(await boundaryErrors('i18n/locales/x.ts', "import { fleetEn } from '../../features/fleet/locales.ts';\nexport const e = fleetEn;\n")).toEqual([]);
   });
 
+  it("lets the app shell load a feature's screens (pages.ts) and cell control (cell-control.ts) lazily", async () => {
+    expect(await boundaryErrors('app/routes/x.ts', "export const p = import('../../features/carousel/pages.ts');\n")).toEqual([]);
+    expect(await boundaryErrors('app/x.ts', "export const c = import('../features/ptz/cell-control.ts');\n")).toEqual([]);
+    // Still not any other file of the feature.
+    expect(await boundaryErrors('app/x.ts', "export const c = import('../features/ptz/components/PtzControl.tsx');\n")).toHaveLength(1);
+  });
+
   it('refuses any feature in shared code', async () => {
     expect(await boundaryErrors('shared/x.ts', "import { a } from '../features/fleet/index.ts';\nexport const b = a;\n")).toEqual([
       'shared/x.ts is shared code and may not import the fleet feature (features/fleet/index.ts).',

@@ -16,6 +16,8 @@ export interface LiveServiceOptions {
   lingerMs: number;
   definitionControl?: DefinitionControllerOptions;
   retryMs?: number;
+  /** Told of each automatic definition change of a ship's streams (counted in /metrics). */
+  onDefinitionChange?: (shipId: string, decision: 'degrade' | 'restore') => void;
 }
 
 export interface LiveTicket {
@@ -184,6 +186,7 @@ export class LiveService {
     const decision = ctl.report(queuedMs, Date.now());
     if (!decision) return;
     this.log.info({ shipId, queuedMs, decision }, 'ship uplink definition change');
+    this.opts.onDefinitionChange?.(shipId, decision);
     for (const s of this.sourcesOf(shipId)) s.setDegraded(decision === 'degrade');
   }
 

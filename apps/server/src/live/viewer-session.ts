@@ -76,6 +76,8 @@ export class ViewerSession implements LiveViewer {
     private readonly live: LiveService,
     private readonly clock: WatchClock,
     private readonly playback?: PlaybackService,
+    /** Told of each error message sent to the viewer (counted in /metrics by code). */
+    private readonly onError?: (code: MediaErrorCode) => void,
   ) {
     this.consumer = {
       send: (data: Uint8Array) => {
@@ -252,6 +254,7 @@ export class ViewerSession implements LiveViewer {
   }
 
   private error(code: MediaErrorCode, message: string): void {
+    this.onError?.(code);
     this.sendJson({ type: 'error', code, message });
   }
 

@@ -37,6 +37,8 @@ export interface CameraRecorderDeps {
    * shared object store when there is one (STORAGE=nats), so other instances can serve it.
    */
   shareSegment?: ((relative: string) => Promise<void>) | undefined;
+  /** Told of each segment finished on disk ('written') or given up after a failed write or finish ('failed'). */
+  onSegment?: ((result: 'written' | 'failed') => void) | undefined;
 }
 
 interface Segment {
@@ -259,6 +261,8 @@ export class CameraRecorder {
       const file = seg.file;
       if (!file) return;
       if (run.failed || seg.failed || endMs <= startMs) {
+        // A segment cut short by a failed write is lost footage; an empty one (no time) is not.
+        if (run.failed || seg.failed) this.deps.onSegment?.('failed');
         await file.abort();
         return;
       }
@@ -267,9 +271,11 @@ export class CameraRecorder {
       try {
         relative = await file.finish(seg.seq, startMs, endMs);
       } catch (err) {
+        this.deps.onSegment?.('failed');
         await file.abort();
         throw err;
       }
+      this.deps.onSegment?.('written');
       run.endMs = endMs;
       if (this.deps.shareSegment) {
         const share = this.deps.shareSegment;

@@ -25,6 +25,8 @@ export interface RecorderServiceDeps {
   now?: () => number;
   /** The shared object store segments are copied to (STORAGE=nats); none keeps them on this instance's disk only. */
   shared?: SharedSegments | undefined;
+  /** Told of each segment written or failed (counted in /metrics). */
+  onSegment?: ((result: 'written' | 'failed') => void) | undefined;
 }
 
 /**
@@ -215,6 +217,7 @@ export class RecorderService implements LiveMediaTap {
         onEvent: (event) => void this.announce(event),
         log: this.deps.log,
         shareSegment: this.deps.shared ? (relative) => this.deps.shared!.upload(this.root, relative) : undefined,
+        onSegment: this.deps.onSegment,
       });
       this.recorders.set(cameraId, rec);
     }

@@ -1,17 +1,14 @@
+import { Suspense } from 'react';
 import type { i18n } from 'i18next';
 import { LIMITS } from '@ship-cctv/protocol';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { JumpPage, LoginPage, RepeatLoginPage, RouteGuard, useSessionEndedHandler } from '../features/session/index.ts';
-import { ShipPlaybackPage } from '../features/playback/index.ts';
-import { ShorePlaybackPage } from '../features/shore-playback/index.ts';
-import { ShipPhotoPage, ShorePhotoPage } from '../features/pictures/index.ts';
-import { CarouselPage } from '../features/carousel/index.ts';
+import { FullPageSpin, RouteGuard, useSessionEndedHandler } from '../features/session/index.ts';
 import type { RuntimeConfig } from '../lib/runtime-config.ts';
 import { CellControlsProvider } from '../shared/player-cell/index.ts';
-import { CELL_CONTROLS } from './cell-controls.ts';
+import { CELL_CONTROLS } from './cell-controls.tsx';
 import { DesktopShell } from './layout/DesktopShell.tsx';
 import { AppProviders } from './providers.tsx';
-import { LivePreviewPage } from './routes/LivePreviewPage.tsx';
+import { CarouselPage, JumpPage, LivePreviewPage, LoginPage, RepeatLoginPage, ShipPhotoPage, ShipPlaybackPage, ShorePhotoPage, ShorePlaybackPage } from './routes/lazy-pages.ts';
 
 /** Router basename: the app is served under /monitor/ (spec §2), taken from Vite's `base`. */
 export const ROUTER_BASENAME = import.meta.env.BASE_URL.replace(/\/+$/, '');
@@ -25,6 +22,8 @@ function SessionEvents() {
 /** Spec §2 desktop routes. */
 function DesktopRoutes() {
   return (
+    // While a screen's chunk downloads (the signed-in screens wait inside the shell, under the header).
+    <Suspense fallback={<FullPageSpin tip="" />}>
     <Routes>
       <Route path="/login" element={<RouteGuard kind="login"><LoginPage /></RouteGuard>} />
       <Route path="/jump" element={<JumpPage />} />
@@ -41,6 +40,7 @@ function DesktopRoutes() {
       </Route>
       <Route path="*" element={<Navigate to="/live" replace />} />
     </Routes>
+    </Suspense>
   );
 }
 

@@ -1,11 +1,12 @@
 import { useState, type ReactNode } from 'react';
-import { App as AntdApp, ConfigProvider, theme } from 'antd';
+import { ConfigProvider, theme } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { createQueryClient } from '../lib/query-client.ts';
+import { MessageProvider } from '../shared/message.tsx';
 import type { RuntimeConfig } from '../lib/runtime-config.ts';
 import { RuntimeConfigProvider } from './runtime-config.tsx';
 import { useThemeMode } from './theme.ts';
@@ -21,7 +22,7 @@ function AntdProvider({ children }: { children: ReactNode }) {
       // antd puts a space between two Chinese characters in buttons ("登 录"); the texts are written as wanted.
       button={{ autoInsertSpace: false }}
     >
-      <AntdApp>{children}</AntdApp>
+      <MessageProvider>{children}</MessageProvider>
     </ConfigProvider>
   );
 }

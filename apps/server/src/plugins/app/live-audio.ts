@@ -1,11 +1,11 @@
 import fp from 'fastify-plugin';
-import { Counter } from '../../metrics/registry.ts';
+import { Counter } from 'prom-client';
 import { AudioBytesTap } from '../../live-audio/audio-bytes-tap.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Live sound: what it costs on each ship's uplink. */
-    liveAudio: { bytes: Counter };
+    liveAudio: { bytes: Counter<'ship'> };
   }
 }
 
@@ -16,7 +16,12 @@ declare module 'fastify' {
  */
 export default fp(
   async (app) => {
-    const bytes = app.metrics.registry.register(new Counter('shipcctv_live_audio_bytes_total', 'Bytes of live sound frames arrived from a ship.', ['ship']));
+    const bytes = new Counter({
+      name: 'shipcctv_live_audio_bytes_total',
+      help: 'Bytes of live sound frames arrived from a ship.',
+      labelNames: ['ship'],
+      registers: [app.metrics.registry],
+    });
     const untap = app.live.tapMedia(new AudioBytesTap((ship, n) => bytes.inc({ ship }, n)));
     app.decorate('liveAudio', { bytes });
     app.addHook('onClose', async () => {

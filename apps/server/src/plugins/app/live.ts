@@ -30,11 +30,13 @@ export default fp<LivePluginOptions>(
       lingerMs: Math.min(opts.lingerMs ?? 10_000, 10_000),
       ...(opts.definitionControl ? { definitionControl: opts.definitionControl } : {}),
       ...(opts.retryMs !== undefined ? { retryMs: opts.retryMs } : {}),
+      onDefinitionChange: (_shipId, direction) => app.metrics.product.definitionSwitches.inc({ direction }),
     });
     app.decorate('live', live);
     const extensions = new MediaSocketExtensions();
     app.decorate('mediaSocket', extensions);
     const sessions = new Set<ViewerSession>();
+    const mediaErrors = app.metrics.product.mediaSocketErrors;
     const clock: WatchClock = { minuteMs: opts.minuteMs ?? 60_000 };
 
     // Logout and displacement end the session's players too.
@@ -42,6 +44,7 @@ export default fp<LivePluginOptions>(
       for (const s of sessions) {
         if (s.auth.sessionId !== sessionId) continue;
         s.sendJson({ type: 'error', code: 'unauthorized', message: reason });
+        mediaErrors.inc({ code: 'unauthorized' });
         s.close(reason === 'displaced' ? 4402 : 4401, reason);
       }
     });
@@ -68,10 +71,12 @@ export default fp<LivePluginOptions>(
           // details (SQL, session ids) go to the log only.
           req.log.error({ err }, 'media socket: checking the session failed');
           socket.send(JSON.stringify({ type: 'error', code: 'internal', message: MESSAGES.internal }));
+          mediaErrors.inc({ code: 'internal' });
           socket.close(1011, 'internal error');
           return;
         }
         socket.send(JSON.stringify({ type: 'error', code: 'unauthorized', message: err.message }));
+        mediaErrors.inc({ code: 'unauthorized' });
         socket.close(err.code === CODES.displaced ? 4402 : 4401, 'unauthorized');
         return;
       }
@@ -81,7 +86,7 @@ export default fp<LivePluginOptions>(
         const [first, ...rest] = messages;
         const claimed = first && extensions.ownerOf(first);
         if (claimed) return claimed.owner(socket, auth, claimed.command, rest);
-        const session = new ViewerSession(socket, auth, live, clock, app.playback);
+        const session = new ViewerSession(socket, auth, live, clock, app.playback, (code) => mediaErrors.inc({ code }));
         sessions.add(session);
         socket.on('close', () => sessions.delete(session));
         for (const m of messages) session.handleText(m.data.toString('utf8'));

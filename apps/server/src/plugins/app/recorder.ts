@@ -51,6 +51,7 @@ export default fp<RecorderPluginOptions>(
       log: app.log.child({ module: 'recorder' }),
       jobs: app.jobs.runner,
       shared: objects ? new SharedSegments(objects) : undefined,
+      onSegment: (result) => app.metrics.product.recorderSegments.inc({ result }),
       ...(opts.now ? { now: opts.now } : {}),
     });
     await recorder.start();

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { Layout } from 'antd';
+import { Suspense, useEffect } from 'react';
+import { Flex, Layout, Spin } from 'antd';
 import { Outlet } from 'react-router';
 import { LIMITS } from '@ship-cctv/protocol';
 import { useHeartbeat } from '../../features/session/index.ts';
@@ -25,7 +25,10 @@ export function DesktopShell() {
     <ShellStateProvider>
       <Layout style={{ height: '100vh', minWidth: LIMITS.minWidthDesktopPx }}>
         <AppHeader />
-        <Outlet />
+        {/* Screens are loaded on first visit (routes/lazy-pages.ts): the header stays while one downloads. */}
+        <Suspense fallback={<Flex flex={1} align="center" justify="center"><Spin size="large" /></Flex>}>
+          <Outlet />
+        </Suspense>
       </Layout>
     </ShellStateProvider>
   );

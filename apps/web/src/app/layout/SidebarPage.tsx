@@ -1,9 +1,11 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Flex, Layout, theme } from 'antd';
-import { StatisticsPanel } from '../../features/fleet/index.ts';
 import { useShellState } from './shell-state.tsx';
 
 const SIDEBAR_WIDTH = 320;
+
+// Loaded when first opened: its table and cards (antd Table, Card) are not part of the first screen (issue 17, budget).
+const StatisticsPanel = lazy(() => import('../../features/fleet/index.ts').then((m) => ({ default: m.StatisticsPanel })));
 
 /**
  * A page with the collapsible source sidebar on the left (spec §2: /live/index,
@@ -29,7 +31,11 @@ export function SidebarPage({ sidebar, children, after }: { sidebar: ReactNode; 
       </Layout.Sider>
       <Layout.Content style={{ padding: 8, minWidth: 0, display: 'flex' }}>
         <Flex vertical gap={8} style={{ flex: 1, minWidth: 0, minHeight: 0 }}>
-          {statisticsOpen ? <StatisticsPanel onClose={() => setStatisticsOpen(false)} /> : null}
+          {statisticsOpen ? (
+            <Suspense fallback={null}>
+              <StatisticsPanel onClose={() => setStatisticsOpen(false)} />
+            </Suspense>
+          ) : null}
           <div style={{ flex: 1, minHeight: 0 }}>{children}</div>
         </Flex>
       </Layout.Content>

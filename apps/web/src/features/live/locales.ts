@@ -11,6 +11,7 @@ export const liveZhCN = {
     layout: '画面布局',
     layoutOption: '{{count}}画面',
     emptyCell: '双击左侧通道播放视频',
+    pickOrganisation: '请先在左侧选择组织，再双击通道播放视频',
     treeHint: '双击通道播放，右键船舶播放其前16个通道',
   },
 };
@@ -23,6 +24,7 @@ export const liveEn: LiveTexts = {
     layout: 'Layout',
     layoutOption: 'Grid of {{count}}',
     emptyCell: 'Double-click a channel in the tree to play it',
+    pickOrganisation: 'Choose an organisation on the left, then double-click a channel to play it',
     treeHint: 'Double-click a channel to play it; right-click a ship to play its first 16 channels',
   },
 };

@@ -5,10 +5,11 @@
  * provider, and it is kept in localStorage so a reload brings back the same layout and channels.
  */
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import { App } from 'antd';
+
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@ship-cctv/protocol';
 import type { PlayableSource } from '../../shared/playable-source.ts';
+import { useMessage } from '../../shared/message.tsx';
 
 export const GRID_SIZES = [1, 4, 9, 16] as const;
 export type GridSize = (typeof GRID_SIZES)[number];
@@ -193,7 +194,7 @@ export interface PlaylistActions {
 
 export function usePlaylistActions(store: PlaylistStore = playlistStore): PlaylistActions {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const message = useMessage();
   const warn = useCallback(
     (content: string) => void message.warning({ content, duration: LIMITS.warningToastMs / 1000 }),
     [message],

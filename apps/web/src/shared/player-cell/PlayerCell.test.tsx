@@ -111,7 +111,8 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
     fireEvent.click(unmute);
     expect(video.muted).toBe(false);
     expect(video.volume).toBeCloseTo(0.8);
-    const slider = screen.getByRole('slider');
+    // The slider's code is loaded on the first unmute (SoundControl), so it shows a moment later.
+    const slider = await screen.findByRole('slider');
     fireEvent.keyDown(slider, { key: 'ArrowLeft', keyCode: 37, which: 37 });
     expect(video.volume).toBeCloseTo(0.79);
     fireEvent.click(screen.getByRole('button', { name: 'Mute' }));

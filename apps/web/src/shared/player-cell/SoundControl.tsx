@@ -1,10 +1,13 @@
-import { type RefObject, useCallback } from 'react';
-import { Button, Slider, Tooltip } from 'antd';
+import { lazy, type RefObject, Suspense, useCallback } from 'react';
+import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { MsePlayer } from '@ship-cctv/player';
 import { SoundIcon } from './icons.tsx';
 import { useCellSound } from './useCellSound.ts';
 import styles from './PlayerCell.module.css';
+
+// Cells start muted, so antd's Slider is loaded on the first unmute, not with the live preview (issue 17 budget).
+const VolumeSlider = lazy(() => import('./VolumeSlider.tsx').then((m) => ({ default: m.VolumeSlider })));
 
 /**
  * Mute/unmute and volume of a cell whose stream has sound (the cell shows it only then). The cell
@@ -24,15 +27,9 @@ export function SoundControl({ videoRef, player, getPopupContainer }: { videoRef
         <Button size="small" type="text" aria-label={label} aria-pressed={!muted} icon={<SoundIcon muted={muted} />} onClick={toggle} />
       </Tooltip>
       {muted ? null : (
-        <Slider
-          className={styles.volume}
-          min={0}
-          max={100}
-          value={Math.round(volume * 100)}
-          onChange={change}
-          tooltip={{ formatter: (v) => `${v ?? 0} %`, getPopupContainer }}
-          aria-label={t('playerCell.volume')}
-        />
+        <Suspense fallback={null}>
+          <VolumeSlider volume={volume} onChange={change} getPopupContainer={getPopupContainer} />
+        </Suspense>
       )}
     </span>
   );

@@ -1,5 +1,8 @@
 import { useEffect, useMemo, useState, type Key, type ReactNode } from 'react';
-import { Empty, Flex, Input, Select, Spin, Tree, Typography } from 'antd';
+import { Empty, Flex, Select, Spin, Tree, Typography } from 'antd';
+// antd's Input index attaches TextArea, Password and OTP to Input, so importing it keeps them all
+// (~8 KB gzip the live preview's first screen does not use); the search box alone is this module.
+import InputSearch from 'antd/es/input/Search';
 import { useTranslation } from 'react-i18next';
 import { useChannelSearch } from './api/channel-search.ts';
 import { useDebouncedValue } from './useDebouncedValue.ts';
@@ -7,7 +10,7 @@ import { useElementHeight } from './useElementHeight.ts';
 import { useShipChannels } from './useShipChannels.ts';
 import { SEARCH_DEBOUNCE_MS, searchText, shipsToOpen, shipsWithMatches } from './search.ts';
 import { pickOrg, useOrganisations } from './selection.ts';
-import { buildSourceTree, searchExpandedKeys, shipKey, shipsOf, type OrgOption, type SourceNode } from './tree.ts';
+import { buildSourceTree, orgNodeKeys, searchExpandedKeys, shipKey, shipsOf, type OrgOption, type SourceNode } from './tree.ts';
 import type { Channel, Ship } from '@ship-cctv/protocol';
 
 /** What a screen does with the tree's nodes: the main preview plays them, playback asks for a range. */
@@ -48,7 +51,8 @@ function NodeTitle({ node }: { node: SourceNode }) {
 function OrgSourceTree({ org, actions }: { org: OrgOption; actions: SourceTreeActions }) {
   const { t } = useTranslation();
   const { byShip, load } = useShipChannels();
-  const [expanded, setExpanded] = useState<Key[]>([]);
+  // Sub-organisations start open: the first look at an organisation shows all its ships' links.
+  const [expanded, setExpanded] = useState<Key[]>(() => orgNodeKeys(buildSourceTree(org.node, new Map())));
   const [search, setSearch] = useState('');
   const [box, height] = useElementHeight<HTMLDivElement>();
 
@@ -80,7 +84,7 @@ function OrgSourceTree({ org, actions }: { org: OrgOption; actions: SourceTreeAc
 
   return (
     <Flex vertical gap={8} style={{ flex: 1, minHeight: 0 }}>
-      <Input.Search
+      <InputSearch
         allowClear
         placeholder={t('sourceTree.searchPrompt')}
         aria-label={t('sourceTree.searchPrompt')}
@@ -112,6 +116,15 @@ function OrgSourceTree({ org, actions }: { org: OrgOption; actions: SourceTreeAc
             onExpand={(keys, { node, expanded: opening }) => {
               setExpanded(keys);
               if (opening && node.kind === 'ship' && byShip.get(node.ship.id)?.status !== 'ready') void load(node.ship);
+            }}
+            // A click on a ship's name opens or closes it as its caret does; the second click of a
+            // double-click (which plays the ship) leaves it as the first one put it.
+            onClick={(event, node) => {
+              if (node.kind !== 'ship' || event.detail > 1) return;
+              const key = node.key;
+              const opening = !expandedKeys.includes(key);
+              setExpanded((keys) => (opening ? [...keys, key] : keys.filter((k) => k !== key)));
+              if (opening && byShip.get(node.ship.id)?.status !== 'ready') void load(node.ship);
             }}
             onDoubleClick={(_, node) => actions.open(node)}
             onRightClick={({ event, node }) => {

@@ -172,6 +172,11 @@ export function buildSourceTree(
   return [...ships, ...orgs];
 }
 
+/** Keys of every organisation node: open from the start, so each ship and its link state shows without a click. */
+export function orgNodeKeys(nodes: readonly SourceNode[]): string[] {
+  return nodes.flatMap((node) => (node.kind === 'org' ? [node.key, ...orgNodeKeys(node.children)] : []));
+}
+
 /** Keys to show open while searching: every organisation and ship left in the filtered tree. */
 export function searchExpandedKeys(nodes: readonly SourceNode[]): string[] {
   return nodes.flatMap((node) => {

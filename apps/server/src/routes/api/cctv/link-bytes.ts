@@ -21,7 +21,7 @@ export interface LinkBytesRouteOptions {
  */
 const routes: FastifyPluginAsyncTypebox<LinkBytesRouteOptions> = async (app, opts) => {
   const since = Date.now();
-  const sampler = new LinkRateSampler((ship, direction, purpose) => app.metrics.linkBytes.get({ ship, direction, purpose }), {
+  const sampler = new LinkRateSampler((ship, direction, purpose) => app.metrics.linkBytesOf(ship, direction, purpose), {
     windowMs: opts.rateWindowMs ?? 10_000,
   });
   const timer = setInterval(() => sampler.sample(app.agents.connectedShips()), opts.sampleMs ?? 2_000);

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, App, Button, Checkbox, Drawer, Flex, Form, Input, InputNumber, Radio, Select, Spin, Switch, TimePicker, Typography } from 'antd';
+import { Alert, Button, Checkbox, Drawer, Flex, Form, Input, InputNumber, Radio, Select, Spin, Switch, TimePicker, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useQueries } from '@tanstack/react-query';
@@ -29,6 +29,7 @@ import {
 } from '../editor.ts';
 import { ChannelOrderList } from './ChannelOrderList.tsx';
 import styles from '../carousel.module.css';
+import { useMessage } from '../../../shared/message.tsx';
 
 /** What the editor opens on: a new carousel of a kind, or a saved one. */
 export type EditorTarget = { kind: CarouselKind; carousel?: undefined } | { kind: CarouselKind; carousel: Carousel };
@@ -130,7 +131,7 @@ function EditorForm({
   onSaved(carousel: Carousel): void;
 }) {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const message = useMessage();
   const settings = useCarouselSettings();
   const { orgs } = useOrganisations();
   const save = useSaveCarousel();

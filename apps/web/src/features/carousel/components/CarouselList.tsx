@@ -1,6 +1,6 @@
 import type { HTMLAttributes } from 'react';
 import { DeleteOutlined, EditOutlined, PlusOutlined, PoweroffOutlined, StopOutlined, VideoCameraOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Popconfirm, Space, Table, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Popconfirm, Space, Table, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Carousel, CarouselKind, CarouselTaskState } from '@ship-cctv/protocol';
 import { useCarousels } from '../api/list.ts';
@@ -8,6 +8,7 @@ import { useDeleteCarousel } from '../api/delete.ts';
 import { useTaskStatus } from '../api/status.ts';
 import { useStopAllTasks, useTaskControl } from '../api/task-control.ts';
 import { dwellOf } from '../editor.ts';
+import { useMessage } from '../../../shared/message.tsx';
 
 const STATE_COLOUR: Record<CarouselTaskState, string> = { stopped: 'default', running: 'green', waiting: 'gold' };
 
@@ -30,7 +31,7 @@ function TaskStateTag({ carousel }: { carousel: Carousel }) {
 
 function StartStopButton({ carousel }: { carousel: Carousel }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const message = useMessage();
   const state = useTaskState(carousel);
   const control = useTaskControl();
   const action = state === 'stopped' ? 'start' : 'stop';
@@ -71,7 +72,7 @@ export interface CarouselListProps {
  */
 export function CarouselList({ orgId, kind, onKindChange, onPlay, onEdit, onCreate }: CarouselListProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const message = useMessage();
   const remove = useDeleteCarousel();
   const stopAll = useStopAllTasks();
   const failed = (err: Error) => message.error(t('carousel.list.failed', { message: err.message }));

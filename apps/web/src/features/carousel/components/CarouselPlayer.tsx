@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { CaretRightOutlined, CloseOutlined, LeftOutlined, PauseOutlined, PlayCircleOutlined, RightOutlined, StopOutlined } from '@ant-design/icons';
-import { App, Button, ConfigProvider, Empty, Space, Spin, Tag, Tooltip, theme } from 'antd';
+import { Button, ConfigProvider, Empty, Space, Spin, Tag, Tooltip, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CarouselDetail, CarouselKind } from '@ship-cctv/protocol';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -11,6 +11,7 @@ import { useTaskCarousel } from '../hooks/useTaskCarousel.ts';
 import { CarouselGrid } from './CarouselGrid.tsx';
 import { Countdown } from './Countdown.tsx';
 import styles from '../carousel.module.css';
+import { useMessage } from '../../../shared/message.tsx';
 
 const PLAYER_THEME = { algorithm: theme.darkAlgorithm };
 const STATE_COLOUR = { stopped: 'default', running: 'green', waiting: 'gold' } as const;
@@ -150,7 +151,7 @@ function SimplePlayer({ detail, onExit }: { detail: CarouselDetail; onExit(): vo
 
 function TaskPlayer({ detail, onExit }: { detail: CarouselDetail; onExit(): void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const message = useMessage();
   const { carousel } = detail;
   const { view, status, error } = useTaskCarousel(carousel.id);
   const control = useTaskControl();

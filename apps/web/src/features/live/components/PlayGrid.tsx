@@ -4,6 +4,7 @@ import { useOrganisationPlaylist } from '../hooks/useOrganisationPlaylist.ts';
 import { GRID_SIZES, isGridSize, usePlaylist, usePlaylistActions } from '../playlist.ts';
 import styles from './PlayGrid.module.css';
 import { PlayerCell } from '../../../shared/player-cell/PlayerCell.tsx';
+import { useOrganisations } from '../../../shared/source-tree/index.ts';
 
 /**
  * The main area of /live/index (spec §2 "Play grid"): 1, 4, 9 or 16 cells filled in playlist
@@ -18,6 +19,9 @@ export function PlayGrid() {
   const side = Math.sqrt(gridSize);
   const shown = playlist.slice(0, gridSize);
   const empty = gridSize - shown.length;
+  // A user of several organisations sees no ships until one is picked: the empty cells say so.
+  const { orgs, selected } = useOrganisations();
+  const emptyText = !selected && orgs.length > 1 ? t('live.grid.pickOrganisation') : t('live.grid.emptyCell');
 
   return (
     <section className={styles.root} aria-label={t('live.grid.label')}>
@@ -39,7 +43,7 @@ export function PlayGrid() {
         ))}
         {Array.from({ length: empty }, (_, i) => (
           <div key={`empty-${i}`} className={styles.empty} data-empty-cell="">
-            {t('live.grid.emptyCell')}
+            {emptyText}
           </div>
         ))}
       </div>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { CameraOutlined, CloudDownloadOutlined, ScheduleOutlined, SearchOutlined } from '@ant-design/icons';
-import { Alert, App, Button, DatePicker, Empty, Flex, Image, Modal, Progress, Spin, Tag, Typography } from 'antd';
+import { Alert, Button, DatePicker, Empty, Flex, Image, Modal, Progress, Spin, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { ShipPicture } from '@ship-cctv/protocol';
@@ -15,6 +15,7 @@ import { snapshotFailure } from '../snapshot-reason.ts';
 import { CameraSourceTree } from './CameraSourceTree.tsx';
 import { TaskDrawer } from './TaskDrawer.tsx';
 import styles from './pictures.module.css';
+import { useMessage } from '../../../shared/message.tsx';
 
 const DAY = 86_400_000;
 
@@ -26,7 +27,7 @@ const DAY = 86_400_000;
  */
 export function ShipPhotoPage() {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const message = useMessage();
   const queryClient = useQueryClient();
   const [camera, setCamera] = useState<{ key: string; source: PlayableSource }>();
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(1, 'day'), dayjs()]);

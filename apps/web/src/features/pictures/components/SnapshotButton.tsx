@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { CameraOutlined } from '@ant-design/icons';
-import { App, Button, Tooltip } from 'antd';
+import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatBytes } from '../../../lib/format-bytes.ts';
@@ -8,6 +8,7 @@ import type { CellControl, CellControlProps } from '../../../shared/player-cell/
 import { pictureUrl, useTakeSnapshot } from '../api/pictures.ts';
 import { transferView, usePictureEvents } from '../hooks/usePictureEvents.ts';
 import { snapshotFailure } from '../snapshot-reason.ts';
+import { useMessage } from '../../../shared/message.tsx';
 
 /**
  * Snapshot now, in a live cell's title bar: one click asks the ship for a picture of the channel;
@@ -16,7 +17,7 @@ import { snapshotFailure } from '../snapshot-reason.ts';
  */
 export function SnapshotButton({ source, getPopupContainer }: CellControlProps) {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const message = useMessage();
   const take = useTakeSnapshot();
   const [pending, setPending] = useState<string>();
   const events = usePictureEvents(source.shipName);

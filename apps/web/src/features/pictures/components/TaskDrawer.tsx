@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Alert, App, Button, DatePicker, Drawer, Empty, Flex, Form, InputNumber, List, Popconfirm, Progress, Select, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, DatePicker, Drawer, Empty, Flex, Form, InputNumber, List, Popconfirm, Progress, Select, Tag, Tooltip, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { SnapshotTaskStatus, TaskShot } from '@ship-cctv/protocol';
 import { useShipChannels } from '../../../shared/source-tree/index.ts';
 import { useDeleteTask, useSubmitTask, useTaskDetail, useTasks } from '../api/pictures.ts';
 import styles from './pictures.module.css';
+import { useMessage } from '../../../shared/message.tsx';
 
 const STATE_COLOUR: Record<SnapshotTaskStatus['state'], string> = { pending: 'gold', active: 'green', linkDown: 'orange', finished: 'default', deleted: 'default' };
 const SHOT_COLOUR: Record<TaskShot['state'], string> = { planned: '#d9d9d9', onItsWay: '#faad14', onShore: '#52c41a', failed: '#ff4d4f' };
@@ -31,7 +32,7 @@ export interface TaskShip {
  */
 export function TaskDrawer({ ship: source, open, onClose }: { ship: TaskShip | undefined; open: boolean; onClose(): void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const message = useMessage();
   const shipId = source?.shipId;
   const tasks = useTasks(open ? shipId : undefined);
   const submit = useSubmitTask();

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { App, Popover } from 'antd';
+import { lazy, Suspense, useState } from 'react';
+import { Popover, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CellControl, CellControlProps } from '../../../shared/player-cell/index.ts';
 import { PTZ_TYPE } from '../camera-type.ts';
@@ -8,7 +8,10 @@ import { useMovedBy } from '../hooks/useMovedBy.ts';
 import { usePtzHold } from '../hooks/usePtzHold.ts';
 import styles from '../ptz.module.css';
 import { HoldButton } from './HoldButton.tsx';
-import { PtzPresets } from './PtzPresets.tsx';
+import { useMessage } from '../../../shared/message.tsx';
+
+// Loaded when the presets first open: its list (antd List, with Pagination) is not part of the live preview's first screen (issue 17 budget).
+const PtzPresets = lazy(() => import('./PtzPresets.tsx').then((m) => ({ default: m.PtzPresets })));
 
 /**
  * The PTZ pad over a PTZ cell's picture: eight directions and zoom, each acting while held; the
@@ -21,7 +24,7 @@ export function PtzControl({ source, getPopupContainer }: CellControlProps) {
 
 function PtzPad({ source, getPopupContainer }: CellControlProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const message = useMessage();
   const target = { shipId: source.shipId, cameraId: source.cameraId };
   const hold = usePtzHold(target, (text) => message.error({ key: `ptz-${source.cameraId}`, content: text }));
   const movedBy = useMovedBy(source.cameraId);
@@ -47,7 +50,13 @@ function PtzPad({ source, getPopupContainer }: CellControlProps) {
               open={presetsOpen}
               onOpenChange={setPresetsOpen}
               title={t('ptz.presets.open')}
-              content={presetsOpen ? <PtzPresets target={target} getPopupContainer={getPopupContainer} /> : null}
+              content={
+                presetsOpen ? (
+                  <Suspense fallback={<Spin size="small" />}>
+                    <PtzPresets target={target} getPopupContainer={getPopupContainer} />
+                  </Suspense>
+                ) : null
+              }
               getPopupContainer={getPopupContainer}
               placement="topRight"
             >

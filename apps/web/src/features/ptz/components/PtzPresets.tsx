@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { App, Button, Empty, Input, List, Popconfirm, Space, Spin } from 'antd';
+import { Button, Empty, Input, List, Popconfirm, Space, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type PtzTarget, useDeletePreset, useGotoPreset, usePtzPresets, useSetPreset } from '../api/ptz.ts';
 import { ptzErrorText } from '../ptz-error.ts';
 import styles from '../ptz.module.css';
+import { useMessage } from '../../../shared/message.tsx';
 
 /**
  * The camera's presets: go to one, keep where the camera looks as a new one (a name), delete one
@@ -11,7 +12,7 @@ import styles from '../ptz.module.css';
  */
 export function PtzPresets({ target, getPopupContainer }: { target: PtzTarget; getPopupContainer(): HTMLElement }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const message = useMessage();
   const [name, setName] = useState('');
   const presets = usePtzPresets(target, true);
   const set = useSetPreset(target);

@@ -1,6 +1,6 @@
 import { useEffect, type KeyboardEvent, type PointerEvent } from 'react';
 import { AudioOutlined, LoadingOutlined } from '@ant-design/icons';
-import { App, Button, Tooltip } from 'antd';
+import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
 import { type CellControl, type CellControlProps, mediaSocketUrl, useNow, useShipConfig } from '../../../shared/player-cell/index.ts';
@@ -8,6 +8,7 @@ import { useTalk } from '../hooks/useTalk.ts';
 import { remainingSeconds } from '../talk-machine.ts';
 import { problemText } from '../talk-problem.ts';
 import styles from './talk.module.css';
+import { useMessage } from '../../../shared/message.tsx';
 
 /**
  * Talkback in a live cell's title bar, on ships whose config has talk on: hold to talk, or click
@@ -23,7 +24,7 @@ export function TalkButton(props: CellControlProps) {
 
 function TalkControl({ source, getPopupContainer }: CellControlProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const message = useMessage();
   const { mediaPath } = useRuntimeConfig();
   const talk = useTalk(mediaSocketUrl(mediaPath, window.location), source.cameraId);
   const { state } = talk;
