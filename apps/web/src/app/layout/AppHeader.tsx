@@ -1,9 +1,8 @@
 import { BarChartOutlined, BgColorsOutlined, FieldTimeOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { Button, ConfigProvider, Dropdown, Flex, Layout, Menu, Tag, Typography, theme, type MenuProps } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { WatchLimitDialog } from '../../features/fleet/index.ts';
 import { useOrganisations } from '../../shared/source-tree/index.ts';
 import { useLogout } from '../../features/session/index.ts';
 import { useSessionUser } from '../../features/session/index.ts';
@@ -11,6 +10,9 @@ import { LANGUAGES, switchLanguage, toLanguage } from '../../i18n/index.ts';
 import { setThemeMode, THEME_MODES, useThemeMode } from '../theme.ts';
 import { hasSidebarToggle, menuKeyOf, shorePlaybackLabel } from './header-rules.ts';
 import { useShellState } from './shell-state.tsx';
+
+/** Opened from the settings menu now and then: loaded on first use, not with the first screen. */
+const WatchLimitDialog = lazy(() => import('../../features/fleet/index.ts').then((m) => ({ default: m.WatchLimitDialog })));
 
 const LANGUAGE_LABEL_KEYS = { 'zh-CN': 'language.zhCN', en: 'language.en' } as const;
 const THEME_LABEL_KEYS = { day: 'shell.theme.day', night: 'shell.theme.night' } as const;
@@ -138,7 +140,11 @@ export function AppHeader() {
           </Button>
         </Dropdown>
       </Flex>
-      <WatchLimitDialog org={selected} open={watchLimitOpen} onClose={() => setWatchLimitOpen(false)} />
+      {watchLimitOpen ? (
+        <Suspense fallback={null}>
+          <WatchLimitDialog org={selected} open onClose={() => setWatchLimitOpen(false)} />
+        </Suspense>
+      ) : null}
     </Layout.Header>
   );
 }

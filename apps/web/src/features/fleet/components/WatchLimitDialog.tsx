@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Alert, App, Button, Flex, Form, InputNumber, Modal, Switch, Typography } from 'antd';
+import { Alert, Button, Flex, Form, InputNumber, Modal, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PlaybackAutoShutdown } from '@ship-cctv/protocol';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useMessage } from '../../../shared/message.tsx';
 import { useSaveWatchLimit, useWatchLimit } from '../api/watch-limit.ts';
 
 export interface WatchLimitDialogProps {
@@ -34,7 +35,7 @@ export function WatchLimitDialog({ org, open, onClose }: WatchLimitDialogProps) 
 
 function WatchLimitForm({ initial, onClose }: { initial: PlaybackAutoShutdown; onClose(): void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const message = useMessage();
   const save = useSaveWatchLimit();
   const [enabled, setEnabled] = useState(initial.enabled);
   const [minutes, setMinutes] = useState<number | null>(initial.minutes);
