@@ -66,6 +66,14 @@ describe('source tree, first use', () => {
     await waitFor(() => expect(screen.queryByText('Bridge')).toBeNull());
   });
 
+  it('a double-click on a row leaves no text selected (its second press does not start a selection)', async () => {
+    renderTree();
+    const name = await screen.findByText(/BLUE OCEAN STAR/);
+    // fireEvent answers false when the event's default was prevented.
+    expect(fireEvent.mouseDown(name, { detail: 1 })).toBe(true);
+    expect(fireEvent.mouseDown(name, { detail: 2 })).toBe(false);
+  });
+
   it("shows the ships of sub-organisations, with their link state subscribed, before anything is expanded", async () => {
     const client = new FakeStompClient();
     realtime.store.connected(client);

@@ -92,7 +92,17 @@ function OrgSourceTree({ org, actions }: { org: OrgOption; actions: SourceTreeAc
         loading={remoteSearching}
         onChange={(e) => setSearch(e.target.value)}
       />
-      <div ref={box} style={{ flex: 1, minHeight: 0 }} aria-label={actions.hint} title={actions.hint} aria-busy={remoteSearching}>
+      {/* The second press of a double-click (which plays) would select the row's text: not here. */}
+      <div
+        ref={box}
+        style={{ flex: 1, minHeight: 0 }}
+        aria-label={actions.hint}
+        title={actions.hint}
+        aria-busy={remoteSearching}
+        onMouseDown={(event) => {
+          if (event.detail > 1) event.preventDefault();
+        }}
+      >
         {nodes.length === 0 && remoteSearching ? (
           <Flex gap={6} align="center" justify="center" style={{ padding: 16 }}>
             <Spin size="small" />
