@@ -88,5 +88,13 @@ test('a watched channel is recorded on shore, plays from the timeline and export
   const english = await shore.switchLanguage('en');
   await expect(english.exportButton).toHaveText(english.texts.shorePlayback.clip.export);
   await english.expectPlaying();
+  // The list's headers keep to one line in English too ("Duration" wrapped as "Durati / on").
+  const headers = page.locator('.ant-table-thead th');
+  for (const name of [english.texts.shorePlayback.list.duration, english.texts.shorePlayback.list.size, english.texts.shorePlayback.list.start]) {
+    const th = headers.filter({ hasText: name });
+    await expect(th).toHaveCSS('white-space', 'nowrap');
+    // On one line and whole: the text fits the column.
+    expect(await th.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  }
   await page.screenshot({ path: 'docs/screenshots/shore-playback-en.png' });
 });
