@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { showLog } from './demo-log.mjs';
 import {
   DEMO_DATABASE_URL,
   HAPROXY,
@@ -95,7 +96,10 @@ if (rtsp) {
 function launch(name, args, opts = {}) {
   const command = opts.command ?? process.execPath;
   const argv = opts.command ? args : ['--import', 'tsx', ...args];
-  const child = spawn(command, argv, { cwd: root, env: { ...env, ...opts.env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  // A shore server's JSON log is shown as one readable line per event that matters (demo-log.mjs).
+  const readable = opts.readableLog === true;
+  const child = spawn(command, argv, { cwd: root, env: { ...env, ...opts.env }, stdio: ['ignore', readable ? 'pipe' : 'inherit', 'inherit'] });
+  if (readable && child.stdout) showLog(child.stdout, name);
   children.push(child);
   child.on('exit', (code, signal) => {
     // One instance of several gone is what the cluster is for: the others carry on. Any other
@@ -134,7 +138,7 @@ let up;
 let stopOwners = () => undefined;
 if (!cluster) {
   say('starting the shore server…');
-  launch('shore server', ['apps/server/src/server.ts']);
+  launch('shore', ['apps/server/src/server.ts'], { readableLog: true });
   up = await healthy(port, true);
   if (!up) say('the shore server did not come up within 120 s');
 } else up = await startCluster();
@@ -163,6 +167,7 @@ async function startCluster() {
   const startInstance = (i) => {
     say(`starting ${i.name} on 127.0.0.1:${i.port} (data in ${i.dataDir})…`);
     launch(i.name, ['apps/server/src/server.ts'], {
+      readableLog: true,
       // Only the first provisions the fleet file: each provisioning issues every ship a new key.
       env: { PORT: String(i.port), DATA_DIR: i.dataDir, INSTANCE_NAME: i.name, FLEET_FILE: i === plan[0] ? fleetFile : '' },
       onExit: (code, signal) => {
