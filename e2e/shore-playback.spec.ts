@@ -63,6 +63,9 @@ test('a watched channel is recorded on shore, plays from the timeline and export
   // Export: a new recording offers 30 s from its start; the clip is cut on shore with progress.
   await shore.rows().first().click();
   await shore.expectPlaying();
+  // Back to 1×: at 16× the minute-long recording would end before the English check below.
+  await shore.chooseSpeed(1);
+  expect((await shore.videoState()).playbackRate).toBe(1);
   await shore.exportButton.click();
   await expect(shore.progress).toBeVisible();
   await expect(shore.download).toBeVisible({ timeout: 60_000 });
