@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
+import { renewLeases } from './lease-renewal.ts';
 import type { OwnershipEvents, ShipOwner, ShipOwnership } from './ownership.ts';
 
 /** Takes a ship: a new epoch from the ship's counter, the owner key with a lease, and word to the old owner. */
@@ -136,22 +137,11 @@ export class RedisOwnership implements ShipOwnership {
 
   private async renew(): Promise<void> {
     const held = [...this.held.entries()];
-    if (held.length === 0) return;
-    const pipeline = this.cmd.pipeline();
-    for (const [shipId, h] of held) pipeline.eval(RENEW, 1, this.ownerKey(shipId), h.value, this.leaseMs);
-    const now = Date.now();
-    let results: [Error | null, unknown][] | null = null;
-    try {
-      results = await pipeline.exec();
-    } catch {
-      results = null;
-    }
+    const verdicts = await renewLeases(this.cmd, RENEW, held.map(([shipId, h]) => ({ key: this.ownerKey(shipId), token: h.value, held: h })), this.leaseMs);
     held.forEach(([shipId, h], i) => {
-      const [err, kept] = results?.[i] ?? [new Error('no answer'), 0];
-      if (!err && Number(kept) === 1) h.renewedAt = now;
-      else if (!err) this.lose(shipId, h.epoch, 'the lease was taken or expired');
-      // Unreachable Redis: the claim may have expired for the others by now; stop before it surely has.
-      else if (now - h.renewedAt >= this.leaseMs * 0.8) this.lose(shipId, h.epoch, `the lease could not be renewed: ${err.message}`);
+      const verdict = verdicts[i];
+      if (verdict?.kind === 'taken') this.lose(shipId, h.epoch, 'the lease was taken or expired');
+      else if (verdict?.kind === 'unreachable') this.lose(shipId, h.epoch, `the lease could not be renewed: ${verdict.message}`);
     });
   }
 }

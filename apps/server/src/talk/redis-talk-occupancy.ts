@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { renewLeases } from '../cluster/lease-renewal.ts';
 import type { TalkHolder, TalkOccupancy } from './talk-occupancy.ts';
 
 /** Sets the ship's key to this holder unless somebody holds it; answers the holder there before (or nil). */
@@ -107,22 +108,10 @@ export class RedisTalkOccupancy implements TalkOccupancy {
 
   private async renew(): Promise<void> {
     const held = [...this.held];
-    if (held.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const [shipId, h] of held) pipeline.eval(RENEW, 1, this.key(shipId), h.talkId, this.leaseMs);
-    const now = Date.now();
-    let results: [Error | null, unknown][] | null;
-    try {
-      results = await pipeline.exec();
-    } catch {
-      results = null;
-    }
+    const verdicts = await renewLeases(this.redis, RENEW, held.map(([shipId, h]) => ({ key: this.key(shipId), token: h.talkId, held: h })), this.leaseMs);
     held.forEach(([shipId, h], i) => {
-      const [err, kept] = results?.[i] ?? [new Error('no answer'), 0];
-      if (!err && Number(kept) === 1) h.renewedAt = now;
-      else if (!err) this.lose(shipId, h.talkId);
-      // Redis unreachable: the claim may lapse for the others soon; end the talk before it surely has.
-      else if (now - h.renewedAt >= this.leaseMs * 0.8) this.lose(shipId, h.talkId);
+      const verdict = verdicts[i]?.kind;
+      if (verdict === 'taken' || verdict === 'unreachable') this.lose(shipId, h.talkId);
     });
   }
 }
