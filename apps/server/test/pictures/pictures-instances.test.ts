@@ -4,8 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '@nats-io/transport-node';
-import { Objm } from '@nats-io/obj';
 import { BINARY_KIND, type PictureMeta, TOKEN_HEADER, encodePictureChunk } from '@ship-cctv/protocol';
 import { type App, buildApp } from '../../src/app.ts';
 import { type Database } from '../../src/db/client.ts';
@@ -13,8 +11,8 @@ import { PictureFiles } from '../../src/pictures/picture-files.ts';
 import { RawAgent } from '../agent-link/raw-agent.ts';
 import { TEST_JWT_SECRET, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
+import { testNatsStorage } from '../helpers/nats-store.ts';
 
-const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const SHIP = 'S1001';
 const CAMERA = 'S1001-C01-1';
 
@@ -30,8 +28,8 @@ async function noiseJpeg(width: number, height: number): Promise<Buffer> {
  * retention removes it from the store.
  */
 describe('pictures written by instance A are served by instance B after A is gone (STORAGE=nats)', () => {
-  const natsBucket = `pictures_${randomBytes(5).toString('hex')}`;
-  const storage = { kind: 'nats' as const, natsUrl: NATS_URL, natsBucket };
+  const nats = testNatsStorage('pictures');
+  const { storage } = nats;
   let database: Database;
   let a: App | undefined;
   let b: App;
@@ -51,9 +49,7 @@ describe('pictures written by instance A are served by instance B after A is gon
     await b?.close();
     await database?.close();
     rmSync(dir, { recursive: true, force: true });
-    const nc = await connect({ servers: NATS_URL });
-    await (await new Objm(nc).open(natsBucket)).destroy();
-    await nc.close();
+    await nats.destroy();
   });
 
   it('B serves the picture and its thumbnail from the store, fetches it to a path, and its retention deletes it there', async () => {

@@ -3,17 +3,15 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '@nats-io/transport-node';
-import { Objm } from '@nats-io/obj';
 import { type App, buildApp } from '../../src/app.ts';
 import { type Database } from '../../src/db/client.ts';
 import { RETENTION_JOB_KIND } from '../../src/recorder/local-retention.ts';
 import { segmentFileName } from '../../src/recorder/segment-file.ts';
 import { TEST_JWT_SECRET } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
+import { testNatsStorage } from '../helpers/nats-store.ts';
 import { STANDARD, fakeSource, feed, liveStream } from './helpers.ts';
 
-const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const HOUR = 3_600_000;
 
@@ -32,8 +30,8 @@ function segmentFiles(root: string): string[] {
  * leaving a newer file that has no index row yet.
  */
 describe('recording retention once across instances', () => {
-  const natsBucket = `retention_${randomBytes(5).toString('hex')}`;
-  const storage = { kind: 'nats' as const, natsUrl: NATS_URL, natsBucket };
+  const nats = testNatsStorage('retention');
+  const { storage } = nats;
   const redisPrefix = `shipcctv-test-${randomBytes(4).toString('hex')}:`;
   let database: Database;
   let a: App;
@@ -58,9 +56,7 @@ describe('recording retention once across instances', () => {
     await b?.close();
     await database?.close();
     rmSync(dir, { recursive: true, force: true });
-    const nc = await connect({ servers: NATS_URL });
-    await (await new Objm(nc).open(natsBucket)).destroy();
-    await nc.close();
+    await nats.destroy();
   });
 
   it('one run deletes rows and shared copies; each instance drops its own retired files, not a newer unindexed one', async () => {

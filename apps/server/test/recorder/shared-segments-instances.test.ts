@@ -1,25 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '@nats-io/transport-node';
-import { Objm } from '@nats-io/obj';
 import type { ClipJob, EnvelopeOf, RecordQueryPage, RecordingSegment } from '@ship-cctv/protocol';
 import { type App, buildApp } from '../../src/app.ts';
 import { type Database, openDatabase } from '../../src/db/client.ts';
 import { TEST_JWT_SECRET, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
+import { testNatsStorage } from '../helpers/nats-store.ts';
 import { STANDARD, fakeSource, feed, liveStream, probeFile } from './helpers.ts';
 import { applyRetention } from '../../src/recorder/retention.ts';
 import { CLIPS_FOLDER } from '../../src/recorder/recovery.ts';
 
-const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const CAMERA = 'S1001-C01-1';
 
 describe('a recording written by instance A is served by instance B after A is gone (STORAGE=nats)', () => {
-  const natsBucket = `recorder_${randomBytes(5).toString('hex')}`;
-  const storage = { kind: 'nats' as const, natsUrl: NATS_URL, natsBucket };
+  const nats = testNatsStorage('recorder');
+  const { storage } = nats;
   let database: Database & { url?: string };
   // Instance B's own connection pool: two instances share the database, not a client.
   let databaseOfB: Database | undefined;
@@ -48,9 +45,7 @@ describe('a recording written by instance A is served by instance B after A is g
     await databaseOfB?.close();
     await database?.close();
     rmSync(dir, { recursive: true, force: true });
-    const nc = await connect({ servers: NATS_URL });
-    await (await new Objm(nc).open(natsBucket)).destroy();
-    await nc.close();
+    await nats.destroy();
   });
 
   it('copies finished segments to the object store and B answers whole and Range requests from it', async () => {
