@@ -8,7 +8,7 @@ export interface FleetCounts {
 }
 
 /**
- * Online/offline counts of an organisation: ships from getShipStatus (its `online`), channels as
+ * Online/offline counts of an organisation: ships by their live link (the STOMP state the tree shows), channels as
  * those with at least one online camera (from getCameraStatus of the online ships) against the
  * organisation's visible channel count (shipsAndChannels leaves blocked channels out of it).
  */
