@@ -152,22 +152,31 @@ export class CarouselService {
     const row = await this.requireTask(access, id);
     if (row.startedAt) throw conflict('the carousel task is running already');
     const startedAt = new Date(this.now());
+    // The task names its job before the job exists: a runner may claim the job the moment it is
+    // enqueued, and a job its task does not name ends at once (it was stopped or replaced).
+    const runJobId = randomUUID();
     // Only one start wins a race: the update takes a stopped task only.
     const [started] = await this.o.db
       .update(t.carousels)
-      .set({ startedAt })
+      .set({ startedAt, runJobId })
       .where(and(eq(t.carousels.id, id), isNull(t.carousels.startedAt)))
       .returning();
     if (!started) throw conflict('the carousel task is running already');
-    const job = await this.o.jobs.enqueue({
-      kind: CAROUSEL_RUN_JOB,
-      owner: access.userId,
-      orgId: row.orgId,
-      payload: { carouselId: id, startedAt: startedAt.getTime() },
-      maxAttempts: 1_000_000,
-    });
-    const [withJob] = await this.o.db.update(t.carousels).set({ runJobId: job?.id ?? null }).where(eq(t.carousels.id, id)).returning();
-    return this.publishStatus(withJob ?? started);
+    try {
+      await this.o.jobs.enqueue({
+        id: runJobId,
+        kind: CAROUSEL_RUN_JOB,
+        owner: access.userId,
+        orgId: row.orgId,
+        payload: { carouselId: id, startedAt: startedAt.getTime() },
+        maxAttempts: 1_000_000,
+      });
+    } catch (err) {
+      // No job, no pages: the task is not left looking started.
+      await this.o.db.update(t.carousels).set({ startedAt: null, runJobId: null }).where(and(eq(t.carousels.id, id), eq(t.carousels.runJobId, runJobId)));
+      throw err;
+    }
+    return this.publishStatus(started);
   }
 
   async stop(access: Access, id: string): Promise<CarouselStatus> {

@@ -8,6 +8,8 @@ export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 export const OPEN_STATES: readonly JobState[] = ['queued', 'running'];
 
 export interface NewJob {
+  /** The job's id when the caller must name it before it exists (a row pointing at its job). Default a random UUID. */
+  id?: string;
   kind: string;
   owner: string;
   orgId?: string | null;
@@ -58,7 +60,7 @@ export class JobStore {
     const [row] = await db
       .insert(t.jobs)
       .values({
-        id: randomUUID(),
+        id: job.id ?? randomUUID(),
         kind: job.kind,
         owner: job.owner,
         orgId: job.orgId ?? null,

@@ -144,6 +144,29 @@ describe('carousels', () => {
     expectError(await call('GET', '/task/stopAll/blueocean', undefined, njzsz), 403);
   });
 
+  it('a started task names its run job before any runner can claim it, so the job claimed at once keeps publishing', async () => {
+    const made = data<Carousel>(await call('POST', '/add2', task));
+    const runner = t.app.jobs.runner;
+    const enqueue = runner.enqueue.bind(runner);
+    let claimedAs: string | undefined;
+    // The runner claims and runs the job before start() goes on (as a busy machine may order it).
+    runner.enqueue = async (job) => {
+      const row = await enqueue(job);
+      await expect.poll(async () => (await runner.store.get(row!.id))?.state, { timeout: 5_000, interval: 20 }).not.toBe('queued');
+      await new Promise((r) => setTimeout(r, 300));
+      claimedAs = (await runner.store.get(row!.id))?.state;
+      return row;
+    };
+    try {
+      data(await call('GET', `/task/start/${made.id}`));
+    } finally {
+      runner.enqueue = enqueue;
+    }
+    // Still running: it found its task pointing at it (a job its task does not name ends at once).
+    expect(claimedAs).toBe('running');
+    data(await call('GET', `/task/stop/${made.id}`));
+  });
+
   it('estimates the uplink: only the page on screen and a short pre-warm stream, against every channel all the time', async () => {
     const body = { orgId: 'blueocean', mode: 'channels', channelIds: S1001, layout: 1, minutes: 2 };
     const e = data<CarouselEstimate>(await call('POST', '/estimate', body));
