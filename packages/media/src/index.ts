@@ -24,6 +24,7 @@ export {
   mimeFor,
   parseInitSegment,
 } from './init-segment.ts';
+export { PRFT_ENCODER_OUTPUT, type ProducerTime, producerTimeBox, readProducerTime, withProducerTime, withoutProducerTime } from './producer-time.ts';
 export { stripSoundFromFragment, stripSoundFromInit } from './strip-sound.ts';
 export { DEFAULT_MAX_BOX_BYTES, type Fmp4SplitterOptions, type Fmp4Unit, Fmp4Splitter, type OtherBox } from './splitter.ts';
 export {

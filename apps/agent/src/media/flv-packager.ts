@@ -1,7 +1,7 @@
 import { AccessUnitJoiner, type VideoPacket } from './access-unit.ts';
 import { type AvcConfig, parseAvcConfig } from './avc.ts';
 import { FlvReader } from './flv.ts';
-import { type AudioRun, initSegment, mediaFragment } from '@ship-cctv/media';
+import { type AudioRun, TRACK_ID, initSegment, mediaFragment, withProducerTime } from '@ship-cctv/media';
 import { AAC_FRAME_SAMPLES, AAC_PRIMING_SAMPLES, aacLcConfig } from './aac.ts';
 import { type Fmp4Unit, asBuffer } from './fmp4.ts';
 
@@ -48,6 +48,12 @@ export interface FlvPackagerOptions {
   joinSlices?: boolean;
   /** The stream has sound: AAC-LC frames fed with pushAudio (an FLV stream of its own). */
   audio?: { sampleRate: number; channels: number; bitrateKbps?: number };
+  /**
+   * A wall clock (epoch ms): each fragment gets a producer reference time box (prft) saying when
+   * its picture left the encoder, from which the player tells how old the picture on screen is.
+   * Live streams pass Date.now; without it no prft is written.
+   */
+  outputClock?: () => number;
 }
 
 interface PendingAudio {
@@ -199,19 +205,21 @@ export class FlvToFmp4 implements Fmp4Source {
     const audio = this.takeAudio();
     let audioBytes = 0;
     for (const x of audio?.samples ?? []) audioBytes += x.length;
+    const fragment = mediaFragment({
+      sequence: ++this.sequence,
+      baseMediaDecodeTime: ticks,
+      duration,
+      keyframe: item.keyframe,
+      compositionOffset: item.compositionMs * (TIMESCALE / 1000),
+      data: item.data,
+      ...(audio ? { audio } : {}),
+    });
+    const clock = this.opts.outputClock;
     return {
       kind: 'fragment',
       keyframe: item.keyframe,
       ...(audio ? { audioBytes } : {}),
-      bytes: asBuffer(mediaFragment({
-        sequence: ++this.sequence,
-        baseMediaDecodeTime: ticks,
-        duration,
-        keyframe: item.keyframe,
-        compositionOffset: item.compositionMs * (TIMESCALE / 1000),
-        data: item.data,
-        ...(audio ? { audio } : {}),
-      })),
+      bytes: asBuffer(clock ? withProducerTime(fragment, { trackId: TRACK_ID, wallMs: clock(), mediaTime: ticks }) : fragment),
     };
   }
 

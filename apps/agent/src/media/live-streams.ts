@@ -89,7 +89,7 @@ const CAMERA_AWAY_MS = 20_000;
 /** The reader that turns an encoder's output into the link's init segment and fragments. */
 function readerFor(output: EncoderOutput, frameRate: number, encode: EncodeSpec, copied = false): Fmp4Source {
   // A copied camera's pictures may come as several packets (slices): joined into one sample each.
-  return output === 'flv' ? new FlvToFmp4({ frameRate, width: encode.width, height: encode.height, joinSlices: copied }) : new Fmp4Reader();
+  return output === 'flv' ? new FlvToFmp4({ frameRate, width: encode.width, height: encode.height, joinSlices: copied, outputClock: Date.now }) : new Fmp4Reader();
 }
 
 interface LiveStream {
@@ -304,7 +304,7 @@ export class LiveStreams {
         ...(window ? { ptz: window.stage } : {}),
       });
       if (sound) {
-        const reader = new FlvToFmp4({ frameRate: encode.frameRate, width: encode.width, height: encode.height, audio: LIVE_SOUND });
+        const reader = new FlvToFmp4({ frameRate: encode.frameRate, width: encode.width, height: encode.height, audio: LIVE_SOUND, outputClock: Date.now });
         s.reader = reader;
         s.encoder = startEncoder(args, {
           ...this.encoderCallbacks(s),
@@ -379,7 +379,7 @@ export class LiveStreams {
       const { encode } = s;
       if (canCopy(info, encode)) {
         // The session's pictures are whole already: no joining here.
-        s.reader = new FlvToFmp4({ frameRate: info.frameRate ?? encode.frameRate, width: encode.width, height: encode.height });
+        s.reader = new FlvToFmp4({ frameRate: info.frameRate ?? encode.frameRate, width: encode.width, height: encode.height, outputClock: Date.now });
         s.encoder = startSessionTap(session, { ...this.encoderCallbacks(s), resumeWithinMs: CAMERA_AWAY_MS });
       } else {
         s.reader = readerFor(this.opts.output, encode.frameRate, encode);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RelaySplitter, type InitSegment, type MediaFragment } from '../../../server/src/media/fmp4.ts';
 import { parseAvcConfig, spsPictureSize } from '../../src/media/avc.ts';
 import { syntheticCameraArgs } from '../../src/media/ffmpeg-args.ts';
+import { readProducerTime } from '@ship-cctv/media';
 import { FlvReader } from '../../src/media/flv.ts';
 import { FlvToFmp4, TIMESCALE } from '../../src/media/flv-packager.ts';
 import { Fmp4Reader, type Fmp4Unit } from '../../src/media/fmp4.ts';
@@ -186,6 +187,26 @@ describe('FlvToFmp4 timestamps', () => {
     expect(trun(units[4]!).readUInt32BE(8)).toBe(0x0000_0001);
     const { fragments } = split(Buffer.concat(units.map((u) => u.bytes)));
     expect(fragments.map((x) => x.keyframe)).toEqual([true, false, false, false]);
+  });
+});
+
+describe('FlvToFmp4 producer time', () => {
+  it('stamps each live picture with the wall clock it left the encoder at (prft), which the relay keeps with it', () => {
+    let now = 1_800_000_000_000;
+    const flv = Buffer.concat([FLV_HEADER, configTag(), frameTag(0, true), frameTag(100), frameTag(200)]);
+    const units = new FlvToFmp4({ frameRate: 10, outputClock: () => (now += 7) }).push(flv);
+    const fragments = units.filter((u) => u.kind === 'fragment');
+    expect(fragments.map((u) => readProducerTime(u.bytes))).toEqual([
+      { trackId: 1, wallMs: 1_800_000_000_007, mediaTime: 0, flags: 1 },
+      { trackId: 1, wallMs: 1_800_000_000_014, mediaTime: 9_000, flags: 1 },
+      { trackId: 1, wallMs: 1_800_000_000_021, mediaTime: 18_000, flags: 1 },
+    ]);
+    // Through the shore's splitter: the same fragments, each with its stamp.
+    const { fragments: relayed } = split(Buffer.concat(units.map((u) => u.bytes)));
+    expect(relayed.map((f) => readProducerTime(f.data)?.wallMs)).toEqual([1_800_000_000_007, 1_800_000_000_014, 1_800_000_000_021]);
+    expect(relayed.map((f) => f.keyframe)).toEqual([true, false, false]);
+    // Without a clock (recordings, tests): no stamp.
+    expect(new FlvToFmp4({ frameRate: 10 }).push(flv).filter((u) => u.kind === 'fragment').map((u) => readProducerTime(u.bytes))).toEqual([undefined, undefined, undefined]);
   });
 });
 
