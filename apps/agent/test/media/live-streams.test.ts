@@ -4,7 +4,7 @@ import { type AgentStreamMessage, BINARY_KIND, decodeStreamFrame } from '@ship-c
 import { RelaySplitter, type InitSegment, type MediaFragment } from '../../../server/src/media/fmp4.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
 import type { InputProbe } from '../../src/media/ffmpeg-args.ts';
-import { isSyncSample, readFirstSampleFlags } from '@ship-cctv/media';
+import { isSyncSample, readFirstSampleFlags, readProducerTime } from '@ship-cctv/media';
 import { type LiveLink, LiveStreams, type LiveStreamsOptions, failureMessage } from '../../src/media/live-streams.ts';
 import { makeClip, processGone, spec, tempDir, topLevelBoxes } from './helpers.ts';
 
@@ -69,7 +69,9 @@ describe('LiveStreams', () => {
     const binaries = link.log.flatMap((e) => ('binary' in e ? [e.binary] : []));
     expect(binaries.every((b) => b.kind === BINARY_KIND.live && b.streamId === 7)).toBe(true);
     expect(topLevelBoxes(binaries[0]!.payload)).toEqual(['ftyp', 'moov']);
-    expect(topLevelBoxes(binaries[1]!.payload)).toEqual(['moof', 'mdat']);
+    // Each picture says when it left the encoder (prft) before its moof + mdat.
+    expect(topLevelBoxes(binaries[1]!.payload)).toEqual(['prft', 'moof', 'mdat']);
+    expect(Math.abs(Date.now() - (readProducerTime(binaries[1]!.payload)?.wallMs ?? 0))).toBeLessThan(10_000);
     expect(streams.activeStreamIds).toEqual([7]);
 
     const [pid] = streams.pids();
@@ -138,7 +140,7 @@ describe('LiveStreams', () => {
     link.buffered = 0;
     await expect.poll(() => link.payloads.length, { timeout: 5_000 }).toBeGreaterThan(sentBefore + 2);
     const resumed = link.payloads.slice(sentBefore);
-    expect(resumed.map((p) => topLevelBoxes(p).join('+'))).toEqual(resumed.map(() => 'moof+mdat'));
+    expect(resumed.map((p) => topLevelBoxes(p).join('+'))).toEqual(resumed.map(() => 'prft+moof+mdat'));
     expect(resumed.map(isKeyframe).slice(0, 2)).toEqual([true, false]);
   });
 
