@@ -14,6 +14,12 @@ const STEADY_JITTER_MS = 40;
 const SATELLITE_TARGET_MS = 300;
 /** Jitter allowance on a satellite link, over one frame, for slow frame rates. */
 const SATELLITE_JITTER_MS = 200;
+/** The least allowance for late frames once they are measured, even on a perfectly even link. */
+const MIN_MEASURED_ALLOWANCE_MS = 20;
+/** Over the measured allowance: the quantile is of the last seconds, the next late frame may come a little later. */
+const MEASURED_MARGIN_MS = 10;
+/** The most the measured allowance adds: beyond it the link is not jittery but failing, and the stall watchdog speaks. */
+const MAX_MEASURED_ALLOWANCE_MS = 1_500;
 /** Frame rate assumed before the stream's `codec` message says. */
 const DEFAULT_FRAME_RATE = 10;
 
@@ -33,7 +39,20 @@ export function autoLatencyTargetMs(frameRate: number | undefined, link: LinkTyp
   return Math.round(Math.max(SATELLITE_TARGET_MS, frameMs + SATELLITE_JITTER_MS));
 }
 
-/** The target in force: a number as given, or `auto` worked out from the frame rate and link. */
-export function latencyTargetMs(target: LatencyTarget, frameRate: number | undefined, link: LinkType | undefined): number {
-  return target === 'auto' ? autoLatencyTargetMs(frameRate, link) : target;
+/**
+ * An `auto` target once the frames' arrival has been measured (ArrivalJitter): one frame plus how
+ * much later than the usual frame the late ones came lately, and a margin.
+ */
+export function measuredLatencyTargetMs(frameRate: number | undefined, allowanceMs: number): number {
+  const allowance = Math.min(MAX_MEASURED_ALLOWANCE_MS, Math.max(MIN_MEASURED_ALLOWANCE_MS, allowanceMs + MEASURED_MARGIN_MS));
+  return Math.round(frameDurationMs(frameRate) + allowance);
+}
+
+/**
+ * The target in force: a number as given; `auto` from the measured arrival jitter when there is a
+ * measurement, else from the frame rate and link.
+ */
+export function latencyTargetMs(target: LatencyTarget, frameRate: number | undefined, link: LinkType | undefined, measuredAllowanceMs?: number): number {
+  if (target !== 'auto') return target;
+  return measuredAllowanceMs === undefined ? autoLatencyTargetMs(frameRate, link) : measuredLatencyTargetMs(frameRate, measuredAllowanceMs);
 }

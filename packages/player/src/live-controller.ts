@@ -1,4 +1,5 @@
 import type { PlayCommand as LiveCommand } from '@ship-cctv/protocol';
+import { ArrivalJitter } from './arrival-jitter.ts';
 import { frameDurationMs } from './latency-target.ts';
 import { decideLiveEdge, toRanges, trimRange } from './live-edge.ts';
 import type { MediaSurface } from './media-surface.ts';
@@ -7,6 +8,12 @@ import type { PlayerStats } from './types.ts';
 
 /** Frames over which the arrival latency is taken (the median): a second at 10 fps. */
 const ARRIVAL_SAMPLES = 10;
+/** Producer times kept (frames not shown yet, and a few shown): 6 s at 10 fps. */
+const PRODUCED_KEPT = 60;
+/** Ages of the last frames shown, whose median is stats.pictureAgeMs. */
+const AGE_SAMPLES = 10;
+/** An age beyond this (or below 0) means the ship's and this browser's clocks disagree: not shown. */
+const MAX_BELIEVABLE_AGE_MS = 120_000;
 /** HTMLMediaElement.HAVE_FUTURE_DATA: below it, the element waits for data at the playhead. */
 const HAVE_FUTURE_DATA = 3;
 const TRIM_EVERY_MS = 2000;
@@ -17,8 +24,11 @@ export interface LiveContext {
   readonly stats: PlayerStats;
   readonly liveJumpMs: number;
   readonly maxBufferSeconds: number;
-  /** The latency the catch-up aims for now, ms (follows the link and the stream's frame rate). */
-  latencyTargetMs(): number;
+  /**
+   * The latency the catch-up aims for now, ms: follows the stream's frame rate and, for an `auto`
+   * target, how late frames have been coming (`measuredAllowanceMs`, once measured) or else the link.
+   */
+  latencyTargetMs(measuredAllowanceMs: number | undefined): number;
   /** The stream's frame rate, from its `codec` event. */
   frameRate(): number | undefined;
 }
@@ -33,6 +43,14 @@ export class LiveController implements StreamMode {
   readonly userPaused = false;
   /** End of the buffer − currentTime just after each of the last frames was appended. */
   private readonly arrivalLatencies: number[] = [];
+  /** How unevenly frames arrive (for an `auto` target). */
+  private readonly jitter = new ArrivalJitter();
+  /** When the fragments not shown yet left the ship's encoder: [buffer time, epoch ms], oldest first. */
+  private readonly produced: Array<[number, number]> = [];
+  /** How old each of the last frames shown was, ms (Date.now() − producer time). */
+  private readonly ages: Array<{ ms: number; at: number }> = [];
+  /** Media time of the newest frame shown: a seek never goes back to it or before (no frame shows twice). */
+  private newestShown: number | undefined;
   private lastBufferEnd = 0;
   private lastTrimAt = 0;
   /** Since when the element's clock stands still although it should play; undefined while it plays. */
@@ -47,7 +65,7 @@ export class LiveController implements StreamMode {
   ) {}
 
   get latencyTargetMs(): number {
-    return this.ctx.latencyTargetMs();
+    return this.ctx.latencyTargetMs(this.jitter.allowanceMs());
   }
 
   commandToSend(): LiveCommand {
@@ -60,7 +78,15 @@ export class LiveController implements StreamMode {
     return false;
   }
 
-  placed(): void {}
+  producedAt(mediaSec: number, wallMs: number): void {
+    this.produced.push([mediaSec, wallMs]);
+    if (this.produced.length > PRODUCED_KEPT) this.produced.shift();
+  }
+
+  placed(): void {
+    // A new generation: its encoder's frames are timed afresh.
+    this.jitter.restart();
+  }
 
   serverEnded(): boolean {
     return false;
@@ -71,6 +97,10 @@ export class LiveController implements StreamMode {
     this.lastBufferEnd = 0;
     this.stuckSince = undefined;
     this.presented = this.presentedWatch = undefined;
+    this.newestShown = undefined;
+    this.jitter.restart();
+    this.produced.length = 0;
+    this.ages.length = 0;
   }
 
   buffered(sb: SourceBuffer, mediaStarted: boolean): void {
@@ -113,6 +143,7 @@ export class LiveController implements StreamMode {
       jumpSec: this.ctx.liveJumpMs / 1000,
       starved,
       stuckSec: this.stuckSince === undefined ? 0 : (now - this.stuckSince) / 1000,
+      newestShownSec: this.newestShown,
       currentRate: video.playbackRate,
       frameSec: frameDurationMs(this.ctx.frameRate()) / 1000,
     });
@@ -125,6 +156,10 @@ export class LiveController implements StreamMode {
     if (video.playbackRate !== decision.playbackRate) video.playbackRate = decision.playbackRate;
     const latencySec = medianOf(this.arrivalLatencies) ?? decision.latencySec;
     stats.latencyMs = latencySec === undefined ? undefined : Math.round(latencySec * 1000);
+    // Ages of frames shown in the last two seconds: none lately (a stall) says nothing.
+    const recent = this.ages.filter((a) => now - a.at <= 2_000).map((a) => a.ms);
+    const age = medianOf(recent);
+    stats.pictureAgeMs = age === undefined ? undefined : Math.round(age);
     if (now - this.lastTrimAt >= TRIM_EVERY_MS) {
       this.lastTrimAt = now;
       const cut = trimRange(ranges, video.currentTime, this.ctx.maxBufferSeconds);
@@ -136,6 +171,7 @@ export class LiveController implements StreamMode {
   private noteArrival(end: number | undefined): void {
     if (end === undefined || end <= this.lastBufferEnd) return;
     this.lastBufferEnd = end;
+    this.jitter.note(performance.now(), end);
     const list = this.arrivalLatencies;
     list.push(end - this.playhead(performance.now()));
     if (list.length > ARRIVAL_SAMPLES) list.shift();
@@ -150,9 +186,28 @@ export class LiveController implements StreamMode {
     const onFrame = (_now: number, meta: VideoFrameCallbackMetadata): void => {
       if (this.presentedWatch !== source) return;
       this.presented = { mediaTime: meta.mediaTime, at: performance.now() };
+      this.noteAge(meta.mediaTime);
+      this.newestShown = Math.max(this.newestShown ?? meta.mediaTime, meta.mediaTime);
       video.requestVideoFrameCallback(onFrame);
     };
     video.requestVideoFrameCallback(onFrame);
+  }
+
+  /** The frame at `mediaTime` is on screen: how old it is, from when it left the ship's encoder. */
+  private noteAge(mediaTime: number): void {
+    const halfFrame = frameDurationMs(this.ctx.frameRate()) / 2000;
+    const list = this.produced;
+    let i = 0;
+    while (i < list.length && (list[i]?.[0] ?? 0) < mediaTime - halfFrame) i++;
+    const hit = list[i];
+    // Older entries are of frames shown already (or skipped): dropped.
+    list.splice(0, i);
+    if (!hit || Math.abs(hit[0] - mediaTime) > halfFrame) return;
+    const ms = Date.now() - hit[1];
+    if (ms < 0 || ms > MAX_BELIEVABLE_AGE_MS) return;
+    const now = performance.now();
+    this.ages.push({ ms, at: now });
+    if (this.ages.length > AGE_SAMPLES) this.ages.shift();
   }
 
   /** The frame on screen, if one showed within the last two frame durations (and a bit). */

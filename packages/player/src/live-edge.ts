@@ -38,6 +38,11 @@ export interface LiveEdgeInput {
    * restarts it.
    */
   stuckSec?: number;
+  /**
+   * Media time of the newest frame already shown. A seek lands after it (on the next frame at the
+   * earliest), never on it or before: no frame shows twice and the picture never steps back.
+   */
+  newestShownSec?: number;
   /** The rate now: catch-up that has started carries on down to the target (hysteresis). */
   currentRate?: number;
   /** Duration of one frame: the latency rises and falls by this much as frames come. */
@@ -76,7 +81,8 @@ const DEFAULT_FRAME_SEC = 0.1;
  *   in proportion), from 40 ms over the target down to 10 ms over it.
  * - A seek drops frames, so it is kept for a surplus beyond `jumpSec`, a playhead outside the
  *   newest range (a gap after a definition change or a reconnect that Chrome would not play
- *   across), and an element stuck with media ahead (see `stuckSec`).
+ *   across), and an element stuck with media ahead (see `stuckSec`). It never lands on a frame
+ *   already shown or an older one (`newestShownSec`): the picture does not step back.
  * Never slower than 1.0: slowing down would only add latency.
  */
 export function decideLiveEdge(input: LiveEdgeInput): LiveEdgeDecision {
@@ -93,7 +99,12 @@ export function decideLiveEdge(input: LiveEdgeInput): LiveEdgeDecision {
   // Media ahead of a clock that stands still, beyond the frame at currentTime: stuck, not starved.
   const stuck = stuckSec >= STUCK_SEC && end - currentTime > frameSec + EPSILON_SEC;
   if (!inLiveRange || stuck || latencySec - targetSec > jumpSec) {
-    return { latencySec: end - landing, playbackRate: 1, seekTo: landing };
+    // Not back to a frame already shown: the next one at the earliest (a hair inside it).
+    const next = input.newestShownSec === undefined ? -Infinity : input.newestShownSec + frameSec + 0.001;
+    const seekTo = Math.max(landing, next);
+    // Nothing newer than what was shown is buffered yet: wait for it where the picture is.
+    if (seekTo > end + EPSILON_SEC) return { latencySec: Math.max(0, latencySec), playbackRate: 1 };
+    return { latencySec: end - seekTo, playbackRate: 1, seekTo };
   }
   const catchingUp = currentRate > 1;
   if (starved || surplus <= (catchingUp ? STOP_AT_SEC : START_AT_SEC)) return { latencySec, playbackRate: 1 };

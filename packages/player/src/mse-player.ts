@@ -1,6 +1,6 @@
 import type { LinkType, MediaClientMessage, MediaServerMessage, PlaybackSpeed } from '@ship-cctv/protocol';
 import { backoffDelay } from '@ship-cctv/protocol';
-import { isInitSegment, readBaseDecodeTime, readSoundTrackIds, readTrackBytes, readVideoTrack, stripSoundFromFragment, stripSoundFromInit } from '@ship-cctv/media';
+import { isInitSegment, readBaseDecodeTime, readProducerTime, readSoundTrackIds, readTrackBytes, readVideoTrack, stripSoundFromFragment, stripSoundFromInit, withoutProducerTime } from '@ship-cctv/media';
 import { pictureOnlyMime } from './sound-mime.ts';
 import { Emitter } from './emitter.ts';
 import { latencyTargetMs, type LatencyTarget } from './latency-target.ts';
@@ -53,7 +53,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   private mode: StreamMode | undefined;
   /** The same controller when it is a ship-end playback (its controls). */
   private playback: PlaybackController | undefined;
-  private generation: { video: { trackId: number; timescale: number } | undefined; placed: boolean; jump: boolean } | undefined;
+  private generation: { video: { trackId: number; timescale: number } | undefined; placed: boolean; jump: boolean; offsetSec?: number } | undefined;
   private tickTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -132,9 +132,9 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.link = link;
   }
 
-  /** The live latency the catch-up aims for now, ms. */
+  /** The live latency the catch-up aims for now, ms (for `auto`: measured once frames came, see ArrivalJitter). */
   get latencyTargetMs(): number {
-    return latencyTargetMs(this.settings.liveLatencyTargetMs, this.streamFrameRate, this.link);
+    return this.mode?.latencyTargetMs ?? latencyTargetMs(this.settings.liveLatencyTargetMs, this.streamFrameRate, this.link);
   }
 
   /** Opens the media socket and plays `command` (live or ship-end playback); again after a close, until stop(). */
@@ -250,7 +250,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     return new LiveController(command, {
       ...common,
       liveJumpMs: this.settings.liveJumpMs,
-      latencyTargetMs: () => this.latencyTargetMs,
+      latencyTargetMs: (measuredAllowanceMs) => latencyTargetMs(this.settings.liveLatencyTargetMs, this.streamFrameRate, this.link, measuredAllowanceMs),
       frameRate: () => this.streamFrameRate,
     });
   }
@@ -384,6 +384,9 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     // Media before a codec event breaks the protocol; nothing could decode it.
     if (!generation || !this.surface.source) return;
     const init = isInitSegment(received);
+    // When the picture left the ship's encoder: read, then dropped (not for the decoder).
+    const produced = init ? undefined : readProducerTime(received);
+    if (produced) received = withoutProducerTime(received);
     if (!init && this.soundTracks.length > 0) this.audioBytes += readTrackBytes(received, this.soundTracks);
     let bytes = received;
     if (this.stripSound) {
@@ -411,10 +414,15 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
         this.surface.run((sb) => {
           const at = toRanges(sb.buffered).at(-1)?.[1] ?? 0;
           sb.timestampOffset = at - base / timescale;
+          generation.offsetSec = sb.timestampOffset;
           this.mode?.placed(at, jump);
+          if (produced) this.mode?.producedAt?.(at, produced.wallMs);
         });
       }
       this.sessionMedia = true;
+    } else if (produced && generation.video && generation.offsetSec !== undefined) {
+      const base = readBaseDecodeTime(bytes, generation.video.trackId);
+      if (base !== undefined) this.mode?.producedAt?.(base / generation.video.timescale + generation.offsetSec, produced.wallMs);
     }
     this.surface.append(bytes);
   }
@@ -587,6 +595,7 @@ function emptyStats(): PlayerStats {
     droppedFrames: 0,
     firstFrameMs: undefined,
     captureLatencyMs: undefined,
+    pictureAgeMs: undefined,
     playbackRate: 1,
     latencyTargetMs: undefined,
     reconnects: 0,

@@ -24,6 +24,8 @@ export interface StreamMode {
   takeJump(): boolean;
   /** The first fragment of a generation was placed at `at` seconds (with `jump` from takeJump). */
   placed(at: number, jump: boolean): void;
+  /** A fragment placed at `mediaSec` (buffer time) left the ship's encoder at `wallMs` (its prft). */
+  producedAt?(mediaSec: number, wallMs: number): void;
   /** After each append or remove. */
   buffered(sb: SourceBuffer, mediaStarted: boolean): void;
   /** The first media is buffered: move the playhead; whether to call video.play() now. */

@@ -50,6 +50,13 @@ export interface PlayerStats {
   firstFrameMs: number | undefined;
   /** From options.captureLatencyProbe, when given: capture to display. */
   captureLatencyMs: number | undefined;
+  /**
+   * Live: how old the picture on screen is — now minus when the ship's encoder put it out (the
+   * fragment's producer reference time, ship clock), median of the last frames shown. What the
+   * live-video benchmark measures as glass to glass, less the camera and encoder. Undefined when
+   * the stream carries no such time or the clocks disagree beyond reason.
+   */
+  pictureAgeMs: number | undefined;
   playbackRate: number;
   /** The live latency the catch-up aims for (see MsePlayerOptions.liveLatencyTargetMs); undefined for a ship-end playback. */
   latencyTargetMs: number | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { autoLatencyTargetMs, frameDurationMs, latencyTargetMs } from '../src/latency-target.ts';
+import { autoLatencyTargetMs, frameDurationMs, latencyTargetMs, measuredLatencyTargetMs } from '../src/latency-target.ts';
 
 describe('autoLatencyTargetMs', () => {
   it('holds a frame plus 40 % (at least 40 ms) on a steady link: 4G and LEO (AUTO)', () => {
@@ -29,5 +29,21 @@ describe('latencyTargetMs', () => {
     expect(latencyTargetMs(200, 10, 'FOURTHG')).toBe(200);
     expect(latencyTargetMs('auto', 10, 'FOURTHG')).toBe(140);
     expect(latencyTargetMs('auto', 10, 'VSAT')).toBe(300);
+  });
+});
+
+describe('measuredLatencyTargetMs', () => {
+  it('holds a frame plus the measured allowance and a 10 ms margin, at least 20 ms over a frame, at most 1.5 s', () => {
+    expect(measuredLatencyTargetMs(10, 40)).toBe(150);
+    expect(measuredLatencyTargetMs(10, 0)).toBe(120);
+    expect(measuredLatencyTargetMs(25, 5)).toBe(60);
+    expect(measuredLatencyTargetMs(10, 9_000)).toBe(1_600);
+  });
+
+  it('replaces the link figure of an `auto` target once there is a measurement, never a number given', () => {
+    expect(latencyTargetMs('auto', 10, 'VSAT', 30)).toBe(140);
+    expect(latencyTargetMs('auto', 10, 'FOURTHG', 120)).toBe(230);
+    expect(latencyTargetMs('auto', 10, 'VSAT', undefined)).toBe(300);
+    expect(latencyTargetMs(200, 10, 'VSAT', 30)).toBe(200);
   });
 });

@@ -37,6 +37,23 @@ describe('decideLiveEdge', () => {
     expect(decideLiveEdge({ ...base, currentTime: 9.8, arrivalLatencySec: 0.5, ranges: [[0, 10]] }).playbackRate).toBe(1.1);
   });
 
+  it('never seeks back to a frame already shown: a stuck clock moves on to the next frame, not to the target', () => {
+    // currentTime stuck at 9.0 while frames up to 9.8 showed; the target would land at 9.7.
+    const stuck = decideLiveEdge({ ...base, currentTime: 9.0, presentedTime: 9.8, newestShownSec: 9.8, stuckSec: 1, frameSec: 0.1, ranges: [[0, 10]] });
+    expect(stuck.seekTo).toBeCloseTo(9.901, 6);
+    // Without the frames shown, the target's landing.
+    expect(decideLiveEdge({ ...base, currentTime: 9.0, stuckSec: 1, frameSec: 0.1, ranges: [[0, 10]] }).seekTo).toBeCloseTo(9.7, 6);
+    // Nothing newer than the newest frame shown is buffered: no seek at all, it waits.
+    const waiting = decideLiveEdge({ ...base, currentTime: 9.0, presentedTime: 9.95, newestShownSec: 9.95, stuckSec: 1, frameSec: 0.1, ranges: [[0, 10]] });
+    expect(waiting.seekTo).toBeUndefined();
+    expect(waiting.playbackRate).toBe(1);
+  });
+
+  it('a far-behind jump lands at the target, which is ahead of every frame shown', () => {
+    const d = decideLiveEdge({ ...base, currentTime: 5, newestShownSec: 5, frameSec: 0.1, ranges: [[0, 10]] });
+    expect(d.seekTo).toBeCloseTo(9.7, 6);
+  });
+
   it('never speeds up or jumps a starved element (waiting for the next frame at the end)', () => {
     expect(decideLiveEdge({ ...base, currentTime: 9.95, starved: true, stuckSec: 5, ranges: [[0, 10]] })).toEqual({
       latencySec: expect.closeTo(0.05, 5),
