@@ -36,6 +36,13 @@ test('a double-clicked channel plays: frames advance in its cell', async ({ page
   await expect(grid.emptyCells).toHaveCount(3);
   const stats = await grid.stats('S1001-C01-1');
   console.log(`[play-grid] double-click to first picture: ${firstPictureMs} ms; cell stats: ${stats}`);
+  // The latency is how old the picture on screen is (the ship stamps when each picture left its
+  // encoder; one machine here, one clock): a few frames on a 4G link, not a dash.
+  const latency = /延迟 (\d+) ms/.exec(stats);
+  expect(latency, stats).not.toBeNull();
+  expect(Number(latency?.[1])).toBeGreaterThan(0);
+  expect(Number(latency?.[1])).toBeLessThan(3_000);
+  expect(stats).toMatch(/缓冲 \d+ ms/);
 });
 
 test('four cells play; screenshots in both languages', async ({ page, baseURL }) => {

@@ -2,13 +2,15 @@ import type { PlayerStats } from '@ship-cctv/player';
 import { useTranslation } from 'react-i18next';
 import styles from './PlayerCell.module.css';
 
-/** Latency, bitrate, frame rate and the ship's link, for an operator judging a picture. */
+/** Latency (how old the picture is), buffer, bitrate, frame rate and the ship's link, for an operator judging a picture. */
 export function StatsPanel({ stats, linkType }: { stats: PlayerStats | undefined; linkType: string | undefined }) {
   const { t } = useTranslation();
   const dash = '–';
   return (
     <dl className={styles.stats} aria-label={t('playerCell.stats')}>
-      <dt>{t('playerCell.info.latency')}</dt>
+      <dt title={t('playerCell.info.latencyHint')}>{t('playerCell.info.latency')}</dt>
+      <dd>{stats?.pictureAgeMs === undefined ? dash : `${stats.pictureAgeMs} ms`}</dd>
+      <dt>{t('playerCell.info.buffer')}</dt>
       <dd>{stats?.latencyMs === undefined ? dash : `${stats.latencyMs} ms`}</dd>
       <dt>{t('playerCell.info.bitrate')}</dt>
       <dd>{stats ? `${Math.round(stats.bitrateKbps)} kbit/s` : dash}</dd>

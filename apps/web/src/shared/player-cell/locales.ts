@@ -36,6 +36,8 @@ export const playerCellZhCN = {
   continue: '继续观看',
   info: {
     latency: '延迟',
+    latencyHint: '画面从船端编码器输出到显示的时间（按船端时钟）',
+    buffer: '缓冲',
     bitrate: '码率',
     audio: '音频码率',
     fps: '帧率',
@@ -81,6 +83,8 @@ export const playerCellEn: Widen<typeof playerCellZhCN> = {
   continue: 'Continue watching',
   info: {
     latency: 'Latency',
+    latencyHint: 'From the ship’s encoder to this screen (by the ship’s clock)',
+    buffer: 'Buffer',
     bitrate: 'Bitrate',
     audio: 'Sound',
     fps: 'Frame rate',
