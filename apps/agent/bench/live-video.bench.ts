@@ -3,15 +3,18 @@
  * what the shore relay spends per viewer, and the latency from capture to a browser's screen.
  * Prints figures; not part of npm test. Run from the repository root:
  *
- *   node --import tsx apps/agent/bench/live-video.bench.ts [--profile=FOURTHG|VSAT|FBB|all] [--quick]
+ *   node --import tsx apps/agent/bench/live-video.bench.ts [--profile=FOURTHG|VSAT|FBB|FOURTHG,VSAT|all] [--quick]
  *        [--parts=encoder,cold,warm,uplink,cpu,glass] [--glass-only=target|default] [--glass-targets=100,200,default]
- *        [--muxer=flv|fmp4] [--camera=synthetic|rtsp]
+ *        [--glass-seconds=600] [--glass-together] [--muxer=flv|fmp4] [--camera=synthetic|rtsp]
  *
  * All of it takes about 5 minutes, --quick about 2 (fewer runs, shorter windows, and the relay-CPU
  * part on the same rig, S1001 through the FOURTHG shaper, instead of a rig of its own without a
  * shaper). The relay-CPU part runs with FOURTHG (or all), the Chromium part for each profile run.
  * --glass-targets sets the players of the glass-to-glass part: one per live latency target in ms, and
- * `default` for the player's own (default: 100,default). --muxer=fmp4 runs the agents with ffmpeg's own
+ * `default` for the player's own (default: 100,default). --glass-seconds sets its window (a smoothness run:
+ * `--parts=glass --profile=FOURTHG,VSAT --glass-targets=default --glass-seconds=600 --glass-together` plays
+ * both links' cameras at once for 10 minutes and prints dropped, frozen and repeated frames and glass to
+ * glass for the start-up and the steady state, see smoothness.ts). --muxer=fmp4 runs the agents with ffmpeg's own
  * MP4 muxer (the path before the FLV packager, a frame later) for a before/after comparison. LIVE_BENCH_DUMP=/tmp/x writes each glass-to-glass
  * profile's raw per-frame figures to /tmp/x-<profile>.json. --camera=rtsp gives each ship a real RTSP camera
  * (scripts/rtsp-camera.py serving the synthetic picture in two slices a frame, ports from RTSP_BASE_PORT,
@@ -37,6 +40,7 @@ import { PROFILES } from '../src/link/index.ts';
 import type { EncoderOutput } from '../src/media/ffmpeg-args.ts';
 import type { RigReady, RigReply, RigRequest, RigStreams, RigTrace, RigUsage } from './live-rig.ts';
 import type { PagePlayerReport, PageStart } from './live-video.page.ts';
+import { type Smoothness, smoothness } from './smoothness.ts';
 
 // ── options ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -53,10 +57,10 @@ const QUICK = argv.includes('--quick');
 /** `--camera=rtsp`: the ships read a real RTSP camera (multi-slice x264) through their camera session. */
 const CAMERA = argOf('camera') ?? 'synthetic';
 const profileArg = (argOf('profile') ?? 'all').toUpperCase();
-const PROFILES_RUN: ProfileName[] =
-  profileArg === 'ALL' ? ALL_PROFILES : ALL_PROFILES.includes(profileArg as ProfileName) ? [profileArg as ProfileName] : [];
+const profileList = profileArg === 'ALL' ? ALL_PROFILES : profileArg.split(',');
+const PROFILES_RUN: ProfileName[] = profileList.every((p) => ALL_PROFILES.includes(p as ProfileName)) ? (profileList as ProfileName[]) : [];
 if (PROFILES_RUN.length === 0) {
-  console.error(`unknown --profile=${profileArg}: FOURTHG, VSAT, FBB or all`);
+  console.error(`unknown --profile=${profileArg}: FOURTHG, VSAT, FBB (or several, comma-separated) or all`);
   process.exit(2);
 }
 const muxerArg = argOf('muxer') ?? 'flv';
@@ -68,9 +72,20 @@ const MUXER: EncoderOutput = muxerArg;
 const partsArg = argOf('parts');
 const PARTS_RUN = new Set<Part>(partsArg ? (partsArg.split(',') as Part[]).filter((p) => PARTS.includes(p)) : PARTS);
 
-const CFG = QUICK
+const BASE_CFG = QUICK
   ? { encoderRuns: 3, coldRuns: 3, warmJoins: 5, uplinkWindowS: 2, cpuWindowS: 3, glassWarmupS: 2, glassWindowS: 5, deadlineS: 240 }
   : { encoderRuns: 5, coldRuns: 5, warmJoins: 10, uplinkWindowS: 10, cpuWindowS: 10, glassWarmupS: 3, glassWindowS: 20, deadlineS: 540 };
+/** `--glass-seconds=600`: the glass-to-glass window (a smoothness run); the deadline grows with it. */
+const GLASS_SECONDS = Number(argOf('glass-seconds') ?? BASE_CFG.glassWindowS);
+if (!(GLASS_SECONDS > 0)) {
+  console.error(`bad --glass-seconds=${argOf('glass-seconds')}: a number of seconds`);
+  process.exit(2);
+}
+/** `--glass-together`: every profile's camera plays at once in the one page (one window for all). */
+const GLASS_TOGETHER = argv.includes('--glass-together');
+const CFG = { ...BASE_CFG, glassWindowS: GLASS_SECONDS, deadlineS: BASE_CFG.deadlineS + Math.max(0, GLASS_SECONDS - BASE_CFG.glassWindowS) * (GLASS_TOGETHER ? 1 : PROFILES_RUN.length) };
+/** The first seconds after a player's first frame are its start-up; smoothness is judged after them. */
+const STARTUP_S = 10;
 const LINGER_MS = 500;
 const FANOUT = 16;
 const CPU_STEPS = [1, 100, 1000];
@@ -767,6 +782,17 @@ const GLASS_PLAYERS: PageStart['players'] = (argOf('glass-targets') ?? '100,defa
   .map((t) => (t === 'default' ? { label: `default (${PLAYER_DEFAULT_TARGET})` } : { label: `target ${Number(t)} ms`, liveLatencyTargetMs: Number(t) }))
   .filter((p) => !argOf('glass-only') || p.label.startsWith(argOf('glass-only') ?? ''));
 
+/** Start-up: the first STARTUP_S seconds after the player's first frame. */
+function startupOf(p: PagePlayerReport): Smoothness {
+  const first = p.frames[0]?.[0] ?? 0;
+  return smoothness(p.frames, 1000 / ENCODE.frameRate, first, first + STARTUP_S * 1000);
+}
+/** Steady state: everything after the start-up. */
+function steadyOf(p: PagePlayerReport): Smoothness {
+  const first = p.frames[0]?.[0] ?? 0;
+  return smoothness(p.frames, 1000 / ENCODE.frameRate, first + STARTUP_S * 1000);
+}
+
 interface GlassFigures {
   profile: ProfileName;
   players: PagePlayerReport[];
@@ -816,32 +842,45 @@ async function glassToGlass(rig: Rig, profiles: ProfileName[], url: string): Pro
     page.on('pageerror', (err) => console.log(`  ! page error: ${err.message}`));
     await page.goto(url);
     await page.waitForFunction(() => window.bench !== undefined, undefined, { timeout: 15_000 });
-    for (const profile of profiles) {
-      const shipId = SHIP_OF[profile];
-      await rig.idle(shipId);
-      const start: PageStart = {
-        url: `ws://127.0.0.1:${rig.ready.port}${PATHS.media}`,
-        token: rig.ready.token,
-        cameraId: `${shipId}-C01-1`,
-        // The profile's link type, as the web app passes it from the ship's status (for `auto`).
-        players: GLASS_PLAYERS.map((p) => ({ ...p, link: PROFILES[profile].linkType })),
-      };
-      await page.evaluate((o) => window.bench.start(o), start);
+    const startOf = (profile: ProfileName): PageStart => ({
+      url: `ws://127.0.0.1:${rig.ready.port}${PATHS.media}`,
+      token: rig.ready.token,
+      cameraId: `${SHIP_OF[profile]}-C01-1`,
+      // The profile's link type, as the web app passes it from the ship's status (for `auto`).
+      players: GLASS_PLAYERS.map((p) => ({ ...p, link: PROFILES[profile].linkType })),
+    });
+    const rounds = GLASS_TOGETHER ? [profiles] : profiles.map((p) => [p]);
+    for (const round of rounds) {
+      for (const profile of round) await rig.idle(SHIP_OF[profile]);
+      for (const [i, profile] of round.entries()) await page.evaluate(([o, add]) => window.bench.start(o, add), [startOf(profile), i > 0] as const);
       await page.waitForFunction(() => window.bench.report().every((p) => p.stats.firstFrameMs !== undefined), undefined, { timeout: 30_000 });
       await sleep(CFG.glassWarmupS * 1000);
       await page.evaluate(() => window.bench.mark());
-      await sleep(CFG.glassWindowS * 1000);
+      // A long window says how it goes once a minute.
+      for (let left = CFG.glassWindowS; left > 0; left -= 60) {
+        await sleep(Math.min(60, left) * 1000);
+        if (CFG.glassWindowS <= 60 || left <= 60) continue;
+        const sofar = await page.evaluate(() => window.bench.report());
+        const line = sofar.map((p) => {
+          const sm = steadyOf(p);
+          return `${p.cameraId.slice(0, 5)} ${p.label}: bad ${fmt(sm.badPct, 2)} %, glass ${ms(median(sm.glass))}`;
+        });
+        console.log(`  ${Math.round(CFG.glassWindowS - left + 60)} s of ${CFG.glassWindowS}: ${line.join(' | ')}`);
+      }
       const players = await page.evaluate(() => window.bench.report());
       await page.evaluate(() => window.bench.stop());
-      out.push({ profile, players });
-      if (process.env.LIVE_BENCH_DUMP) {
-        writeFileSync(`${process.env.LIVE_BENCH_DUMP}-${profile}.json`, JSON.stringify(players, null, 1));
-      }
-      for (const p of players) {
-        console.log(
-          `  ${profile.padEnd(7)} ${p.label.padEnd(16)} glass median ${ms(median(p.glass))}, p95 ${ms(quantile(p.glass, 0.95))}, ` +
-            `max ${ms(maxOf(p.glass))} over ${p.glass.length} frames; buffer latency ${ms(median(p.bufferLatency))}`,
-        );
+      for (const profile of round) {
+        const mine = players.filter((p) => p.cameraId === startOf(profile).cameraId);
+        out.push({ profile, players: mine });
+        if (process.env.LIVE_BENCH_DUMP) {
+          writeFileSync(`${process.env.LIVE_BENCH_DUMP}-${profile}.json`, JSON.stringify(mine, null, 1));
+        }
+        for (const p of mine) {
+          console.log(
+            `  ${profile.padEnd(7)} ${p.label.padEnd(16)} glass median ${ms(median(p.glass))}, p95 ${ms(quantile(p.glass, 0.95))}, ` +
+              `max ${ms(maxOf(p.glass))} over ${p.glass.length} frames; buffer latency ${ms(median(p.bufferLatency))}`,
+          );
+        }
       }
     }
   } finally {
@@ -1074,10 +1113,10 @@ async function main(): Promise<void> {
   }
   if (glass.length) {
     console.log(`\nglass to glass in Chromium: Date.now() at the frame callback − capture time, ${CFG.glassWindowS} s after ${CFG.glassWarmupS} s of warm-up`);
-    console.log('(socket→frame: since the latest media message reached the page; buffered after: media buffered past the presented frame, one frame duration when it is the newest)');
+    console.log('(socket→frame: since the latest media message reached the page; buffered after: media buffered past the presented frame, one frame duration when it is the newest; cell latency: stats.pictureAgeMs, what the cell shows, from the ship\'s producer time)');
     console.log(
       table(
-        ['profile', 'player', 'frames', 'unread', 'median', 'p95', 'max', 'display−capture med', 'socket→frame med', 'buffered after med', 'stats.latencyMs med', 'max', 'first frame', 'waiting', 'rate max', 'dropped', 'state', 'errors'],
+        ['profile', 'player', 'frames', 'unread', 'median', 'p95', 'max', 'display−capture med', 'socket→frame med', 'buffered after med', 'stats.latencyMs med', 'max', 'cell latency med', 'first frame', 'waiting', 'rate max', 'dropped', 'state', 'errors'],
         glass.flatMap((g) =>
           g.players.map((p) => [
             g.profile,
@@ -1092,6 +1131,7 @@ async function main(): Promise<void> {
             ms(median(p.bufferedAfter)),
             ms(median(p.bufferLatency)),
             ms(maxOf(p.bufferLatency)),
+            ms(median(p.pictureAge)),
             ms(p.stats.firstFrameMs),
             String(p.waiting),
             fmt(maxOf(p.rates), 2),
@@ -1100,6 +1140,28 @@ async function main(): Promise<void> {
             p.errors.length ? p.errors.slice(0, 2).join('; ') : '–',
           ]),
         ),
+      ),
+    );
+    console.log(`\nsmoothness (capture codes of the presented frames; start-up = the first ${STARTUP_S} s after the first frame, steady = after; bad = dropped + frozen + repeated, of the camera's frames)`);
+    const row = (phase: string, sm: Smoothness) => [
+      phase,
+      String(sm.expected),
+      String(sm.dropped),
+      String(sm.frozen),
+      `${sm.repeated}/${sm.backward}`,
+      `${fmt(sm.badPct, 2)} %`,
+      ms(median(sm.glass)),
+      ms(quantile(sm.glass, 0.95)),
+      ms(sm.longestStillMs),
+    ];
+    const sizesOf = (p: PagePlayerReport) => {
+      const total = Object.values(p.sizes).reduce((a, b) => a + b, 0);
+      return Object.entries(p.sizes).map(([size, n]) => `${size} ${fmt((n / total) * 100)} %`).join(', ');
+    };
+    console.log(
+      table(
+        ['profile', 'player', 'phase', 'camera frames', 'dropped', 'frozen', 'repeated/back', 'bad', 'glass med', 'p95', 'longest still', 'picture sizes shown (window)'],
+        glass.flatMap((g) => g.players.flatMap((p) => [[g.profile, p.label, ...row('start-up', startupOf(p)), ''], [g.profile, p.label, ...row('steady', steadyOf(p)), sizesOf(p)]])),
       ),
     );
     // The target is judged on what operators get: the player's default (auto) latency target.

@@ -20,6 +20,11 @@ export interface PageStart {
 
 export interface PagePlayerReport {
   label: string;
+  cameraId: string;
+  /** Every presented frame with a readable capture code since start (not reset by mark()): [Date.now(), capture ms, the stream's frame duration ms]. */
+  frames: [number, number, number][];
+  /** Presented frames per picture size ("640×360") since mark(): how long a lower definition was on. */
+  sizes: Record<string, number>;
   state: PlayerState;
   stats: PlayerStats;
   /** Date.now() at the frame callback − capture time, ms, one per presented frame since mark(). */
@@ -34,6 +39,8 @@ export interface PagePlayerReport {
   unreadable: number;
   /** The player's stats.latencyMs once a second, since mark(). */
   bufferLatency: number[];
+  /** The player's stats.pictureAgeMs (what the cell shows as latency) once a second, since mark(). */
+  pictureAge: number[];
   errors: string[];
   states: string[];
   /** 'waiting' events of the video since mark(): playback ran dry at the live edge. */
@@ -47,7 +54,8 @@ export interface PagePlayerReport {
 }
 
 export interface PageApi {
-  start(options: PageStart): void;
+  /** Plays the camera with the given players; `add` keeps the players already running (several cameras at once). */
+  start(options: PageStart, add?: boolean): void;
   /** Starts the measured window: forgets what was recorded so far. */
   mark(): void;
   report(): PagePlayerReport[];
@@ -62,6 +70,11 @@ declare global {
 
 interface Running {
   label: string;
+  cameraId: string;
+  frames: [number, number, number][];
+  sizes: Record<string, number>;
+  /** Frame rate per picture width, from the stream's codec messages. */
+  frameRates: Map<number, number>;
   player: MsePlayer;
   video: HTMLVideoElement;
   glass: number[];
@@ -72,6 +85,7 @@ interface Running {
   lastArrival: number;
   unreadable: number;
   bufferLatency: number[];
+  pictureAge: number[];
   errors: string[];
   states: string[];
   waiting: number;
@@ -113,6 +127,8 @@ function watchFrames(r: Running): void {
         r.unreadable++;
       } else {
         const now = Date.now();
+        r.frames.push([now, captured, 1000 / (r.frameRates.get(w) ?? 10)]);
+        r.sizes[`${w}×${h}`] = (r.sizes[`${w}×${h}`] ?? 0) + 1;
         r.glass.push(now - captured);
         r.display.push(performance.timeOrigin + meta.expectedDisplayTime - captured);
         r.sinceArrival.push(now - r.lastArrival);
@@ -125,9 +141,9 @@ function watchFrames(r: Running): void {
   r.video.requestVideoFrameCallback(onFrame);
 }
 
-function start(options: PageStart): void {
-  stop();
-  running = options.players.map((p) => {
+function start(options: PageStart, add = false): void {
+  if (!add) stop();
+  const started = options.players.map((p) => {
     const video = document.createElement('video');
     video.width = 320;
     video.height = 180;
@@ -143,6 +159,10 @@ function start(options: PageStart): void {
     });
     const r: Running = {
       label: p.label,
+      cameraId: options.cameraId,
+      frames: [],
+      sizes: {},
+      frameRates: new Map(),
       player,
       video,
       glass: [],
@@ -152,6 +172,7 @@ function start(options: PageStart): void {
       lastArrival: 0,
       unreadable: 0,
       bufferLatency: [],
+      pictureAge: [],
       errors: [],
       states: [],
       waiting: 0,
@@ -160,16 +181,22 @@ function start(options: PageStart): void {
       sampler: setInterval(() => {
         const l = player.stats.latencyMs;
         if (l !== undefined) r.bufferLatency.push(l);
+        const age = player.stats.pictureAgeMs;
+        if (age !== undefined) r.pictureAge.push(age);
         r.rates.push(video.playbackRate);
       }, 1_000),
     };
     video.addEventListener('waiting', () => r.waiting++);
     player.on('state', ({ state }) => r.states.push(`${Math.round(performance.now())}:${state}`));
     player.on('error', (e) => r.errors.push(`${e.kind}: ${e.message}`));
+    player.on('codec', (c) => {
+      if (c.frameRate) r.frameRates.set(c.width, c.frameRate);
+    });
     watchFrames(r);
     player.play({ type: 'play', mode: 'live', cameraId: options.cameraId });
     return r;
   });
+  running = [...running, ...started];
 }
 
 function mark(): void {
@@ -180,6 +207,8 @@ function mark(): void {
     r.bufferedAfter = [];
     r.unreadable = 0;
     r.bufferLatency = [];
+    r.pictureAge = [];
+    r.sizes = {};
     r.waiting = 0;
     r.rates = [];
   }
@@ -190,6 +219,9 @@ function report(): PagePlayerReport[] {
     const q = r.video.getVideoPlaybackQuality();
     return {
       label: r.label,
+      cameraId: r.cameraId,
+      frames: r.frames,
+      sizes: r.sizes,
       state: r.player.state,
       stats: r.player.stats,
       glass: r.glass,
@@ -198,6 +230,7 @@ function report(): PagePlayerReport[] {
       bufferedAfter: r.bufferedAfter,
       unreadable: r.unreadable,
       bufferLatency: r.bufferLatency,
+      pictureAge: r.pictureAge,
       errors: r.errors,
       states: r.states,
       waiting: r.waiting,
