@@ -114,3 +114,71 @@ describe('LiveController', () => {
     expect(stats.latencyMs).toBeUndefined();
   });
 });
+
+describe('LiveController measures', () => {
+  function liveRig() {
+    const { video, clock } = videoAt(0);
+    const frameCallbacks: Array<(now: number, meta: { mediaTime: number }) => void> = [];
+    (video as unknown as { requestVideoFrameCallback: (cb: (typeof frameCallbacks)[number]) => number }).requestVideoFrameCallback = (cb) => frameCallbacks.push(cb);
+    const stats = {} as PlayerStats;
+    const allowances: Array<number | undefined> = [];
+    const live = new LiveController(
+      { type: 'play', mode: 'live', cameraId: 'S1001-C01-1', templateId: 6 },
+      {
+        video,
+        surface: { source: {}, remove: vi.fn() } as unknown as MediaSurface,
+        stats,
+        liveJumpMs: 1000,
+        maxBufferSeconds: 20,
+        latencyTargetMs: (allowance) => {
+          allowances.push(allowance);
+          return 300;
+        },
+        frameRate: () => 10,
+      },
+    );
+    /** Shows the frame at `mediaTime` (the browser's frame callback). */
+    const present = (mediaTime: number) => frameCallbacks.splice(0).forEach((cb) => cb(0, { mediaTime }));
+    return { live, clock, stats, allowances, present };
+  }
+
+  it('hands the target the jitter it measured once 30 frames came: how much later than the usual frame the late ones arrive', () => {
+    const { live, allowances } = liveRig();
+    const now = vi.spyOn(performance, 'now');
+    try {
+      for (let i = 0; i < 60; i++) {
+        // Frames of 100 ms; every 10th 70 ms late.
+        now.mockReturnValue(10_000 + i * 100 + (i % 10 === 9 ? 70 : 0));
+        live.buffered(buffered([[0, (i + 1) * 0.1]]), true);
+        void live.latencyTargetMs;
+      }
+    } finally {
+      now.mockRestore();
+    }
+    expect(allowances.slice(0, 29).every((a) => a === undefined)).toBe(true);
+    expect(allowances.at(-1)).toBeCloseTo(70, 6);
+  });
+
+  it('tells how old the picture on screen is from when the ship put it out (its producer time)', () => {
+    const { live, stats, present } = liveRig();
+    live.start(buffered([[0, 1]]));
+    const wall = vi.spyOn(Date, 'now');
+    try {
+      for (let i = 0; i < 5; i++) live.producedAt(i * 0.1, 1_800_000_000_000 + i * 100);
+      // Frame 2 shows 180 ms after it left the encoder, frame 3 190 ms after.
+      wall.mockReturnValue(1_800_000_000_380);
+      present(0.2);
+      wall.mockReturnValue(1_800_000_000_490);
+      present(0.3);
+      live.tick({ ranges: [[0, 1]], now: performance.now(), progressed: true, mediaStarted: true });
+      expect([180, 190]).toContain(stats.pictureAgeMs);
+      // A frame with no producer time (or a clock beyond reason) changes nothing.
+      wall.mockReturnValue(1_900_000_000_000);
+      present(0.4);
+      live.tick({ ranges: [[0, 1]], now: performance.now(), progressed: true, mediaStarted: true });
+      expect([180, 190]).toContain(stats.pictureAgeMs);
+    } finally {
+      wall.mockRestore();
+    }
+  });
+});
