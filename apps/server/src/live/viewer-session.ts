@@ -210,6 +210,7 @@ export class ViewerSession implements LiveViewer {
     if (this.closed || play !== this.plays) return;
     this.watch = { autoShutdown: ticket.autoShutdown, join: () => this.live.join(ticket, this) };
     this.sendJson({ type: 'status', state: 'starting', waitSeconds: ticket.waitSeconds });
+    for (const notice of ticket.notices) this.sendJson({ type: 'notice', ...notice });
     this.join();
   }
 
