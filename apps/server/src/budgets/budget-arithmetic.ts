@@ -6,7 +6,7 @@ export const BYTES_PER_MB = 1_000_000;
 /** Fraction of a cap at which operators are told (once per period). */
 export const WARN_FRACTION = 0.8;
 
-export const capBytes = (mb: number | null): number | null => (mb === null ? null : Math.round(mb * BYTES_PER_MB));
+export const capBytes = (mb: number | null | undefined): number | null => (mb === null || mb === undefined ? null : Math.round(mb * BYTES_PER_MB));
 
 /** 0, 80 or 100 for bytes against a cap (no cap: 0). */
 export function levelOf(bytes: number, cap: number | null): 0 | 80 | 100 {

@@ -182,7 +182,7 @@ export class BudgetService {
 
   async update(access: Access, body: DataBudgetUpdate): Promise<DataBudgetSetting> {
     for (const [purpose, cap] of Object.entries(body.caps)) {
-      if (cap.dayMb !== null && cap.monthMb !== null && cap.dayMb > cap.monthMb) {
+      if (cap.dayMb !== undefined && cap.monthMb !== undefined && cap.dayMb > cap.monthMb) {
         throw badRequest(`caps.${purpose}: the day's cap (${cap.dayMb} MB) is larger than the month's (${cap.monthMb} MB)`);
       }
     }

@@ -482,7 +482,7 @@ export const dataBudgets = pgTable(
     shipId: text('ship_id').notNull().default(''),
     /** lowest | stills | block. */
     policy: text('policy').notNull(),
-    caps: jsonb('caps').$type<Record<'live' | 'playback' | 'pictures', { dayMb: number | null; monthMb: number | null }>>().notNull(),
+    caps: jsonb('caps').$type<Record<'live' | 'playback' | 'pictures', { dayMb?: number; monthMb?: number }>>().notNull(),
     updatedBy: text('updated_by').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -13,8 +13,11 @@ export const BUDGET_POLICIES = ['lowest', 'stills', 'block'] as const;
 export const BudgetPolicy = Type.Union([Type.Literal('lowest'), Type.Literal('stills'), Type.Literal('block')]);
 export type BudgetPolicy = (typeof BUDGET_POLICIES)[number];
 
-/** Megabytes (10^6 bytes) per period; null: no cap. Fractions allowed (a test's tiny cap). */
-const Megabytes = Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000 }), Type.Null()]);
+/**
+ * Megabytes (10^6 bytes) per period, more than 0; left out: no cap. Fractions allowed (a test's
+ * tiny cap). Not nullable: the server coerces types, and 0 would silently become null (no cap).
+ */
+const Megabytes = Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000 }));
 export const PurposeCap = Type.Object({ dayMb: Megabytes, monthMb: Megabytes }, { additionalProperties: false });
 export type PurposeCap = Static<typeof PurposeCap>;
 export const BudgetCaps = Type.Object({ live: PurposeCap, playback: PurposeCap, pictures: PurposeCap }, { additionalProperties: false });

@@ -44,7 +44,7 @@ export default fp<BudgetsPluginOptions>(
     let flushing: Promise<void> | undefined;
     const flush = () => {
       flushing ??= service
-        .flush(app.agents.connectedShips())
+        .flush(app.metrics.countedShips())
         .catch((err: unknown) => app.log.warn({ err }, 'budgets: counting link bytes failed (carried to the next flush)'))
         .finally(() => {
           flushing = undefined;
