@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
+import { WebSocket } from 'ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type BudgetNoticeMessage,
@@ -6,6 +8,8 @@ import {
   type DataBudgetSetting,
   type DataBudgetStatistics,
   type DataBudgetUpdate,
+  type MediaServerMessage,
+  PATHS,
   type ShipBudgetUse,
   TOKEN_HEADER,
 } from '@ship-cctv/protocol';
@@ -199,6 +203,37 @@ describe.each(['pglite', 'postgres'] as const)('data budgets (%s)', (kind) => {
     // A ship that is not blocked needs no override.
     expectError(await call('POST', '/databudget/override', { shipId: 'S3001', reason: 'just looking' }), 409);
     await call('POST', '/databudget/delete', { orgId: 'blueocean' });
+  });
+
+  it('a viewer’s media socket hears the refusal’s code, or the lowest-definition notice, as the play is answered', async () => {
+    clock = Date.UTC(2026, 10, 30, 10);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    const play = async (until: (m: MediaServerMessage) => boolean): Promise<MediaServerMessage[]> => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}${PATHS.media}?token=${encodeURIComponent(njzsz)}`);
+      const got: MediaServerMessage[] = [];
+      await new Promise<void>((resolve, reject) => {
+        ws.on('error', reject);
+        ws.on('open', () => ws.send(JSON.stringify({ type: 'play', mode: 'live', cameraId: 'S3001-C01-1' })));
+        ws.on('message', (data, binary) => {
+          if (binary) return;
+          const m = JSON.parse(String(data)) as MediaServerMessage;
+          got.push(m);
+          if (until(m)) resolve();
+        });
+      });
+      ws.close();
+      return got;
+    };
+    await setBudget({ orgId: 'njzsz', shipId: 'S3001', policy: 'block', caps: caps({ dayMb: 0.1, monthMb: null }) }, njzsz);
+    await count('S3001', 'live', 200_000);
+    const blocked = await play((m) => m.type === 'error');
+    expect(blocked).toEqual([{ type: 'error', code: 'budgetBlocked', message: expect.stringMatching(/give a reason to override/) }]);
+    await setBudget({ orgId: 'njzsz', shipId: 'S3001', policy: 'stills', caps: caps({ dayMb: 0.1, monthMb: null }) }, njzsz);
+    expect((await play((m) => m.type === 'error'))[0]).toMatchObject({ type: 'error', code: 'budgetStills' });
+    await setBudget({ orgId: 'njzsz', shipId: 'S3001', policy: 'lowest', caps: caps({ dayMb: 0.1, monthMb: null }) }, njzsz);
+    const lowest = await play((m) => m.type === 'notice');
+    expect(lowest.slice(0, 2)).toEqual([{ type: 'status', state: 'starting', waitSeconds: expect.any(Number) }, { type: 'notice', code: 'budgetLowest', templateId: expect.any(Number) }]);
   });
 
   it('refuses bad budgets with a clear 400 and saves nothing', async () => {
