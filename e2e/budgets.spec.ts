@@ -40,7 +40,7 @@ test('a tiny live budget: the ship’s badge fills as it is watched, the operato
   const notices = page.getByTestId('budget-notice');
   await expect(notices.filter({ hasText: '宁江一号' }).first()).toBeVisible({ timeout: 60_000 });
   await expect(badge).toHaveAttribute('data-budget-level', '100', { timeout: 30_000 });
-  await expect(badge).toContainText(/今日 \d{3,}%/);
+  await expect(badge).toContainText(/日 \d{3,}% · 月 —/);
 
   await page.getByRole('button', { name: grid.texts.shell.statistics }).click();
   const table = page.getByTestId('budget-table');

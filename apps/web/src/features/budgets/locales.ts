@@ -3,7 +3,8 @@ export const budgetsZhCN = {
   purpose: { live: '实时', playback: '回放', pictures: '图片' },
   policy: { lowest: '仅最低清晰度', stills: '仅图片（禁止实时视频）', block: '禁止新的实时视频（可填写原因放行）' },
   state: { normal: '正常', lowest: '已超额：最低清晰度', stills: '已超额：仅图片', block: '已超额：已禁止', override: '已超额：已放行（至 {{until}}）' },
-  badge: '今日 {{day}} · 本月 {{month}}',
+  /** Short: it sits after the ship's name in the tree (the tooltip has the figures). */
+  badge: '日 {{day}} · 月 {{month}}',
   badgeTitle: '{{purpose}}流量：今日 {{dayUsed}} / {{dayCap}}，本月 {{monthUsed}} / {{monthCap}}',
   noCap: '不限',
   title: '流量预算',
@@ -57,7 +58,7 @@ export const budgetsEn: typeof budgetsZhCN = {
   purpose: { live: 'Live', playback: 'Playback', pictures: 'Pictures' },
   policy: { lowest: 'Lowest definition only', stills: 'Pictures only (no live video)', block: 'No new live video (override with a reason)' },
   state: { normal: 'Normal', lowest: 'Over: lowest definition', stills: 'Over: pictures only', block: 'Over: blocked', override: 'Over: overridden (until {{until}})' },
-  badge: 'Today {{day}} · Month {{month}}',
+  badge: 'D {{day}} · M {{month}}',
   badgeTitle: '{{purpose}} data: today {{dayUsed}} / {{dayCap}}, this month {{monthUsed}} / {{monthCap}}',
   noCap: 'no cap',
   title: 'Data budgets',

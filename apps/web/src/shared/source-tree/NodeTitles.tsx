@@ -28,7 +28,7 @@ export function ShipTitle({ ship }: { ship: Ship }) {
     <Flex gap={6} align="center" data-ship={ship.id}>
       <LinkIcon linkType={linkType} />
       <SignalDot quality={quality} />
-      <Typography.Text ellipsis style={{ maxWidth: Extra ? 130 : 210 }}>
+      <Typography.Text ellipsis style={{ maxWidth: Extra ? 120 : 210 }}>
         {shipDisplayName(ship)}
       </Typography.Text>
       {Extra ? <Extra ship={ship} /> : null}
