@@ -57,3 +57,46 @@ test('a tiny live budget: the ship’s badge fills as it is watched, the operato
   // Each level is told once: one notice per level crossed, however long the ship is watched.
   expect(await notices.filter({ hasText: '80%' }).count()).toBeLessThanOrEqual(1);
 });
+
+test('a used-up `block` budget refuses a new view until the operator overrides with a reason, which the log shows', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  await api(page.request, '/databudget/update', { orgId: 'njzsz', shipId: SHIP, policy: 'block', caps: { live: { dayMb: 0.05 }, playback: {}, pictures: {} } });
+  const grid = new PlayGridPage(page, 'zh-CN');
+  await grid.signIn(baseURL ?? '', 'njzsz');
+  await grid.open();
+  const badge = grid.ship(SHIP).locator('[data-budget-ship]');
+  await expect(badge).toBeVisible({ timeout: 20_000 });
+
+  // Use it up (a view already playing when the cap is crossed goes on).
+  await grid.expandShip(SHIP, `${SHIP}-C01`);
+  await grid.playChannel(`${SHIP}-C01`);
+  await expect(badge).toHaveAttribute('data-budget-level', '100', { timeout: 60_000 });
+  await grid.close(`${SHIP}-C01-1`);
+
+  // A new view is refused, with the way out.
+  await grid.playChannel(`${SHIP}-C01`);
+  const cell = grid.cell(`${SHIP}-C01-1`);
+  await expect(cell.getByText(grid.texts.playerCell.budgetBlocked, { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(cell.getByText(grid.texts.playerCell.budgetOverrideHint, { exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: grid.texts.shell.statistics }).click();
+  const row = page.getByTestId('budget-table').locator('tr', { has: page.locator(`[data-budget-row="${SHIP}"]`) });
+  await expect(row.locator('[data-budget-state="block"]')).toHaveText(texts.state.block);
+  await row.getByRole('button', { name: texts.override }).click();
+  const dialog = page.getByRole('dialog', { name: texts.overrideDialog.title.replace('{{ship}}', '宁江一号') });
+  const confirm = dialog.getByRole('button', { name: texts.overrideDialog.confirm });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel(texts.overrideDialog.reason).fill('机舱火警，需要查看');
+  await confirm.click();
+  await expect(dialog).toBeHidden();
+  await expect(row.locator('[data-budget-state="override"]')).toBeVisible();
+
+  await page.getByRole('button', { name: texts.log.open }).click();
+  const log = page.getByRole('dialog', { name: texts.log.title.replace('{{org}}', 'NJZSZ Shipping') });
+  await expect(log.getByRole('row', { name: /宁江一号.*njzsz.*机舱火警，需要查看/ })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: grid.texts.shell.statistics }).click();
+
+  await cell.getByRole('button', { name: grid.texts.playerCell.replay, exact: true }).click();
+  await grid.expectPlaying(`${SHIP}-C01-1`);
+});

@@ -36,6 +36,16 @@ export const budgetsZhCN = {
     notAllowed: '只有该组织的管理员可以修改流量预算',
     saveFailed: '保存失败：{{message}}',
   },
+  log: {
+    open: '放行记录',
+    title: '放行记录：{{org}}',
+    when: '时间',
+    who: '操作人',
+    reason: '原因',
+    until: '有效至',
+    empty: '暂无放行记录',
+    failed: '放行记录加载失败',
+  },
   overrideDialog: {
     title: '放行实时视频：{{ship}}',
     hint: '此船实时流量预算已用完。填写原因后，您可在船舶当地今日内开始新的实时视频；原因、操作人和时间会被记录。',
@@ -89,6 +99,16 @@ export const budgetsEn: typeof budgetsZhCN = {
     removed: 'Removed',
     notAllowed: "Only the organisation's managers may change data budgets",
     saveFailed: 'Saving failed: {{message}}',
+  },
+  log: {
+    open: 'Override log',
+    title: 'Override log: {{org}}',
+    when: 'When',
+    who: 'Who',
+    reason: 'Reason',
+    until: 'Valid until',
+    empty: 'No overrides yet',
+    failed: 'The override log could not be loaded',
   },
   overrideDialog: {
     title: 'Override live video: {{ship}}',

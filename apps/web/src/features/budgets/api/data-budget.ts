@@ -48,3 +48,12 @@ export function useOverrideBudget() {
   const refresh = useRefreshBudgets();
   return useMutation({ mutationFn: (body: BudgetOverrideRequest) => apiClient.post<BudgetOverride>('/cctv/databudget/override', body), onSuccess: refresh });
 }
+
+/** `GET /api/v1/cctv/databudget/overrides/{orgId}`: who overrode which blocked ship, when and why (newest first). */
+export function useBudgetOverrides(orgId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['budgets', 'overrides', orgId] as const,
+    queryFn: () => apiClient.get<BudgetOverride[]>(`/cctv/databudget/overrides/${encodeURIComponent(orgId)}`),
+    enabled,
+  });
+}

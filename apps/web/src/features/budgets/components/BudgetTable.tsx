@@ -7,6 +7,7 @@ import { useBudgetStatistics } from '../api/data-budget.ts';
 import { levelColour } from '../budget-figures.ts';
 import { BudgetDialog, type BudgetTarget } from './BudgetDialog.tsx';
 import { OverrideDialog } from './OverrideDialog.tsx';
+import { OverrideLog } from './OverrideLog.tsx';
 
 /**
  * The statistics panel's data budgets: each ship's use today and this month against its caps (by
@@ -18,6 +19,7 @@ export function BudgetTable({ org }: { org: { id: string; displayName: string } 
   const stats = useBudgetStatistics(org.id);
   const [editing, setEditing] = useState<BudgetTarget | undefined>();
   const [overriding, setOverriding] = useState<{ id: string; name: string } | undefined>();
+  const [logOpen, setLogOpen] = useState(false);
   const size = (bytes: number | null) => (bytes === null ? t('budgets.noCap') : formatBytes(bytes, i18n.language));
   const figures = (use: ShipBudgetUse['use'], which: 'day' | 'month') => (
     <Flex vertical gap={0}>
@@ -46,11 +48,16 @@ export function BudgetTable({ org }: { org: { id: string; displayName: string } 
             {t('budgets.hint')}
           </Typography.Text>
         </Space>
-        {data?.canEdit ? (
-          <Button size="small" onClick={() => setEditing({ orgId: org.id, orgName: org.displayName, current: data.defaults.find((d) => d.orgId === org.id) })}>
-            {t('budgets.editDefault')}
+        <Space size={4}>
+          <Button size="small" onClick={() => setLogOpen(true)}>
+            {t('budgets.log.open')}
           </Button>
-        ) : null}
+          {data?.canEdit ? (
+            <Button size="small" onClick={() => setEditing({ orgId: org.id, orgName: org.displayName, current: data.defaults.find((d) => d.orgId === org.id) })}>
+              {t('budgets.editDefault')}
+            </Button>
+          ) : null}
+        </Space>
       </Flex>
       <Table<ShipBudgetUse>
         size="small"
@@ -97,6 +104,7 @@ export function BudgetTable({ org }: { org: { id: string; displayName: string } 
       />
       {editing ? <BudgetDialog target={editing} onClose={() => setEditing(undefined)} /> : null}
       {overriding ? <OverrideDialog ship={overriding} onClose={() => setOverriding(undefined)} /> : null}
+      {logOpen ? <OverrideLog org={org} onClose={() => setLogOpen(false)} /> : null}
     </div>
   );
 }
