@@ -326,3 +326,43 @@ describe('data budgets on two instances sharing a database', () => {
     }
   }, 120_000);
 });
+
+describe('data budgets and the continuous-watching limit', () => {
+  it('a view paused by the limit is admitted again on continue: a budget used up meanwhile refuses it', async () => {
+    const t = await build({ live: { minuteMs: 50 }, budgets: { now: () => Date.UTC(2026, 10, 30, 10), flushMs: 3_600_000 } });
+    try {
+      const token = (await logon(t.app, 'njzsz')).token;
+      const post = async (url: string, payload: object) => {
+        const res = await t.app.inject({ method: 'POST', url: `${CCTV}${url}`, headers: { [TOKEN_HEADER]: token }, payload });
+        expect(res.statusCode, res.body).toBe(200);
+      };
+      await post('/playbackautoshutdown/update', { orgId: 'njzsz', enabled: true, minutes: 1, countdownSeconds: 0 });
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (t.app.server.address() as AddressInfo).port;
+      const ws = new WebSocket(`ws://127.0.0.1:${port}${PATHS.media}?token=${encodeURIComponent(token)}`);
+      const got: MediaServerMessage[] = [];
+      let waiter: { until: (m: MediaServerMessage) => boolean; resolve: () => void } | undefined;
+      ws.on('message', (data, binary) => {
+        if (binary) return;
+        const m = JSON.parse(String(data)) as MediaServerMessage;
+        got.push(m);
+        if (waiter?.until(m)) waiter.resolve();
+      });
+      const next = (until: (m: MediaServerMessage) => boolean) => new Promise<void>((resolve) => (waiter = { until, resolve }));
+      await new Promise((resolve) => ws.on('open', resolve));
+      const paused = next((m) => m.type === 'status' && m.state === 'limit' && m.countdownSeconds === 0);
+      ws.send(JSON.stringify({ type: 'play', mode: 'live', cameraId: 'S3001-C01-1' }));
+      await paused;
+      await post('/databudget/update', { orgId: 'njzsz', shipId: 'S3001', policy: 'block', caps: caps({ dayMb: 0.1, monthMb: null }) });
+      t.app.metrics.countLink('S3001', 'up', 'live', 200_000);
+      await t.app.flushBudgets();
+      const refused = next((m) => m.type === 'error');
+      ws.send(JSON.stringify({ type: 'continue' }));
+      await refused;
+      expect(got.at(-1)).toMatchObject({ type: 'error', code: 'budgetBlocked' });
+      ws.close();
+    } finally {
+      await t.close();
+    }
+  });
+});
