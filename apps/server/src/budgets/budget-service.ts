@@ -137,6 +137,9 @@ export class BudgetService {
   /** What a new live view of the ship by this user gets now (the live request path asks). */
   async liveAdmission(access: Access, shipId: string): Promise<LiveBudgetState> {
     const ship = await this.requireShip(access, shipId);
+    // Most ships have no budget: no need to add up their use.
+    const { setting } = await this.effective(ship);
+    if (!setting || (setting.caps.live.dayMb === undefined && setting.caps.live.monthMb === undefined)) return 'normal';
     return (await this.shipUse(ship, access.userId)).live;
   }
 
