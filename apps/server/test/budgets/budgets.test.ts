@@ -236,6 +236,20 @@ describe.each(['pglite', 'postgres'] as const)('data budgets (%s)', (kind) => {
     expect(lowest.slice(0, 2)).toEqual([{ type: 'status', state: 'starting', waitSeconds: expect.any(Number) }, { type: 'notice', code: 'budgetLowest', templateId: expect.any(Number) }]);
   });
 
+  it('is in the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ url: '/docs/json' })).json<{ paths: Record<string, unknown> }>();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/cctv/statistics/dataBudget/{id}',
+        '/api/v1/cctv/databudget/findByShipId',
+        '/api/v1/cctv/databudget/update',
+        '/api/v1/cctv/databudget/delete',
+        '/api/v1/cctv/databudget/override',
+        '/api/v1/cctv/databudget/overrides/{id}',
+      ]),
+    );
+  });
+
   it('refuses bad budgets with a clear 400 and saves nothing', async () => {
     const good: DataBudgetUpdate = { orgId: 'blueocean', shipId: 'S1003', policy: 'block', caps: caps({ dayMb: 1, monthMb: 10 }) };
     const before = data<DataBudgetSetting | null>(await call('GET', '/databudget/findByShipId?shipId=S1003'));
