@@ -106,7 +106,7 @@ export class LiveService {
     const notices: LiveAdmissionNotice[] = [];
     for (const rule of this.admissionRules) {
       const verdict = await rule(access, { shipId: ticket.shipId, orgId: ticket.orgId, cameraId });
-      if (verdict?.lowestOnly) {
+      if (verdict?.lowestOnly && requested.id !== lowest.id) {
         requested = lowest;
         notices.push({ code: verdict.notice, templateId: lowest.id });
       }

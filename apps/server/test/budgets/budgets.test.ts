@@ -156,6 +156,9 @@ describe.each(['pglite', 'postgres'] as const)('data budgets (%s)', (kind) => {
     expect(after.key).toMatch(new RegExp(`^S1002-C01-1@${after.notices[0]?.templateId}(\\+audio)?$`));
     expect(after.key).not.toBe(before.key);
     expect((await shipUse('S1002')).live).toBe('lowest');
+    // A view asking for the lowest definition anyway is not narrowed, and not told.
+    const asked = await t.app.live.resolve(access, 'S1002-C01-1', after.notices[0]?.templateId);
+    expect(asked).toMatchObject({ key: after.key, notices: [] });
   });
 
   it('`stills`: a live view past the cap is refused with budgetStills; pictures are not', async () => {
