@@ -31,6 +31,8 @@ import carouselPlugin, { type CarouselPluginOptions } from './plugins/app/carous
 import talkPlugin, { type TalkPluginOptions } from './plugins/app/talk.ts';
 import carouselRoutes from './routes/carousel/index.ts';
 import ptzPlugin from './plugins/app/ptz.ts';
+import budgetsPlugin, { type BudgetsPluginOptions } from './plugins/app/budgets.ts';
+import budgetRoutes from './routes/budget/index.ts';
 import ptzRoutes from './routes/ptz/index.ts';
 import type { PtzServiceOptions } from './ptz/ptz-service.ts';
 import recordRoutes from './routes/api/cctv/record.ts';
@@ -84,6 +86,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   /** Talkback (maximum duration, occupancy store). */
   talk?: TalkPluginOptions;
   ptz?: PtzServiceOptions;
+  /** Data budgets (how often counted bytes are written, the clock). */
+  budgets?: BudgetsPluginOptions;
 }
 
 export type App = FastifyInstance;
@@ -183,6 +187,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(carouselPlugin, opts.carousel ?? {});
   await app.register(talkPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, ...opts.talk });
   await app.register(ptzPlugin, opts.ptz ?? {});
+  await app.register(budgetsPlugin, opts.budgets ?? {});
   await app.register(productMetricsPlugin);
   // Status reported to any instance reaches this instance's STOMP subscribers; a new subscriber
   // first gets the current state.
@@ -202,6 +207,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(pictureRoutes);
   await app.register(carouselRoutes, { prefix: '/api/v1/cctv/carousel' });
   await app.register(ptzRoutes, { prefix: '/api/v1/cctv/ptz' });
+  await app.register(budgetRoutes, { prefix: '/api/v1/cctv' });
   await app.register(webAppPlugin, { webDist: opts.webDist });
 
   return app;

@@ -32,6 +32,9 @@ const PERMANENT: ReadonlySet<MediaErrorCode> = new Set([
   'noDefaultTemplate',
   'noRecording',
   'playbackFailed',
+  // The ship's data budget refuses live video: asking again changes nothing until it changes.
+  'budgetStills',
+  'budgetBlocked',
 ]);
 
 export function interpretServerMessage(

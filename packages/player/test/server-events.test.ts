@@ -35,6 +35,12 @@ describe('interpretServerMessage', () => {
     expect(interpretServerMessage({ type: 'status', state: 'ended' }, noFrames)).toMatchObject({ state: 'ended', final: true });
   });
 
+  it('takes a data budget’s refusal as final: playing again would be refused again', () => {
+    for (const code of ['budgetStills', 'budgetBlocked'] as const) {
+      expect(interpretServerMessage({ type: 'error', code, message: 'used up' }, noFrames)).toEqual({ state: 'error', final: true, error: { kind: 'server', code, message: 'used up' } });
+    }
+  });
+
   it('makes server errors typed, final only when a retry would meet them again', () => {
     expect(interpretServerMessage({ type: 'error', code: 'forbidden', message: 'no' }, noFrames)).toEqual({
       state: 'error',

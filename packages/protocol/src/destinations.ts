@@ -10,6 +10,8 @@ export const dest = {
   carousel: (carouselId: string) => `/carousel/${carouselId}`,
   /** Who steers a PTZ camera (PtzEvent), at each command. */
   ptz: (cameraId: string) => `/ptz/${cameraId}`,
+  /** A ship's data budget reached 80 % or 100 % of a cap (BudgetNoticeMessage). */
+  budget: (shipName: string) => `/budget/${shipName}`,
 } as const;
 
 export type ParsedDestination =
@@ -17,13 +19,15 @@ export type ParsedDestination =
   | { kind: 'pictures'; shipName: string }
   | { kind: 'mediaList'; instanceId: string }
   | { kind: 'carousel'; carouselId: string }
-  | { kind: 'ptz'; cameraId: string };
+  | { kind: 'ptz'; cameraId: string }
+  | { kind: 'budget'; shipName: string };
 
 export function parseDestination(destination: string): ParsedDestination | undefined {
-  const m = /^\/(shipStatus|mediaList|pictures|carousel|ptz)\/(.+)$/.exec(destination);
+  const m = /^\/(shipStatus|mediaList|pictures|carousel|ptz|budget)\/(.+)$/.exec(destination);
   if (!m || !m[2] || m[2].includes('/')) return undefined;
   if (m[1] === 'shipStatus') return { kind: 'shipStatus', shipName: m[2] };
   if (m[1] === 'pictures') return { kind: 'pictures', shipName: m[2] };
+  if (m[1] === 'budget') return { kind: 'budget', shipName: m[2] };
   if (m[1] === 'carousel') return { kind: 'carousel', carouselId: m[2] };
   if (m[1] === 'ptz') return { kind: 'ptz', cameraId: m[2] };
   return { kind: 'mediaList', instanceId: m[2] };

@@ -19,3 +19,4 @@ export * from './schemas/carousel.ts';
 export * from './schemas/ptz.ts';
 export * from './backoff.ts';
 export * from './talk.ts';
+export * from './schemas/budget.ts';

@@ -50,6 +50,8 @@ export type MediaServerMessage =
     }
   /** The link could not carry the stream: switched to the lowest definition (or back up). */
   | { type: 'notice'; code: 'lowestDefinition' | 'definitionRestored'; templateId: number }
+  /** The ship's live data budget is used up and its policy is `lowest`: this view streams the lowest definition. */
+  | { type: 'notice'; code: 'budgetLowest'; templateId: number }
   | { type: 'error'; code: MediaErrorCode; message: string }
   | PlaybackServerMessage;
 
@@ -65,4 +67,8 @@ export type MediaErrorCode =
   | 'noRecording'
   /** Ship-end playback: playback failed. */
   | 'playbackFailed'
+  /** The ship's live data budget is used up and its policy is `stills`: pictures only. */
+  | 'budgetStills'
+  /** The ship's live data budget is used up and its policy is `block`: an override with a reason lets a view start. */
+  | 'budgetBlocked'
   | 'internal';

@@ -29,7 +29,21 @@ export interface LiveTicket {
   autoShutdown: { enabled: boolean; minutes: number; countdownSeconds: number };
   /** Whether the stream lingers after its last viewer leaves (a carousel's page does not: the next page already runs). */
   linger: boolean;
+  /** Notices the viewer gets as the view starts (a rule that narrowed it says why). */
+  notices: LiveAdmissionNotice[];
 }
+
+export interface LiveAdmissionNotice {
+  code: 'budgetLowest';
+  templateId: number;
+}
+
+/**
+ * A feature's say on a live view before it starts (a data budget): undefined lets it start as asked;
+ * `lowestOnly` starts it at the lowest definition of its group and tells the viewer why; a refusal
+ * throws LiveRequestError with the feature's code.
+ */
+export type LiveAdmissionRule = (access: Access, view: { shipId: string; orgId: string; cameraId: string }) => Promise<{ lowestOnly: true; notice: 'budgetLowest' } | undefined>;
 
 /**
  * Live video on shore: one uplink per (camera, definition) however many watch, started when the
@@ -78,9 +92,25 @@ export class LiveService {
     this.pagedViewRules.push(rule);
   }
 
+  private readonly admissionRules: LiveAdmissionRule[] = [];
+
+  /** A feature that may narrow or refuse new live views (data budgets) says so here; running views are not asked again. */
+  admitViews(rule: LiveAdmissionRule): void {
+    this.admissionRules.push(rule);
+  }
+
   /** Checks access and picks the definition; throws ApiError (403/404) or LiveRequestError. */
   async resolve(access: Access, cameraId: string, templateId: number | undefined, on?: { carouselId?: string | undefined }): Promise<LiveTicket & { source: () => LiveSource }> {
-    const { requested, lowest, audio, ...ticket } = await resolveStreamAccess(this.fleet, access, cameraId, templateId);
+    const { requested: asked, lowest, audio, ...ticket } = await resolveStreamAccess(this.fleet, access, cameraId, templateId);
+    let requested = asked;
+    const notices: LiveAdmissionNotice[] = [];
+    for (const rule of this.admissionRules) {
+      const verdict = await rule(access, { shipId: ticket.shipId, orgId: ticket.orgId, cameraId });
+      if (verdict?.lowestOnly && requested.id !== lowest.id) {
+        requested = lowest;
+        notices.push({ code: verdict.notice, templateId: lowest.id });
+      }
+    }
     let paged = false;
     if (on?.carouselId) {
       for (const rule of this.pagedViewRules) {
@@ -93,7 +123,7 @@ export class LiveService {
     if (paged) ticket.autoShutdown = { ...ticket.autoShutdown, enabled: false };
     // Sound on or off is a different stream (a ship's flag changed while one ran: the next joins the new one).
     const spec: LiveStreamSpec = { key: `${cameraId}@${requested.id}${audio ? '+audio' : ''}`, shipId: ticket.shipId, cameraId, requested, lowest, audio };
-    return { ...ticket, linger: !paged, key: spec.key, source: () => this.sourceFor(spec) };
+    return { ...ticket, linger: !paged, notices, key: spec.key, source: () => this.sourceFor(spec) };
   }
 
   /**

@@ -6,7 +6,7 @@ import { chooseTemplate } from './templates.ts';
 /** Thrown for a play request that cannot start; `code` is the media socket's error code. */
 export class LiveRequestError extends Error {
   constructor(
-    readonly code: 'noDefaultTemplate' | 'badRequest',
+    readonly code: 'noDefaultTemplate' | 'badRequest' | 'budgetStills' | 'budgetBlocked',
     message: string,
   ) {
     super(message);

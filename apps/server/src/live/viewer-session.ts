@@ -69,6 +69,8 @@ export class ViewerSession implements LiveViewer {
   private limitTimer: NodeJS.Timeout | undefined;
   private countdownTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The live view asked for last (a continue after the limit's pause asks for it again). */
+  private lastLive: { cameraId: string; templateId: number | undefined; carouselId: string | undefined } | undefined;
 
   constructor(
     private readonly ws: WebSocket,
@@ -138,6 +140,9 @@ export class ViewerSession implements LiveViewer {
         if (!this.watch) return;
         // During the countdown the stream still runs: only the limit starts over.
         if (this.joined) this.armLimit(this.watch);
+        // After the pause a live view starts again as a new one: access and the live service's
+        // admission rules (a used-up data budget) are asked again.
+        else if (this.lastLive) return this.play(this.lastLive.cameraId, this.lastLive.templateId, this.lastLive.carouselId);
         else this.join();
         return;
     }
@@ -152,6 +157,7 @@ export class ViewerSession implements LiveViewer {
   private async playShip(cmd: ShipPlaybackCommand): Promise<void> {
     this.leave();
     this.watch = undefined;
+    this.lastLive = undefined;
     const service = this.playback;
     if (!service) return this.error('badRequest', 'ship-end playback is not available on this server');
     const play = ++this.plays;
@@ -199,6 +205,7 @@ export class ViewerSession implements LiveViewer {
 
   private async play(cameraId: string, templateId: number | undefined, carouselId?: string): Promise<void> {
     this.leave();
+    this.lastLive = { cameraId, templateId, carouselId };
     const play = ++this.plays;
     let ticket;
     try {
@@ -210,6 +217,7 @@ export class ViewerSession implements LiveViewer {
     if (this.closed || play !== this.plays) return;
     this.watch = { autoShutdown: ticket.autoShutdown, join: () => this.live.join(ticket, this) };
     this.sendJson({ type: 'status', state: 'starting', waitSeconds: ticket.waitSeconds });
+    for (const notice of ticket.notices) this.sendJson({ type: 'notice', ...notice });
     this.join();
   }
 

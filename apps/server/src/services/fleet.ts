@@ -263,7 +263,7 @@ export class FleetService {
   async shipsForDestination(destination: string): Promise<ShipRow[]> {
     const d = parseDestination(destination);
     if (!d || d.kind === 'carousel' || d.kind === 'ptz') return [];
-    if (d.kind === 'shipStatus' || d.kind === 'pictures') return this.db.select().from(t.ships).where(eq(t.ships.name, d.shipName));
+    if (d.kind === 'shipStatus' || d.kind === 'pictures' || d.kind === 'budget') return this.db.select().from(t.ships).where(eq(t.ships.name, d.shipName));
     // The database narrows the candidates; cameraSource, the one rule of where a camera's status is
     // published, decides.
     const rows = await this.db

@@ -76,6 +76,31 @@ describe('STOMP endpoint of the shore server', () => {
     await seen.closes.next();
   });
 
+  it('tells the operators of a ship on /budget/{shipName} when its data budget reaches 80 %; other organisations may not listen', async () => {
+    const { token } = await logon(t.app, 'njzsz');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/cctv/databudget/update',
+      headers: { [TOKEN_HEADER]: token },
+      payload: { orgId: 'njzsz', shipId: 'S3002', policy: 'stills', caps: { live: { dayMb: 1 }, playback: {}, pictures: {} } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const c = webClient(token);
+    await connected(c);
+    const inbox = new Inbox<IMessage>();
+    await subscribe(c, dest.budget('宁江二号'), inbox);
+    t.app.metrics.countLink('S3002', 'up', 'live', 850_000);
+    await t.app.flushBudgets();
+    expect(JSON.parse((await inbox.next()).body)).toMatchObject({ shipId: 'S3002', purpose: 'live', period: 'day', level: 80, capBytes: 1_000_000, policy: 'stills' });
+
+    const { token: other } = await logon(t.app, 'duty');
+    const outsider = webClient(other);
+    const seen = observe(outsider);
+    await seen.connected;
+    outsider.subscribe(dest.budget('宁江二号'), () => {}, { receipt: 'r-budget' });
+    expect((await seen.errors.next()).headers.message).toBe(MESSAGES.forbidden);
+  });
+
   it('refuses a bad token with a 401 envelope', async () => {
     const seen = observe(webClient('not-a-token'));
     const error = await seen.errors.next();

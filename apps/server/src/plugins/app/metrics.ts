@@ -13,6 +13,8 @@ export interface ServerMetrics {
   product: ProductCounters;
   /** Bytes that crossed a ship's link so far in a direction for a purpose (read by the link-rate sampler). */
   linkBytesOf(shipId: string, direction: 'up' | 'down', purpose: LinkPurpose): number;
+  /** Every ship whose link this instance has counted bytes of (the data budgets read their counters). */
+  countedShips(): string[];
   /** Starts every series of a ship at zero so rates exist from its first scrape. */
   initShip(shipId: string): void;
   countLink(shipId: string, direction: 'up' | 'down', purpose: LinkPurpose, bytes: number): void;
@@ -82,6 +84,9 @@ export default fp<MetricsPluginOptions>(async (app, opts) => {
     product,
     linkBytesOf(ship, direction, purpose) {
       return linkTotals.get(linkKey(ship, direction, purpose)) ?? 0;
+    },
+    countedShips() {
+      return [...new Set([...linkTotals.keys()].map((key) => key.slice(0, key.indexOf('\u0000'))))];
     },
     initShip(shipId) {
       for (const direction of ['up', 'down'] as const) {

@@ -5,6 +5,8 @@ import { LIMITS } from '@ship-cctv/protocol';
 import { useHeartbeat } from '../../features/session/index.ts';
 import { realtime } from '../../lib/realtime/index.ts';
 import { useRuntimeConfig } from '../runtime-config.tsx';
+import { ShipExtraProvider } from '../../shared/source-tree/index.ts';
+import { BudgetNoticesSlot, SHIP_BUDGET_BADGE } from '../budget-slots.tsx';
 import { AppHeader } from './AppHeader.tsx';
 import { ShellStateProvider } from './shell-state.tsx';
 
@@ -23,13 +25,16 @@ export function DesktopShell() {
 
   return (
     <ShellStateProvider>
-      <Layout style={{ height: '100vh', minWidth: LIMITS.minWidthDesktopPx }}>
-        <AppHeader />
-        {/* Screens are loaded on first visit (routes/lazy-pages.ts): the header stays while one downloads. */}
-        <Suspense fallback={<Flex flex={1} align="center" justify="center"><Spin size="large" /></Flex>}>
-          <Outlet />
-        </Suspense>
-      </Layout>
+      <ShipExtraProvider value={SHIP_BUDGET_BADGE}>
+        <Layout style={{ height: '100vh', minWidth: LIMITS.minWidthDesktopPx }}>
+          <AppHeader />
+          <BudgetNoticesSlot />
+          {/* Screens are loaded on first visit (routes/lazy-pages.ts): the header stays while one downloads. */}
+          <Suspense fallback={<Flex flex={1} align="center" justify="center"><Spin size="large" /></Flex>}>
+            <Outlet />
+          </Suspense>
+        </Layout>
+      </ShipExtraProvider>
     </ShellStateProvider>
   );
 }

@@ -56,6 +56,12 @@ describe('overlayFor', () => {
     ['forbidden', view({ state: 'error', error: serverError('forbidden') }), { kind: 'message', tone: 'error', text: 'forbidden' }],
     ['unauthorized reads as forbidden', view({ state: 'error', error: serverError('unauthorized') }), { kind: 'message', tone: 'error', text: 'forbidden' }],
     ['notFound', view({ state: 'error', error: serverError('notFound') }), { kind: 'message', tone: 'error', text: 'notFound' }],
+    ['budgetStills: pictures only', view({ state: 'error', error: serverError('budgetStills') }), { kind: 'message', tone: 'warning', text: 'budgetStills' }],
+    [
+      'budgetBlocked: where to override, then replay',
+      view({ state: 'error', error: serverError('budgetBlocked') }),
+      { kind: 'message', tone: 'warning', text: 'budgetBlocked', hint: 'budgetOverrideHint', action: 'replay' },
+    ],
     [
       'unsupported codec',
       view({ state: 'error', error: { kind: 'unsupported', message: '' } }),
@@ -133,5 +139,11 @@ describe('reducePlayerEvent', () => {
     expect(bannerFor(v, 1_000)).toEqual({ kind: 'definitionRestored' });
     expect(bannerFor(v, 1_000 + RESTORED_NOTE_MS)).toBeUndefined();
     expect(needsClock(v, 1_000 + RESTORED_NOTE_MS)).toBe(false);
+  });
+
+  it('says for the whole view that a used-up data budget holds it at the lowest definition', () => {
+    const v = reducePlayerEvent(view({ state: 'playing' }), { type: 'notice', payload: { type: 'notice', code: 'budgetLowest', templateId: 5 } }, 0);
+    expect(bannerFor(v, 3_600_000)).toEqual({ kind: 'budgetLowest' });
+    expect(needsClock(v, 0)).toBe(false);
   });
 });

@@ -99,7 +99,9 @@ export type CellTextKey =
   | 'unsupported'
   | 'clickToPlay'
   | 'ended'
-  | 'limitReached';
+  | 'limitReached'
+  | 'budgetStills'
+  | 'budgetBlocked';
 
 /** What covers the video: nothing, a spinner with a text, or a message with an action. */
 export type Overlay =
@@ -110,7 +112,7 @@ export type Overlay =
       tone: 'error' | 'warning' | 'info';
       text: CellTextKey;
       /** A second line: e.g. where to go from "no default template". */
-      hint?: 'chooseDefinition' | 'shipLinkDown';
+      hint?: 'chooseDefinition' | 'shipLinkDown' | 'budgetOverrideHint';
       action?: 'replay' | 'continue' | 'clickToPlay';
     };
 
@@ -163,6 +165,10 @@ function errorOverlay(error: PlayerError | undefined): Overlay {
         return { kind: 'message', tone: 'error', text: 'forbidden' };
       case 'notFound':
         return { kind: 'message', tone: 'error', text: 'notFound' };
+      case 'budgetStills':
+        return { kind: 'message', tone: 'warning', text: 'budgetStills' };
+      case 'budgetBlocked':
+        return { kind: 'message', tone: 'warning', text: 'budgetBlocked', hint: 'budgetOverrideHint', action: 'replay' };
       default:
         break;
     }
@@ -174,12 +180,15 @@ function errorOverlay(error: PlayerError | undefined): Overlay {
 export type Banner =
   | { kind: 'limitCountdown'; seconds: number }
   | { kind: 'lowestDefinition' }
-  | { kind: 'definitionRestored' };
+  | { kind: 'definitionRestored' }
+  | { kind: 'budgetLowest' };
 
 export function bannerFor(view: PlayerView, now: number): Banner | undefined {
   const seconds = limitSecondsLeft(view.limit, now);
   if (seconds !== undefined && view.state === 'playing') return { kind: 'limitCountdown', seconds };
   if (view.notice?.code === 'lowestDefinition') return { kind: 'lowestDefinition' };
+  // The ship's data budget is used up: this view streams its lowest definition for as long as it runs.
+  if (view.notice?.code === 'budgetLowest') return { kind: 'budgetLowest' };
   if (view.notice?.code === 'definitionRestored' && now - view.notice.at < RESTORED_NOTE_MS) return { kind: 'definitionRestored' };
   return undefined;
 }

@@ -5,6 +5,7 @@ import type { Camera, Channel, OrgShipTreeNode, Ship } from '@ship-cctv/protocol
 import { useCameraStatus, useShipStatus } from '../../lib/realtime/index.ts';
 import { cameraInstanceId, shipDisplayName } from './tree.ts';
 import { LinkIcon, SignalDot } from './LinkIcon.tsx';
+import { useShipExtra } from './ship-extra.tsx';
 
 /*
  * Each title reads its own STOMP destination: with the virtual tree only rows on screen are
@@ -22,13 +23,15 @@ export function OrgTitle({ org }: { org: OrgShipTreeNode }) {
 
 export function ShipTitle({ ship }: { ship: Ship }) {
   const { linkType, quality } = useShipStatus(ship.name);
+  const Extra = useShipExtra();
   return (
     <Flex gap={6} align="center" data-ship={ship.id}>
       <LinkIcon linkType={linkType} />
       <SignalDot quality={quality} />
-      <Typography.Text ellipsis style={{ maxWidth: 210 }}>
+      <Typography.Text ellipsis style={{ maxWidth: Extra ? 120 : 210 }}>
         {shipDisplayName(ship)}
       </Typography.Text>
+      {Extra ? <Extra ship={ship} /> : null}
     </Flex>
   );
 }

@@ -9,3 +9,4 @@ export * from './SourceTree.tsx';
 export * from './selection.ts';
 export * from './tree.ts';
 export * from './useShipChannels.ts';
+export * from './ship-extra.tsx';

@@ -8,6 +8,7 @@ import { useShipsAndChannels } from '../api/ships-and-channels.ts';
 import { useOrganisations } from '../../../shared/source-tree/selection.ts';
 import { countFleet } from '../statistics.ts';
 import { shipsOf } from '../../../shared/source-tree/tree.ts';
+import { BudgetTable } from '../../budgets/index.ts';
 import { LinkUsage } from './LinkUsage.tsx';
 
 /**
@@ -62,6 +63,12 @@ export function StatisticsPanel({ onClose }: { onClose: () => void }) {
       {body}
       <Divider size="small" />
       <LinkUsage />
+      {selected ? (
+        <>
+          <Divider size="small" />
+          <BudgetTable org={selected} />
+        </>
+      ) : null}
     </Card>
   );
 }
