@@ -8,6 +8,7 @@ export {
   isOffline,
   rateKbps,
   roundTripMs,
+  lossRate,
   serialisationMs,
   bytesIn,
   queueBoundBytes,
@@ -41,5 +42,6 @@ export {
   type LinkState,
   type LinkScheduleEvents,
 } from './schedule.ts';
+export { CongestionWindow, LossDraw, LOSS_SEGMENT_BYTES } from './loss.ts';
 export { ManualClock, systemClock, type Clock } from './clock.ts';
 export { seededRandom, type RandomSource } from './random.ts';
