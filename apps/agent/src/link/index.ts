@@ -30,6 +30,7 @@ export {
   type LinkShaperOptions,
   type LinkShaperEvents,
   type LinkDirectionStats,
+  type LinkLoss,
 } from './shaper.ts';
 export {
   LinkSchedule,

@@ -107,6 +107,8 @@ export class CongestionWindow {
   #unackedBytes = 0;
   /** Losses of data sent before this moment belong to the last cut's window. */
   #recoverUntil = -Infinity;
+  /** When the sender notices the last loss and halves the window (Infinity: no cut pending). */
+  #cutAt = Infinity;
   #cuts = 0;
 
   /** Bytes the sender may have in flight; Infinity when the window does not limit it. */
@@ -137,6 +139,7 @@ export class CongestionWindow {
     while (this.#unacked.length > 0) {
       const head = this.#unacked[0];
       if (!head || head.ackAt > t) break;
+      if (head.ackAt > this.#cutAt) this.#cut();
       this.#unacked.shift();
       this.#unackedBytes -= head.bytes;
       if (this.#cwnd !== Infinity) {
@@ -144,6 +147,7 @@ export class CongestionWindow {
         if (this.#cwnd >= ceiling) this.#cwnd = Infinity;
       }
     }
+    if (this.#cutAt <= t) this.#cut();
   }
 
   /** Bytes the sender may put on the wire now (after `ack`): Infinity when unlimited, ≥ 0. */
@@ -154,9 +158,11 @@ export class CongestionWindow {
     return Math.max(0, this.#cwnd - this.#unackedBytes);
   }
 
-  /** When the oldest byte in flight is acknowledged (the window opens), or undefined. */
+  /** When the window changes next (an acknowledgement or a pending cut), or undefined. */
   get nextAckAt(): number | undefined {
-    return this.#unacked[0]?.ackAt;
+    const ack = this.#unacked[0]?.ackAt;
+    if (this.#cutAt === Infinity) return ack;
+    return ack === undefined ? this.#cutAt : Math.min(ack, this.#cutAt);
   }
 
   /** `bytes` went onto the wire; their acknowledgement is back at `ackAt`. */
@@ -171,14 +177,20 @@ export class CongestionWindow {
 
   /**
    * A segment sent at `sentAt` was lost; the sender notices at `noticedAt` (about a round trip
-   * later). Halves the window unless this segment went out in the window already cut (sent before
-   * the last loss was noticed). Returns true when it cut.
+   * later, from the duplicate acknowledgements) and then halves the window to half of what is in
+   * flight — unless this segment went out in the window already cut (sent before the last loss was
+   * noticed). Returns true when it will cut.
    */
   lose(sentAt: number, noticedAt: number): boolean {
     if (sentAt < this.#recoverUntil) return false;
-    this.#cwnd = Math.max(2 * LOSS_SEGMENT_BYTES, Math.min(this.#cwnd, this.#unackedBytes) / 2);
     this.#recoverUntil = noticedAt;
+    this.#cutAt = noticedAt;
     this.#cuts++;
     return true;
+  }
+
+  #cut(): void {
+    this.#cutAt = Infinity;
+    this.#cwnd = Math.max(2 * LOSS_SEGMENT_BYTES, Math.min(this.#cwnd, this.#unackedBytes) / 2);
   }
 }

@@ -54,12 +54,22 @@ export type LinkShaperEvents = {
   restore: [];
   /** A connection through the link failed (e.g. the target refused); it has been torn down. */
   connectionError: [error: Error];
-  /**
-   * `segments` were lost in `direction`: their connection's bytes from there on arrive `stallMs`
-   * later (the retransmission), and `windowCut` says whether its sender's rate was halved.
-   */
-  loss: [direction: LinkDirection, segments: number, stallMs: number, windowCut: boolean];
+  /** Segments were lost and are being retransmitted (see `LinkLoss`). */
+  loss: [loss: LinkLoss];
 };
+
+/** One loss on the link, as the shaper reports it. */
+export interface LinkLoss {
+  readonly direction: LinkDirection;
+  /** Where in the direction's byte stream (all its connections together) the lost segment begins. */
+  readonly offset: number;
+  /** Segments lost: the first, plus its retransmissions lost again. */
+  readonly segments: number;
+  /** How much later the connection's bytes from there on arrive (a round trip per sending). */
+  readonly stallMs: number;
+  /** Whether the connection's sender halves its congestion window for it (once per window). */
+  readonly windowCut: boolean;
+}
 
 export interface LinkDirectionStats {
   /** Bytes read from senders and not yet on the wire. */
@@ -359,9 +369,10 @@ class Lane {
       this.#linkFreeAt = endsAt;
       let stallMs = 0;
       if (chunk) {
+        const offset = this.#loss.offset;
         const lost = this.#loss.carry(chunk.length);
         if (lost > 0) {
-          stallMs = this.#lose(flow, chunk.length, lost, start, rttMs);
+          stallMs = this.#lose(flow, chunk.length, offset, lost, start, rttMs);
           // The retransmission takes link time from whatever comes next.
           this.#linkFreeAt += serialisationMs(Math.min(chunk.length, lost * LOSS_SEGMENT_BYTES), kbps);
         }
@@ -379,7 +390,7 @@ class Lane {
    * round trip later — more if the retransmission is lost too — and the sender's window halves.
    * Returns the delay added.
    */
-  #lose(flow: Flow, bytes: number, lost: number, sentAt: number, rttMs: number): number {
+  #lose(flow: Flow, bytes: number, offset: number, lost: number, sentAt: number, rttMs: number): number {
     const sends = this.#loss.retransmissions();
     let stallMs = 0;
     for (let i = 0; i < sends; i++) stallMs += this.link.sampleDelayMs() + this.link.sampleDelayMs();
@@ -389,7 +400,7 @@ class Lane {
     this.#counts.retransmittedBytes += resent;
     this.#counts.stalledMs += stallMs;
     if (cut) this.#counts.windowCuts++;
-    this.link.emit('loss', this.direction, lost + sends - 1, stallMs, cut);
+    this.link.emit('loss', { direction: this.direction, offset, segments: lost + sends - 1, stallMs, windowCut: cut });
     return stallMs;
   }
 
