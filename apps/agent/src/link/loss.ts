@@ -92,11 +92,14 @@ interface Unacked {
 
 /**
  * The congestion window of one sender across the link, as TCP keeps it: unlimited (the link's rate
- * is the limit) until a loss; a loss halves it to half of what was in flight (at least two
- * segments, RFC 5681's ssthresh), once per window of data (further losses before the cut's own
- * data is acknowledged do not cut again); then it grows by one segment per window acknowledged
- * (congestion avoidance: ~one segment per round trip while the sender uses it) until it no longer
- * limits the sender, i.e. it holds what the link carries in a round trip.
+ * is the limit) until a loss; a loss, once the sender notices it a round trip later, halves it
+ * (an unlimited window counts as what the link carries in a round trip; never below two
+ * segments), once per window of data (losses of data sent before the last loss was noticed do not
+ * cut again); then it grows by one segment per window acknowledged (congestion avoidance: one
+ * segment per round trip while the sender fills it) until it no longer limits the sender, i.e. it
+ * holds what the link carries in a round trip. Halving the window rather than the flight is what
+ * Linux's Reno does (cwnd/2): a sender that was not using its whole window keeps what it was
+ * allowed rather than what it happened to send.
  *
  * Bytes count as in flight from the moment they start onto the wire until their acknowledgement
  * is back (about one round trip later); `ack(t)` retires what is acknowledged by `t`.
@@ -139,7 +142,7 @@ export class CongestionWindow {
     while (this.#unacked.length > 0) {
       const head = this.#unacked[0];
       if (!head || head.ackAt > t) break;
-      if (head.ackAt > this.#cutAt) this.#cut();
+      if (head.ackAt > this.#cutAt) this.#cut(ceiling);
       this.#unacked.shift();
       this.#unackedBytes -= head.bytes;
       if (this.#cwnd !== Infinity) {
@@ -147,7 +150,7 @@ export class CongestionWindow {
         if (this.#cwnd >= ceiling) this.#cwnd = Infinity;
       }
     }
-    if (this.#cutAt <= t) this.#cut();
+    if (this.#cutAt <= t) this.#cut(ceiling);
   }
 
   /** Bytes the sender may put on the wire now (after `ack`): Infinity when unlimited, ≥ 0. */
@@ -177,9 +180,9 @@ export class CongestionWindow {
 
   /**
    * A segment sent at `sentAt` was lost; the sender notices at `noticedAt` (about a round trip
-   * later, from the duplicate acknowledgements) and then halves the window to half of what is in
-   * flight — unless this segment went out in the window already cut (sent before the last loss was
-   * noticed). Returns true when it will cut.
+   * later, from the duplicate acknowledgements) and then halves the window — unless this segment
+   * went out in the window already cut (sent before the last loss was noticed). Returns true when
+   * it will cut.
    */
   lose(sentAt: number, noticedAt: number): boolean {
     if (sentAt < this.#recoverUntil) return false;
@@ -189,8 +192,9 @@ export class CongestionWindow {
     return true;
   }
 
-  #cut(): void {
+  /** Halves the window; an unlimited one counts as what the link holds (`ceiling`). */
+  #cut(ceiling: number): void {
     this.#cutAt = Infinity;
-    this.#cwnd = Math.max(2 * LOSS_SEGMENT_BYTES, Math.min(this.#cwnd, this.#unackedBytes) / 2);
+    this.#cwnd = Math.max(2 * LOSS_SEGMENT_BYTES, Math.min(this.#cwnd, ceiling) / 2);
   }
 }

@@ -156,30 +156,35 @@ describe('CongestionWindow', () => {
     expect(window.limited).toBe(false);
   });
 
-  it('halves to half the flight when the loss is noticed, once per window, never below two segments', () => {
+  it('halves the window when the loss is noticed, once per window, never below two segments', () => {
+    const ceiling = 20 * MSS; // what the link carries in a round trip
     const window = new CongestionWindow();
-    for (let i = 0; i < 20; i++) window.sent(MSS, 1_000 + i);
+    for (let i = 0; i < 6; i++) window.sent(MSS, 1_000 + i);
     expect(window.lose(0, 600)).toBe(true);
     // Until the sender notices (a round trip on), it goes on at the rate it had.
-    window.ack(599, Infinity);
+    window.ack(599, ceiling);
     expect(window.cwnd).toBe(Infinity);
     expect(window.nextAckAt).toBe(600);
-    window.ack(600, Infinity);
+    // An unlimited window halves from what the link holds, not from the 6 segments in flight:
+    // a sender that was not filling the link keeps what it was allowed.
+    window.ack(600, ceiling);
     expect(window.cwnd).toBe(10 * MSS);
     expect(window.limited).toBe(true);
+    expect(window.room()).toBe(4 * MSS);
     // A second loss from the same window (sent before the first was noticed) does not cut again…
     expect(window.lose(300, 900)).toBe(false);
-    window.ack(900, Infinity);
+    window.ack(900, ceiling);
     expect(window.cwnd).toBe(10 * MSS);
-    // …one sent after it does: the first segment's acknowledgement at 1 000 grows the window by
-    // MSS/cwnd, then it halves (the window, 10.1 segments, is less than the 19 in flight).
+    // …one sent after it does. The first segment's acknowledgement at 1 000 grows the window by
+    // MSS/cwnd (a tenth of a segment), then it halves.
     expect(window.lose(700, 1_000)).toBe(true);
-    window.ack(1_000, Infinity);
+    window.ack(1_000, ceiling);
     expect(window.cwnd).toBeCloseTo((10 * MSS + MSS / 10) / 2, 6);
     expect(window.cuts).toBe(2);
-    window.ack(10_000, Infinity);
-    window.lose(20_000, 20_600);
-    window.ack(20_600, Infinity);
+    for (const at of [2_000, 3_000, 4_000]) {
+      window.lose(at, at + 600);
+      window.ack(at + 600, ceiling);
+    }
     expect(window.cwnd).toBe(2 * MSS);
   });
 
