@@ -1097,7 +1097,7 @@ async function main(): Promise<void> {
         ['profile', 'loss up / down', 'lost up', 'stalled up', 'window cuts', 'resent', 'lost down', 'uplink 1 viewer', 'viewer stalls', 'stalled', 'longest gap', 'cold 1st frag', 'definitions (notices)'],
         profileFigs.map((f) => {
           const st = stallsOf(f.hostArrivals);
-          const pct = (d: 'up' | 'down') => `${fmt(lossRate(PROFILES[f.profile], d) * 100, 1)} %`;
+          const pct = (d: 'up' | 'down') => (process.env.LIVE_BENCH_LOSS === 'off' ? 'off' : `${fmt(lossRate(PROFILES[f.profile], d) * 100, 1)} %`);
           return [
             f.profile,
             `${pct('up')} / ${pct('down')}`,
