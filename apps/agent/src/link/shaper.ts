@@ -376,7 +376,8 @@ class Lane {
           // The retransmission takes link time from whatever comes next.
           this.#linkFreeAt += serialisationMs(Math.min(chunk.length, lost * LOSS_SEGMENT_BYTES), kbps);
         }
-        flow.window.sent(chunk.length, endsAt + rttMs + stallMs);
+        // A loss-free link keeps no window books: everything goes as it did before loss existed.
+        if (this.#loss.rate > 0 || flow.window.limited) flow.window.sent(chunk.length, endsAt + rttMs + stallMs);
       }
       this.#current = { flow, chunk, endsAt, stallMs };
       if (chunk) this.#queuedBytes -= chunk.length;
