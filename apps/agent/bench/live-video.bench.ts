@@ -980,7 +980,13 @@ async function main(): Promise<void> {
         const gp = PROFILES_RUN;
         if (gp.length) {
           console.log('3. glass to glass in Chromium (MsePlayer; capture code read on every presented frame)');
+          const lossBefore = (await rig.streams()).linkLoss;
           glass.push(...(await glassToGlass(rig, gp, page?.url ?? '')));
+          const lossAfter = (await rig.streams()).linkLoss;
+          for (const profile of gp) {
+            const d = lossDiff(lossBefore[SHIP_OF[profile]]?.up, lossAfter[SHIP_OF[profile]]?.up);
+            console.log(`  ${profile.padEnd(7)} link lost up during this part: ${d.lostSegments} segments, stalled ${d.stalledMs} ms, ${d.windowCuts} window cuts`);
+          }
           console.log(`  ${elapsed()}\n`);
         }
       }
