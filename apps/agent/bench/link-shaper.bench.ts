@@ -1,10 +1,28 @@
 /**
  * Measures the link emulator against its own profiles: round trip and throughput each way through a
- * LinkShaper on loopback, next to the nominal figures. Run from the repository root:
- *   node --import tsx apps/agent/bench/link-shaper.bench.ts
+ * LinkShaper on loopback, next to the nominal figures (loss-free shapers: this part measures the
+ * delay and rate alone). Then, for the profiles with packet loss, one bulk TCP upload of
+ * --loss-seconds (default 20) with the profile's loss: goodput against the link rate and against
+ * the Mathis estimate of a Reno flow (MSS/RTT × 1.22/√p), and what the shaper counted. Run from the
+ * repository root:
+ *   node --import tsx apps/agent/bench/link-shaper.bench.ts [--loss-seconds=20] [--loss-only]
  */
 import net from 'node:net';
-import { LinkShaper, PROFILES, PROFILE_NAMES, roundTripMs, type LinkProfile } from '../src/link/index.ts';
+import os from 'node:os';
+import {
+  LOSS_SEGMENT_BYTES,
+  LinkShaper,
+  PROFILES,
+  PROFILE_NAMES,
+  lossRate,
+  roundTripMs,
+  seededRandom,
+  type LinkProfile,
+} from '../src/link/index.ts';
+
+const argOf = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const LOSS_SECONDS = Number(argOf('loss-seconds') ?? 20);
+const LOSS_ONLY = process.argv.includes('--loss-only');
 
 const PINGS = 5;
 const TRANSFER_SECONDS = 1.5;
@@ -29,7 +47,7 @@ async function connect(port: number): Promise<net.Socket> {
 }
 
 async function withShaper<T>(profile: LinkProfile, server: net.Server, fn: (port: number) => Promise<T>): Promise<T> {
-  const shaper = new LinkShaper({ profile, target: { port: portOf(server) } });
+  const shaper = new LinkShaper({ profile, target: { port: portOf(server) }, loss: false });
   await shaper.listen();
   try {
     return await fn(shaper.port);
@@ -114,8 +132,43 @@ async function measure(profile: LinkProfile): Promise<{ rtt: number; up: number;
   return { rtt, up, down };
 }
 
+/** A sender that never runs dry, up through a lossy shaper for `seconds`: goodput and the shaper's counts. */
+async function bulkWithLoss(profile: LinkProfile, seconds: number, seed: number) {
+  let got = 0;
+  const sink = await listen((s) => s.on('data', (c: Buffer) => (got += c.length)));
+  const shaper = new LinkShaper({ profile, target: { port: portOf(sink) }, random: seededRandom(seed) });
+  await shaper.listen();
+  const c = await connect(shaper.port);
+  c.on('error', () => {});
+  let sent = 0;
+  const block = Buffer.alloc(16 * 1024, 0x5a);
+  const feed = (): void => {
+    while (sent - got < 512 * 1024 && c.write(block)) sent += block.length;
+  };
+  c.on('drain', () => {
+    sent += block.length;
+    feed();
+  });
+  const feeder = setInterval(feed, 20);
+  feed();
+  // Count from the first byte delivered: the one-way delay is not the rate.
+  while (got === 0) await new Promise((r) => setTimeout(r, 5));
+  const from = got;
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const goodputKbps = ((got - from) * 8) / (performance.now() - t0);
+  clearInterval(feeder);
+  const stats = shaper.stats('up');
+  c.destroy();
+  await shaper.close();
+  sink.close();
+  return { goodputKbps, stats };
+}
+
 const pct = (measured: number, nominal: number): string => `${((measured / nominal) * 100).toFixed(0)}%`.padStart(5);
 const started = performance.now();
+console.log(`node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+if (!LOSS_ONLY) {
 console.log(`LinkShaper over loopback: median of ${PINGS} pings; ~${TRANSFER_SECONDS} s of data each way`);
 console.log(
   'profile   RTT nominal  measured | up kbit/s nominal  measured        | down kbit/s nominal  measured',
@@ -137,6 +190,31 @@ for (const name of PROFILE_NAMES) {
       String(p.downKbps).padStart(19),
       m.down.toFixed(0).padStart(9),
       pct(m.down, p.downKbps),
+    ].join(' '),
+  );
+}
+}
+
+console.log(`\npacket loss: one bulk upload per lossy profile, ${LOSS_SECONDS} s counted from the first byte (seeded losses)`);
+console.log('profile  loss  up kbit/s  goodput        Mathis (Reno)  lost  stalled   cuts  limited now');
+for (const [i, name] of PROFILE_NAMES.entries()) {
+  const p = PROFILES[name];
+  const rate = lossRate(p, 'up');
+  if (rate === 0) continue;
+  const { goodputKbps, stats } = await bulkWithLoss(p, LOSS_SECONDS, 100 + i);
+  const mathis = ((LOSS_SEGMENT_BYTES * 8) / roundTripMs(p)) * (1.22 / Math.sqrt(rate));
+  console.log(
+    [
+      name.padEnd(8),
+      `${(rate * 100).toFixed(1)}%`.padStart(5),
+      String(p.upKbps).padStart(10),
+      goodputKbps.toFixed(0).padStart(8),
+      pct(goodputKbps, p.upKbps),
+      `${Math.min(mathis, p.upKbps).toFixed(0)}`.padStart(13),
+      String(stats.lostSegments).padStart(5),
+      `${(stats.stalledMs / 1000).toFixed(1)} s`.padStart(8),
+      String(stats.windowCuts).padStart(6),
+      String(stats.limitedSenders).padStart(12),
     ].join(' '),
   );
 }

@@ -8,6 +8,8 @@
  *
  * --muxer: what the agents' encoders write (LiveStreamsOptions.output); fmp4 is the old path, a frame later.
  * LIVE_BENCH_AUDIO=on|off sets every ship's `audio` flag (live sound) instead of the demo fleet's.
+ * LIVE_BENCH_LOSS=off makes every shaper loss-free (default: each profile's packet loss, seeded
+ * per ship so two runs lose the same segments).
  *
  * It answers requests (usage, streams, trace, metrics, stop) and ends by itself when the parent
  * goes away or after --max-seconds.
@@ -20,7 +22,7 @@ import { shipConfigs } from '@ship-cctv/server/schema';
 import { type LinkReport, type LinkType } from '@ship-cctv/protocol';
 import { RelaySplitter } from '../../server/src/media/fmp4.ts';
 import { ShipAgent } from '../src/agent.ts';
-import { LinkShaper, PROFILES, type LinkProfileName } from '../src/link/index.ts';
+import { LinkShaper, PROFILES, seededRandom, type LinkDirectionStats, type LinkProfileName } from '../src/link/index.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { type EncoderOutput, FMP4_OUTPUT_ARGS, syntheticCameraArgs } from '../src/media/ffmpeg-args.ts';
@@ -61,6 +63,16 @@ export interface RigStreams {
   uplinkBacklog: Record<string, number>;
   /** Media fragments (moof boxes) that reached shore from each ship so far: the source's pace. */
   fragmentsAtShore: Record<string, number>;
+  /** What each shaped ship's link lost so far, per direction (absent without a shaper). */
+  linkLoss: Record<string, { up: RigLoss; down: RigLoss }>;
+}
+
+/** A shaper's loss counters (LinkDirectionStats). */
+export interface RigLoss {
+  lostSegments: number;
+  stalledMs: number;
+  windowCuts: number;
+  retransmittedBytes: number;
 }
 
 /** Epoch ms of the steps of a cold start, as seen inside the rig. */
@@ -94,6 +106,13 @@ export type RigRequest =
 export type RigReply = { id: number; ok: true; data: unknown } | { id: number; ok: false; error: string };
 
 const epochNow = (): number => performance.timeOrigin + performance.now();
+
+const lossOf = (s: LinkDirectionStats): RigLoss => ({
+  lostSegments: s.lostSegments,
+  stalledMs: s.stalledMs,
+  windowCuts: s.windowCuts,
+  retransmittedBytes: s.retransmittedBytes,
+});
 
 /**
  * `--camera=rtsp`: each ship's camera is a real RTSP camera (scripts/rtsp-camera.py --stdin, Debian's
@@ -220,7 +239,12 @@ async function main(): Promise<void> {
     let linkType: LinkType = 'FOURTHG';
     if (ship.profile !== 'none') {
       const profile = PROFILES[ship.profile];
-      const shaper = new LinkShaper({ target: { host: '127.0.0.1', port }, profile });
+      const shaper = new LinkShaper({
+        target: { host: '127.0.0.1', port },
+        profile,
+        loss: process.env.LIVE_BENCH_LOSS !== 'off',
+        random: seededRandom(1000 + ships.indexOf(ship)),
+      });
       await shaper.listen();
       shapers.push(shaper);
       shaperOf.set(ship.shipId, shaper);
@@ -318,6 +342,9 @@ async function main(): Promise<void> {
               }),
             ),
             fragmentsAtShore: Object.fromEntries(ships.map((sh) => [sh.shipId, fragmentsAtShore.get(sh.shipId) ?? 0])),
+            linkLoss: Object.fromEntries(
+              [...shaperOf].map(([shipId, shaper]) => [shipId, { up: lossOf(shaper.stats('up')), down: lossOf(shaper.stats('down')) }]),
+            ),
           };
           return s;
         }

@@ -19,6 +19,9 @@
  * profile's raw per-frame figures to /tmp/x-<profile>.json. --camera=rtsp gives each ship a real RTSP camera
  * (scripts/rtsp-camera.py serving the synthetic picture in two slices a frame, ports from RTSP_BASE_PORT,
  * default 18556) read through the agent's camera session: cold start and glass to glass with the RTSP hop.
+ * The shapers lose packets as their profiles say (VSAT 0.5 %, FBB 1 %; seeded per ship);
+ * LIVE_BENCH_LOSS=off runs them loss-free for a with/without comparison. Part 1 then also prints
+ * what the link lost, the first viewer's stalls and the definitions the controller chose.
  *
  * The system under test (shore server + ship agents behind LinkShapers) runs in a child process
  * (live-rig.ts) so its CPU and memory are its own; the viewers (raw media sockets, or Chromium
@@ -36,9 +39,9 @@ import { type MediaServerMessage, PATHS, decodeCaptureCode, decodeStreamFrame } 
 import { RelaySplitter } from '../../server/src/media/fmp4.ts';
 import { readBaseDecodeTime, readTimescale } from '@ship-cctv/media';
 import { ShipAgent } from '../src/agent.ts';
-import { PROFILES } from '../src/link/index.ts';
+import { PROFILES, lossRate } from '../src/link/index.ts';
 import type { EncoderOutput } from '../src/media/ffmpeg-args.ts';
-import type { RigReady, RigReply, RigRequest, RigStreams, RigTrace, RigUsage } from './live-rig.ts';
+import type { RigLoss, RigReady, RigReply, RigRequest, RigStreams, RigTrace, RigUsage } from './live-rig.ts';
 import type { PagePlayerReport, PageStart } from './live-video.page.ts';
 import { type Smoothness, smoothness } from './smoothness.ts';
 
@@ -322,6 +325,8 @@ class Viewer {
   size: { width: number; height: number } | undefined;
   /** Called for each media fragment with its arrival epoch. */
   onFragment: ((data: Buffer, atEpoch: number) => void) | undefined;
+  /** Called for each media fragment with its arrival epoch (kept apart from onFragment's window). */
+  onArrival: ((atEpoch: number) => void) | undefined;
 
   private constructor(readonly ws: WebSocket) {
     viewers.add(this);
@@ -345,6 +350,7 @@ class Viewer {
           this.keyframeData = buf;
         }
         this.onFragment?.(buf, epochNow());
+        this.onArrival?.(epochNow());
         return;
       }
       const msg = JSON.parse(buf.toString('utf8')) as MediaServerMessage;
@@ -567,7 +573,37 @@ interface ProfileFigures {
   shoreAge: number[];
   templates: Set<number>;
   notices: string[];
+  /** What the ship's link lost during this profile's parts (up; down). */
+  loss?: { up: RigLoss; down: RigLoss };
+  /** The first viewer's fragment arrivals from its 10th fragment to the end of the uplink part. */
+  hostArrivals: number[];
 }
+
+/** A viewer stall: fragments (due every 100 ms at 10 fps) stopped coming for at least this long. */
+const STALL_MS = 500;
+
+/** Stalls in a series of arrival times: how many gaps of STALL_MS or more, and their time beyond one frame. */
+function stallsOf(arrivals: readonly number[]): { count: number; ms: number; longest: number } {
+  let count = 0;
+  let total = 0;
+  let longest = 0;
+  for (let i = 1; i < arrivals.length; i++) {
+    const gap = (arrivals[i] ?? 0) - (arrivals[i - 1] ?? 0);
+    longest = Math.max(longest, gap);
+    if (gap >= STALL_MS) {
+      count++;
+      total += gap - 1000 / ENCODE.frameRate;
+    }
+  }
+  return { count, ms: total, longest };
+}
+
+const lossDiff = (a: RigLoss | undefined, b: RigLoss | undefined): RigLoss => ({
+  lostSegments: (b?.lostSegments ?? 0) - (a?.lostSegments ?? 0),
+  stalledMs: (b?.stalledMs ?? 0) - (a?.stalledMs ?? 0),
+  windowCuts: (b?.windowCuts ?? 0) - (a?.windowCuts ?? 0),
+  retransmittedBytes: (b?.retransmittedBytes ?? 0) - (a?.retransmittedBytes ?? 0),
+});
 
 async function coldStarts(rig: Rig, profile: ProfileName, runs: number, fig: ProfileFigures): Promise<void> {
   const shipId = SHIP_OF[profile];
@@ -606,6 +642,7 @@ async function warmAndUplink(rig: Rig, profile: ProfileName, fig: ProfileFigures
   const host = await Viewer.open(rig.mediaUrl);
   host.play(cameraId);
   await until(() => host.fragments >= 10, 30_000, `${profile} first viewer playing`);
+  host.onArrival = (at) => fig.hostArrivals.push(at);
 
   if (doWarm) {
     for (let i = 0; i < CFG.warmJoins; i++) {
@@ -907,7 +944,10 @@ async function main(): Promise<void> {
   }, CFG.deadlineS * 1000);
   deadline.unref();
 
-  console.log(`live-video benchmark${QUICK ? ' (quick)' : ''}: profiles ${PROFILES_RUN.join(', ')}; parts ${[...PARTS_RUN].join(', ')}`);
+  console.log(
+    `live-video benchmark${QUICK ? ' (quick)' : ''}: profiles ${PROFILES_RUN.join(', ')}; parts ${[...PARTS_RUN].join(', ')}; ` +
+      `packet loss ${process.env.LIVE_BENCH_LOSS === 'off' ? 'off (LIVE_BENCH_LOSS=off)' : "on (each profile's; LIVE_BENCH_LOSS=off for none)"}`,
+  );
   const os = await import('node:os');
   const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
   console.log(`node ${process.version}, ${os.cpus().length} CPUs, load average ${load()}; stream: default definition (640×360 @ 10 fps, 400 kbit/s); linger ${LINGER_MS} ms; encoder output ${MUXER === 'flv' ? 'FLV, repackaged by the agent' : "ffmpeg's MP4 muxer (a frame later)"}\n`);
@@ -953,16 +993,23 @@ async function main(): Promise<void> {
             shoreAge: [],
             templates: new Set(),
             notices: [],
+            hostArrivals: [],
           };
+          const loss0 = (await rig.streams()).linkLoss[SHIP_OF[profile]];
           if (PARTS_RUN.has('cold')) await coldStarts(rig, profile, CFG.coldRuns, fig);
           if (PARTS_RUN.has('warm') || PARTS_RUN.has('uplink')) await warmAndUplink(rig, profile, fig, PARTS_RUN.has('warm'), PARTS_RUN.has('uplink'));
+          const loss1 = (await rig.streams()).linkLoss[SHIP_OF[profile]];
+          fig.loss = { up: lossDiff(loss0?.up, loss1?.up), down: lossDiff(loss0?.down, loss1?.down) };
           profileFigs.push(fig);
           const c = fig.cold;
+          const st = stallsOf(fig.hostArrivals);
           console.log(
             `  ${profile.padEnd(7)} cold: fragment ${ms(median(c.map((r) => r.fragment)))}, playing ${ms(median(c.map((r) => r.playing)))}` +
               ` | warm: fragment ${ms(median(fig.warmFragment))}` +
               ` | uplink 1: ${fmt(((fig.up1 ?? NaN) * 8) / 1000 / CFG.uplinkWindowS)} kbit/s, ${FANOUT}: ${fmt(((fig.up16 ?? NaN) * 8) / 1000 / CFG.uplinkWindowS)} kbit/s` +
-              ` | templates ${[...fig.templates].join(',') || '–'}${fig.notices.length ? ` notices ${[...new Set(fig.notices)].join(',')}` : ''} ${elapsed()}`,
+              ` | templates ${[...fig.templates].join(',') || '–'}${fig.notices.length ? ` notices ${[...new Set(fig.notices)].join(',')}` : ''}` +
+              ` | link lost up ${fig.loss.up.lostSegments} (stalled ${fig.loss.up.stalledMs} ms, ${fig.loss.up.windowCuts} cuts), down ${fig.loss.down.lostSegments}` +
+              ` | viewer stalls ≥ ${STALL_MS} ms: ${st.count} (${Math.round(st.ms)} ms), longest gap ${ms(st.longest)} ${elapsed()}`,
           );
         }
         console.log('');
@@ -971,7 +1018,13 @@ async function main(): Promise<void> {
         const gp = PROFILES_RUN;
         if (gp.length) {
           console.log('3. glass to glass in Chromium (MsePlayer; capture code read on every presented frame)');
+          const lossBefore = (await rig.streams()).linkLoss;
           glass.push(...(await glassToGlass(rig, gp, page?.url ?? '')));
+          const lossAfter = (await rig.streams()).linkLoss;
+          for (const profile of gp) {
+            const d = lossDiff(lossBefore[SHIP_OF[profile]]?.up, lossAfter[SHIP_OF[profile]]?.up);
+            console.log(`  ${profile.padEnd(7)} link lost up during this part: ${d.lostSegments} segments, stalled ${d.stalledMs} ms, ${d.windowCuts} window cuts`);
+          }
           console.log(`  ${elapsed()}\n`);
         }
       }
@@ -1077,6 +1130,36 @@ async function main(): Promise<void> {
         ),
       );
     }
+  }
+  if (profileFigs.some((f) => f.loss && (f.cold.length || f.up1 !== undefined))) {
+    console.log(
+      `\npacket loss on the ship's link during each profile's parts (${process.env.LIVE_BENCH_LOSS === 'off' ? 'loss off' : "each profile's loss"}); ` +
+        `the first viewer's stalls: fragments ≥ ${STALL_MS} ms apart, from its 10th fragment to the end of the uplink part`,
+    );
+    console.log(
+      table(
+        ['profile', 'loss up / down', 'lost up', 'stalled up', 'window cuts', 'resent', 'lost down', 'uplink 1 viewer', 'viewer stalls', 'stalled', 'longest gap', 'cold 1st frag', 'definitions (notices)'],
+        profileFigs.map((f) => {
+          const st = stallsOf(f.hostArrivals);
+          const pct = (d: 'up' | 'down') => (process.env.LIVE_BENCH_LOSS === 'off' ? 'off' : `${fmt(lossRate(PROFILES[f.profile], d) * 100, 1)} %`);
+          return [
+            f.profile,
+            `${pct('up')} / ${pct('down')}`,
+            String(f.loss?.up.lostSegments ?? '–'),
+            ms(f.loss?.up.stalledMs),
+            String(f.loss?.up.windowCuts ?? '–'),
+            `${fmt((f.loss?.up.retransmittedBytes ?? NaN) / 1024, 1)} KiB`,
+            String(f.loss?.down.lostSegments ?? '–'),
+            `${fmt(((f.up1 ?? NaN) * 8) / 1000 / CFG.uplinkWindowS)} kbit/s`,
+            String(st.count),
+            ms(st.ms),
+            ms(st.longest),
+            ms(median(f.cold.map((r) => r.fragment))),
+            [...f.templates].join(',') + (f.notices.length ? ` (${[...new Set(f.notices)].join(', ')})` : ''),
+          ];
+        }),
+      ),
+    );
   }
   if (cpu) {
     const base = cpu.find((s) => s.viewers === 1);

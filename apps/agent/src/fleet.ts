@@ -53,6 +53,8 @@ export interface FleetOptions {
    * ships follow their schedules).
    */
   steadyShips?: ReadonlySet<string>;
+  /** Packet loss on the ships' links as their profiles say (default true; false: loss-free links). */
+  linkLoss?: boolean;
 }
 
 /**
@@ -70,7 +72,7 @@ export async function startFleet(fleet: FleetFile, opts: FleetOptions = {}): Pro
     const first = scheduled.phases[0];
     const spec = opts.steadyShips?.has(s.shipId) && first ? { ...scheduled, phases: [first], startOffsetMs: 0 } : scheduled;
     const probe = new LinkSchedule(spec);
-    const shaper = new LinkShaper({ target, profile: probe.state.profile });
+    const shaper = new LinkShaper({ target, profile: probe.state.profile, loss: opts.linkLoss ?? true });
     await shaper.listen();
     const schedule = new LinkSchedule({ ...spec, target: shaper });
     const link = scheduleLinkSource(schedule);
@@ -118,7 +120,10 @@ async function main(): Promise<void> {
   const rtsp = process.env.FLEET_RTSP_CAMERA;
   // FLEET_STEADY_SHIPS=S1001,…: these ships' links stay in their first phase (the browser tests).
   const steadyShips = new Set((process.env.FLEET_STEADY_SHIPS ?? '').split(',').map((id) => id.trim()).filter(Boolean));
-  const fleet = await startFleet(withRtspCamera(readFleetFile(path), rtsp), { dataDir, steadyShips });
+  // FLEET_LINK_LOSS=off: the ships' links lose no packets (default: each profile's loss).
+  const linkLoss = process.env.FLEET_LINK_LOSS !== 'off';
+  const fleet = await startFleet(withRtspCamera(readFleetFile(path), rtsp), { dataDir, steadyShips, linkLoss });
+  if (!linkLoss) console.log('[fleet] packet loss off on every link (FLEET_LINK_LOSS=off)');
   if (steadyShips.size > 0) console.log(`[fleet] steady links (no schedule): ${[...steadyShips].join(', ')}`);
   if (rtsp) console.log(`[fleet] ${fleet.ships[0]?.shipId ?? '(no ship)'} watches a real RTSP camera: ${rtsp}`);
   for (const s of fleet.ships) {

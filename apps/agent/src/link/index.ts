@@ -8,6 +8,7 @@ export {
   isOffline,
   rateKbps,
   roundTripMs,
+  lossRate,
   serialisationMs,
   bytesIn,
   queueBoundBytes,
@@ -29,6 +30,7 @@ export {
   type LinkShaperOptions,
   type LinkShaperEvents,
   type LinkDirectionStats,
+  type LinkLoss,
 } from './shaper.ts';
 export {
   LinkSchedule,
@@ -41,5 +43,6 @@ export {
   type LinkState,
   type LinkScheduleEvents,
 } from './schedule.ts';
+export { CongestionWindow, LossDraw, LOSS_SEGMENT_BYTES } from './loss.ts';
 export { ManualClock, systemClock, type Clock } from './clock.ts';
 export { seededRandom, type RandomSource } from './random.ts';

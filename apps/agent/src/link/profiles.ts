@@ -38,10 +38,19 @@ export interface LinkProfile {
   readonly qualityNoise: number;
   /** Outages within a phase on this link (Iridium: tens of seconds, now and then). */
   readonly outages?: OutagePattern;
+  /**
+   * Segments lost ship → shore, in percent (what is left after the modem's own error correction).
+   * TCP recovers each loss: the stream stalls about a round trip and the sender's rate halves.
+   * Absent: none.
+   */
+  readonly upLossPercent?: number;
+  /** Segments lost shore → ship, in percent. */
+  readonly downLossPercent?: number;
 }
 
 export const PROFILES = {
-  // Geostationary Ku-band VSAT: ~600 ms round trip, asymmetric.
+  // Geostationary Ku-band VSAT: ~600 ms round trip, asymmetric. Loss 0.5 %: rain fade and
+  // pointing from a moving ship leave some packet loss after the modem's coding.
   VSAT: {
     name: 'VSAT',
     linkType: 'VSAT',
@@ -51,8 +60,11 @@ export const PROFILES = {
     jitterMs: 20,
     quality: 86,
     qualityNoise: 8,
+    upLossPercent: 0.5,
+    downLossPercent: 0.5,
   },
-  // Inmarsat FleetBroadband: geostationary L-band, slower and paid by the megabyte.
+  // Inmarsat FleetBroadband: geostationary L-band, slower and paid by the megabyte. Loss 1 %:
+  // small antennas and blockage by the ship's own structure.
   FBB: {
     name: 'FBB',
     linkType: 'FBB',
@@ -62,8 +74,11 @@ export const PROFILES = {
     jitterMs: 40,
     quality: 68,
     qualityNoise: 10,
+    upLossPercent: 1,
+    downLossPercent: 1,
   },
-  // 4G near port.
+  // 4G near port. No loss: the radio's own retransmissions (HARQ, RLC acknowledged mode) hide
+  // what the air loses, so TCP sees a little more delay variation, not lost segments.
   FOURTHG: {
     name: 'FOURTHG',
     linkType: 'FOURTHG',
@@ -73,8 +88,11 @@ export const PROFILES = {
     jitterMs: 10,
     quality: 92,
     qualityNoise: 6,
+    upLossPercent: 0,
+    downLossPercent: 0,
   },
-  // Iridium Certus: low bandwidth, noisy, drops out for tens of seconds now and then.
+  // Iridium Certus: low bandwidth, noisy, drops out for tens of seconds now and then. Loss 2 %:
+  // the noisiest link, satellites passing over and handing the ship on.
   IRIDIUM: {
     name: 'IRIDIUM',
     linkType: 'IRIDIUM',
@@ -84,9 +102,13 @@ export const PROFILES = {
     jitterMs: 80,
     quality: 50,
     qualityNoise: 15,
+    upLossPercent: 2,
+    downLossPercent: 2,
     outages: { meanEveryMs: 120_000, meanForMs: 25_000 },
   },
   // Low-earth-orbit constellation: short delay, fast; the spec has no LEO value, so it reports AUTO.
+  // Loss 0.1 %: little, around the handovers between satellites; at a 50 ms round trip a loss
+  // costs 50 ms and the window grows back within seconds.
   LEO: {
     name: 'LEO',
     linkType: 'AUTO',
@@ -96,6 +118,8 @@ export const PROFILES = {
     jitterMs: 10,
     quality: 88,
     qualityNoise: 8,
+    upLossPercent: 0.1,
+    downLossPercent: 0.1,
   },
   OFFLINE: {
     name: 'OFFLINE',
@@ -127,6 +151,12 @@ export function isOffline(profile: LinkProfile): boolean {
 
 export function rateKbps(profile: LinkProfile, direction: LinkDirection): number {
   return direction === 'up' ? profile.upKbps : profile.downKbps;
+}
+
+/** The share (0–1) of segments lost in `direction`. */
+export function lossRate(profile: LinkProfile, direction: LinkDirection): number {
+  const percent = direction === 'up' ? profile.upLossPercent : profile.downLossPercent;
+  return percent !== undefined && percent > 0 ? Math.min(100, percent) / 100 : 0;
 }
 
 export function roundTripMs(profile: LinkProfile): number {

@@ -1,16 +1,20 @@
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
+import { CongestionWindow, LOSS_SEGMENT_BYTES, LossDraw } from './loss.ts';
 import {
+  bytesIn,
   isOffline,
+  lossRate,
   queueBoundBytes,
   rateKbps,
+  roundTripMs,
   sampleDelayMs,
   segmentBytes,
   serialisationMs,
   type LinkDirection,
   type LinkProfile,
 } from './profiles.ts';
-import type { RandomSource } from './random.ts';
+import { seededRandom, type RandomSource } from './random.ts';
 
 /** What a link schedule drives: a shaper, or anything else that wants to follow the link. */
 export interface LinkControl {
@@ -26,8 +30,17 @@ export interface LinkShaperOptions {
   dropAfterMs?: number;
   /** Interface to listen on; default 127.0.0.1. */
   host?: string;
-  /** Jitter source; default Math.random. */
+  /**
+   * Jitter source; default Math.random. The loss draws of each direction are seeded from it once
+   * at construction, so a seeded source gives the same losses every run.
+   */
   random?: RandomSource;
+  /**
+   * Packet loss as the profile says (`upLossPercent`, `downLossPercent`): each lost segment stalls
+   * its connection's bytes about a round trip and halves that sender's congestion window. Default
+   * true; false gives a loss-free link whatever the profile.
+   */
+  loss?: boolean;
   /** Called for every chunk delivered across the link. */
   onDeliver?: (direction: LinkDirection, bytes: number) => void;
 }
@@ -41,7 +54,22 @@ export type LinkShaperEvents = {
   restore: [];
   /** A connection through the link failed (e.g. the target refused); it has been torn down. */
   connectionError: [error: Error];
+  /** Segments were lost and are being retransmitted (see `LinkLoss`). */
+  loss: [loss: LinkLoss];
 };
+
+/** One loss on the link, as the shaper reports it. */
+export interface LinkLoss {
+  readonly direction: LinkDirection;
+  /** Where in the direction's byte stream (all its connections together) the lost segment begins. */
+  readonly offset: number;
+  /** Segments lost: the first, plus its retransmissions lost again. */
+  readonly segments: number;
+  /** How much later the connection's bytes from there on arrive (a round trip per sending). */
+  readonly stallMs: number;
+  /** Whether the connection's sender halves its congestion window for it (once per window). */
+  readonly windowCut: boolean;
+}
 
 export interface LinkDirectionStats {
   /** Bytes read from senders and not yet on the wire. */
@@ -52,6 +80,16 @@ export interface LinkDirectionStats {
   boundBytes: number;
   /** Connections whose sender is paused by backpressure. */
   pausedSenders: number;
+  /** Segments lost so far (each recovered by retransmission; nothing is lost for the receiver). */
+  lostSegments: number;
+  /** Bytes sent again for those losses (link time they took from other data). */
+  retransmittedBytes: number;
+  /** Milliseconds the losses held up delivery in total (one round trip or more each). */
+  stalledMs: number;
+  /** Times a sender's congestion window was halved. */
+  windowCuts: number;
+  /** Connections whose congestion window is below the link's rate now (growing back after a loss). */
+  limitedSenders: number;
 }
 
 export const DEFAULT_DROP_AFTER_MS = 15_000;
@@ -73,6 +111,8 @@ class Flow {
   #lastDeliverAt = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   paused = false;
+  /** This sender's congestion window (unlimited until the link loses one of its segments). */
+  readonly window = new CongestionWindow();
 
   constructor(
     readonly lane: Lane,
@@ -180,6 +220,15 @@ interface OnTheWire {
   readonly flow: Flow;
   readonly chunk: Buffer | null;
   readonly endsAt: number;
+  /** Added to its delivery: the retransmission of a lost segment (0 when none was lost). */
+  readonly stallMs: number;
+}
+
+interface LossCounts {
+  lostSegments: number;
+  retransmittedBytes: number;
+  stalledMs: number;
+  windowCuts: number;
 }
 
 /** One direction of the link, shared by every connection through the shaper. */
@@ -190,12 +239,19 @@ class Lane {
   #linkFreeAt = 0;
   #current: OnTheWire | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Waits for an acknowledgement to open a congestion window when nothing else can go. */
+  #ackTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #loss: LossDraw;
+  readonly #counts: LossCounts = { lostSegments: 0, retransmittedBytes: 0, stalledMs: 0, windowCuts: 0 };
 
   constructor(
     readonly direction: LinkDirection,
     readonly link: LinkShaper,
     readonly onDelivered: (n: number) => void,
-  ) {}
+    lossRandom: RandomSource,
+  ) {
+    this.#loss = new LossDraw(lossRandom);
+  }
 
   get isDown(): boolean {
     return this.link.isDown;
@@ -212,11 +268,21 @@ class Lane {
   stats(): LinkDirectionStats {
     let inFlightBytes = this.#current?.chunk?.length ?? 0;
     let pausedSenders = 0;
+    let limitedSenders = 0;
     for (const f of this.#flows) {
       inFlightBytes += f.inFlightBytes;
       if (f.paused) pausedSenders++;
+      if (f.window.limited) limitedSenders++;
     }
-    return { queuedBytes: this.#queuedBytes, inFlightBytes, boundBytes: this.boundBytes, pausedSenders };
+    return {
+      queuedBytes: this.#queuedBytes,
+      inFlightBytes,
+      boundBytes: this.boundBytes,
+      pausedSenders,
+      ...this.#counts,
+      stalledMs: Math.round(this.#counts.stalledMs),
+      limitedSenders,
+    };
   }
 
   add(flow: Flow): void {
@@ -266,6 +332,8 @@ class Lane {
    */
   pump(): void {
     if (this.#timer) return;
+    if (this.#ackTimer) clearTimeout(this.#ackTimer);
+    this.#ackTimer = undefined;
     const t = now();
     let chained = false;
     for (;;) {
@@ -279,31 +347,97 @@ class Lane {
           return;
         }
         this.#current = undefined;
-        current.flow.propagate(current.chunk, current.endsAt + this.link.sampleDelayMs());
+        current.flow.propagate(current.chunk, current.endsAt + this.link.sampleDelayMs() + current.stallMs);
         chained = true;
       }
       const kbps = this.kbps;
       if (this.isDown || kbps <= 0) return;
-      const picked = this.#takeSegment(segmentBytes(kbps));
-      if (!picked) return;
-      const [flow, chunk] = picked;
       const start = chained ? this.#linkFreeAt : Math.max(t, this.#linkFreeAt);
+      const profile = this.link.profile;
+      this.#loss.setRate(this.link.lossEnabled ? lossRate(profile, this.direction) : 0);
+      // A chunk ends where the next lost segment begins, so only what follows a loss waits for it.
+      const beforeLoss = this.#loss.bytesBeforeLoss();
+      const max = beforeLoss > 0 ? Math.min(segmentBytes(kbps), beforeLoss) : segmentBytes(kbps);
+      const rttMs = roundTripMs(profile);
+      const picked = this.#takeSegment(max, start, bytesIn(rttMs, kbps) + segmentBytes(kbps));
+      if (!picked) {
+        this.#awaitAck(t);
+        return;
+      }
+      const [flow, chunk] = picked;
       const endsAt = start + (chunk ? serialisationMs(chunk.length, kbps) : 0);
       this.#linkFreeAt = endsAt;
-      this.#current = { flow, chunk, endsAt };
+      let stallMs = 0;
+      if (chunk) {
+        const offset = this.#loss.offset;
+        const lost = this.#loss.carry(chunk.length);
+        if (lost > 0) {
+          stallMs = this.#lose(flow, chunk.length, offset, lost, start, rttMs);
+          // The retransmission takes link time from whatever comes next.
+          this.#linkFreeAt += serialisationMs(Math.min(chunk.length, lost * LOSS_SEGMENT_BYTES), kbps);
+        }
+        // A loss-free link keeps no window books: everything goes as it did before loss existed.
+        if (this.#loss.rate > 0 || flow.window.limited) flow.window.sent(chunk.length, endsAt + rttMs + stallMs);
+      }
+      this.#current = { flow, chunk, endsAt, stallMs };
       if (chunk) this.#queuedBytes -= chunk.length;
       this.updateBackpressure();
     }
   }
 
-  /** Round robin over connections with queued data: a ship's connections share its uplink. */
-  #takeSegment(max: number): [Flow, Buffer | null] | undefined {
+  /**
+   * `lost` segments of `flow`'s chunk of `bytes` sent at `sentAt` were lost: TCP notices about a
+   * round trip later and retransmits, so the chunk (and, in order, everything behind it) arrives a
+   * round trip later — more if the retransmission is lost too — and the sender's window halves.
+   * Returns the delay added.
+   */
+  #lose(flow: Flow, bytes: number, offset: number, lost: number, sentAt: number, rttMs: number): number {
+    const sends = this.#loss.retransmissions();
+    let stallMs = 0;
+    for (let i = 0; i < sends; i++) stallMs += this.link.sampleDelayMs() + this.link.sampleDelayMs();
+    const cut = flow.window.lose(sentAt, sentAt + rttMs);
+    const resent = Math.min(bytes, lost * LOSS_SEGMENT_BYTES) * sends;
+    this.#counts.lostSegments += lost + sends - 1;
+    this.#counts.retransmittedBytes += resent;
+    this.#counts.stalledMs += stallMs;
+    if (cut) this.#counts.windowCuts++;
+    this.link.emit('loss', { direction: this.direction, offset, segments: lost + sends - 1, stallMs, windowCut: cut });
+    return stallMs;
+  }
+
+  /** Nothing could go: if a congestion window holds data back, wake when it opens. */
+  #awaitAck(t: number): void {
+    let next = Infinity;
+    for (const f of this.#flows) {
+      if (!f.hasQueued) continue;
+      const at = f.window.nextAckAt;
+      if (at !== undefined) next = Math.min(next, at);
+    }
+    if (next === Infinity) return;
+    this.#ackTimer = setTimeout(
+      () => {
+        this.#ackTimer = undefined;
+        this.pump();
+      },
+      Math.max(0, Math.ceil(next - t)),
+    );
+  }
+
+  /**
+   * Round robin over connections with queued data: a ship's connections share its uplink. A
+   * connection whose congestion window is full waits for acknowledgements (at time `t`);
+   * `ceiling` is the window at which it no longer limits (what the link carries in a round trip).
+   */
+  #takeSegment(max: number, t: number, ceiling: number): [Flow, Buffer | null] | undefined {
     const n = this.#flows.length;
     for (let k = 0; k < n; k++) {
       const i = (this.#next + k) % n;
       const flow = this.#flows[i];
       if (!flow?.hasQueued) continue;
-      const chunk = flow.take(max);
+      flow.window.ack(t, ceiling);
+      const room = flow.window.room();
+      if (room < Math.min(LOSS_SEGMENT_BYTES, flow.queuedBytes)) continue;
+      const chunk = flow.take(Math.min(max, Math.max(Math.floor(room), LOSS_SEGMENT_BYTES)));
       if (chunk === undefined) continue;
       this.#next = (i + 1) % n;
       return [flow, chunk];
@@ -322,7 +456,9 @@ class Lane {
 
   dispose(): void {
     if (this.#timer) clearTimeout(this.#timer);
+    if (this.#ackTimer) clearTimeout(this.#ackTimer);
     this.#timer = undefined;
+    this.#ackTimer = undefined;
     this.#current = undefined;
   }
 }
@@ -414,6 +550,7 @@ export class LinkShaper extends EventEmitter<LinkShaperEvents> implements LinkCo
   readonly #host: string;
   readonly #dropAfterMs: number;
   readonly #random: RandomSource;
+  readonly #loss: boolean;
   readonly #onDeliver: ((direction: LinkDirection, bytes: number) => void) | undefined;
 
   constructor(options: LinkShaperOptions) {
@@ -424,13 +561,19 @@ export class LinkShaper extends EventEmitter<LinkShaperEvents> implements LinkCo
     this.#host = options.host ?? '127.0.0.1';
     this.#dropAfterMs = options.dropAfterMs ?? DEFAULT_DROP_AFTER_MS;
     this.#random = options.random ?? Math.random;
+    this.#loss = options.loss ?? true;
     this.#onDeliver = options.onDeliver;
+    // Each direction draws its losses from its own stream, so jitter draws do not move them.
+    const lossSeed = Math.floor(this.#random() * 0x1_0000_0000);
     const counted = (direction: LinkDirection) => (n: number) => {
       this.#bytes[direction] += n;
       this.#onDeliver?.(direction, n);
       this.emit('delivered', direction, n);
     };
-    this.#lanes = { up: new Lane('up', this, counted('up')), down: new Lane('down', this, counted('down')) };
+    this.#lanes = {
+      up: new Lane('up', this, counted('up'), seededRandom(lossSeed)),
+      down: new Lane('down', this, counted('down'), seededRandom(lossSeed ^ 0x5bd1e995)),
+    };
     this.#down = isOffline(this.#profile);
     this.#server = net.createServer({ allowHalfOpen: true }, (socket) => this.#accept(socket));
     if (this.#down) this.#armDrop();
@@ -469,6 +612,11 @@ export class LinkShaper extends EventEmitter<LinkShaperEvents> implements LinkCo
 
   get inOutage(): boolean {
     return this.#outage;
+  }
+
+  /** False when the shaper was made loss-free (`loss: false`); otherwise the profile's loss applies. */
+  get lossEnabled(): boolean {
+    return this.#loss;
   }
 
   /** Cumulative bytes delivered across the link per direction. */
