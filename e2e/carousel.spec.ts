@@ -26,7 +26,7 @@ test('a carousel task: made, started, watched page by page across a reload, in b
   await carousel.openTab('task');
 
   // ── the editor: 6 channels of two ships, 4 cells a page, 20 s a page ──
-  let c = carousel.texts.carousel;
+  let c = carousel.carouselTexts;
   const name = `E2E 轮播 ${Date.now()}`;
   await carousel.openEditor();
   const editor = carousel.editor;
@@ -116,7 +116,7 @@ test('a carousel task: made, started, watched page by page across a reload, in b
   await carousel.player.getByRole('button', { name: c.player.exit }).click();
   await expect(carousel.player).toBeHidden();
   carousel = await carousel.switchLanguage('en');
-  c = carousel.texts.carousel;
+  c = carousel.carouselTexts;
   await carousel.rowButton(name, c.list.play).click();
   await expect(carousel.player.getByRole('button', { name: c.player.stop })).toBeVisible();
   const now = await carousel.pageNumber();

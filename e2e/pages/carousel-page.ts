@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { carouselEn, carouselZhCN } from '../../apps/web/src/features/carousel/locales.ts';
 import { type Language, TEXTS } from './monitor-page.ts';
 import { chooseLanguageInHeader, signInThroughApi } from './shell-page.ts';
 
@@ -29,8 +30,13 @@ export class CarouselPage {
     this.pageTag = this.player.getByTestId('carousel-page');
   }
 
+  /** The carousel screen's texts (they load with the screen, not with the first screen's). */
+  get carouselTexts() {
+    return this.language === 'en' ? carouselEn : carouselZhCN;
+  }
+
   private get c() {
-    return this.texts.carousel;
+    return this.carouselTexts;
   }
 
   /** Signs in through the API and leaves the token and language cookies in the browser. */
@@ -41,7 +47,7 @@ export class CarouselPage {
   /** From the main preview, through the top menu's Carousel item. */
   async open(): Promise<void> {
     await this.page.goto('/monitor/live/index');
-    await this.page.getByRole('menuitem', { name: this.c.menu, exact: true }).click();
+    await this.page.getByRole('menuitem', { name: this.texts.carousel.menu, exact: true }).click();
     await expect(this.page).toHaveURL(/\/monitor\/carouselConfig$/);
     await expect(this.root).toBeVisible({ timeout: 15_000 });
   }

@@ -1,12 +1,13 @@
 import 'i18next';
 import type { zhCN } from './locales/zh-CN.ts';
 import type { budgetsZhCN } from '../features/budgets/locales.ts';
+import type { carouselZhCN } from '../features/carousel/locales.ts';
 
-// Keys of t() are checked against the Chinese texts, the source language. Data budgets bring their
-// texts with their lazily loaded code (features/budgets/texts.ts), so they are typed here only.
+// Keys of t() are checked against the Chinese texts, the source language. Data budgets and the
+// carousel bring their texts with their lazily loaded code (i18n/lazy-texts.ts), so they are typed here.
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof zhCN & { budgets: typeof budgetsZhCN } };
+    resources: { translation: typeof zhCN & { budgets: typeof budgetsZhCN; carousel: typeof carouselZhCN } };
   }
 }

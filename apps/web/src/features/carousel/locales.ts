@@ -5,7 +5,6 @@
  * 通道 (channel), 清晰度 (resolution).
  */
 export const carouselZhCN = {
-  menu: '轮播',
   title: '轮播',
   organisation: '组织',
   organisationPrompt: '请选择组织',
@@ -156,7 +155,6 @@ export const carouselZhCN = {
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
 
 export const carouselEn: Widen<typeof carouselZhCN> = {
-  menu: 'Carousel',
   title: 'Carousel',
   organisation: 'Organisation',
   organisationPrompt: 'Choose an organisation',

@@ -10,7 +10,6 @@ import { mobileEn } from '../../mobile/locales.ts';
 import { playerCellEn } from '../../shared/player-cell/locales.ts';
 import { picturesEn } from '../../features/pictures/locales.ts';
 import { sourceTreeEn } from '../../shared/source-tree/locales.ts';
-import { carouselEn } from '../../features/carousel/locales.ts';
 import { talkEn } from '../../features/talk/locales.ts';
 import { ptzEn } from '../../features/ptz/locales.ts';
 
@@ -25,7 +24,8 @@ export const en: Messages = {
   shorePlayback: shorePlaybackEn,
   playback: playbackEn,
   pictures: picturesEn,
-  carousel: carouselEn,
+  // The rest of the carousel's texts load with its screen (features/carousel/texts.ts).
+  carousel: { menu: 'Carousel' },
   talk: talkEn,
   ptz: ptzEn,
   mobile: mobileEn,

@@ -12,7 +12,6 @@ import { mobileZhCN } from '../../mobile/locales.ts';
 import { playerCellZhCN } from '../../shared/player-cell/locales.ts';
 import { picturesZhCN } from '../../features/pictures/locales.ts';
 import { sourceTreeZhCN } from '../../shared/source-tree/locales.ts';
-import { carouselZhCN } from '../../features/carousel/locales.ts';
 import { talkZhCN } from '../../features/talk/locales.ts';
 import { ptzZhCN } from '../../features/ptz/locales.ts';
 
@@ -30,7 +29,8 @@ export const zhCN = {
   shorePlayback: shorePlaybackZhCN,
   playback: playbackZhCN,
   pictures: picturesZhCN,
-  carousel: carouselZhCN,
+  // The rest of the carousel's texts load with its screen (features/carousel/texts.ts).
+  carousel: { menu: '轮播' },
   talk: talkZhCN,
   ptz: ptzZhCN,
   /** The mobile app (src/mobile). */

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Checkbox, Drawer, Flex, Form, Input, InputNumber, Radio, Select, Spin, Switch, TimePicker, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useTranslation } from 'react-i18next';
+import { useCarouselTranslation as useTranslation } from '../texts.ts';
 import { useQueries } from '@tanstack/react-query';
 import { CAROUSEL_LAYOUTS, CAROUSEL_LIMITS, CAROUSEL_MODES, type Carousel, type CarouselKind } from '@ship-cctv/protocol';
 import { formatBytes } from '../../../lib/format-bytes.ts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useCarouselTranslation as useTranslation } from '../texts.ts';
 import type { CarouselCell } from '@ship-cctv/protocol';
 import type { PlayableSource } from '../../../shared/playable-source.ts';
 import { PlayerCell } from '../../../shared/player-cell/index.ts';

@@ -1,7 +1,7 @@
 import type { HTMLAttributes } from 'react';
 import { DeleteOutlined, EditOutlined, PlusOutlined, PoweroffOutlined, StopOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { Alert, Button, Popconfirm, Space, Table, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useCarouselTranslation as useTranslation } from '../texts.ts';
 import type { Carousel, CarouselKind, CarouselTaskState } from '@ship-cctv/protocol';
 import { useCarousels } from '../api/list.ts';
 import { useDeleteCarousel } from '../api/delete.ts';

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { Empty, Flex, Select, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useCarouselTranslation as useTranslation } from '../texts.ts';
 import { useSearchParams } from 'react-router';
 import type { Carousel, CarouselKind } from '@ship-cctv/protocol';
 import { pickOrg, useOrganisations } from '../../../shared/source-tree/index.ts';

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { CaretRightOutlined, CloseOutlined, LeftOutlined, PauseOutlined, PlayCircleOutlined, RightOutlined, StopOutlined } from '@ant-design/icons';
 import { Button, ConfigProvider, Empty, Space, Spin, Tag, Tooltip, theme } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useCarouselTranslation as useTranslation } from '../texts.ts';
 import type { CarouselDetail, CarouselKind } from '@ship-cctv/protocol';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCarouselDetail, useCarouselKind } from '../api/detail.ts';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined, HolderOutlined } from '@ant-design/icons';
 import { Button, Empty, Tooltip } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useCarouselTranslation as useTranslation } from '../texts.ts';
 import { type ChosenChannel, moveItem } from '../editor.ts';
 import styles from '../carousel.module.css';
 
