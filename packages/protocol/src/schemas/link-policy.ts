@@ -17,7 +17,7 @@ export type DefinitionLevel = (typeof DEFINITION_LEVELS)[number];
 export const POLICY_LINKS = ['VSAT', 'FBB', 'FOURTHG', 'IRIDIUM', 'AUTO', 'DEFAULT'] as const;
 export type PolicyLink = (typeof POLICY_LINKS)[number];
 
-const Level = (description: string) => Type.Union(DEFINITION_LEVELS.map((l) => Type.Literal(l)), { description });
+const Level = (description: string) => Type.Enum(DEFINITION_LEVELS, { description });
 
 export const LinkPolicyFields = {
   /** A cell of a 9- or 16-cell grid. */
@@ -31,7 +31,7 @@ export const LinkPolicyFields = {
 };
 
 export const LinkPolicySchema = Type.Object({
-  linkType: Type.Union(POLICY_LINKS.map((l) => Type.Literal(l))),
+  linkType: Type.Enum(POLICY_LINKS),
   ...LinkPolicyFields,
   /** Whether the organisation changed this link type's policy (false: the defaults). */
   custom: Type.Boolean(),
@@ -43,7 +43,7 @@ export type LinkPolicyList = Static<typeof LinkPolicyList>;
 
 export const LinkPolicyParams = Type.Object({
   orgId: Type.String({ minLength: 1, maxLength: 64 }),
-  linkType: Type.Union(POLICY_LINKS.map((l) => Type.Literal(l))),
+  linkType: Type.Enum(POLICY_LINKS),
 });
 export const LinkPolicyOrgParams = Type.Object({ orgId: Type.String({ minLength: 1, maxLength: 64 }) });
 
