@@ -25,13 +25,14 @@ export const cellDefinitionZhCN = {
   },
 };
 
+/** "Resolution", as the cell's control and notices say it in English. */
 export const cellDefinitionEn: typeof cellDefinitionZhCN = {
   reason: '{{level}}: {{link}} link, {{view}}',
-  explicit: 'Chosen by you: this cell keeps this definition',
+  explicit: 'Chosen by you: this cell keeps this resolution',
   level: {
-    lowest: 'Lowest definition',
-    standard: 'Standard definition',
-    best: 'Best definition',
+    lowest: 'Lowest resolution',
+    standard: 'Standard resolution',
+    best: 'Best resolution',
   },
   view: {
     grid: '{{count}}-cell grid',

@@ -11,7 +11,7 @@ export interface CellDefinitionState {
   ready: boolean;
   /** The template to ask for; undefined: the ship's default. */
   templateId: number | undefined;
-  /** Why, in the page's language ("Lowest definition: FBB link, 16-cell grid"); undefined while unknown. */
+  /** Why, in the page's language ("Lowest resolution: FBB link, 16-cell grid"); undefined while unknown. */
   reason: string | undefined;
   choice: CellDefinition | undefined;
   /** The operator picks a definition: it sticks for this cell. */
