@@ -15,8 +15,10 @@ const config: ShipConfig = {
   audio: false,
 };
 
+/** The server answers every link type; an organisation that changed nothing gets the defaults. */
+const DEFAULTS = LINK_POLICY_DEFAULTS;
 const choose = (linkType: string, gridSize: number, fullScreen = false, explicit?: number) =>
-  chooseCellDefinition({ config, policies: undefined, linkType, view: { gridSize, fullScreen }, explicit });
+  chooseCellDefinition({ config, policies: DEFAULTS, linkType, view: { gridSize, fullScreen }, explicit });
 
 describe('chooseCellDefinition (issue 19 items 2 and 4)', () => {
   it('over 4G: the lowest in a 9- or 16-cell grid, the standard (ship default) in a 1- or 4-cell grid, the best full screen', () => {
@@ -41,7 +43,7 @@ describe('chooseCellDefinition (issue 19 items 2 and 4)', () => {
   });
 
   it("follows the organisation's own policy for a link type over the defaults", () => {
-    const policies = { FOURTHG: { ...LINK_POLICY_DEFAULTS.FOURTHG, manyCells: 'standard', fullScreen: 'standard' } } as const;
+    const policies = { ...DEFAULTS, FOURTHG: { ...DEFAULTS.FOURTHG, manyCells: 'standard', fullScreen: 'standard' } } as const;
     expect(chooseCellDefinition({ config, policies, linkType: 'FOURTHG', view: { gridSize: 16, fullScreen: false }, explicit: undefined }).templateId).toBe(6);
     expect(chooseCellDefinition({ config, policies, linkType: 'FOURTHG', view: { gridSize: 16, fullScreen: true }, explicit: undefined }).templateId).toBe(6);
     // Other link types keep the defaults.
@@ -54,8 +56,12 @@ describe('chooseCellDefinition (issue 19 items 2 and 4)', () => {
     }
   });
 
+  it('plays the ship default when the policies could not be loaded', () => {
+    expect(chooseCellDefinition({ config, policies: {}, linkType: 'FBB', view: { gridSize: 16, fullScreen: false }, explicit: undefined })).toEqual({ kind: 'shipDefault', templateId: undefined });
+  });
+
   it("asks for nothing in particular on a ship without a default group (the server says 无默认清晰度模板)", () => {
     expect(modelAt({ ...config, defaultGroupId: null }, 'lowest')).toBeUndefined();
-    expect(chooseCellDefinition({ config: { ...config, defaultGroupId: 3 }, policies: undefined, linkType: 'FBB', view: { gridSize: 16, fullScreen: false }, explicit: undefined }).templateId).toBeUndefined();
+    expect(chooseCellDefinition({ config: { ...config, defaultGroupId: 3 }, policies: DEFAULTS, linkType: 'FBB', view: { gridSize: 16, fullScreen: false }, explicit: undefined }).templateId).toBeUndefined();
   });
 });

@@ -1,5 +1,4 @@
 import {
-  LINK_POLICY_DEFAULTS,
   levelFor,
   policyLinkOf,
   type CellView,
@@ -17,13 +16,15 @@ export type CellDefinition =
   /** The operator picked it in this cell: it sticks until the cell gets another channel. */
   | { kind: 'explicit'; templateId: number }
   /** The link policy's choice for this view (templateId undefined: the ship has no default group; the server says so). */
-  | { kind: 'policy'; templateId: number | undefined; level: DefinitionLevel; because: 'fullScreen' | 'manyCells' | 'fewCells'; link: PolicyLink; gridSize: number };
+  | { kind: 'policy'; templateId: number | undefined; level: DefinitionLevel; because: 'fullScreen' | 'manyCells' | 'fewCells'; link: PolicyLink; gridSize: number }
+  /** No policy known for the link (the policies could not be loaded): the ship's default, as before policies. */
+  | { kind: 'shipDefault'; templateId: undefined };
 
 export interface CellDefinitionInput {
   /** The ship's definition templates (spec §3 Config). */
   config: ShipConfig;
-  /** The organisation's policies by link type (absent: the defaults). */
-  policies: Partial<Record<PolicyLink, LinkPolicyUpdate>> | undefined;
+  /** The organisation's policies by link type, as the server answers them (every link type). */
+  policies: Partial<Record<PolicyLink, LinkPolicyUpdate>>;
   /** The ship's link as its status says (any value; see policyLinkOf). */
   linkType: string;
   view: CellView;
@@ -58,7 +59,8 @@ export function modelAt(config: ShipConfig, level: DefinitionLevel): DefinitionM
 export function chooseCellDefinition({ config, policies, linkType, view, explicit }: CellDefinitionInput): CellDefinition {
   if (explicit !== undefined) return { kind: 'explicit', templateId: explicit };
   const link = policyLinkOf(linkType);
-  const policy = policies?.[link] ?? LINK_POLICY_DEFAULTS[link];
+  const policy = policies[link];
+  if (!policy) return { kind: 'shipDefault', templateId: undefined };
   const { level, because } = levelFor(policy, view);
   return { kind: 'policy', templateId: modelAt(config, level)?.id, level, because, link, gridSize: view.gridSize };
 }

@@ -33,10 +33,10 @@ export function useCellDefinition(source: PlayableSource, view: CellView | undef
   if (!view || explicit !== undefined) {
     return { ready: true, templateId: explicit, reason: explicit !== undefined && view ? t('cellDefinition.explicit') : undefined, choice: explicit === undefined ? undefined : { kind: 'explicit', templateId: explicit }, choose: setExplicit };
   }
-  // A failed answer plays the ship's default (config) or the default policies (policies): never nothing.
+  // A failed answer plays the ship's default, as before policies: never nothing.
   const ready = (config.data !== undefined || config.isError) && (policies.data !== undefined || policies.isError);
   if (!ready || !config.data) return { ready, templateId: undefined, reason: undefined, choice: undefined, choose: setExplicit };
-  const choice = chooseCellDefinition({ config: config.data, policies: policies.data, linkType, view, explicit: undefined });
+  const choice = chooseCellDefinition({ config: config.data, policies: policies.data ?? {}, linkType, view, explicit: undefined });
   if (choice.kind !== 'policy') return { ready, templateId: choice.templateId, reason: undefined, choice, choose: setExplicit };
   const reason = t('cellDefinition.reason', {
     level: t(`cellDefinition.level.${choice.level}`),
