@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import {
   levelFor,
   policyLinkOf,
@@ -63,4 +64,13 @@ export function chooseCellDefinition({ config, policies, linkType, view, explici
   if (!policy) return { kind: 'shipDefault', templateId: undefined };
   const { level, because } = levelFor(policy, view);
   return { kind: 'policy', templateId: modelAt(config, level)?.id, level, because, link, gridSize: view.gridSize };
+}
+
+/** A policy's choice in words, in the page's language: "Lowest resolution: FBB link, 16-cell grid" / "最低清晰度：FBB 链路，16 分屏". */
+export function reasonFor(choice: Extract<CellDefinition, { kind: 'policy' }>, t: TFunction): string {
+  return t('cellDefinition.reason', {
+    level: t(`cellDefinition.level.${choice.level}`),
+    link: t(`cellDefinition.link.${choice.link}`),
+    view: choice.because === 'fullScreen' ? t('cellDefinition.view.fullScreen') : t('cellDefinition.view.grid', { count: choice.gridSize }),
+  });
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useShipStatus } from '../../lib/realtime/index.ts';
 import type { PlayableSource } from '../playable-source.ts';
 import { useShipConfig } from '../player-cell/ship-config.ts';
-import { chooseCellDefinition, type CellDefinition, type CellView } from './choose-definition.ts';
+import type { CellDefinition, CellView } from './choose-definition.ts';
 import { useLinkPolicies } from './link-policy-api.ts';
 
 export interface CellDefinitionState {
@@ -35,13 +35,10 @@ export function useCellDefinition(source: PlayableSource, view: CellView | undef
   }
   // A failed answer plays the ship's default, as before policies: never nothing.
   const ready = (config.data !== undefined || config.isError) && (policies.data !== undefined || policies.isError);
-  if (!ready || !config.data) return { ready, templateId: undefined, reason: undefined, choice: undefined, choose: setExplicit };
-  const choice = chooseCellDefinition({ config: config.data, policies: policies.data ?? {}, linkType, view, explicit: undefined });
+  if (!ready || !config.data || !policies.data) return { ready, templateId: undefined, reason: undefined, choice: undefined, choose: setExplicit };
+  const { chooseCellDefinition, reasonFor } = policies.data.rules;
+  const choice = chooseCellDefinition({ config: config.data, policies: policies.data.byLink, linkType, view, explicit: undefined });
   if (choice.kind !== 'policy') return { ready, templateId: choice.templateId, reason: undefined, choice, choose: setExplicit };
-  const reason = t('cellDefinition.reason', {
-    level: t(`cellDefinition.level.${choice.level}`),
-    link: t(`cellDefinition.link.${choice.link}`),
-    view: choice.because === 'fullScreen' ? t('cellDefinition.view.fullScreen') : t('cellDefinition.view.grid', { count: choice.gridSize }),
-  });
+  const reason = reasonFor(choice, t);
   return { ready, templateId: choice.templateId, reason, choice, choose: setExplicit };
 }
