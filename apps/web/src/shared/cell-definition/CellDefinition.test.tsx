@@ -25,8 +25,8 @@ const defaults = (orgId: string): LinkPolicyList => ({ orgId, policies: POLICY_L
 function answerApi(opts: { policies?: LinkPolicyList; hold?: boolean } = {}) {
   const pending: (() => void)[] = [];
   vi.spyOn(apiClient, 'get').mockImplementation((path: string) => {
-    const data = path.includes('shipGroup/ship/list') ? CONFIG : path.includes('/cctv/linkPolicy/') ? (opts.policies ?? defaults('blueocean')) : undefined;
-    const answer = data === undefined ? undefined : { data };
+    // The api client answers the envelope's data: the ship list's is { data: config } (spec §7), the policies' the list.
+    const answer = path.includes('shipGroup/ship/list') ? { data: CONFIG } : path.includes('/cctv/linkPolicy/') ? (opts.policies ?? defaults('blueocean')) : undefined;
     if (answer === undefined) return new Promise(() => undefined);
     if (!opts.hold) return Promise.resolve(answer as never);
     return new Promise((resolve) => pending.push(() => resolve(answer as never)));

@@ -4,9 +4,8 @@ import { apiClient } from '../../lib/api-client.ts';
 import type * as Rules from './choose-definition.ts';
 
 /** `GET /api/v1/cctv/linkPolicy/{orgId}`: the organisation's definition policy per link type. */
-export async function getLinkPolicies(orgId: string, signal?: AbortSignal): Promise<LinkPolicyList> {
-  const answer = await apiClient.get<{ data: LinkPolicyList }>(`/cctv/linkPolicy/${encodeURIComponent(orgId)}`, { signal });
-  return answer.data;
+export function getLinkPolicies(orgId: string, signal?: AbortSignal): Promise<LinkPolicyList> {
+  return apiClient.get<LinkPolicyList>(`/cctv/linkPolicy/${encodeURIComponent(orgId)}`, { signal });
 }
 
 export interface LinkPolicies {
