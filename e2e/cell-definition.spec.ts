@@ -56,8 +56,10 @@ test('a 16-cell grid asks for the lowest definition, a 1-cell grid for the stand
 
   // The control's tooltip names the definition and why.
   await cell.locator('[data-definition-reason]').hover();
-  await expect(page.getByRole('tooltip')).toContainText('标准清晰度：4G 链路，1 分屏');
-  await page.screenshot({ path: 'docs/screenshots/cell-definition-zh-CN.png' });
+  const tooltip = page.getByRole('tooltip').filter({ hasText: '标准清晰度：4G 链路，1 分屏' });
+  await expect(tooltip).toBeVisible();
+  await expect(tooltip).toHaveText('标清 640×360 · 标准清晰度：4G 链路，1 分屏');
+  await page.screenshot({ path: 'docs/screenshots/cell-definition-zh-CN.png', animations: 'disabled' });
 
   // Back to 16 cells: the lowest again, and no other stream was asked for on the way.
   await grid.setGridSize(16);

@@ -38,7 +38,8 @@ export function DefinitionSelect({ orgId, shipId, value, onChange, reason, getPo
   const options = groups.size === 1 ? [...groups.values()][0]?.options : [...groups.values()];
   const current = choices.find((c) => c.model.id === shown);
   return (
-    <Tooltip title={reason && current ? `${definitionName(current.model, i18n.language)} · ${reason}` : reason} getPopupContainer={getPopupContainer}>
+    // Below the control: the cell clips what would open above its title bar.
+    <Tooltip title={reason && current ? `${definitionName(current.model, i18n.language)} · ${reason}` : reason} placement="bottom" getPopupContainer={getPopupContainer}>
       <span className={styles.definition} data-definition-reason={reason ?? ''}>
         <span className={styles.definitionWide}>
           <Select<number>
