@@ -22,11 +22,11 @@ const CONFIG: ShipConfig = {
 const defaults = (orgId: string): LinkPolicyList => ({ orgId, policies: POLICY_LINKS.map((linkType) => ({ linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false })) });
 
 /** Answers the ship's config and the organisation's link policies, each when the test says (or at once). */
-function answerApi(opts: { policies?: LinkPolicyList; hold?: boolean } = {}) {
+function answerApi(opts: { policies?: LinkPolicyList; config?: ShipConfig; hold?: boolean } = {}) {
   const pending: (() => void)[] = [];
   vi.spyOn(apiClient, 'get').mockImplementation((path: string) => {
     // The api client answers the envelope's data: the ship list's is { data: config } (spec §7), the policies' the list.
-    const answer = path.includes('shipGroup/ship/list') ? { data: CONFIG } : path.includes('/cctv/linkPolicy/') ? (opts.policies ?? defaults('blueocean')) : undefined;
+    const answer = path.includes('shipGroup/ship/list') ? { data: opts.config ?? CONFIG } : path.includes('/cctv/linkPolicy/') ? (opts.policies ?? defaults('blueocean')) : undefined;
     if (answer === undefined) return new Promise(() => undefined);
     if (!opts.hold) return Promise.resolve(answer as never);
     return new Promise((resolve) => pending.push(() => resolve(answer as never)));
@@ -143,6 +143,15 @@ describe('a live cell picks its definition by grid size, full screen and link (i
     expect(play).not.toHaveBeenCalled();
     act(() => api.release(1));
     await waitFor(() => expect(templatesPlayed(play)).toEqual([6]));
+  });
+
+  it('on a ship without a default template asks for nothing in particular and gives no reason (the server says 无默认清晰度模板)', async () => {
+    answerApi({ config: { ...CONFIG, defaultGroupId: null } });
+    const play = vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(() => undefined);
+    renderCell(16);
+    link('FBB');
+    await waitFor(() => expect(templatesPlayed(play)).toEqual([undefined]));
+    expect(reason()).toBe('');
   });
 
   it("follows the organisation's own policy", async () => {

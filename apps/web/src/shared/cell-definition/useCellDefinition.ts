@@ -38,7 +38,8 @@ export function useCellDefinition(source: PlayableSource, view: CellView | undef
   if (!ready || !config.data || !policies.data) return { ready, templateId: undefined, reason: undefined, choice: undefined, choose: setExplicit };
   const { chooseCellDefinition, reasonFor } = policies.data.rules;
   const choice = chooseCellDefinition({ config: config.data, policies: policies.data.byLink, linkType, view, explicit: undefined });
-  if (choice.kind !== 'policy') return { ready, templateId: choice.templateId, reason: undefined, choice, choose: setExplicit };
+  // A ship without a default template: the server says 无默认清晰度模板, no policy to explain.
+  if (choice.kind !== 'policy' || choice.templateId === undefined) return { ready, templateId: choice.templateId, reason: undefined, choice, choose: setExplicit };
   const reason = reasonFor(choice, t);
   return { ready, templateId: choice.templateId, reason, choice, choose: setExplicit };
 }
