@@ -229,6 +229,16 @@ export class LiveService {
     }
   }
 
+  /**
+   * A viewer switched this stream's camera to another definition: if nobody else holds the stream
+   * it left, it stops now instead of lingering beside the new one on the ship's uplink (a grid
+   * resized from 4 to 16 cells would otherwise carry both definitions of every cell for the linger).
+   */
+  stopLeftBehind(source: LiveSource): void {
+    const entry = this.registry.entries().find((e) => e.source === source);
+    if (entry?.lingering) this.registry.evict(entry.key, { stop: true });
+  }
+
   /** Uplinks currently requested from ships (for tests and introspection). */
   activeStreams(): { key: string; shipId: string; viewers: number; definition: number; state: string; lingering: boolean }[] {
     return this.registry.entries().map((e) => ({

@@ -95,7 +95,7 @@ describe('definition switch reuses a running uplink', () => {
     await t?.close();
   });
 
-  it('a viewer switching to the definition another viewer watches joins that uplink; its old one stops after the linger', async () => {
+  it('a viewer switching to the definition another viewer watches joins that uplink; the one it left stops at once (no linger beside it)', async () => {
     const camera = 'S1001-C02-1';
     const a = await viewer();
     const b = await viewer();
@@ -108,11 +108,32 @@ describe('definition switch reuses a running uplink', () => {
     b.events.length = 0;
     b.send({ type: 'play', mode: 'live', cameraId: camera, templateId: LOWEST });
     await b.until((c) => c.event('codec', (e) => e.templateId === LOWEST) !== undefined, 10_000, 'B at the lowest definition');
-    // B's old stream lingers, then the ship is told to stop it; no third stream was asked for.
-    await expect.poll(() => agent.received.filter((m) => m.type === 'live.stop').length).toBe(1);
-    expect(starts()).toHaveLength(2);
+    // B's old stream was dropped before B joined the other (no linger beside it), and the ship told to stop it; no third stream.
     expect(streamsOf(camera)).toEqual([expect.objectContaining({ viewers: 2, definition: LOWEST, lingering: false })]);
+    await agent.until(() => agent.received.filter((m) => m.type === 'live.stop').length === 1, 'the old stream stopped');
+    expect(starts()).toHaveLength(2);
     expect(doubles).toEqual([]);
+  });
+
+  it('a stream another viewer still watches keeps running when one viewer switches away; a replay of the same definition reuses it', async () => {
+    const camera = 'S1001-C04-1';
+    const a = await viewer();
+    const b = await viewer();
+    a.send({ type: 'play', mode: 'live', cameraId: camera, templateId: STANDARD });
+    b.send({ type: 'play', mode: 'live', cameraId: camera, templateId: STANDARD });
+    await b.until((c) => c.event('codec', (e) => e.templateId === STANDARD) !== undefined, 10_000, 'B playing');
+    await a.until((c) => c.event('codec', (e) => e.templateId === STANDARD) !== undefined, 10_000, 'A playing');
+    b.send({ type: 'play', mode: 'live', cameraId: camera, templateId: LOWEST });
+    await b.until((c) => c.event('codec', (e) => e.templateId === LOWEST) !== undefined, 10_000, 'B at the lowest');
+    // A still watches the standard stream: it runs on, and the ship runs one stream per definition.
+    expect(agent.received.filter((m) => m.type === 'live.stop')).toHaveLength(0);
+    expect(streamsOf(camera).map((s) => [s.definition, s.viewers]).sort()).toEqual([[LOWEST, 1], [STANDARD, 1]]);
+    // A asks again for what it watches (a replay): the same stream, nothing new on the ship.
+    a.events.length = 0;
+    a.send({ type: 'play', mode: 'live', cameraId: camera, templateId: STANDARD });
+    await a.until((c) => c.event('codec', (e) => e.templateId === STANDARD) !== undefined, 10_000, 'A again');
+    expect(starts()).toHaveLength(2);
+    expect(agent.received.filter((m) => m.type === 'live.stop')).toHaveLength(0);
   });
 
   it('a viewer asking for the lowest definition rides the stream a degraded link dropped to it, and gets its own when the link recovers', async () => {
