@@ -41,6 +41,8 @@ import vodRoutes from './routes/cctvv3-server/vod.ts';
 import databasePlugin, { type DatabasePluginOptions } from './plugins/app/database.ts';
 import sessionsPlugin, { type SessionsPluginOptions } from './plugins/app/sessions.ts';
 import fleetPlugin from './plugins/app/fleet.ts';
+import linkPolicyPlugin from './plugins/app/link-policy.ts';
+import linkPolicyRoutes from './routes/link-policy/index.ts';
 import rootRoutes from './routes/root.ts';
 import sysRoutes from './routes/api/sys.ts';
 import cctvRoutes from './routes/api/cctv/index.ts';
@@ -173,6 +175,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
   await app.register(jobsPlugin, { ...(opts.instanceName ? { instance: instanceId } : {}), ...opts.jobs });
   await app.register(fleetPlugin);
+  await app.register(linkPolicyPlugin);
   await app.register(statusPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, refreshMs: opts.statusRefreshMs });
   await app.register(stompPlugin, opts.stomp ?? {});
   await app.register(agentLinkPlugin, { liveness: opts.liveness });
@@ -208,6 +211,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(carouselRoutes, { prefix: '/api/v1/cctv/carousel' });
   await app.register(ptzRoutes, { prefix: '/api/v1/cctv/ptz' });
   await app.register(budgetRoutes, { prefix: '/api/v1/cctv' });
+  await app.register(linkPolicyRoutes, { prefix: '/api/v1/cctv/linkPolicy' });
   await app.register(webAppPlugin, { webDist: opts.webDist });
 
   return app;

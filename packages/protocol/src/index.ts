@@ -17,6 +17,8 @@ export * from './schemas/record.ts';
 export * from './schemas/pictures.ts';
 export * from './schemas/carousel.ts';
 export * from './schemas/ptz.ts';
+export * from './schemas/link-policy.ts';
+export * from './link-policy-rules.ts';
 export * from './backoff.ts';
 export * from './talk.ts';
 export * from './schemas/budget.ts';

@@ -534,3 +534,27 @@ export const budgetOverrides = pgTable(
   },
   (t) => [index('budget_overrides_ship_idx').on(t.shipId, t.validUntil), index('budget_overrides_org_idx').on(t.orgId, t.createdAt)],
 );
+
+/**
+ * An organisation's own definition policy for one link type (issue 19 item 4); a link type without
+ * a row follows the nearest organisation above that has one, else LINK_POLICY_DEFAULTS.
+ */
+export const linkPolicies = pgTable(
+  'link_policies',
+  {
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** One of POLICY_LINKS. */
+    linkType: text('link_type').notNull(),
+    /** lowest | standard | best, for a cell of a 9- or 16-cell grid. */
+    manyCells: text('many_cells').notNull(),
+    fewCells: text('few_cells').notNull(),
+    fullScreen: text('full_screen').notNull(),
+    stills: boolean('stills').notNull(),
+    stillsEverySeconds: integer('stills_every_seconds').notNull(),
+    updatedBy: text('updated_by').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.linkType] })],
+);

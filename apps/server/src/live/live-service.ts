@@ -45,6 +45,26 @@ export interface LiveAdmissionNotice {
  */
 export type LiveAdmissionRule = (access: Access, view: { shipId: string; orgId: string; cameraId: string }) => Promise<{ lowestOnly: true; notice: 'budgetLowest' } | undefined>;
 
+/** What a viewer's stream is, to find another running stream that carries the same. */
+export interface StreamWants {
+  cameraId: string;
+  templateId: number;
+  audio: boolean;
+}
+
+const wantsOf = (spec: LiveStreamSpec): StreamWants => ({ cameraId: spec.cameraId, templateId: spec.requested.id, audio: spec.audio });
+
+/** What `join` needs: the stream's key, whether it lingers, what it carries, and how to make it. */
+export type JoinTicket = Pick<LiveTicket, 'key' | 'linger'> & { wants?: StreamWants; source: () => LiveSource };
+
+interface Guest {
+  ticket: JoinTicket;
+  viewer: LiveViewer;
+  shipId: string;
+  /** The lease it holds now: on its carrier, then (after a move) on its own stream. */
+  current: Lease<LiveSource>;
+}
+
 /**
  * Live video on shore: one uplink per (camera, definition) however many watch, started when the
  * first viewer comes, stopped a linger after the last leaves. Each source opens its uplink on its
@@ -58,6 +78,8 @@ export class LiveService {
   private readonly registry: StreamRegistry<string, LiveSource>;
   private readonly controllers = new Map<string, DefinitionController>();
   private readonly taps = new Set<LiveMediaTap>();
+  /** Viewers riding another request's stream that carries their definition (see join). */
+  private readonly guests = new Set<Guest>();
   private origin: LiveOrigin;
 
   constructor(
@@ -100,7 +122,7 @@ export class LiveService {
   }
 
   /** Checks access and picks the definition; throws ApiError (403/404) or LiveRequestError. */
-  async resolve(access: Access, cameraId: string, templateId: number | undefined, on?: { carouselId?: string | undefined }): Promise<LiveTicket & { source: () => LiveSource }> {
+  async resolve(access: Access, cameraId: string, templateId: number | undefined, on?: { carouselId?: string | undefined }): Promise<LiveTicket & JoinTicket> {
     const { requested: asked, lowest, audio, ...ticket } = await resolveStreamAccess(this.fleet, access, cameraId, templateId);
     let requested = asked;
     const notices: LiveAdmissionNotice[] = [];
@@ -123,7 +145,7 @@ export class LiveService {
     if (paged) ticket.autoShutdown = { ...ticket.autoShutdown, enabled: false };
     // Sound on or off is a different stream (a ship's flag changed while one ran: the next joins the new one).
     const spec: LiveStreamSpec = { key: `${cameraId}@${requested.id}${audio ? '+audio' : ''}`, shipId: ticket.shipId, cameraId, requested, lowest, audio };
-    return { ...ticket, linger: !paged, notices, key: spec.key, source: () => this.sourceFor(spec) };
+    return { ...ticket, linger: !paged, notices, key: spec.key, wants: wantsOf(spec), source: () => this.sourceFor(spec) };
   }
 
   /**
@@ -140,7 +162,7 @@ export class LiveService {
    * leaving: the other instance lingered already.
    */
   joinFor(spec: LiveStreamSpec, viewer: LiveViewer): Lease<LiveSource> {
-    return this.join({ key: spec.key, linger: false, source: () => this.sourceFor(spec) }, viewer);
+    return this.join({ key: spec.key, linger: false, wants: wantsOf(spec), source: () => this.sourceFor(spec) }, viewer);
   }
 
   private sourceFor(spec: LiveStreamSpec): LiveSource {
@@ -165,8 +187,36 @@ export class LiveService {
     return () => this.taps.delete(tap);
   }
 
-  /** Adds a viewer to the ticket's stream, starting the uplink if nobody watched it; release the lease to leave. */
-  join(ticket: Pick<LiveTicket, 'key' | 'linger'> & { source: () => LiveSource }, viewer: LiveViewer): Lease<LiveSource> {
+  /**
+   * Adds a viewer to the ticket's stream, starting the uplink if nobody watched it; release the
+   * lease to leave. When the ship's link is degraded, another stream of the camera may be carrying
+   * the very definition asked for (a stream asked at a higher one, dropped to the lowest): the
+   * viewer joins that uplink as its guest instead of starting a second stream of the same camera
+   * and definition, and moves to a stream of its own when the carrier steps back up.
+   */
+  join(ticket: JoinTicket, viewer: LiveViewer): Lease<LiveSource> {
+    const carrier = ticket.wants && !this.registry.get(ticket.key) ? this.carrierOf(ticket.wants) : undefined;
+    if (!carrier) return this.joinOwn(ticket, viewer);
+    const lease = this.registry.lease(carrier, () => {
+      throw new Error('the carrying stream is gone');
+    });
+    lease.source.addViewer(viewer, ticket.wants?.templateId);
+    const guest: Guest = { ticket, viewer, current: lease, shipId: lease.source.shipId };
+    this.guests.add(guest);
+    this.log.info({ key: ticket.key, carrier }, 'live: joined a running stream of the same definition (no second uplink)');
+    return {
+      get source() {
+        return guest.current.source;
+      },
+      release: () => {
+        this.guests.delete(guest);
+        guest.current.source.removeViewer(viewer);
+        guest.current.release({ linger: ticket.linger });
+      },
+    };
+  }
+
+  private joinOwn(ticket: JoinTicket, viewer: LiveViewer): Lease<LiveSource> {
     const lease = this.registry.lease(ticket.key, () => {
       const s = ticket.source();
       if (this.controllers.get(s.shipId)?.isDegraded) s.setDegraded(true);
@@ -181,6 +231,42 @@ export class LiveService {
         lease.release({ linger: ticket.linger });
       },
     };
+  }
+
+  /** The key of a running stream of another request that now carries exactly what `wants` asks for. */
+  private carrierOf(wants: StreamWants): string | undefined {
+    return this.registry
+      .entries()
+      .find((e) => e.source.cameraId === wants.cameraId && e.source.hasAudio === wants.audio && e.source.definition.id === wants.templateId && e.source.currentState !== 'offline')?.key;
+  }
+
+  /**
+   * The ship's streams step back up: each guest leaves its carrier before the carrier changes
+   * definition (it must not get the higher one), and gets the stream it asked for once the
+   * carriers have moved on — so the ship never runs two streams of one camera and definition.
+   */
+  private restoreWithGuests(shipId: string): void {
+    const moving = [...this.guests].filter((g) => g.shipId === shipId);
+    for (const guest of moving) {
+      guest.current.source.removeViewer(guest.viewer);
+      this.guests.delete(guest);
+    }
+    for (const s of this.sourcesOf(shipId)) s.setDegraded(false);
+    for (const guest of moving) {
+      const old = guest.current;
+      guest.current = this.joinOwn(guest.ticket, guest.viewer);
+      old.release({ linger: guest.ticket.linger });
+    }
+  }
+
+  /**
+   * A viewer switched this stream's camera to another definition: if nobody else holds the stream
+   * it left, it stops now instead of lingering beside the new one on the ship's uplink (a grid
+   * resized from 4 to 16 cells would otherwise carry both definitions of every cell for the linger).
+   */
+  stopLeftBehind(source: LiveSource): void {
+    const entry = this.registry.entries().find((e) => e.source === source);
+    if (entry?.lingering) this.registry.evict(entry.key, { stop: true });
   }
 
   /** Uplinks currently requested from ships (for tests and introspection). */
@@ -217,7 +303,8 @@ export class LiveService {
     if (!decision) return;
     this.log.info({ shipId, queuedMs, decision }, 'ship uplink definition change');
     this.opts.onDefinitionChange?.(shipId, decision);
-    for (const s of this.sourcesOf(shipId)) s.setDegraded(decision === 'degrade');
+    if (decision === 'restore') return this.restoreWithGuests(shipId);
+    for (const s of this.sourcesOf(shipId)) s.setDegraded(true);
   }
 
   private onQueueReport(shipId: string, msg: LinkQueueMessage): void {

@@ -146,10 +146,15 @@ export class LiveSource implements Source {
     this.viewers.clear();
   }
 
-  addViewer(viewer: LiveViewer): void {
+  get hasAudio(): boolean {
+    return this.deps.audio ?? false;
+  }
+
+  /** `wantedId`: the definition this viewer asked for, when not this source's own (a guest: no "lowest definition" notice for what it asked). */
+  addViewer(viewer: LiveViewer, wantedId?: number): void {
     this.viewers.add(viewer);
     viewer.sendJson({ type: 'status', state: this.state, ...(this.stateReason ? { reason: this.stateReason } : {}) });
-    if (this.effective.id !== this.deps.requested.id) {
+    if (this.effective.id !== this.deps.requested.id && this.effective.id !== wantedId) {
       viewer.sendJson({ type: 'notice', code: 'lowestDefinition', templateId: this.effective.id });
     }
     // The codec event must reach the viewer before the init segment the hub sends on joining.

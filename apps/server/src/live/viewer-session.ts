@@ -13,7 +13,8 @@ import { ApiError } from '../lib/envelope.ts';
 import type { AuthContext } from '../services/sessions.ts';
 import { checkPlaybackCommand, type PlaybackCommand } from '../playback/commands.ts';
 import type { PlaybackService } from '../playback/playback-service.ts';
-import type { LiveViewer } from './live-source.ts';
+import type { Lease } from '../media/stream-registry.ts';
+import type { LiveSource, LiveViewer } from './live-source.ts';
 import { LiveRequestError, type LiveService, type LiveTicket } from './live-service.ts';
 
 const ClientMessage = Compile(
@@ -71,6 +72,8 @@ export class ViewerSession implements LiveViewer {
   private closed = false;
   /** The live view asked for last (a continue after the limit's pause asks for it again). */
   private lastLive: { cameraId: string; templateId: number | undefined; carouselId: string | undefined } | undefined;
+  /** The live stream this socket joined last (to tell a definition switch from a new view). */
+  private watched: { cameraId: string; key: string; lease: Lease<LiveSource> } | undefined;
 
   constructor(
     private readonly ws: WebSocket,
@@ -156,6 +159,7 @@ export class ViewerSession implements LiveViewer {
 
   private async playShip(cmd: ShipPlaybackCommand): Promise<void> {
     this.leave();
+    this.watched = undefined;
     this.watch = undefined;
     this.lastLive = undefined;
     const service = this.playback;
@@ -204,8 +208,10 @@ export class ViewerSession implements LiveViewer {
   }
 
   private async play(cameraId: string, templateId: number | undefined, carouselId?: string): Promise<void> {
+    const left = this.watched;
     this.leave();
     this.lastLive = { cameraId, templateId, carouselId };
+    this.watched = undefined;
     const play = ++this.plays;
     let ticket;
     try {
@@ -215,7 +221,17 @@ export class ViewerSession implements LiveViewer {
       throw err;
     }
     if (this.closed || play !== this.plays) return;
-    this.watch = { autoShutdown: ticket.autoShutdown, join: () => this.live.join(ticket, this) };
+    // The same camera at another definition (the operator's pick, the grid's size): the stream left
+    // behind is not wanted by this viewer any more.
+    if (left && left.cameraId === cameraId && left.key !== ticket.key) this.live.stopLeftBehind(left.lease.source);
+    this.watch = {
+      autoShutdown: ticket.autoShutdown,
+      join: () => {
+        const lease = this.live.join(ticket, this);
+        this.watched = { cameraId, key: ticket.key, lease };
+        return lease;
+      },
+    };
     this.sendJson({ type: 'status', state: 'starting', waitSeconds: ticket.waitSeconds });
     for (const notice of ticket.notices) this.sendJson({ type: 'notice', ...notice });
     this.join();

@@ -8,6 +8,7 @@ import { shorePlaybackEn } from '../../features/shore-playback/locales.ts';
 import { playbackEn } from '../../features/playback/locales.ts';
 import { mobileEn } from '../../mobile/locales.ts';
 import { playerCellEn } from '../../shared/player-cell/locales.ts';
+import { cellDefinitionEn } from '../../shared/cell-definition/locales.ts';
 import { picturesEn } from '../../features/pictures/locales.ts';
 import { sourceTreeEn } from '../../shared/source-tree/locales.ts';
 import { talkEn } from '../../features/talk/locales.ts';
@@ -20,6 +21,7 @@ export const en: Messages = {
   fleet: fleetEn,
   /** Parts every screen shares (src/shared): a player cell, the source tree. */
   playerCell: playerCellEn,
+  cellDefinition: cellDefinitionEn,
   sourceTree: sourceTreeEn,
   shorePlayback: shorePlaybackEn,
   playback: playbackEn,

@@ -10,6 +10,7 @@ import { shorePlaybackZhCN } from '../../features/shore-playback/locales.ts';
 import { playbackZhCN } from '../../features/playback/locales.ts';
 import { mobileZhCN } from '../../mobile/locales.ts';
 import { playerCellZhCN } from '../../shared/player-cell/locales.ts';
+import { cellDefinitionZhCN } from '../../shared/cell-definition/locales.ts';
 import { picturesZhCN } from '../../features/pictures/locales.ts';
 import { sourceTreeZhCN } from '../../shared/source-tree/locales.ts';
 import { talkZhCN } from '../../features/talk/locales.ts';
@@ -24,6 +25,7 @@ export const zhCN = {
   fleet: fleetZhCN,
   /** Parts every screen shares (src/shared): a player cell, the source tree. */
   playerCell: playerCellZhCN,
+  cellDefinition: cellDefinitionZhCN,
   sourceTree: sourceTreeZhCN,
   /** Shore video playback (features/shore-playback). */
   shorePlayback: shorePlaybackZhCN,

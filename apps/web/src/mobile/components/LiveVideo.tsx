@@ -8,11 +8,14 @@ import { mediaSocketUrl } from '../../shared/player-cell/index.ts';
 import { bannerFor, needsClock, overlayFor, type Overlay } from '../../shared/player-cell/index.ts';
 import { soundCodecOf } from '../../shared/player-cell/index.ts';
 import { useShipStatus } from '../../lib/realtime/index.ts';
+import { useCellDefinition } from '../../shared/cell-definition/index.ts';
 import { MobileSound } from './MobileSound.tsx';
 import { MobilePtzPad } from '../../features/ptz/index.ts';
 import { MobileTalkButton } from '../../features/talk/index.ts';
 import styles from '../mobile.module.css';
 import { VideoFrame, type FrameOverlay } from './VideoFrame.tsx';
+
+const PHONE_VIEW = { gridSize: 1, fullScreen: false } as const;
 
 /** Live video of one camera at a definition (undefined: the ship's default), with the desktop's player. */
 export function LiveVideo({ source, templateId, onClose }: { source: PlayableSource; templateId: number | undefined; onClose(): void }) {
@@ -20,7 +23,9 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
   const { mediaPath } = useRuntimeConfig();
   const videoRef = useRef<HTMLVideoElement>(null);
   const url = mediaSocketUrl(mediaPath, window.location);
-  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, templateId, source.waitTime);
+  // The phone shows one video: a 1-cell view for the link policy, unless the operator picked a definition.
+  const definition = useCellDefinition(source, PHONE_VIEW, templateId);
+  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, undefined, definition.ready);
   const { linkType } = useShipStatus(source.shipName);
   const now = useNow(needsClock(view, performance.now()));
   const continueWatching = useCallback(() => player?.continueWatching(), [player]);
@@ -44,6 +49,11 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
       onContinue={continueWatching}
       barExtra={
         <span className={styles.frameExtras}>
+          {definition.reason ? (
+            <small className={styles.frameReason} data-definition-reason={definition.reason}>
+              {definition.reason}
+            </small>
+          ) : null}
           <MobileTalkButton source={source} />
           {soundCodecOf(view.codec?.mime) ? <MobileSound videoRef={videoRef} player={player} /> : null}
         </span>

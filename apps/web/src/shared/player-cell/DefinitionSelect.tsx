@@ -1,4 +1,4 @@
-import { Button, Dropdown, Select } from 'antd';
+import { Button, Dropdown, Select, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DefinitionIcon } from './icons.tsx';
 import styles from './PlayerCell.module.css';
@@ -10,6 +10,8 @@ export interface DefinitionSelectProps {
   /** The model playing or chosen; undefined while unknown (shows the placeholder). */
   value: number | undefined;
   onChange(templateId: number): void;
+  /** Why the cell plays this definition ("Lowest definition: FBB link, 16-cell grid"), shown as the control's tooltip. */
+  reason?: string | undefined;
   /** Where the list opens: the cell, so it also shows while the cell is fullscreen. */
   getPopupContainer(): HTMLElement;
 }
@@ -19,7 +21,7 @@ export interface DefinitionSelectProps {
  * (a 9- or 16-cell grid) the list sits behind an icon so the channel's title keeps the room; the
  * cell's width decides (a CSS container query), whatever the grid.
  */
-export function DefinitionSelect({ orgId, shipId, value, onChange, getPopupContainer }: DefinitionSelectProps) {
+export function DefinitionSelect({ orgId, shipId, value, onChange, reason, getPopupContainer }: DefinitionSelectProps) {
   const { t, i18n } = useTranslation();
   const { data } = useShipConfig(orgId, shipId);
   if (!data) return null;
@@ -36,35 +38,45 @@ export function DefinitionSelect({ orgId, shipId, value, onChange, getPopupConta
   const options = groups.size === 1 ? [...groups.values()][0]?.options : [...groups.values()];
   const current = choices.find((c) => c.model.id === shown);
   return (
-    <>
-      <span className={styles.definitionWide}>
-        <Select<number>
-          size="small"
-          variant="borderless"
-          aria-label={t('playerCell.definition')}
-          placeholder={t('playerCell.definition')}
-          value={choices.some((c) => c.model.id === shown) ? shown : undefined}
-          options={options}
-          onChange={onChange}
-          getPopupContainer={getPopupContainer}
-          popupMatchSelectWidth={false}
-          style={{ minWidth: 120 }}
-        />
+    // Below the control: the cell clips what would open above its title bar.
+    <Tooltip title={reason && current ? `${definitionName(current.model, i18n.language)} · ${reason}` : reason} placement="bottom" getPopupContainer={getPopupContainer}>
+      <span className={styles.definition} data-definition-reason={reason ?? ''}>
+        <span className={styles.definitionWide}>
+          <Select<number>
+            size="small"
+            variant="borderless"
+            aria-label={t('playerCell.definition')}
+            placeholder={t('playerCell.definition')}
+            value={choices.some((c) => c.model.id === shown) ? shown : undefined}
+            options={options}
+            onChange={onChange}
+            getPopupContainer={getPopupContainer}
+            popupMatchSelectWidth={false}
+            style={{ minWidth: 120 }}
+          />
+        </span>
+        <span className={styles.definitionNarrow}>
+          <Dropdown
+            trigger={['click']}
+            getPopupContainer={getPopupContainer}
+            menu={{
+              selectable: true,
+              selectedKeys: current ? [String(current.model.id)] : [],
+              items: choices.map((c) => ({ key: String(c.model.id), label: definitionName(c.model, i18n.language) })),
+              onClick: ({ key }) => onChange(Number(key)),
+            }}
+          >
+            <Button
+              size="small"
+              type="text"
+              aria-label={t('playerCell.definition')}
+              // With a reason the tooltip names the model too; without one the button's own title does.
+              title={reason ? undefined : current ? definitionName(current.model, i18n.language) : t('playerCell.definition')}
+              icon={<DefinitionIcon />}
+            />
+          </Dropdown>
+        </span>
       </span>
-      <span className={styles.definitionNarrow}>
-        <Dropdown
-          trigger={['click']}
-          getPopupContainer={getPopupContainer}
-          menu={{
-            selectable: true,
-            selectedKeys: current ? [String(current.model.id)] : [],
-            items: choices.map((c) => ({ key: String(c.model.id), label: definitionName(c.model, i18n.language) })),
-            onClick: ({ key }) => onChange(Number(key)),
-          }}
-        >
-          <Button size="small" type="text" aria-label={t('playerCell.definition')} title={current ? definitionName(current.model, i18n.language) : t('playerCell.definition')} icon={<DefinitionIcon />} />
-        </Dropdown>
-      </span>
-    </>
+    </Tooltip>
   );
 }

@@ -5,6 +5,7 @@ import { useRuntimeConfig } from '../../app/runtime-config.tsx';
 import { toKnownLink, useShipStatus } from '../../lib/realtime/index.ts';
 import { useCellControls } from './cell-controls.tsx';
 import type { PlayableSource } from '../playable-source.ts';
+import { useCellDefinition } from '../cell-definition/index.ts';
 import { useFullscreen } from './useFullscreen.ts';
 import { useMsePlayer } from './useMsePlayer.ts';
 import { useNow } from './useNow.ts';
@@ -30,6 +31,12 @@ export interface PlayerCellProps {
   carouselId?: string;
   /** The definition to start with (absent: the ship's default); the operator may still change it. */
   templateId?: number;
+  /**
+   * The grid the cell sits in (1, 4, 9 or 16): the cell then asks for the definition its
+   * organisation's link policy gives this grid size, full screen and the ship's link — unless
+   * `templateId` or the operator's own pick says otherwise. Absent: the ship's default.
+   */
+  gridSize?: number;
 }
 
 /**
@@ -37,16 +44,17 @@ export interface PlayerCellProps {
  * its own and those features add (shared/cell-controls.tsx: PTZ, talk), in the title bar or over
  * the picture.
  */
-export function PlayerCell({ source, onClose, carouselId, templateId: initialTemplateId }: PlayerCellProps) {
+export function PlayerCell({ source, onClose, carouselId, templateId: initialTemplateId, gridSize }: PlayerCellProps) {
   const { t } = useTranslation();
   const { mediaPath } = useRuntimeConfig();
   const cellRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
-  const [templateId, setTemplateId] = useState<number | undefined>(initialTemplateId);
   const [showStats, setShowStats] = useState(false);
+  const fullscreen = useFullscreen(cellRef);
+  const definition = useCellDefinition(source, gridSize === undefined ? undefined : { gridSize, fullScreen: fullscreen.active }, initialTemplateId);
 
   const url = mediaSocketUrl(mediaPath, window.location);
-  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, templateId, source.waitTime, carouselId);
+  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, carouselId, definition.ready);
   const { linkType } = useShipStatus(source.shipName);
   // The player's live latency target follows the link: low on 4G/LEO, room for jitter over satellite.
   useEffect(() => player?.setLink(toKnownLink(linkType)), [player, linkType]);
@@ -54,7 +62,6 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
   const overlay = overlayFor(view, now, linkType === 'OFFLINE');
   const banner = bannerFor(view, now);
   const stats = usePlayerStats(player, showStats);
-  const fullscreen = useFullscreen(cellRef);
 
   const continueWatching = useCallback(() => player?.continueWatching(), [player]);
   // The browser refused to start muted video without a gesture: this click is the gesture.
@@ -83,8 +90,9 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
             <DefinitionSelect
               orgId={source.orgId}
               shipId={source.shipId}
-              value={templateId ?? view.codec?.templateId}
-              onChange={setTemplateId}
+              value={definition.templateId ?? view.codec?.templateId}
+              onChange={definition.choose}
+              reason={definition.reason}
               getPopupContainer={popupContainer}
             />
             <Tooltip title={t('playerCell.stats')} getPopupContainer={popupContainer}>

@@ -31,7 +31,8 @@ export interface MsePlayerHandle {
 export function usePlayerCommand(
   videoRef: RefObject<HTMLVideoElement | null>,
   url: string,
-  command: PlayCommand | ShipPlaybackCommand,
+  /** undefined: nothing to play yet (the cell is still deciding its definition). */
+  command: PlayCommand | ShipPlaybackCommand | undefined,
   waitSeconds: number,
 ): MsePlayerHandle {
   const waitRef = useRef(waitSeconds);
@@ -58,7 +59,7 @@ export function usePlayerCommand(
   }, [videoRef, url]);
 
   const replay = useCallback(() => {
-    if (!player) return;
+    if (!player || !command) return;
     dispatch({ kind: 'started', now: performance.now(), waitSeconds: waitRef.current });
     player.play(command);
   }, [player, command]);
@@ -80,10 +81,15 @@ export function useMsePlayer(
   templateId: number | undefined,
   waitSeconds: number,
   carouselId?: string,
+  /** false: do not play yet (the definition is not decided: starting at another would cost the ship a stream). */
+  ready = true,
 ): MsePlayerHandle {
-  const command = useMemo<PlayCommand>(
-    () => ({ type: 'play', mode: 'live', cameraId, ...(templateId === undefined ? {} : { templateId }), ...(carouselId === undefined ? {} : { carouselId }) }),
-    [cameraId, templateId, carouselId],
+  const command = useMemo<PlayCommand | undefined>(
+    () =>
+      ready
+        ? { type: 'play', mode: 'live', cameraId, ...(templateId === undefined ? {} : { templateId }), ...(carouselId === undefined ? {} : { carouselId }) }
+        : undefined,
+    [cameraId, templateId, carouselId, ready],
   );
   return usePlayerCommand(videoRef, url, command, waitSeconds);
 }

@@ -66,7 +66,12 @@ export function CarouselGrid({ carouselId, layout, templateId, cells, next }: Ca
             aria-hidden={visible ? undefined : true}
             inert={!visible}
           >
-            {cell.online ? <PlayerCell source={cellSource(cell)} carouselId={carouselId} {...(templateId === undefined ? {} : { templateId })} /> : <OfflineCard cell={cell} />}
+            {cell.online ? (
+              // Without a carousel template, each cell follows the link policy for the carousel's grid size.
+              <PlayerCell source={cellSource(cell)} carouselId={carouselId} {...(templateId === undefined ? { gridSize: layout } : { templateId })} />
+            ) : (
+              <OfflineCard cell={cell} />
+            )}
           </div>
         );
       })}

@@ -39,7 +39,7 @@ export function PlayGrid() {
       <div className={styles.grid} style={{ gridTemplateColumns: `repeat(${side}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${side}, minmax(0, 1fr))` }}>
         {/* Keyed by camera: closing a cell moves the later ones up without restarting their streams. */}
         {shown.map((source) => (
-          <PlayerCell key={source.cameraId} source={source} onClose={remove} />
+          <PlayerCell key={source.cameraId} source={source} onClose={remove} gridSize={gridSize} />
         ))}
         {Array.from({ length: empty }, (_, i) => (
           <div key={`empty-${i}`} className={styles.empty} data-empty-cell="">

@@ -1,0 +1,85 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { LINK_POLICY_DEFAULTS, POLICY_LINKS, type DefinitionLevel, type LinkPolicy, type LinkPolicyList, type LinkPolicyUpdate, type PolicyLink } from '@ship-cctv/protocol';
+import type { Db } from '../db/client.ts';
+import * as t from '../db/schema.ts';
+import { badRequest, forbidden } from '../lib/envelope.ts';
+import { type Access, requireOrg, subtreeIds } from '../services/access.ts';
+
+type PolicyRow = typeof t.linkPolicies.$inferSelect;
+
+const toFields = (row: PolicyRow): LinkPolicyUpdate => ({
+  manyCells: row.manyCells as DefinitionLevel,
+  fewCells: row.fewCells as DefinitionLevel,
+  fullScreen: row.fullScreen as DefinitionLevel,
+  stills: row.stills,
+  stillsEverySeconds: row.stillsEverySeconds,
+});
+
+/**
+ * Which definition a live cell asks for on each link type, per organisation (issue 19 item 4). An
+ * organisation follows its own rows, else the nearest organisation above it with a row for that
+ * link type, else LINK_POLICY_DEFAULTS; its managers (or those of one above it) change them.
+ */
+export class LinkPolicyService {
+  constructor(private readonly db: Db) {}
+
+  async list(access: Access, orgId: string): Promise<LinkPolicyList> {
+    await requireOrg(this.db, access, orgId);
+    const chain = await this.ancestry(orgId);
+    const rows = await this.db.select().from(t.linkPolicies).where(inArray(t.linkPolicies.orgId, chain));
+    const policies = POLICY_LINKS.map((linkType): LinkPolicy => {
+      // The organisation's own row first, then its parent's, and so on up.
+      for (const id of chain) {
+        const row = rows.find((r) => r.orgId === id && r.linkType === linkType);
+        if (row) return { linkType, ...toFields(row), custom: true };
+      }
+      return { linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false };
+    });
+    return { orgId, policies };
+  }
+
+  async update(access: Access, orgId: string, linkType: PolicyLink, update: LinkPolicyUpdate, by: string): Promise<LinkPolicyList> {
+    await this.requireManager(access, orgId);
+    const order: DefinitionLevel[] = ['lowest', 'standard', 'best'];
+    // A bigger view never asks for less than a smaller one: the operator would see the picture shrink on full screen.
+    if (order.indexOf(update.fewCells) < order.indexOf(update.manyCells) || order.indexOf(update.fullScreen) < order.indexOf(update.fewCells)) {
+      throw badRequest('a bigger view must not ask for a lower definition: manyCells ≤ fewCells ≤ fullScreen (lowest < standard < best)');
+    }
+    const values = { ...update, updatedBy: by, updatedAt: new Date() };
+    await this.db
+      .insert(t.linkPolicies)
+      .values({ orgId, linkType, ...values })
+      .onConflictDoUpdate({ target: [t.linkPolicies.orgId, t.linkPolicies.linkType], set: values });
+    return this.list(access, orgId);
+  }
+
+  /** Drops the organisation's own policy for the link type: it follows the one above it, or the defaults. */
+  async reset(access: Access, orgId: string, linkType: PolicyLink): Promise<LinkPolicyList> {
+    await this.requireManager(access, orgId);
+    await this.db.delete(t.linkPolicies).where(and(eq(t.linkPolicies.orgId, orgId), eq(t.linkPolicies.linkType, linkType)));
+    return this.list(access, orgId);
+  }
+
+  private async requireManager(access: Access, orgId: string): Promise<void> {
+    await requireOrg(this.db, access, orgId);
+    const managed = await this.db
+      .select({ orgId: t.memberships.orgId })
+      .from(t.memberships)
+      .where(and(eq(t.memberships.userId, access.userId), eq(t.memberships.role, 'manager')));
+    if (!subtreeIds(await this.allOrgs(), managed.map((m) => m.orgId)).has(orgId)) throw forbidden();
+  }
+
+  /** The organisation and those above it, nearest first. */
+  private async ancestry(orgId: string): Promise<string[]> {
+    const parents = new Map((await this.allOrgs()).map((o) => [o.id, o.parentId]));
+    const chain: string[] = [];
+    for (let id: string | null | undefined = orgId; id && !chain.includes(id); id = parents.get(id)) chain.push(id);
+    return chain;
+  }
+
+  private allOrgs() {
+    return this.db
+      .select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId })
+      .from(t.organizations);
+  }
+}

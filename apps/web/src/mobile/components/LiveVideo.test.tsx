@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { MsePlayer } from '@ship-cctv/player';
+import { LINK_POLICY_DEFAULTS, POLICY_LINKS, dest, type PlayCommand, type ShipConfig } from '@ship-cctv/protocol';
+import { createI18n } from '../../i18n/index.ts';
+import { apiClient } from '../../lib/api-client.ts';
+import { createQueryClient } from '../../lib/query-client.ts';
+import { realtime } from '../../lib/realtime/connection.ts';
+import { DEFAULT_RUNTIME_CONFIG } from '../../lib/runtime-config.ts';
+import { source as testSource } from '../../shared/test-sources.ts';
+import { FakeStompClient } from '../../test/fake-stomp.ts';
+import { MobileProviders } from '../providers.tsx';
+import { LiveVideo } from './LiveVideo.tsx';
+
+const model = (id: number, width: number, height: number) => ({ id, displayName: `${width}×${height}`, width, height, frameRate: 10, bitrateKbps: width, codec: 'h264' });
+const CONFIG: ShipConfig = {
+  groupAliasResDTOS: [{ id: 1, displayName: '标准', defaultModelId: 6, models: [model(5, 320, 180), model(6, 640, 360), model(7, 1280, 720)] }],
+  defaultGroupId: 1,
+  talk: false,
+  audio: false,
+};
+const POLICIES = { orgId: 'blueocean', policies: POLICY_LINKS.map((linkType) => ({ linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false })) };
+
+/** The phone's one video is a 1-cell view for the link policy (issue 19), unless the operator picked a definition. */
+describe('mobile live video: definition by the link policy', { timeout: 30_000 }, () => {
+  let stomp: FakeStompClient;
+  let stopWatching: () => void;
+  const source = testSource(1);
+  beforeEach(() => {
+    stomp = new FakeStompClient();
+    realtime.store.connected(stomp);
+    stopWatching = realtime.store.subscribe(dest.shipStatus(source.shipName), () => undefined);
+    vi.spyOn(apiClient, 'get').mockImplementation((path: string) =>
+      path.includes('shipGroup/ship/list') ? Promise.resolve({ data: CONFIG } as never) : path.includes('/cctv/linkPolicy/') ? Promise.resolve(POLICIES as never) : new Promise(() => undefined),
+    );
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    stopWatching();
+    realtime.store.reset();
+  });
+
+  const renderVideo = (templateId: number | undefined, language: 'en' | 'zh-CN') =>
+    render(
+      <MobileProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n(language)} queryClient={createQueryClient()}>
+        <LiveVideo source={source} templateId={templateId} onClose={() => undefined} />
+      </MobileProviders>,
+    );
+  const played = (play: { mock: { calls: unknown[][] } }) => play.mock.calls.map((c) => (c[0] as PlayCommand).templateId);
+
+  it('plays the standard definition over 4G and the lowest over FBB, and says why', async () => {
+    const play = vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(() => undefined);
+    act(() => stomp.publish(dest.shipStatus(source.shipName), { status: 'FOURTHG', quality: 90 }));
+    renderVideo(undefined, 'zh-CN');
+    await waitFor(() => expect(played(play)).toEqual([6]));
+    expect(screen.getByText('标准清晰度：4G 链路，1 分屏')).toBeTruthy();
+    act(() => stomp.publish(dest.shipStatus(source.shipName), { status: 'FBB', quality: 60 }));
+    await waitFor(() => expect(played(play)).toEqual([6, 5]));
+    expect(screen.getByText('最低清晰度：FBB 链路，1 分屏')).toBeTruthy();
+  });
+
+  it("keeps the operator's pick from the options dialog whatever the link", async () => {
+    const play = vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(() => undefined);
+    act(() => stomp.publish(dest.shipStatus(source.shipName), { status: 'FBB', quality: 60 }));
+    renderVideo(7, 'en');
+    await waitFor(() => expect(played(play)).toEqual([7]));
+    expect(screen.getByText('Chosen by you: this cell keeps this resolution')).toBeTruthy();
+  });
+});

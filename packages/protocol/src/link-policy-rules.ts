@@ -1,0 +1,65 @@
+import type { LinkType } from './constants.ts';
+
+/**
+ * Which definition a live cell asks for per link type (issue 19 items 2 and 4), without the REST
+ * schemas (schemas/link-policy.ts): the web app's play grid reads these, and keeps no TypeBox
+ * schema in its first screen for them.
+ */
+
+/** lowest: the smallest model of the ship's default group; standard: the ship's default model; best: the largest. */
+export const DEFINITION_LEVELS = ['lowest', 'standard', 'best'] as const;
+export type DefinitionLevel = (typeof DEFINITION_LEVELS)[number];
+
+/** The link types that carry a policy of their own; every other link value reads as one of them (policyLinkOf). */
+export const POLICY_LINKS = ['VSAT', 'FBB', 'FOURTHG', 'IRIDIUM', 'AUTO', 'DEFAULT'] as const;
+export type PolicyLink = (typeof POLICY_LINKS)[number];
+
+/** One link type's policy (the REST schema LinkPolicyUpdate checks the same shape). */
+export interface LinkPolicyRule {
+  manyCells: DefinitionLevel;
+  fewCells: DefinitionLevel;
+  fullScreen: DefinitionLevel;
+  stills: boolean;
+  stillsEverySeconds: number;
+}
+
+/**
+ * The defaults. Over 4G, LEO (AUTO) and VSAT a small cell needs little and a full-screen one gets
+ * the best; over FleetBroadband (≈0.4 Mbit/s shared) and Iridium every grid asks for the lowest and
+ * only full screen the standard; Iridium defaults to stills every 30 s (for the stills mode).
+ */
+export const LINK_POLICY_DEFAULTS: Readonly<Record<PolicyLink, LinkPolicyRule>> = {
+  VSAT: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10 },
+  FBB: { manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard', stills: false, stillsEverySeconds: 10 },
+  FOURTHG: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10 },
+  IRIDIUM: { manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard', stills: true, stillsEverySeconds: 30 },
+  AUTO: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10 },
+  DEFAULT: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10 },
+};
+
+/**
+ * The policy a ship's link value follows: IRIDIUM1 is Iridium, FX (Fleet Xpress: Ka-band VSAT)
+ * is VSAT; OFFLINE, UNKNOWN and anything unknown follow DEFAULT.
+ */
+export function policyLinkOf(linkType: LinkType | string): PolicyLink {
+  switch (linkType) {
+    case 'IRIDIUM1':
+      return 'IRIDIUM';
+    case 'FX':
+      return 'VSAT';
+    default:
+      return (POLICY_LINKS as readonly string[]).includes(linkType) ? (linkType as PolicyLink) : 'DEFAULT';
+  }
+}
+
+/** How a cell is shown: its grid's size and whether it is full screen. */
+export interface CellView {
+  gridSize: number;
+  fullScreen: boolean;
+}
+
+/** Which of the policy's levels a cell view uses, and why (`fullScreen`, `manyCells` or `fewCells`). */
+export function levelFor(policy: Pick<LinkPolicyRule, 'manyCells' | 'fewCells' | 'fullScreen'>, view: CellView): { level: DefinitionLevel; because: 'fullScreen' | 'manyCells' | 'fewCells' } {
+  if (view.fullScreen) return { level: policy.fullScreen, because: 'fullScreen' };
+  return view.gridSize >= 9 ? { level: policy.manyCells, because: 'manyCells' } : { level: policy.fewCells, because: 'fewCells' };
+}

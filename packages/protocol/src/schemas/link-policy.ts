@@ -1,0 +1,44 @@
+import { Type, type Static } from 'typebox';
+import { DEFINITION_LEVELS, POLICY_LINKS } from '../link-policy-rules.ts';
+
+/**
+ * Per link type, which definition a live cell asks for (issue 19 items 2 and 4): a cell of a 9- or
+ * 16-cell grid, of a 1- or 4-cell grid, and a cell shown full screen. An organisation's manager may
+ * change them (`/api/v1/cctv/linkPolicy/…`); each organisation starts from LINK_POLICY_DEFAULTS.
+ * The web app applies them as the ship's link changes (STOMP `/shipStatus/{shipName}`), so a ship
+ * that leaves port 4G for FBB at sea asks for less without anyone touching it.
+ */
+
+const Level = (description: string) => Type.Enum(DEFINITION_LEVELS, { description });
+
+export const LinkPolicyFields = {
+  /** A cell of a 9- or 16-cell grid. */
+  manyCells: Level('A cell of a 9- or 16-cell grid'),
+  /** A cell of a 1- or 4-cell grid. */
+  fewCells: Level('A cell of a 1- or 4-cell grid'),
+  fullScreen: Level('A cell shown full screen'),
+  /** Stills instead of video on this link (carried for the stills mode; nothing uses it yet). */
+  stills: Type.Boolean({ description: 'Show stills instead of video on this link (kept for the stills mode)' }),
+  stillsEverySeconds: Type.Integer({ minimum: 1, maximum: 3600, description: 'Seconds between stills when stills is on' }),
+};
+
+export const LinkPolicySchema = Type.Object({
+  linkType: Type.Enum(POLICY_LINKS),
+  ...LinkPolicyFields,
+  /** Whether the organisation changed this link type's policy (false: the defaults). */
+  custom: Type.Boolean(),
+});
+export type LinkPolicy = Static<typeof LinkPolicySchema>;
+
+export const LinkPolicyList = Type.Object({ orgId: Type.String(), policies: Type.Array(LinkPolicySchema) });
+export type LinkPolicyList = Static<typeof LinkPolicyList>;
+
+export const LinkPolicyParams = Type.Object({
+  orgId: Type.String({ minLength: 1, maxLength: 64 }),
+  linkType: Type.Enum(POLICY_LINKS),
+});
+export const LinkPolicyOrgParams = Type.Object({ orgId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const LinkPolicyUpdate = Type.Object(LinkPolicyFields, { additionalProperties: false });
+export type LinkPolicyUpdate = Static<typeof LinkPolicyUpdate>;
+
