@@ -49,10 +49,14 @@ export function measuredLatencyTargetMs(frameRate: number | undefined, allowance
 }
 
 /**
- * The target in force: a number as given; `auto` from the measured arrival jitter when there is a
- * measurement, else from the frame rate and link.
+ * The target in force: a number as given; `auto`: the link's figure, raised to what the measured
+ * arrival jitter needs when that is more.
  */
 export function latencyTargetMs(target: LatencyTarget, frameRate: number | undefined, link: LinkType | undefined, measuredAllowanceMs?: number): number {
   if (target !== 'auto') return target;
-  return measuredAllowanceMs === undefined ? autoLatencyTargetMs(frameRate, link) : measuredLatencyTargetMs(frameRate, measuredAllowanceMs);
+  // The link's figure is the floor: below it Chrome's element runs dry and the picture stutters
+  // however even the frames come (packages/player/README.md, "Smoothness"); measured jitter only
+  // raises it (a lossy satellite link's stalls).
+  const floor = autoLatencyTargetMs(frameRate, link);
+  return measuredAllowanceMs === undefined ? floor : Math.max(floor, measuredLatencyTargetMs(frameRate, measuredAllowanceMs));
 }

@@ -63,6 +63,12 @@ const GAIN_PER_SEC = 0.5;
 const MIN_CATCH_UP_RATE = 1.03;
 /** Fastest catch-up: 10 % faster is not visible on a camera feed and keeps every frame. */
 const MAX_RATE = 1.1;
+/** Slowest rebuild: 10 % slower is not visible on a camera feed and shows every frame. */
+const MIN_RATE = 0.9;
+/** Gentlest rebuild, so a small deficit still fills within a few seconds. */
+const MAX_REBUILD_RATE = 0.97;
+/** Rebuilding starts at this deficit below the target and carries on up to STOP_AT_SEC below it. */
+const REBUILD_AT_SEC = 0.04;
 /** Allowance for float error when asking whether currentTime lies in a range. */
 const EPSILON_SEC = 0.01;
 /** A clock standing still this long with media ahead: the element is stuck, not starved. */
@@ -75,15 +81,17 @@ const DEFAULT_FRAME_SEC = 0.1;
 
 /**
  * Keep the playhead near the live edge, smoothly:
- * - A starved element (waiting for the next frame at the end of the buffer) plays at 1.0 and is
- *   not moved: it is as live as the stream allows, and speeding up would only run it dry again.
+ * - A starved element (waiting for the next frame at the end of the buffer) is never sped up nor
+ *   moved: it is as live as the stream allows, and speeding up would only run it dry again.
  * - A real surplus of buffered media over the target is played out a little faster (1.03–1.1×,
  *   in proportion), from 40 ms over the target down to 10 ms over it.
  * - A seek drops frames, so it is kept for a surplus beyond `jumpSec`, a playhead outside the
  *   newest range (a gap after a definition change or a reconnect that Chrome would not play
  *   across), and an element stuck with media ahead (see `stuckSec`). It never lands on a frame
  *   already shown or an older one (`newestShownSec`): the picture does not step back.
- * Never slower than 1.0: slowing down would only add latency.
+ * - Below the target (judged on the latency measured as frames come), it plays 0.9–0.97× until the
+ *   buffer holds the target again: an element that ran dry rebuilds its margin instead of staying
+ *   at the edge, where Chrome shows each frame as it comes and the picture stutters.
  */
 export function decideLiveEdge(input: LiveEdgeInput): LiveEdgeDecision {
   const { currentTime, ranges, targetSec, jumpSec, starved = false, stuckSec = 0, currentRate = 1, frameSec = DEFAULT_FRAME_SEC, maxRate = MAX_RATE } = input;
@@ -105,6 +113,16 @@ export function decideLiveEdge(input: LiveEdgeInput): LiveEdgeDecision {
     // Nothing newer than what was shown is buffered yet: wait for it where the picture is.
     if (seekTo > end + EPSILON_SEC) return { latencySec: Math.max(0, latencySec), playbackRate: 1 };
     return { latencySec: end - seekTo, playbackRate: 1, seekTo };
+  }
+  // Below the target as frames come (measured just after each append, not the saw-tooth between
+  // frames): play a little slower until the buffer holds the target again. Without it an element
+  // that once ran dry stays at the edge, showing each frame as it comes, stuttering.
+  if (input.arrivalLatencySec !== undefined) {
+    const deficit = -surplus;
+    if (deficit >= (currentRate < 1 ? STOP_AT_SEC : REBUILD_AT_SEC)) {
+      const rate = Math.max(MIN_RATE, Math.min(MAX_REBUILD_RATE, 1 - deficit * GAIN_PER_SEC));
+      return { latencySec, playbackRate: Math.round(rate * 100) / 100 };
+    }
   }
   const catchingUp = currentRate > 1;
   if (starved || surplus <= (catchingUp ? STOP_AT_SEC : START_AT_SEC)) return { latencySec, playbackRate: 1 };

@@ -40,10 +40,12 @@ describe('measuredLatencyTargetMs', () => {
     expect(measuredLatencyTargetMs(10, 9_000)).toBe(1_600);
   });
 
-  it('replaces the link figure of an `auto` target once there is a measurement, never a number given', () => {
-    expect(latencyTargetMs('auto', 10, 'VSAT', 30)).toBe(140);
+  it('raises an `auto` target above the link figure when the measured jitter needs more, never lowers it, never touches a number given', () => {
+    expect(latencyTargetMs('auto', 10, 'VSAT', 30)).toBe(300);
+    expect(latencyTargetMs('auto', 10, 'VSAT', 600)).toBe(710);
     expect(latencyTargetMs('auto', 10, 'FOURTHG', 120)).toBe(230);
+    expect(latencyTargetMs('auto', 10, 'FOURTHG', 5)).toBe(140);
     expect(latencyTargetMs('auto', 10, 'VSAT', undefined)).toBe(300);
-    expect(latencyTargetMs(200, 10, 'VSAT', 30)).toBe(200);
+    expect(latencyTargetMs(200, 10, 'VSAT', 600)).toBe(200);
   });
 });

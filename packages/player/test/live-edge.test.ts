@@ -54,6 +54,18 @@ describe('decideLiveEdge', () => {
     expect(d.seekTo).toBeCloseTo(9.7, 6);
   });
 
+  it('rebuilds a buffer below the target by playing a little slower, starved or not, down to 0.9×', () => {
+    // Frames come 0.1 s ahead of the playhead (one frame: at the edge) while the target is 0.3 s.
+    const edge = decideLiveEdge({ ...base, currentTime: 9.9, arrivalLatencySec: 0.1, starved: true, ranges: [[0, 10]] });
+    expect(edge.playbackRate).toBe(0.9);
+    expect(edge.seekTo).toBeUndefined();
+    expect(decideLiveEdge({ ...base, currentTime: 9.75, arrivalLatencySec: 0.25, ranges: [[0, 10]] }).playbackRate).toBe(0.97);
+    // 30 ms short: not yet from 1.0, but on from a rebuild already running; 5 ms short: done.
+    expect(decideLiveEdge({ ...base, currentTime: 9.73, arrivalLatencySec: 0.27, ranges: [[0, 10]] }).playbackRate).toBe(1);
+    expect(decideLiveEdge({ ...base, currentTime: 9.73, arrivalLatencySec: 0.27, currentRate: 0.97, ranges: [[0, 10]] }).playbackRate).toBe(0.97);
+    expect(decideLiveEdge({ ...base, currentTime: 9.705, arrivalLatencySec: 0.295, currentRate: 0.97, ranges: [[0, 10]] }).playbackRate).toBe(1);
+  });
+
   it('never speeds up or jumps a starved element (waiting for the next frame at the end)', () => {
     expect(decideLiveEdge({ ...base, currentTime: 9.95, starved: true, stuckSec: 5, ranges: [[0, 10]] })).toEqual({
       latencySec: expect.closeTo(0.05, 5),
