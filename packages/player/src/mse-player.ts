@@ -125,8 +125,8 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   }
 
   /**
-   * The ship's link now (from its status), for an `auto` latency target: a steady link (4G, LEO)
-   * holds about a frame and a half, a satellite link 300 ms. Takes effect at once, without a restart.
+   * The ship's link now (from its status), kept for an `auto` latency target (every link holds the
+   * same least target today; see latency-target.ts). Takes effect at once, without a restart.
    */
   setLink(link: LinkType | undefined): void {
     this.link = link;
