@@ -33,14 +33,16 @@ async function cellOf(page: Page, baseURL: string | undefined, username: string)
   await grid.playChannel('S1001-C01');
   const talk = grid.cell(CAMERA).getByRole('button', { name: grid.texts.talk.button, exact: true });
   await expect(talk).toBeVisible({ timeout: 30_000 });
+  // The title bar settles once the picture plays (the definition control comes with the cell's
+  // definition policy): pressing earlier can land on a button that moved under the mouse.
+  await grid.expectPlaying(CAMERA);
   return { grid, talk };
 }
 
 /** Holds the mouse on the button (press-to-talk) until `release` is called. */
 async function hold(page: Page, button: Locator): Promise<() => Promise<void>> {
-  const box = await button.boundingBox();
-  if (!box) throw new Error('the talk button has no box');
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  // hover() waits for the button to stand still and puts the mouse on it where it is now.
+  await button.hover();
   await page.mouse.down();
   return () => page.mouse.up();
 }
