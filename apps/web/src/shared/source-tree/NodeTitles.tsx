@@ -25,13 +25,19 @@ export function ShipTitle({ ship }: { ship: Ship }) {
   const { linkType, quality } = useShipStatus(ship.name);
   const Extra = useShipExtra();
   return (
-    <Flex gap={6} align="center" data-ship={ship.id}>
+    // The name takes what the row leaves: all of it, or what a feature's badge (shown only for some
+    // ships) does not need.
+    <Flex gap={6} align="center" data-ship={ship.id} style={{ maxWidth: 250 }}>
       <LinkIcon linkType={linkType} />
       <SignalDot quality={quality} />
-      <Typography.Text ellipsis style={{ maxWidth: Extra ? 120 : 210 }}>
+      <Typography.Text ellipsis style={{ minWidth: 0, flex: '0 1 auto' }}>
         {shipDisplayName(ship)}
       </Typography.Text>
-      {Extra ? <Extra ship={ship} /> : null}
+      {Extra ? (
+        <span style={{ flex: 'none', display: 'inline-flex' }}>
+          <Extra ship={ship} />
+        </span>
+      ) : null}
     </Flex>
   );
 }
