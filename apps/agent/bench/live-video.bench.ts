@@ -10,7 +10,8 @@
  * All of it takes about 5 minutes, --quick about 2 (fewer runs, shorter windows, and the relay-CPU
  * part on the same rig, S1001 through the FOURTHG shaper, instead of a rig of its own without a
  * shaper). The relay-CPU part runs with FOURTHG (or all), the Chromium part for each profile run.
- * --glass-targets sets the players of the glass-to-glass part: one per live latency target in ms, and
+ * --glass-targets sets the players of the glass-to-glass part: one per live latency target in ms,
+ * `frames` for a FramePlayer (WebCodecs, frames painted at their time; packages/player/src/frames) and
  * `default` for the player's own (default: 100,default). --glass-seconds sets its window (a smoothness run:
  * `--parts=glass --profile=FOURTHG,VSAT --glass-targets=default --glass-seconds=600 --glass-together` plays
  * both links' cameras at once for 10 minutes and prints dropped, frozen and repeated frames and glass to
@@ -816,7 +817,13 @@ const PAGE_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>live-
 const PLAYER_DEFAULT_TARGET = 'auto';
 const GLASS_PLAYERS: PageStart['players'] = (argOf('glass-targets') ?? '100,default')
   .split(',')
-  .map((t) => (t === 'default' ? { label: `default (${PLAYER_DEFAULT_TARGET})` } : { label: `target ${Number(t)} ms`, liveLatencyTargetMs: Number(t) }))
+  .map((t): PageStart['players'][number] =>
+    t === 'default'
+      ? { label: `default (${PLAYER_DEFAULT_TARGET})` }
+      : t === 'frames'
+        ? { label: 'frames (WebCodecs)', player: 'frames' }
+        : { label: `target ${Number(t)} ms`, liveLatencyTargetMs: Number(t) },
+  )
   .filter((p) => !argOf('glass-only') || p.label.startsWith(argOf('glass-only') ?? ''));
 
 /** Start-up: the first STARTUP_S seconds after the player's first frame. */

@@ -8,14 +8,16 @@
  */
 import { decodeCaptureCode, type LinkType } from '@ship-cctv/protocol';
 import { MsePlayer } from '../../../packages/player/src/index.ts';
-import type { PlayerState, PlayerStats } from '../../../packages/player/src/index.ts';
+import type { LivePlayer, PlayerState, PlayerStats } from '../../../packages/player/src/index.ts';
+import { FramePlayer } from '../../../packages/player/src/frames/index.ts';
 
 export interface PageStart {
   /** ws URL of the shore's media socket. */
   url: string;
   token: string;
   cameraId: string;
-  players: { label: string; liveLatencyTargetMs?: number; link?: LinkType }[];
+  /** `player`: 'frames' for a FramePlayer (WebCodecs, frames painted at their time), else MsePlayer. */
+  players: { label: string; liveLatencyTargetMs?: number; link?: LinkType; player?: 'mse' | 'frames' }[];
 }
 
 export interface PagePlayerReport {
@@ -75,7 +77,7 @@ interface Running {
   sizes: Record<string, number>;
   /** Frame rate per picture width, from the stream's codec messages. */
   frameRates: Map<number, number>;
-  player: MsePlayer;
+  player: LivePlayer;
   video: HTMLVideoElement;
   glass: number[];
   display: number[];
@@ -148,7 +150,8 @@ function start(options: PageStart, add = false): void {
     video.width = 320;
     video.height = 180;
     document.body.appendChild(video);
-    const player = new MsePlayer(video, {
+    const Player = p.player === 'frames' ? FramePlayer : MsePlayer;
+    const player: LivePlayer = new Player(video, {
       url: options.url,
       token: options.token,
       // r exists by the time a message arrives.

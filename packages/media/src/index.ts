@@ -43,3 +43,4 @@ export {
   mediaFragment,
   u32s,
 } from './writer.ts';
+export { type TrackSample, type VideoDecoderSetup, readTrackSamples, readVideoDecoderSetup } from './samples.ts';

@@ -34,3 +34,5 @@ export type {
   SocketLike,
   StatusInfo,
 } from './types.ts';
+export { framePlayerSupported } from './frames/supported.ts';
+export type { LivePlayer } from './types.ts';

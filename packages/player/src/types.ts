@@ -150,3 +150,20 @@ export interface MsePlayerOptions {
   /** Capture-to-display latency of the frame on screen, if the caller can tell (burnt-in clock, SEI). */
   captureLatencyProbe?: (video: HTMLVideoElement) => number | undefined;
 }
+
+/**
+ * What a live view needs of its player: MsePlayer, or FramePlayer (`@ship-cctv/player/frames`)
+ * where the browser can paint decoded frames itself.
+ */
+export interface LivePlayer {
+  readonly state: PlayerState;
+  readonly stats: PlayerStats;
+  readonly latencyTargetMs: number;
+  play(command: PlayerCommand): void;
+  stop(): void;
+  destroy(): void;
+  continueWatching(): void;
+  setLink(link: LinkType | undefined): void;
+  setSound(on: boolean): void;
+  on<K extends keyof MsePlayerEventMap>(type: K, listener: (payload: MsePlayerEventMap[K]) => void): () => void;
+}

@@ -1,12 +1,12 @@
 import type { RefObject } from 'react';
 import { Slider } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import type { MsePlayer } from '@ship-cctv/player';
+import type { LivePlayer } from '@ship-cctv/player';
 import { SoundIcon, useCellSound } from '../../shared/player-cell/index.ts';
 import styles from '../mobile.module.css';
 
 /** The phone's mute button (a 44 px target) and, unmuted, a volume slider beside it; starts muted. */
-export function MobileSound({ videoRef, player }: { videoRef: RefObject<HTMLVideoElement | null>; player: MsePlayer | undefined }) {
+export function MobileSound({ videoRef, player }: { videoRef: RefObject<HTMLVideoElement | null>; player: LivePlayer | undefined }) {
   const { t } = useTranslation();
   const { muted, volume, toggle, changeVolume } = useCellSound(videoRef, player);
   const label = muted ? t('playerCell.unmute') : t('playerCell.mute');

@@ -7,6 +7,7 @@ import { useCellControls } from './cell-controls.tsx';
 import type { PlayableSource } from '../playable-source.ts';
 import { useCellDefinition } from '../cell-definition/index.ts';
 import { useFullscreen } from './useFullscreen.ts';
+import { createLivePlayer } from './live-player.ts';
 import { useMsePlayer } from './useMsePlayer.ts';
 import { useNow } from './useNow.ts';
 import { usePlayerStats } from './usePlayerStats.ts';
@@ -54,7 +55,7 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
   const definition = useCellDefinition(source, gridSize === undefined ? undefined : { gridSize, fullScreen: fullscreen.active }, initialTemplateId);
 
   const url = mediaSocketUrl(mediaPath, window.location);
-  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, carouselId, definition.ready);
+  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, carouselId, definition.ready, createLivePlayer);
   const { linkType } = useShipStatus(source.shipName);
   // The player's live latency target follows the link: low on 4G/LEO, room for jitter over satellite.
   useEffect(() => player?.setLink(toKnownLink(linkType)), [player, linkType]);

@@ -1,7 +1,7 @@
 import { lazy, type RefObject, Suspense, useCallback } from 'react';
 import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { MsePlayer } from '@ship-cctv/player';
+import type { LivePlayer } from '@ship-cctv/player';
 import { SoundIcon } from './icons.tsx';
 import { useCellSound } from './useCellSound.ts';
 import styles from './PlayerCell.module.css';
@@ -15,7 +15,7 @@ const VolumeSlider = lazy(() => import('./VolumeSlider.tsx').then((m) => ({ defa
  * a small volume slider sits next to the button (touch-sized on phones); the volume is kept for
  * the session (sound.ts).
  */
-export function SoundControl({ videoRef, player, getPopupContainer }: { videoRef: RefObject<HTMLVideoElement | null>; player: MsePlayer | undefined; getPopupContainer(): HTMLElement }) {
+export function SoundControl({ videoRef, player, getPopupContainer }: { videoRef: RefObject<HTMLVideoElement | null>; player: LivePlayer | undefined; getPopupContainer(): HTMLElement }) {
   const { t } = useTranslation();
   const { muted, volume, toggle, changeVolume } = useCellSound(videoRef, player);
   const change = useCallback((v: number) => changeVolume(v / 100), [changeVolume]);

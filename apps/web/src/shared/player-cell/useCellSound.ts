@@ -1,5 +1,5 @@
 import { type RefObject, useCallback, useEffect, useState } from 'react';
-import type { MsePlayer } from '@ship-cctv/player';
+import type { LivePlayer } from '@ship-cctv/player';
 import { keepSessionVolume, sessionVolume } from './sound.ts';
 
 /**
@@ -9,7 +9,7 @@ import { keepSessionVolume, sessionVolume } from './sound.ts';
  */
 export function useCellSound(
   videoRef: RefObject<HTMLVideoElement | null>,
-  player: MsePlayer | undefined,
+  player: LivePlayer | undefined,
 ): { muted: boolean; volume: number; toggle(): void; changeVolume(volume: number): void } {
   const [muted, setMuted] = useState(true);
   const [volume, setVolume] = useState(sessionVolume);

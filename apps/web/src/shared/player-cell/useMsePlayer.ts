@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type RefObject } from 'react';
-import { MsePlayer, type PlayerEventMap } from '@ship-cctv/player';
+import { MsePlayer, type LivePlayer, type MsePlayerOptions, type PlayerEventMap } from '@ship-cctv/player';
 import type { PlayCommand, ShipPlaybackCommand } from '@ship-cctv/protocol';
 import { initialPlayerView, reducePlayerEvent, startedView, type PlayerEvent, type PlayerView } from './player-view.ts';
 
@@ -14,9 +14,9 @@ function reducer(view: PlayerView, action: Action): PlayerView {
 
 const EVENTS = ['state', 'error', 'status', 'notice', 'codec'] as const satisfies readonly (keyof PlayerEventMap)[];
 
-export interface MsePlayerHandle {
+export interface MsePlayerHandle<P extends LivePlayer = MsePlayer> {
   /** undefined before mount and after unmount. */
-  player: MsePlayer | undefined;
+  player: P | undefined;
   view: PlayerView;
   /** Plays the same command again (after an error or an end). */
   replay(): void;
@@ -32,28 +32,53 @@ export function usePlayerCommand(
   videoRef: RefObject<HTMLVideoElement | null>,
   url: string,
   /** undefined: nothing to play yet (the cell is still deciding its definition). */
+  command: ShipPlaybackCommand | undefined,
+  waitSeconds: number,
+): MsePlayerHandle;
+export function usePlayerCommand<P extends LivePlayer>(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  url: string,
   command: PlayCommand | ShipPlaybackCommand | undefined,
   waitSeconds: number,
-): MsePlayerHandle {
+  /** Makes the player (may load its code first); default an MsePlayer. */
+  create: PlayerFactory<P>,
+): MsePlayerHandle<P>;
+export function usePlayerCommand(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  url: string,
+  command: PlayCommand | ShipPlaybackCommand | undefined,
+  waitSeconds: number,
+  create: PlayerFactory<LivePlayer> = createMsePlayer,
+): MsePlayerHandle<LivePlayer> {
   const waitRef = useRef(waitSeconds);
   useEffect(() => {
     waitRef.current = waitSeconds;
   }, [waitSeconds]);
-  const [player, setPlayer] = useState<MsePlayer>();
+  const [player, setPlayer] = useState<LivePlayer>();
   const [view, dispatch] = useReducer(reducer, undefined, initialPlayerView);
+  const createRef = useRef(create);
 
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
-    const instance = new MsePlayer(video, { url, reconnect: RECONNECT });
-    for (const type of EVENTS) {
-      instance.on(type, (payload: PlayerEventMap[typeof type]) =>
-        dispatch({ kind: 'event', event: { type, payload } as PlayerEvent, now: performance.now() }),
-      );
-    }
-    setPlayer(instance);
+    let instance: LivePlayer | undefined;
+    let gone = false;
+    void Promise.resolve(createRef.current(video, { url, reconnect: RECONNECT })).then((made) => {
+      if (gone) {
+        made.destroy();
+        return;
+      }
+      instance = made;
+      for (const type of EVENTS) {
+        made.on(type, (payload: PlayerEventMap[typeof type]) =>
+          dispatch({ kind: 'event', event: { type, payload } as PlayerEvent, now: performance.now() }),
+        );
+      }
+      setPlayer(made);
+    });
     return () => {
-      instance.destroy();
+      gone = true;
+      instance?.destroy();
       setPlayer(undefined);
     };
   }, [videoRef, url]);
@@ -83,7 +108,9 @@ export function useMsePlayer(
   carouselId?: string,
   /** false: do not play yet (the definition is not decided: starting at another would cost the ship a stream). */
   ready = true,
-): MsePlayerHandle {
+  /** Makes the player: an MsePlayer unless told (the desktop cell passes createLivePlayer, live-player.ts). */
+  create: PlayerFactory<LivePlayer> = createMsePlayer,
+): MsePlayerHandle<LivePlayer> {
   const command = useMemo<PlayCommand | undefined>(
     () =>
       ready
@@ -91,5 +118,11 @@ export function useMsePlayer(
         : undefined,
     [cameraId, templateId, carouselId, ready],
   );
-  return usePlayerCommand(videoRef, url, command, waitSeconds);
+  return usePlayerCommand(videoRef, url, command, waitSeconds, create);
 }
+
+/** Makes a player for a <video>: at once, or once its code is loaded. */
+export type PlayerFactory<P extends LivePlayer> = (video: HTMLVideoElement, options: MsePlayerOptions) => P | Promise<P>;
+
+const createMsePlayer: PlayerFactory<MsePlayer> = (video, options) => new MsePlayer(video, options);
+

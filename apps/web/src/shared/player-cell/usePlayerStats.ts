@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import type { MsePlayer, PlayerStats } from '@ship-cctv/player';
+import type { LivePlayer, PlayerStats } from '@ship-cctv/player';
 
 /** The player's stats snapshot once a second, only while the stats overlay is open. */
-export function usePlayerStats(player: MsePlayer | undefined, enabled: boolean): PlayerStats | undefined {
+export function usePlayerStats(player: LivePlayer | undefined, enabled: boolean): PlayerStats | undefined {
   const [stats, setStats] = useState<PlayerStats>();
   useEffect(() => {
     if (!player || !enabled) return;

@@ -1,0 +1,116 @@
+/**
+ * When each decoded live frame goes on screen, for a player that paints frames itself (FramePlayer)
+ * rather than queueing them in a media element: a jitter buffer of its own, as a WebRTC receiver
+ * keeps one.
+ *
+ * Every frame's arrival is noted as its lateness, wall clock − media time (ms). The earliest
+ * lateness of the last frames is the path with no queueing; the others came that much later. A
+ * frame is shown at media time + offset, where the offset aims at the earliest lateness plus an
+ * allowance: how much later than the earliest the latest 2 % came, and a margin for decoding. So
+ * the picture waits only as long as the link's own jitter needs — tens of milliseconds on an even
+ * link, more where segments are lost and resent.
+ *
+ * The offset moves toward its aim by at most `slew` of a frame per frame (the picture plays a few
+ * per cent slower or faster, never jumps). A frame decoded after its time is shown at once and
+ * the offset rises by how late it was, so the frames after it keep their spacing (a stall shows
+ * as one frame held, not as frames skipped); the extra then drains at the slew.
+ */
+
+export interface PlayoutClockOptions {
+  /** Frames whose lateness is kept (200: 20 s at 10 fps). */
+  window?: number;
+  /** Frames needed before the measured allowance replaces `initialAllowanceMs`. */
+  minSamples?: number;
+  /** The share of frames that should be on time. */
+  quantile?: number;
+  /** Allowance before anything is measured, ms. */
+  initialAllowanceMs?: number;
+  /** Least allowance, ms: timers and decoding are never exact. */
+  minAllowanceMs?: number;
+  /** Most allowance, ms: beyond it the link is failing, not jittery. */
+  maxAllowanceMs?: number;
+  /** Added to the measured allowance, ms (decode time, the next late frame a little later). */
+  marginMs?: number;
+  /** Most the offset moves per frame, as a share of the frame's duration. */
+  slew?: number;
+}
+
+const DEFAULTS: Required<PlayoutClockOptions> = {
+  window: 200,
+  minSamples: 30,
+  quantile: 0.98,
+  initialAllowanceMs: 60,
+  minAllowanceMs: 15,
+  maxAllowanceMs: 1500,
+  marginMs: 15,
+  slew: 0.08,
+};
+
+export class PlayoutClock {
+  private readonly o: Required<PlayoutClockOptions>;
+  private readonly lateness: number[] = [];
+  private offset: number | undefined;
+  private lastMediaMs: number | undefined;
+  /** The allowance measured before a restart: where the next generation starts. */
+  private carried: number | undefined;
+
+  constructor(options: PlayoutClockOptions = {}) {
+    this.o = { ...DEFAULTS, ...options };
+  }
+
+  /** A frame of media time `mediaMs` arrived at `wallMs`. */
+  arrived(wallMs: number, mediaMs: number): void {
+    this.lateness.push(wallMs - mediaMs);
+    if (this.lateness.length > this.o.window) this.lateness.shift();
+  }
+
+  /** How long frames wait beyond the earliest path, ms: the allowance aimed at. */
+  allowanceMs(): number {
+    const o = this.o;
+    if (this.lateness.length < o.minSamples) return this.carried ?? o.initialAllowanceMs;
+    const sorted = [...this.lateness].sort((a, b) => a - b);
+    const earliest = sorted[0] ?? 0;
+    const late = sorted[Math.min(sorted.length - 1, Math.floor(o.quantile * sorted.length))] ?? earliest;
+    return Math.min(o.maxAllowanceMs, Math.max(o.minAllowanceMs, late - earliest + o.marginMs));
+  }
+
+  /** The offset aimed at: the earliest lateness plus the allowance. */
+  private aim(): number | undefined {
+    if (this.lateness.length === 0) return undefined;
+    return Math.min(...this.lateness) + this.allowanceMs();
+  }
+
+  /**
+   * When the frame of media time `mediaMs` is due on screen (wall ms). Called once per frame, in
+   * media order, as each is scheduled; moves the offset a step toward its aim.
+   */
+  dueAt(mediaMs: number): number {
+    const aim = this.aim() ?? 0;
+    const step = this.lastMediaMs === undefined ? 0 : Math.max(0, mediaMs - this.lastMediaMs);
+    this.lastMediaMs = mediaMs;
+    if (this.offset === undefined) this.offset = aim;
+    else {
+      const most = step * this.o.slew;
+      this.offset += Math.max(-most, Math.min(most, aim - this.offset));
+    }
+    return mediaMs + this.offset;
+  }
+
+  /** A frame due at `dueMs` could only be shown at `shownMs`: later frames move by as much. */
+  late(dueMs: number, shownMs: number): void {
+    if (this.offset !== undefined && shownMs > dueMs) this.offset += shownMs - dueMs;
+  }
+
+  /** How long the frame now scheduled waits beyond the earliest path, ms (the latency the buffer adds). */
+  bufferedMs(): number | undefined {
+    if (this.offset === undefined || this.lateness.length === 0) return undefined;
+    return Math.max(0, this.offset - Math.min(...this.lateness));
+  }
+
+  /** A new encoder (definition change, reconnect): its media times start elsewhere; the allowance carries over. */
+  restart(): void {
+    if (this.lateness.length >= this.o.minSamples) this.carried = this.allowanceMs();
+    this.lateness.length = 0;
+    this.offset = this.lastMediaMs = undefined;
+  }
+}

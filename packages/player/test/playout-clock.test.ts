@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { PlayoutClock } from '../src/frames/playout-clock.ts';
+
+/** Frames 100 ms apart arriving `delay(i)` ms after their media time (plus a base of 5000 ms). */
+function feed(clock: PlayoutClock, n: number, delay: (i: number) => number, from = 0): number[] {
+  const dues: number[] = [];
+  for (let i = from; i < from + n; i++) {
+    clock.arrived(5000 + i * 100 + delay(i), i * 100);
+    dues.push(clock.dueAt(i * 100));
+  }
+  return dues;
+}
+
+describe('the playout clock', () => {
+  it('on an even link holds frames only the least allowance, a frame apart', () => {
+    const clock = new PlayoutClock({ initialAllowanceMs: 60, minAllowanceMs: 15, marginMs: 15 });
+    const dues = feed(clock, 300, () => 40);
+    // Settled: 5040 (earliest path) + 15 ms, frames exactly 100 ms apart.
+    expect(dues.at(-1)).toBeCloseTo(5000 + 299 * 100 + 40 + 15, 5);
+    expect(clock.allowanceMs()).toBe(15);
+    const steps = dues.slice(1).map((d, i) => d - (dues[i] ?? 0));
+    // Never faster or slower than the slew (8 % of a frame) allows.
+    expect(Math.min(...steps)).toBeGreaterThanOrEqual(92 - 1e-9);
+    expect(Math.max(...steps)).toBeLessThanOrEqual(108 + 1e-9);
+  });
+
+  it('waits as long as the late 2 % of frames need on a jittery link', () => {
+    const clock = new PlayoutClock();
+    // Every 10th frame 150 ms late, the others 40 ms: 10 % late, so the allowance covers them.
+    feed(clock, 400, (i) => (i % 10 === 0 ? 190 : 40));
+    expect(clock.allowanceMs()).toBe(150 + 15);
+    // Rare spikes (1 in 100) are not waited for.
+    const calm = new PlayoutClock();
+    feed(calm, 400, (i) => (i % 100 === 0 ? 400 : 40 + (i % 3)));
+    expect(calm.allowanceMs()).toBeLessThan(30);
+  });
+
+  it('after a frame shown late, keeps the spacing of the next ones, then drains the extra at the slew', () => {
+    const clock = new PlayoutClock({ minSamples: 5 });
+    const dues = feed(clock, 50, () => 40);
+    const due = dues.at(-1) ?? 0;
+    clock.late(due, due + 300);
+    const next = feed(clock, 1, () => 40, 50)[0] ?? 0;
+    expect(next - (due + 300)).toBeCloseTo(100 - 8, 5);
+    const later = feed(clock, 100, () => 40, 51);
+    expect(later.at(-1)).toBeCloseTo(5000 + 150 * 100 + 40 + 15, 5);
+  });
+
+  it('a restart forgets the media clock but carries the allowance to the next encoder', () => {
+    const clock = new PlayoutClock();
+    feed(clock, 200, (i) => (i % 10 === 0 ? 190 : 40));
+    const allowance = clock.allowanceMs();
+    clock.restart();
+    expect(clock.bufferedMs()).toBeUndefined();
+    expect(clock.allowanceMs()).toBe(allowance);
+    // A new generation whose media times start at 0 again, arriving 1 minute on.
+    clock.arrived(65_000, 0);
+    expect(clock.dueAt(0)).toBe(65_000 + allowance);
+  });
+});
