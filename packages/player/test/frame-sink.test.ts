@@ -107,6 +107,29 @@ describe('the frame sink', () => {
     expect(r.events.skipped).toHaveBeenCalledTimes(4);
   });
 
+  it("joining a running stream: the frames since its keyframe come at once, the picture goes to the newest and stays near the live edge", () => {
+    const r = rig(1);
+    r.sink.configure(SETUP);
+    // The relay's cached run: frames 0..9 (a second of media) arrive together at 2030.
+    r.advance(2030);
+    r.sink.push(Array.from({ length: 10 }, (_, i) => r.sample(i)), 90_000);
+    // Then live: frame k arrives at 1030 + 100 k (30 ms after the 1000 ms + media path of frame 9).
+    for (let k = 10; k < 80; k++) {
+      r.advance(1030 + k * 100);
+      r.sink.push([r.sample(k)], 90_000);
+    }
+    r.advance(20_000);
+    const shownMedia = r.shown.map(([, m]) => m);
+    expect(shownMedia[0]).toBe(900);
+    expect(r.events.skipped).toHaveBeenCalledTimes(9);
+    // Every live frame shown, in order, each within the allowance of its arrival (not a second late).
+    expect(shownMedia.slice(1)).toEqual(Array.from({ length: 70 }, (_, k) => (k + 10) * 100));
+    // (Frame 10 came with the burst, before the live path's lateness was known: ~100 ms.)
+    for (const [at, media] of r.shown.slice(1)) expect(at - (1030 + media)).toBeLessThanOrEqual(media <= 1000 ? 101 : 61);
+    // Once measured, the allowance falls to its least: 15 ms after arrival.
+    expect((r.shown.at(-1)?.[0] ?? 0) - (1030 + 7900)).toBeCloseTo(15, 5);
+  });
+
   it('a frame decoded late shows at once and the next keep their spacing from it', () => {
     const r = rig();
     r.sink.configure(SETUP);

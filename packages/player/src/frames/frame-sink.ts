@@ -58,6 +58,8 @@ export class FrameSink<F extends FrameLike = VideoFrame> {
   private readonly waiting: Array<{ frame: F; due: number }> = [];
   private timer: unknown;
   private newestShownUs = -Infinity;
+  /** Samples given to the decoder whose frames have not come out yet. */
+  private inDecoder = 0;
 
   constructor(
     private readonly deps: FrameSinkDeps<F>,
@@ -95,6 +97,7 @@ export class FrameSink<F extends FrameLike = VideoFrame> {
       this.needKeyframe = false;
       const mediaMs = (sample.presentationTime / timescale) * 1000;
       this.clock.arrived(now, mediaMs);
+      this.inDecoder++;
       decoder.decode(
         this.deps.chunk({
           type: sample.keyframe ? 'key' : 'delta',
@@ -115,6 +118,7 @@ export class FrameSink<F extends FrameLike = VideoFrame> {
   reset(): void {
     this.dropWaiting();
     this.needKeyframe = true;
+    this.inDecoder = 0;
     if (this.decoder?.state === 'configured') this.decoder.reset();
     this.configured = undefined;
     this.clock.restart();
@@ -142,6 +146,7 @@ export class FrameSink<F extends FrameLike = VideoFrame> {
   }
 
   private decoded(frame: F): void {
+    this.inDecoder = Math.max(0, this.inDecoder - 1);
     // Older than what is on screen (a keyframe's run decoded again): showing it would step back.
     if (frame.timestamp <= this.newestShownUs) {
       frame.close();
@@ -160,29 +165,36 @@ export class FrameSink<F extends FrameLike = VideoFrame> {
   private schedule(): void {
     if (this.timer !== undefined) this.deps.clearTimer(this.timer);
     this.timer = undefined;
-    const next = this.waiting[0];
-    if (!next) return;
-    const wait = next.due - this.deps.now();
+    if (this.waiting.length === 0) return;
+    // The offset may have fallen since earlier frames were scheduled (a stream's start): the soonest due decides.
+    const soonest = Math.min(...this.waiting.map((w) => w.due));
+    const wait = soonest - this.deps.now();
     if (wait <= EARLY_MS) this.presentDue();
     else this.timer = this.deps.setTimer(() => this.presentDue(), wait);
   }
 
-  /** Shows the newest frame that is due (or due within the same screen refresh); those before it are skipped. */
+  /**
+   * Shows the newest frame that is due (or due within the same screen refresh); those before it
+   * are skipped — at a stream's start, the frames since the keyframe that a newer one overtook.
+   */
   private presentDue(): void {
     this.timer = undefined;
     const now = this.deps.now();
-    let chosen: { frame: F; due: number } | undefined;
-    const until = (): number => Math.max(now + EARLY_MS, (chosen?.due ?? -Infinity) + SAME_REFRESH_MS);
-    while (this.waiting.length > 0 && (this.waiting[0]?.due ?? Infinity) <= until()) {
-      const item = this.waiting.shift();
-      if (!item) break;
-      if (chosen) {
-        chosen.frame.close();
+    let pick = -1;
+    for (let i = 0; i < this.waiting.length; i++) {
+      const due = this.waiting[i]?.due ?? Infinity;
+      const until = Math.max(now + EARLY_MS, pick >= 0 ? (this.waiting[pick]?.due ?? -Infinity) + SAME_REFRESH_MS : -Infinity);
+      if (due <= until) pick = i;
+    }
+    const chosen = pick >= 0 ? this.waiting[pick] : undefined;
+    // At the start, an overdue frame with newer ones still in the decoder (the joining burst) waits
+    // for them: the newest goes on screen, not each in turn.
+    if (chosen && this.clock.starting && this.inDecoder > 0 && now - chosen.due > EARLY_MS) return;
+    if (chosen) {
+      for (const skipped of this.waiting.splice(0, pick + 1).slice(0, -1)) {
+        skipped.frame.close();
         this.on.skipped();
       }
-      chosen = item;
-    }
-    if (chosen) {
       const lateMs = Math.max(0, now - chosen.due);
       // Decoded after its time: shown now, and the frames after it keep their spacing from here.
       if (lateMs > EARLY_MS) this.clock.late(chosen.due, now);

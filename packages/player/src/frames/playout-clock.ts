@@ -11,7 +11,11 @@
  * link, more where segments are lost and resent.
  *
  * The offset moves toward its aim by at most `slew` of a frame per frame (the picture plays a few
- * per cent slower or faster, never jumps). A frame decoded after its time is shown at once and
+ * per cent slower or faster, never jumps) — except in the first `settleMs` of a stream, when it
+ * follows the aim at once: a viewer joining a running stream gets the frames since its last
+ * keyframe in one burst, the oldest a second or more late, and the picture must go to the newest
+ * (the older frames are skipped) instead of starting a second behind. Those first frames count for
+ * the earliest lateness but not for the allowance. A frame decoded after its time is shown at once and
  * the offset rises by how late it was, so the frames after it keep their spacing (a stall shows
  * as one frame held, not as frames skipped); the extra then drains at the slew.
  */
@@ -33,6 +37,8 @@ export interface PlayoutClockOptions {
   marginMs?: number;
   /** Most the offset moves per frame, as a share of the frame's duration. */
   slew?: number;
+  /** The start of a stream, ms: the offset follows its aim at once, and lateness counts only for the earliest. */
+  settleMs?: number;
 }
 
 const DEFAULTS: Required<PlayoutClockOptions> = {
@@ -44,11 +50,16 @@ const DEFAULTS: Required<PlayoutClockOptions> = {
   maxAllowanceMs: 1500,
   marginMs: 15,
   slew: 0.08,
+  settleMs: 1000,
 };
 
 export class PlayoutClock {
   private readonly o: Required<PlayoutClockOptions>;
   private readonly lateness: number[] = [];
+  /** Lateness of the frames of the first `settleMs` (the joining burst): for the earliest only. */
+  private readonly early: number[] = [];
+  private firstArrival: number | undefined;
+  private lastArrival = 0;
   private offset: number | undefined;
   private lastMediaMs: number | undefined;
   /** The allowance measured before a restart: where the next generation starts. */
@@ -60,8 +71,30 @@ export class PlayoutClock {
 
   /** A frame of media time `mediaMs` arrived at `wallMs`. */
   arrived(wallMs: number, mediaMs: number): void {
+    this.firstArrival ??= wallMs;
+    this.lastArrival = wallMs;
+    if (this.settling()) {
+      this.early.push(wallMs - mediaMs);
+      return;
+    }
     this.lateness.push(wallMs - mediaMs);
     if (this.lateness.length > this.o.window) this.lateness.shift();
+    // Once measured, the start's frames go: the two clocks drift apart over hours.
+    if (this.lateness.length >= this.o.minSamples) this.early.length = 0;
+  }
+
+  /** Within the first `settleMs` of the stream (or before its first frame). */
+  get starting(): boolean {
+    return this.settling();
+  }
+
+  private settling(): boolean {
+    return this.firstArrival === undefined || this.lastArrival - this.firstArrival < this.o.settleMs;
+  }
+
+  private earliest(): number | undefined {
+    if (this.lateness.length === 0 && this.early.length === 0) return undefined;
+    return Math.min(...this.lateness, ...this.early);
   }
 
   /** How long frames wait beyond the earliest path, ms: the allowance aimed at. */
@@ -76,8 +109,8 @@ export class PlayoutClock {
 
   /** The offset aimed at: the earliest lateness plus the allowance. */
   private aim(): number | undefined {
-    if (this.lateness.length === 0) return undefined;
-    return Math.min(...this.lateness) + this.allowanceMs();
+    const earliest = this.earliest();
+    return earliest === undefined ? undefined : earliest + this.allowanceMs();
   }
 
   /**
@@ -88,7 +121,7 @@ export class PlayoutClock {
     const aim = this.aim() ?? 0;
     const step = this.lastMediaMs === undefined ? 0 : Math.max(0, mediaMs - this.lastMediaMs);
     this.lastMediaMs = mediaMs;
-    if (this.offset === undefined) this.offset = aim;
+    if (this.offset === undefined || this.settling()) this.offset = aim;
     else {
       const most = step * this.o.slew;
       this.offset += Math.max(-most, Math.min(most, aim - this.offset));
@@ -103,14 +136,17 @@ export class PlayoutClock {
 
   /** How long the frame now scheduled waits beyond the earliest path, ms (the latency the buffer adds). */
   bufferedMs(): number | undefined {
-    if (this.offset === undefined || this.lateness.length === 0) return undefined;
-    return Math.max(0, this.offset - Math.min(...this.lateness));
+    const earliest = this.earliest();
+    if (this.offset === undefined || earliest === undefined) return undefined;
+    return Math.max(0, this.offset - earliest);
   }
 
   /** A new encoder (definition change, reconnect): its media times start elsewhere; the allowance carries over. */
   restart(): void {
     if (this.lateness.length >= this.o.minSamples) this.carried = this.allowanceMs();
     this.lateness.length = 0;
-    this.offset = this.lastMediaMs = undefined;
+    this.early.length = 0;
+    this.offset = this.lastMediaMs = this.firstArrival = undefined;
+    this.lastArrival = 0;
   }
 }

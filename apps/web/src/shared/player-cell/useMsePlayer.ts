@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type RefObject } from 'react';
-import { MsePlayer, type LivePlayer, type MsePlayerOptions, type PlayerEventMap } from '@ship-cctv/player';
+import type { LivePlayer, MsePlayer, MsePlayerOptions, PlayerEventMap } from '@ship-cctv/player';
 import type { PlayCommand, ShipPlaybackCommand } from '@ship-cctv/protocol';
 import { initialPlayerView, reducePlayerEvent, startedView, type PlayerEvent, type PlayerView } from './player-view.ts';
 
@@ -124,5 +124,9 @@ export function useMsePlayer(
 /** Makes a player for a <video>: at once, or once its code is loaded. */
 export type PlayerFactory<P extends LivePlayer> = (video: HTMLVideoElement, options: MsePlayerOptions) => P | Promise<P>;
 
-const createMsePlayer: PlayerFactory<MsePlayer> = (video, options) => new MsePlayer(video, options);
+/** An MsePlayer, its code loaded on first use (outside the first screen's JavaScript). */
+const createMsePlayer: PlayerFactory<MsePlayer> = async (video, options) => {
+  const { MsePlayer } = await import('@ship-cctv/player');
+  return new MsePlayer(video, options);
+};
 
