@@ -48,7 +48,15 @@ function args(o: RtspCameraOptions): string[] {
   ];
 }
 
-export async function startRtspCamera(o: RtspCameraOptions): Promise<RtspCamera> {
+/**
+ * Every test camera's port moves by RTSP_TEST_PORT_OFFSET (default 0), so two copies of the suite
+ * can run on one machine.
+ */
+const PORT_OFFSET = Number(process.env.RTSP_TEST_PORT_OFFSET ?? 0);
+
+export async function startRtspCamera(opts: RtspCameraOptions): Promise<RtspCamera> {
+  if (!Number.isInteger(PORT_OFFSET) || PORT_OFFSET < 0) throw new Error(`RTSP_TEST_PORT_OFFSET must be a whole number ≥ 0, not ${process.env.RTSP_TEST_PORT_OFFSET}`);
+  const o = { ...opts, port: opts.port + PORT_OFFSET };
   if (!existsSync(PYTHON)) throw new Error(`${PYTHON} is missing: run node scripts/setup.mjs --for=test`);
   let child: ChildProcess | undefined;
   let open = 0;

@@ -160,14 +160,19 @@ export class Depacketizer {
     const au = this.au;
     this.au = undefined;
     this.fu = undefined;
-    if (!au || au.nals.length === 0) return;
+    if (!au) return;
+    if (au.broken) {
+      this.stats.dropped += 1;
+      return;
+    }
+    if (au.nals.length === 0) return;
     if (!au.nals.some((n) => this.codec.isVcl(this.codec.type(n)))) {
       // Parameter sets or SEI sent on their own (no slice): they belong to the next picture.
-      if (!au.broken) out.push({ nals: au.nals, timestamp: au.timestamp, keyframe: false, slices: false });
+      out.push({ nals: au.nals, timestamp: au.timestamp, keyframe: false, slices: false });
       return;
     }
     const keyframe = au.nals.some((n) => this.codec.isKeyframe(this.codec.type(n)));
-    if (au.broken || (this.needKeyframe && !keyframe)) {
+    if (this.needKeyframe && !keyframe) {
       this.stats.dropped += 1;
       return;
     }
