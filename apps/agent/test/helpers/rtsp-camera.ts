@@ -14,13 +14,17 @@ const PYTHON = '/usr/bin/python3';
 export interface RtspCameraOptions {
   /** From the ports this suite may use. */
   port: number;
-  codec?: 'h264' | 'h265';
+  codec?: 'h264' | 'h265' | 'mjpeg';
   slices?: number;
   width?: number;
   height?: number;
   fps?: number;
   bitrateKbps?: number;
   gopSeconds?: number;
+  /** The camera asks for these (Digest unless `auth: 'basic'`); `url` carries them. */
+  user?: string;
+  password?: string;
+  auth?: 'digest' | 'basic';
 }
 
 export interface RtspCamera {
@@ -45,6 +49,7 @@ function args(o: RtspCameraOptions): string[] {
     '--fps', String(o.fps ?? 10),
     '--bitrate', String(o.bitrateKbps ?? 300),
     '--gop-seconds', String(o.gopSeconds ?? 1),
+    ...(o.user !== undefined ? ['--user', o.user, '--password', o.password ?? '', '--auth', o.auth ?? 'digest'] : []),
   ];
 }
 
@@ -109,7 +114,7 @@ export async function startRtspCamera(opts: RtspCameraOptions): Promise<RtspCame
 
   await launch();
   return {
-    url: `rtsp://127.0.0.1:${o.port}/cam`,
+    url: `rtsp://${o.user !== undefined ? `${encodeURIComponent(o.user)}:${encodeURIComponent(o.password ?? '')}@` : ''}127.0.0.1:${o.port}/cam`,
     get openSessions() {
       return open;
     },
