@@ -77,6 +77,7 @@ def main() -> None:
     p.add_argument('--user', help='the camera asks for this user name (with --password)')
     p.add_argument('--password')
     p.add_argument('--auth', choices=['digest', 'basic'], default='digest')
+    p.add_argument('--session-timeout', type=int, default=0, help='seconds a session lives without a keep-alive (default: the server\'s 60)')
     a = p.parse_args()
     if (a.user is None) != (a.password is None):
         p.error('--user and --password go together')
@@ -112,6 +113,8 @@ def main() -> None:
 
     def on_client(_server, client):
         def on_new_session(_client, session):
+            if a.session_timeout:
+                session.set_timeout(a.session_timeout)
             open_sessions.add(session.get_sessionid())
             print(f'session open {len(open_sessions)}', file=sys.stderr, flush=True)
 

@@ -162,7 +162,8 @@ export function openRtspStream(url: string, opts: RtspStreamOptions): RtspStream
     const [id, ...params] = session.split(';');
     conn.session = (id ?? '').trim();
     const timeoutParam = params.map((p) => /^\s*timeout\s*=\s*(\d+)/i.exec(p)?.[1]).find(Boolean);
-    const sessionTimeoutS = Math.max(10, Number(timeoutParam ?? 60));
+    // RFC 2326 12.37: 60 s unless the camera says otherwise.
+    const sessionTimeoutS = Math.max(2, Number(timeoutParam ?? 60));
     const interleaved = /interleaved=(\d+)/i.exec(header(setup, 'transport') ?? '');
     rtpChannel = interleaved ? Number(interleaved[1]) : 0;
     track = described_;
