@@ -419,7 +419,12 @@ export class CameraSession {
 export class CameraSessions {
   private readonly sessions = new Map<string, CameraSession>();
 
-  constructor(private readonly opts: CameraSessionOptions = {}) {}
+  private readonly opts: CameraSessionOptions;
+
+  /** Throws at once on a bad AGENT_CAMERA_READER, not when the first camera opens. */
+  constructor(opts: CameraSessionOptions = {}) {
+    this.opts = { ...opts, reader: opts.reader ?? cameraReaderSetting(process.env.AGENT_CAMERA_READER) };
+  }
 
   get(url: string): CameraSession {
     let s = this.sessions.get(url);

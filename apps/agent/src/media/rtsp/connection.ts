@@ -156,6 +156,12 @@ export class RtspConnection {
         at += 4 + len;
         continue;
       }
+      if ((b[at] as number) < 0x41 || (b[at] as number) > 0x5a) {
+        // Neither an interleaved packet nor a message (RTSP/…, or a method): skip to the next '$'.
+        const next = b.indexOf(0x24, at);
+        at = next < 0 ? b.length : next;
+        continue;
+      }
       const end = b.indexOf('\r\n\r\n', at, 'latin1');
       if (end < 0) {
         if (b.length - at > MAX_HEADER_BYTES) throw new Error('an RTSP message header does not end');

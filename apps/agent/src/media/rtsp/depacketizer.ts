@@ -13,6 +13,9 @@ import { type RtpPacket, TimestampUnwrapper, sequenceStep } from './rtp.ts';
  * one decode as smears. The first picture handed on is a keyframe.
  */
 
+/** A payload this reader cannot take (interleaved packetization): the camera is for another reader. */
+export class UnsupportedPayload extends Error {}
+
 export interface AccessUnit {
   /** NAL units (header included, no start codes or lengths), in the order sent. */
   nals: Buffer[];
@@ -150,7 +153,7 @@ export class Depacketizer {
       }
       return;
     }
-    if (c.unsupported.has(type)) throw new Error(`RTP payload of NAL type ${type} (interleaved packetization) is not supported`);
+    if (c.unsupported.has(type)) throw new UnsupportedPayload(`RTP payload of NAL type ${type} (interleaved packetization) is not supported`);
     if (this.codecName === 'h264' && (type === 0 || type > 23)) return; // reserved: ignored (RFC 6184 5.2)
     if (this.codecName === 'h265' && type > 47) return;
     au.nals.push(p);

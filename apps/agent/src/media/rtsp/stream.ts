@@ -1,5 +1,5 @@
 import { RtspConnection, type RtspResponse, header } from './connection.ts';
-import { type AccessUnit, Depacketizer } from './depacketizer.ts';
+import { type AccessUnit, Depacketizer, UnsupportedPayload } from './depacketizer.ts';
 import { parseRtp, rtcpReceiverReport } from './rtp.ts';
 import { type VideoTrack, parseSdp, resolveControl, videoTrack } from './sdp.ts';
 
@@ -85,13 +85,16 @@ export function openRtspStream(url: string, opts: RtspStreamOptions): RtspStream
     clearTimeout(firstPacket);
     firstPacket = undefined;
     opts.onBytes?.(data.length + 4);
-    const pkt = parseRtp(data);
-    if (pkt.payloadType !== track.payloadType) return;
     let units: AccessUnit[];
     try {
+      const pkt = parseRtp(data);
+      if (pkt.payloadType !== track.payloadType) return;
       units = depacketizer.push(pkt);
     } catch (err) {
-      return end({ reason: (err as Error).message, fallback: (err as Error).message });
+      if (err instanceof UnsupportedPayload) return end({ reason: err.message, fallback: err.message });
+      // Not RTP: whatever picture it belonged to is broken.
+      depacketizer.breakPicture();
+      return;
     }
     for (const au of units) opts.onAccessUnit(au, track);
   };
