@@ -4,7 +4,7 @@ server many IP cameras and NVRs embed) serving a live test picture encoded by x2
 
     /usr/bin/python3 scripts/rtsp-camera.py --port 18554 [--codec h264|h265] [--slices N]
         [--width 320] [--height 240] [--fps 10] [--bitrate 300] [--path /cam] [--stdin]
-        [--user U --password P [--auth digest|basic]]
+        [--user U --password P [--auth digest|basic]] [--session-timeout S] [--bframes N]
 
 It serves rtsp://127.0.0.1:PORT/PATH (default /cam). Every client shares one encoder (as a camera
 does), so all sessions see the same frames. --slices N cuts every picture into N slices (x264
@@ -44,10 +44,13 @@ def pipeline(a: argparse.Namespace) -> str:
         encoder = '! jpegenc ! rtpjpegpay name=pay0 pt=26'
     elif a.codec == 'h264':
         options = f'slices={a.slices}' if a.slices > 1 else ''
+        # B-frames need the main profile and x264 without its zero-latency tuning (which turns them off).
+        tune = f'bframes={a.bframes} b-adapt=false' if a.bframes > 0 else 'tune=zerolatency'
+        profile = 'main' if a.bframes > 0 else 'baseline'
         encoder = (
-            f'! x264enc tune=zerolatency speed-preset=ultrafast bitrate={a.bitrate} key-int-max={gop} '
+            f'! x264enc {tune} speed-preset=ultrafast bitrate={a.bitrate} key-int-max={gop} '
             f'threads={max(1, a.slices)} option-string="{options}" '
-            '! video/x-h264,profile=baseline,stream-format=byte-stream '
+            f'! video/x-h264,profile={profile},stream-format=byte-stream '
             '! rtph264pay name=pay0 pt=96 config-interval=-1'
         )
     else:
@@ -72,6 +75,7 @@ def main() -> None:
     p.add_argument('--fps', type=int, default=10)
     p.add_argument('--bitrate', type=int, default=300, help='kbit/s')
     p.add_argument('--gop-seconds', type=int, default=1)
+    p.add_argument('--bframes', type=int, default=0, help='H.264 B-frames between references (main profile)')
     p.add_argument('--pattern', default='ball')
     p.add_argument('--stdin', action='store_true', help='serve H.264 (Annex B) read from stdin instead of encoding a test picture')
     p.add_argument('--user', help='the camera asks for this user name (with --password)')

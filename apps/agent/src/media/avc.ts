@@ -175,3 +175,18 @@ export function avcConfigRecord(sps: readonly Buffer[], pps: readonly Buffer[]):
   pps.forEach(withLength);
   return Buffer.concat(parts);
 }
+
+/**
+ * A slice's slice_type (ITU-T H.264 7.4.3: 0 P, 1 B, 2 I, 3 SP, 4 SI; +5 when every slice of the
+ * picture has that type), read from the slice header after first_mb_in_slice.
+ */
+export function sliceType(nal: Buffer): number {
+  const t = (nal[0] ?? 0) & 0x1f;
+  if (t < 1 || t > 5) throw new Error(`NAL unit type ${t} is not a slice`);
+  const r = new BitReader(unescapeRbsp(nal.subarray(1, 16)));
+  r.ue(); // first_mb_in_slice
+  return r.ue();
+}
+
+/** B slices: the picture is predicted from a later one (its decode and presentation order differ). */
+export const isBSlice = (nal: Buffer) => sliceType(nal) % 5 === 1;

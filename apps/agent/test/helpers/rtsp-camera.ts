@@ -21,6 +21,8 @@ export interface RtspCameraOptions {
   fps?: number;
   bitrateKbps?: number;
   gopSeconds?: number;
+  /** H.264 B-frames between references (main profile). */
+  bframes?: number;
   /** The camera asks for these (Digest unless `auth: 'basic'`); `url` carries them. */
   user?: string;
   password?: string;
@@ -49,6 +51,7 @@ function args(o: RtspCameraOptions): string[] {
     '--fps', String(o.fps ?? 10),
     '--bitrate', String(o.bitrateKbps ?? 300),
     '--gop-seconds', String(o.gopSeconds ?? 1),
+    ...(o.bframes ? ['--bframes', String(o.bframes)] : []),
     ...(o.user !== undefined ? ['--user', o.user, '--password', o.password ?? '', '--auth', o.auth ?? 'digest'] : []),
   ];
 }

@@ -1,5 +1,6 @@
 /** Which reader reads a camera: the agent's own for rtsp://, ffmpeg for the rest or when set. */
 import { describe, expect, it } from 'vitest';
+import { isBSlice, sliceType } from '../../src/media/avc.ts';
 import { cameraReaderFor, cameraReaderSetting } from '../../src/media/camera-reader.ts';
 import { CameraSessions } from '../../src/media/camera-session.ts';
 
@@ -31,5 +32,17 @@ describe('the camera reader setting', () => {
       if (before === undefined) delete process.env.AGENT_CAMERA_READER;
       else process.env.AGENT_CAMERA_READER = before;
     }
+  });
+});
+
+describe('slice types', () => {
+  it('reads slice_type after first_mb_in_slice, so a B slice is told apart', () => {
+    // first_mb_in_slice 0 ('1'), then slice_type: P 0 ('1'), B 1 ('010'), B-only 6 ('00111'), I 7 ('0001000').
+    expect(sliceType(Buffer.from([0x41, 0xc0]))).toBe(0);
+    expect(sliceType(Buffer.from([0x01, 0xa0]))).toBe(1);
+    expect(sliceType(Buffer.from([0x01, 0x9c]))).toBe(6);
+    expect(sliceType(Buffer.from([0x65, 0x88, 0x00]))).toBe(7);
+    expect([0xc0, 0xa0, 0x9c].map((b) => isBSlice(Buffer.from([0x41, b])))).toEqual([false, true, true]);
+    expect(() => sliceType(Buffer.from([0x67, 0x42]))).toThrow(/not a slice/);
   });
 });

@@ -160,6 +160,24 @@ describe('an H.265 camera', () => {
   });
 });
 
+describe('a camera that sends B-frames', () => {
+  let camera: RtspCamera;
+  beforeAll(async () => {
+    camera = await startRtspCamera({ port: 18567, bframes: 2, width: 160, height: 120, fps: 10 });
+  });
+  afterAll(async () => {
+    await camera?.stop();
+  });
+
+  it('is handed to the ffmpeg reader at its first B slice, with the reason', async () => {
+    const session = new CameraSession(camera.url, { lingerMs: 0, minRetryMs: 10_000 });
+    session.subscribe(() => undefined);
+    await expect.poll(() => session.health().fallback, { timeout: 10_000 }).toBe('the camera sends B-frames (pictures out of presentation order)');
+    expect(session.health().reader).toBe('ffmpeg');
+    await session.stop();
+  });
+});
+
 describe('a camera the rtsp reader cannot read (MJPEG)', () => {
   let camera: RtspCamera;
   beforeAll(async () => {

@@ -1,5 +1,5 @@
-import { NAL_PPS, NAL_SPS, joinNals, nalType, orderAccessUnit } from '../access-unit.ts';
-import { avcConfigRecord } from '../avc.ts';
+import { NAL_PPS, NAL_SPS, isSlice, joinNals, nalType, orderAccessUnit } from '../access-unit.ts';
+import { avcConfigRecord, isBSlice } from '../avc.ts';
 import type { CameraReader, CameraReaderEvents, CameraReaderOptions } from '../camera-reader.ts';
 import { openRtspStream } from './stream.ts';
 
@@ -8,13 +8,15 @@ import { openRtspStream } from './stream.ts';
  * (one sample per picture, 4-byte NAL lengths, AUD/SPS/PPS/SEI before the slices, each parameter
  * set once; the sequence header from the SDP's sprop-parameter-sets, or from the first keyframe's
  * own SPS and PPS), each handed on as soon as its last RTP packet is read. Decode times are the
- * RTP timestamps (unwrapped) in ms from the first picture; a camera's pictures come in decode
- * order with presentation = decode time (no B-frames: a camera sending them is read with
- * AGENT_CAMERA_READER=ffmpeg).
+ * RTP timestamps (unwrapped) in ms from the first picture: RTP stamps a picture with its
+ * presentation time, which is its decode time only without B-frames. A camera that sends B slices
+ * is handed to the ffmpeg reader (`fallback`) at its first one.
  *
  * An H.265 camera is read as far as its description: the session cannot share H.265 (FLV and
  * browsers' MSE carry H.264), so it ends at once as `unsupported` without a stream being set up.
  */
+export const B_FRAMES = 'the camera sends B-frames (pictures out of presentation order)';
+
 export const H265_UNSUPPORTED = "the camera's video cannot be shared: it is H.265 (FLV, which carries the session's pictures, and browsers' MSE take H.264)";
 
 const NAL_LENGTH_BYTES = 4;
@@ -35,6 +37,7 @@ export function startRtspReader(url: string, opts: CameraReaderOptions, events: 
     events.onConfig(record);
   };
 
+  let ended = false;
   const stream = openRtspStream(url, {
     timeoutMs: Math.min(opts.firstByteTimeoutMs, 5_000),
     firstPacketTimeoutMs: opts.firstByteTimeoutMs,
@@ -51,8 +54,16 @@ export function startRtspReader(url: string, opts: CameraReaderOptions, events: 
         carried.push(...au.nals);
         return;
       }
+      if (ended) return;
       const nals = orderAccessUnit(carried.length > 0 ? [...carried, ...au.nals] : au.nals);
       carried = [];
+      const firstSlice = nals.find(isSlice);
+      if (firstSlice && isBSlice(firstSlice)) {
+        ended = true;
+        stream.stop();
+        events.onEnd({ reason: B_FRAMES, fallback: B_FRAMES });
+        return;
+      }
       if (au.keyframe) {
         // The keyframe's own parameter sets are the ones its pictures decode with.
         const inSps = nals.filter((n) => nalType(n) === NAL_SPS).slice(0, 1);
@@ -71,6 +82,8 @@ export function startRtspReader(url: string, opts: CameraReaderOptions, events: 
       });
     },
     onEnd(end) {
+      if (ended) return;
+      ended = true;
       events.onEnd(end);
     },
   });
@@ -78,6 +91,8 @@ export function startRtspReader(url: string, opts: CameraReaderOptions, events: 
     kind: 'rtsp',
     async stop(reason) {
       stream.stop();
+      if (ended) return;
+      ended = true;
       if (reason !== undefined) events.onEnd({ reason });
     },
   };
