@@ -4,6 +4,7 @@ server many IP cameras and NVRs embed) serving a live test picture encoded by x2
 
     /usr/bin/python3 scripts/rtsp-camera.py --port 18554 [--codec h264|h265] [--slices N]
         [--width 320] [--height 240] [--fps 10] [--bitrate 300] [--path /cam] [--stdin]
+        [--user U --password P [--auth digest|basic]] [--session-timeout S] [--bframes N]
 
 It serves rtsp://127.0.0.1:PORT/PATH (default /cam). Every client shares one encoder (as a camera
 does), so all sessions see the same frames. --slices N cuts every picture into N slices (x264
@@ -13,7 +14,9 @@ another encoder writes to its stdin (the benchmark's capture-coded synthetic pic
 
 It prints one line `ready rtsp://…` on stdout once it listens, and on stderr one line per RTSP
 session it opens or closes (`session open N` / `session close N`, N = sessions open now), so a
-test can count the camera sessions a client holds. SIGTERM or SIGINT stops it.
+test can count the camera sessions a client holds. SIGTERM or SIGINT stops it. With --user and
+--password the camera asks for them (Digest by default, as most cameras do; --auth basic). --codec
+mjpeg sends JPEG pictures (RFC 2435), a codec the agent's own RTSP reader leaves to ffmpeg.
 """
 
 import argparse
@@ -24,7 +27,8 @@ import gi
 
 gi.require_version('Gst', '1.0')
 gi.require_version('GstRtspServer', '1.0')
-from gi.repository import GLib, Gst, GstRtspServer  # noqa: E402
+gi.require_version('GstRtsp', '1.0')
+from gi.repository import GLib, Gst, GstRtsp, GstRtspServer  # noqa: E402
 
 
 def pipeline(a: argparse.Namespace) -> str:
@@ -36,12 +40,17 @@ def pipeline(a: argparse.Namespace) -> str:
         f'! video/x-raw,width={a.width},height={a.height},framerate={a.fps}/1,format=I420 '
     )
     gop = max(1, a.fps * a.gop_seconds)
-    if a.codec == 'h264':
+    if a.codec == 'mjpeg':
+        encoder = '! jpegenc ! rtpjpegpay name=pay0 pt=26'
+    elif a.codec == 'h264':
         options = f'slices={a.slices}' if a.slices > 1 else ''
+        # B-frames need the main profile and x264 without its zero-latency tuning (which turns them off).
+        tune = f'bframes={a.bframes} b-adapt=false' if a.bframes > 0 else 'tune=zerolatency'
+        profile = 'main' if a.bframes > 0 else 'baseline'
         encoder = (
-            f'! x264enc tune=zerolatency speed-preset=ultrafast bitrate={a.bitrate} key-int-max={gop} '
+            f'! x264enc {tune} speed-preset=ultrafast bitrate={a.bitrate} key-int-max={gop} '
             f'threads={max(1, a.slices)} option-string="{options}" '
-            '! video/x-h264,profile=baseline,stream-format=byte-stream '
+            f'! video/x-h264,profile={profile},stream-format=byte-stream '
             '! rtph264pay name=pay0 pt=96 config-interval=-1'
         )
     else:
@@ -59,16 +68,23 @@ def main() -> None:
     p = argparse.ArgumentParser(description='A GStreamer RTSP test camera.')
     p.add_argument('--port', type=int, required=True)
     p.add_argument('--path', default='/cam')
-    p.add_argument('--codec', choices=['h264', 'h265'], default='h264')
+    p.add_argument('--codec', choices=['h264', 'h265', 'mjpeg'], default='h264')
     p.add_argument('--slices', type=int, default=1)
     p.add_argument('--width', type=int, default=320)
     p.add_argument('--height', type=int, default=240)
     p.add_argument('--fps', type=int, default=10)
     p.add_argument('--bitrate', type=int, default=300, help='kbit/s')
     p.add_argument('--gop-seconds', type=int, default=1)
+    p.add_argument('--bframes', type=int, default=0, help='H.264 B-frames between references (main profile)')
     p.add_argument('--pattern', default='ball')
     p.add_argument('--stdin', action='store_true', help='serve H.264 (Annex B) read from stdin instead of encoding a test picture')
+    p.add_argument('--user', help='the camera asks for this user name (with --password)')
+    p.add_argument('--password')
+    p.add_argument('--auth', choices=['digest', 'basic'], default='digest')
+    p.add_argument('--session-timeout', type=int, default=0, help='seconds a session lives without a keep-alive (default: the server\'s 60)')
     a = p.parse_args()
+    if (a.user is None) != (a.password is None):
+        p.error('--user and --password go together')
     if not a.path.startswith('/'):
         p.error('--path must start with /')
     if a.slices < 1 or a.fps < 1 or a.width < 16 or a.height < 16:
@@ -83,12 +99,26 @@ def main() -> None:
     # One encoder for all clients, like a camera; kept running between clients so a new one joins.
     factory.set_shared(True)
     factory.set_suspend_mode(GstRtspServer.RTSPSuspendMode.NONE)
+    if a.user is not None:
+        auth = GstRtspServer.RTSPAuth()
+        token = GstRtspServer.RTSPToken()
+        token.set_string('media.factory.role', 'user')
+        if a.auth == 'digest':
+            auth.set_supported_methods(GstRtsp.RTSPAuthMethod.DIGEST)
+            auth.add_digest(a.user, a.password, token)
+        else:
+            auth.set_supported_methods(GstRtsp.RTSPAuthMethod.BASIC)
+            auth.add_basic(GstRtspServer.RTSPAuth.make_basic(a.user, a.password), token)
+        server.set_auth(auth)
+        factory.add_role_from_structure(Gst.Structure.from_string('user, media.factory.access=(boolean)true, media.factory.construct=(boolean)true')[0])
     server.get_mount_points().add_factory(a.path, factory)
 
     open_sessions = set()
 
     def on_client(_server, client):
         def on_new_session(_client, session):
+            if a.session_timeout:
+                session.set_timeout(a.session_timeout)
             open_sessions.add(session.get_sessionid())
             print(f'session open {len(open_sessions)}', file=sys.stderr, flush=True)
 

@@ -58,7 +58,7 @@ export const isSlice = (nal: Buffer) => {
 /** first_mb_in_slice = 0: ue(v) 0 is the single bit 1 right after the NAL header. */
 export const startsPicture = (nal: Buffer) => isSlice(nal) && ((nal[1] ?? 0) & 0x80) !== 0;
 
-function joinNals(nals: readonly Buffer[], lengthSize: number): Buffer {
+export function joinNals(nals: readonly Buffer[], lengthSize: number): Buffer {
   const parts: Buffer[] = [];
   for (const nal of nals) {
     const len = Buffer.alloc(lengthSize);

@@ -153,3 +153,40 @@ export function spsPictureSize(nal: Buffer): { width: number; height: number } {
     height: (2 - frameMbsOnly) * heightMapUnits * 16 - cropY * (top + bottom),
   };
 }
+
+/**
+ * An AVCDecoderConfigurationRecord (ISO/IEC 14496-15 5.3.3.1) from parameter set NAL units, with
+ * 4-byte NAL lengths — the record ffmpeg writes for a camera's stream (its profile, compatibility
+ * and level from the first SPS).
+ */
+export function avcConfigRecord(sps: readonly Buffer[], pps: readonly Buffer[]): Buffer {
+  const first = sps[0];
+  if (!first || first.length < 4) throw new Error('an AVC configuration needs a sequence parameter set');
+  if (pps.length === 0) throw new Error('an AVC configuration needs a picture parameter set');
+  if (sps.length > 31 || pps.length > 255) throw new Error('too many parameter sets for an AVC configuration');
+  const parts: Buffer[] = [Buffer.from([1, first[1] as number, first[2] as number, first[3] as number, 0xff, 0xe0 | sps.length])];
+  const withLength = (nal: Buffer) => {
+    const len = Buffer.alloc(2);
+    len.writeUInt16BE(nal.length);
+    parts.push(len, nal);
+  };
+  sps.forEach(withLength);
+  parts.push(Buffer.from([pps.length]));
+  pps.forEach(withLength);
+  return Buffer.concat(parts);
+}
+
+/**
+ * A slice's slice_type (ITU-T H.264 7.4.3: 0 P, 1 B, 2 I, 3 SP, 4 SI; +5 when every slice of the
+ * picture has that type), read from the slice header after first_mb_in_slice.
+ */
+export function sliceType(nal: Buffer): number {
+  const t = (nal[0] ?? 0) & 0x1f;
+  if (t < 1 || t > 5) throw new Error(`NAL unit type ${t} is not a slice`);
+  const r = new BitReader(unescapeRbsp(nal.subarray(1, 16)));
+  r.ue(); // first_mb_in_slice
+  return r.ue();
+}
+
+/** B slices: the picture is predicted from a later one (its decode and presentation order differ). */
+export const isBSlice = (nal: Buffer) => sliceType(nal) % 5 === 1;

@@ -1,14 +1,23 @@
-import { AccessUnitJoiner, type VideoPacket } from './access-unit.ts';
+import type { VideoPacket } from './access-unit.ts';
 import { type AvcConfig, parseAvcConfig } from './avc.ts';
-import { type Encoder, type EncoderExit, type EncoderOptions, type EncoderState, startEncoder } from './encoder.ts';
-import { type InputProbe, cameraSessionArgs } from './ffmpeg-args.ts';
-import { FlvReader } from './flv.ts';
+import {
+  type CameraReader,
+  type CameraReaderEnd,
+  type CameraReaderKind,
+  type CameraReaderSetting,
+  cameraReaderFor,
+  cameraReaderSetting,
+  startFfmpegReader,
+} from './camera-reader.ts';
+import type { Encoder, EncoderExit, EncoderOptions, EncoderState } from './encoder.ts';
+import type { InputProbe } from './ffmpeg-args.ts';
 import { flvConfigTag, flvHeader, flvPictureTag } from './flv-writer.ts';
+import { startRtspReader } from './rtsp/reader.ts';
 
 /**
- * One session per camera (go2rtc's one producer, many consumers): a single ffmpeg reads the
- * camera (one RTSP session) and copies its H.264 into FLV; the session joins the packets into
- * whole pictures (access-unit.ts) and hands them to every consumer of that camera — the ship
+ * One session per camera (go2rtc's one producer, many consumers): a single reader reads the
+ * camera (one RTSP session; camera-reader.ts: the agent's own RTSP client for rtsp:// URLs, ffmpeg
+ * for the rest) into whole H.264 pictures and hands them to every consumer of that camera — the ship
  * recorder, live streams (copied or transcoded), pictures. A consumer that joins gets the
  * sequence header and the current GOP from its keyframe at once, so a live view of a recorded
  * camera starts from the running session: no probe, no second camera session, no wait for the
@@ -42,6 +51,8 @@ export type SessionEvent =
 
 export interface CameraSessionOptions {
   ffmpegCommand?: string;
+  /** Which reader reads the camera (camera-reader.ts). Default: AGENT_CAMERA_READER, else auto. */
+  reader?: CameraReaderSetting;
   /** No picture for this long: the reader is restarted. Default 10 s. */
   stallMs?: number;
   /** The reader's first byte may take this long. Default 15 s. */
@@ -63,6 +74,10 @@ export interface CameraSessionHealth {
   runs: number;
   discontinuities: number;
   lastError: string | undefined;
+  /** The reader of the last run; undefined before the first. */
+  reader: CameraReaderKind | undefined;
+  /** Why the rtsp reader handed this camera to ffmpeg (it stays with ffmpeg). */
+  fallback: string | undefined;
 }
 
 /** A gap between two pictures longer than this is a jump in the camera's clock, not its frame interval. */
@@ -77,14 +92,14 @@ type Listener = (e: SessionEvent, replayed?: boolean) => void;
 export class CameraSession {
   private readonly listeners = new Set<Listener>();
   private readonly opts: Required<Omit<CameraSessionOptions, 'now'>> & { now: () => number };
-  private encoder: Encoder | undefined;
-  private reader: FlvReader | undefined;
-  private joiner: AccessUnitJoiner | undefined;
+  private reader: CameraReader | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private lingerTimer: NodeJS.Timeout | undefined;
   private watchTimer: NodeJS.Timeout | undefined;
   private retryMs: number;
   private runStartedAt = 0;
+  /** Bytes of this run: until the first, the reader's own first-byte time-out applies. */
+  private runBytes = 0;
   private config: AvcConfig | undefined;
   /** Pictures from the last keyframe on: what a new consumer starts with. */
   private gop: SessionPicture[] = [];
@@ -98,7 +113,17 @@ export class CameraSession {
   /** The last picture's camera stamp did not move on from the one before. */
   private stalled = false;
   private recentSizes: { at: number; bytes: number }[] = [];
-  private state: CameraSessionHealth = { online: false, lastPictureAt: undefined, pictures: 0, bytes: 0, runs: 0, discontinuities: 0, lastError: undefined };
+  private state: CameraSessionHealth = {
+    online: false,
+    lastPictureAt: undefined,
+    pictures: 0,
+    bytes: 0,
+    runs: 0,
+    discontinuities: 0,
+    lastError: undefined,
+    reader: undefined,
+    fallback: undefined,
+  };
   private unsupportedReason: string | undefined;
   private readyWaiters: (() => void)[] = [];
 
@@ -108,6 +133,7 @@ export class CameraSession {
   ) {
     this.opts = {
       ffmpegCommand: opts.ffmpegCommand ?? 'ffmpeg',
+      reader: opts.reader ?? cameraReaderSetting(process.env.AGENT_CAMERA_READER),
       stallMs: opts.stallMs ?? 10_000,
       firstByteTimeoutMs: opts.firstByteTimeoutMs ?? 15_000,
       minRetryMs: opts.minRetryMs ?? 1_000,
@@ -184,7 +210,7 @@ export class CameraSession {
       listener({ kind: 'config', record: this.config.record, config: this.config }, true);
       for (const picture of this.gop) listener({ kind: 'picture', picture }, true);
     }
-    if (!this.encoder && !this.retryTimer && !this.unsupportedReason) this.open();
+    if (!this.reader && !this.retryTimer && !this.unsupportedReason) this.open();
     return () => {
       if (!this.listeners.delete(listener) || this.listeners.size > 0) return;
       clearTimeout(this.lingerTimer);
@@ -252,9 +278,9 @@ export class CameraSession {
     clearTimeout(this.retryTimer);
     clearInterval(this.watchTimer);
     this.lingerTimer = this.retryTimer = this.watchTimer = undefined;
-    const encoder = this.encoder;
-    this.encoder = undefined;
-    if (encoder) await encoder.stop();
+    const reader = this.reader;
+    this.reader = undefined;
+    if (reader) await reader.stop();
   }
 
   /** Stops for good: every consumer is dropped. */
@@ -267,79 +293,74 @@ export class CameraSession {
     this.retryTimer = undefined;
     if (this.listeners.size === 0) return;
     this.runStartedAt = this.opts.now();
+    this.runBytes = 0;
     this.state.runs += 1;
-    this.reader = new FlvReader();
-    this.joiner = undefined;
-    let stderrSaid = '';
-    const encoder = startEncoder(cameraSessionArgs(this.url), {
-      command: this.opts.ffmpegCommand,
-      firstByteTimeoutMs: this.opts.firstByteTimeoutMs,
-      onData: (chunk) => {
-        if (this.encoder !== encoder) return;
-        this.state.bytes += chunk.length;
-        try {
-          this.receive(chunk);
-        } catch (err) {
-          stderrSaid = `camera stream unreadable: ${(err as Error).message}`;
-          void encoder.stop();
-        }
+    const kind = this.state.fallback ? 'ffmpeg' : cameraReaderFor(this.url, this.opts.reader);
+    this.state.reader = kind;
+    const start = kind === 'rtsp' ? startRtspReader : startFfmpegReader;
+    const reader: CameraReader = start(
+      this.url,
+      { ffmpegCommand: this.opts.ffmpegCommand, firstByteTimeoutMs: this.opts.firstByteTimeoutMs },
+      {
+        onBytes: (n) => {
+          if (this.reader !== reader) return;
+          this.state.bytes += n;
+          this.runBytes += n;
+        },
+        onConfig: (record) => {
+          if (this.reader === reader) this.configure(record);
+        },
+        onPicture: (p) => {
+          // Pictures before the first sequence header are not decodable anyway.
+          if (this.reader === reader && this.config) this.picture(p);
+        },
+        onEnd: (end) => {
+          if (this.reader === reader) this.ended(reader, end);
+        },
       },
-      onExit: (info) => {
-        if (this.encoder !== encoder) return;
-        this.encoder = undefined;
-        clearInterval(this.watchTimer);
-        this.watchTimer = undefined;
-        this.flushLate();
-        const reason = stderrSaid || (info.stderrTail ? `${info.reason}: ${info.stderrTail}` : info.reason);
-        this.state.lastError = reason;
-        this.gop = [];
-        this.pendingDiscontinuity = true;
-        this.lastCameraMs = undefined;
-        if (/not compatible with flv|codec .* not supported/i.test(info.stderrTail) && this.config === undefined) {
-          this.unsupportedReason = `the camera's video cannot be shared: ${info.stderrTail.split('\n')[0] ?? ''}`.trim();
-        }
-        this.emit({ kind: 'down', reason });
-        for (const w of [...this.readyWaiters]) w();
-        if (this.unsupportedReason || this.listeners.size === 0) return;
-        if (this.opts.now() - this.runStartedAt > this.opts.maxRetryMs) this.retryMs = this.opts.minRetryMs;
-        this.retryTimer = setTimeout(() => this.open(), this.retryMs);
-        this.retryTimer.unref();
-        this.retryMs = Math.min(this.opts.maxRetryMs, this.retryMs * 2);
-      },
-    });
-    this.encoder = encoder;
+    );
+    this.reader = reader;
     this.watchTimer = setInterval(() => {
       const last = Math.max(this.state.lastPictureAt ?? 0, this.runStartedAt);
-      if (this.encoder === encoder && encoder.state === 'running' && this.opts.now() - last > this.opts.stallMs) {
-        stderrSaid = `no picture from the camera for ${this.opts.stallMs} ms`;
-        void encoder.stop();
-      }
+      if (this.reader === reader && this.runBytes > 0 && this.opts.now() - last > this.opts.stallMs) void reader.stop(`no picture from the camera for ${this.opts.stallMs} ms`);
     }, 1_000);
     this.watchTimer.unref();
   }
 
-  private receive(chunk: Buffer): void {
-    for (const item of this.reader?.push(chunk) ?? []) {
-      if (item.kind === 'config') {
-        // An empty header (no parameter sets in the SDP): ffmpeg sends the real one in band later.
-        if (item.record.length < 7 || this.config?.record.equals(item.record)) continue;
-        this.flushLate();
-        this.config = parseAvcConfig(Buffer.from(item.record));
-        this.joiner = new AccessUnitJoiner(this.config.nalLengthSize);
-        this.gop = [];
-        this.pendingDiscontinuity = true;
-        this.emit({ kind: 'config', record: this.config.record, config: this.config });
-      } else if (item.kind === 'frame') {
-        if (!this.config) continue; // before the first sequence header: not decodable anyway
-        this.joiner ??= new AccessUnitJoiner(this.config.nalLengthSize);
-        for (const p of this.joiner.push(item)) this.picture(p);
-      }
-    }
+  /** A new sequence header (the same one again changes nothing). */
+  private configure(record: Buffer): void {
+    if (record.length < 7 || this.config?.record.equals(record)) return;
+    this.config = parseAvcConfig(Buffer.from(record));
+    this.gop = [];
+    this.pendingDiscontinuity = true;
+    this.emit({ kind: 'config', record: this.config.record, config: this.config });
   }
 
-  /** Closes a picture still waiting for slices (the stream ended or changed parameters). */
-  private flushLate(): void {
-    for (const p of this.joiner?.flush() ?? []) this.picture(p);
+  /** The reader ended: the camera dropped, stalled, or cannot be read this way; retried with backoff. */
+  private ended(reader: CameraReader, end: CameraReaderEnd): void {
+    this.reader = undefined;
+    clearInterval(this.watchTimer);
+    this.watchTimer = undefined;
+    this.state.lastError = end.reason;
+    this.gop = [];
+    this.pendingDiscontinuity = true;
+    this.lastCameraMs = undefined;
+    if (end.unsupported && this.config === undefined) this.unsupportedReason = end.unsupported;
+    // The camera answered but not in a way the rtsp reader takes: ffmpeg reads it from now on, at once.
+    const fallback = reader.kind === 'rtsp' && end.fallback !== undefined;
+    if (fallback) this.state.fallback = end.fallback;
+    this.emit({ kind: 'down', reason: end.reason });
+    for (const w of [...this.readyWaiters]) w();
+    if (this.unsupportedReason || this.listeners.size === 0) return;
+    if (fallback) {
+      this.retryTimer = setTimeout(() => this.open(), 0);
+      this.retryTimer.unref();
+      return;
+    }
+    if (this.opts.now() - this.runStartedAt > this.opts.maxRetryMs) this.retryMs = this.opts.minRetryMs;
+    this.retryTimer = setTimeout(() => this.open(), this.retryMs);
+    this.retryTimer.unref();
+    this.retryMs = Math.min(this.opts.maxRetryMs, this.retryMs * 2);
   }
 
   /** Puts a picture on the session's continuous clock and hands it on. */
@@ -398,7 +419,12 @@ export class CameraSession {
 export class CameraSessions {
   private readonly sessions = new Map<string, CameraSession>();
 
-  constructor(private readonly opts: CameraSessionOptions = {}) {}
+  private readonly opts: CameraSessionOptions;
+
+  /** Throws at once on a bad AGENT_CAMERA_READER, not when the first camera opens. */
+  constructor(opts: CameraSessionOptions = {}) {
+    this.opts = { ...opts, reader: opts.reader ?? cameraReaderSetting(process.env.AGENT_CAMERA_READER) };
+  }
 
   get(url: string): CameraSession {
     let s = this.sessions.get(url);

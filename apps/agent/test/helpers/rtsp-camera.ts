@@ -14,13 +14,19 @@ const PYTHON = '/usr/bin/python3';
 export interface RtspCameraOptions {
   /** From the ports this suite may use. */
   port: number;
-  codec?: 'h264' | 'h265';
+  codec?: 'h264' | 'h265' | 'mjpeg';
   slices?: number;
   width?: number;
   height?: number;
   fps?: number;
   bitrateKbps?: number;
   gopSeconds?: number;
+  /** H.264 B-frames between references (main profile). */
+  bframes?: number;
+  /** The camera asks for these (Digest unless `auth: 'basic'`); `url` carries them. */
+  user?: string;
+  password?: string;
+  auth?: 'digest' | 'basic';
 }
 
 export interface RtspCamera {
@@ -45,10 +51,20 @@ function args(o: RtspCameraOptions): string[] {
     '--fps', String(o.fps ?? 10),
     '--bitrate', String(o.bitrateKbps ?? 300),
     '--gop-seconds', String(o.gopSeconds ?? 1),
+    ...(o.bframes ? ['--bframes', String(o.bframes)] : []),
+    ...(o.user !== undefined ? ['--user', o.user, '--password', o.password ?? '', '--auth', o.auth ?? 'digest'] : []),
   ];
 }
 
-export async function startRtspCamera(o: RtspCameraOptions): Promise<RtspCamera> {
+/**
+ * Every test camera's port moves by RTSP_TEST_PORT_OFFSET (default 0), so two copies of the suite
+ * can run on one machine.
+ */
+const PORT_OFFSET = Number(process.env.RTSP_TEST_PORT_OFFSET ?? 0);
+
+export async function startRtspCamera(opts: RtspCameraOptions): Promise<RtspCamera> {
+  if (!Number.isInteger(PORT_OFFSET) || PORT_OFFSET < 0) throw new Error(`RTSP_TEST_PORT_OFFSET must be a whole number ≥ 0, not ${process.env.RTSP_TEST_PORT_OFFSET}`);
+  const o = { ...opts, port: opts.port + PORT_OFFSET };
   if (!existsSync(PYTHON)) throw new Error(`${PYTHON} is missing: run node scripts/setup.mjs --for=test`);
   let child: ChildProcess | undefined;
   let open = 0;
@@ -101,7 +117,7 @@ export async function startRtspCamera(o: RtspCameraOptions): Promise<RtspCamera>
 
   await launch();
   return {
-    url: `rtsp://127.0.0.1:${o.port}/cam`,
+    url: `rtsp://${o.user !== undefined ? `${encodeURIComponent(o.user)}:${encodeURIComponent(o.password ?? '')}@` : ''}127.0.0.1:${o.port}/cam`,
     get openSessions() {
       return open;
     },

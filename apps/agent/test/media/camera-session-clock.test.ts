@@ -45,7 +45,7 @@ afterAll(() => tmp.remove());
 
 describe('CameraSession’s clock', () => {
   it('makes stalled and jumping camera stamps one continuous clock, each jump flagged once', async () => {
-    const session = new CameraSession('rtsp://camera.invalid/stream', { ffmpegCommand: fakeFfmpeg, lingerMs: 0 });
+    const session = new CameraSession('rtsp://camera.invalid/stream', { reader: 'ffmpeg', ffmpegCommand: fakeFfmpeg, lingerMs: 0 });
     const pictures: SessionPicture[] = [];
     session.subscribe((e) => {
       if (e.kind === 'picture') pictures.push(e.picture);
@@ -66,7 +66,7 @@ describe('CameraSession’s clock', () => {
   });
 
   it('hands a consumer that joins late the sequence header and the GOP from its keyframe', async () => {
-    const session = new CameraSession('rtsp://camera.invalid/stream', { ffmpegCommand: fakeFfmpeg, lingerMs: 0 });
+    const session = new CameraSession('rtsp://camera.invalid/stream', { reader: 'ffmpeg', ffmpegCommand: fakeFfmpeg, lingerMs: 0 });
     const first: SessionPicture[] = [];
     session.subscribe((e) => e.kind === 'picture' && first.push(e.picture));
     try {
@@ -83,7 +83,7 @@ describe('CameraSession’s clock', () => {
 
 describe('CameraSession’s FLV for a live viewer that joins late', () => {
   it('squeezes the GOP handed over at once to 1 ms apart, then goes on one frame later on the camera’s clock', async () => {
-    const session = new CameraSession('rtsp://camera.invalid/stream', { ffmpegCommand: fakeFfmpeg, lingerMs: 0 });
+    const session = new CameraSession('rtsp://camera.invalid/stream', { reader: 'ffmpeg', ffmpegCommand: fakeFfmpeg, lingerMs: 0 });
     let count = 0;
     session.subscribe((e) => {
       if (e.kind === 'picture') count += 1;
