@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MsePlayer, type MsePlayerEventMap } from '@ship-cctv/player';
 import { LINK_POLICY_DEFAULTS, POLICY_LINKS, dest, type LinkPolicyList, type PlayCommand, type ShipConfig, type StillAnswer } from '@ship-cctv/protocol';
 import { AppProviders } from '../../app/providers.tsx';
@@ -14,6 +14,9 @@ import { FakeStompClient } from '../../test/fake-stomp.ts';
 import { STILLS_SURFACE } from './components/StillsSurface.tsx';
 import { stillsEn, stillsZhCN } from './locales.ts';
 import { ageOf, bytesPerHour, costSample, stillsModeFor } from './still-mode.ts';
+
+// The policies' rules arrive in a chunk of their own: on a busy machine the first cell waits for them.
+configure({ asyncUtilTimeout: 10_000 });
 
 const model = (id: number, width: number, height: number) => ({ id, displayName: `${width}×${height}`, displayNameEn: `${width}×${height}`, width, height, frameRate: 10, bitrateKbps: 300, codec: 'h264' });
 const CONFIG: ShipConfig = {

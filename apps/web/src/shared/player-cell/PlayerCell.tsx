@@ -5,7 +5,7 @@ import { useRuntimeConfig } from '../../app/runtime-config.tsx';
 import { toKnownLink, useShipStatus } from '../../lib/realtime/index.ts';
 import { useCellControls } from './cell-controls.tsx';
 import type { PlayableSource } from '../playable-source.ts';
-import { useCellDefinition } from '../cell-definition/index.ts';
+import { useCellDefinition, useLinkPolicies } from '../cell-definition/index.ts';
 import { useFullscreen } from './useFullscreen.ts';
 import { useMsePlayer } from './useMsePlayer.ts';
 import { useNow } from './useNow.ts';
@@ -60,6 +60,7 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
   const covers = useMemo(() => Object.fromEntries(extra.map((c) => [c.id, (on: boolean) => setCovered((s) => (s[c.id] === on ? s : { ...s, [c.id]: on }))])), [extra]);
   const cover = surfaces.some((c) => covered[c.id]);
   const [barSlot, setBarSlot] = useState<HTMLElement | null>(null);
+  const policies = useLinkPolicies(source.orgId);
 
   const url = mediaSocketUrl(mediaPath, window.location);
   const ready = definition.ready && !cover && surfaces.every((c) => covered[c.id] !== undefined);
@@ -138,7 +139,7 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
           </div>
         ) : null}
         {surfaces.map(({ id, Component }) => (
-          <Component key={id} source={source} getPopupContainer={popupContainer} view={cellView} templateId={definition.templateId} refusal={view.error?.kind === 'server' ? view.error.code : undefined} onCover={covers[id]} bar={barSlot} />
+          <Component key={id} source={source} getPopupContainer={popupContainer} view={cellView} templateId={definition.templateId} refusal={view.error?.kind === 'server' ? view.error.code : undefined} policies={policies.isError ? null : policies.data?.byLink} onCover={covers[id]} bar={barSlot} />
         ))}
         {cover ? null : <CellOverlay overlay={overlay} onReplay={replay} onContinue={continueWatching} onClickToPlay={clickToPlay} />}
         {banner && !cover ? <CellBanner banner={banner} onContinue={continueWatching} /> : null}

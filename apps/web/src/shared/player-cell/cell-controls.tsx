@@ -1,5 +1,6 @@
 import { createContext, type ComponentType, type ReactNode, useContext } from 'react';
 import type { CellView } from '@ship-cctv/protocol';
+import type { LinkPolicies } from '../cell-definition/link-policy-api.ts';
 import type { PlayableSource } from '../playable-source.ts';
 
 /** What a control in a player cell knows of its cell. */
@@ -12,6 +13,8 @@ export interface CellControlProps {
   view?: CellView | undefined;
   /** 'surface' only: the definition the cell asks for (undefined: the ship's default). */
   templateId?: number | undefined;
+  /** 'surface' only: the organisation's link policies by link type (undefined while loading, null when they could not be loaded). */
+  policies?: LinkPolicies['byLink'] | null | undefined;
   /** 'surface' only: why shore refused the cell's live video, if it did (e.g. 'budgetStills'). */
   refusal?: string | undefined;
   /** 'surface' only: whether this control shows the cell instead of live video (true: the cell stops its stream). */

@@ -1,10 +1,7 @@
 import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { PictureOutlined } from '@ant-design/icons';
-import { Button, Spin, Tooltip } from 'antd';
 import { formatBytes } from '../../../lib/format-bytes.ts';
 import { useShipStatus } from '../../../lib/realtime/index.ts';
-import { useLinkPolicies } from '../../../shared/cell-definition/index.ts';
 import type { CellControl, CellControlProps } from '../../../shared/player-cell/index.ts';
 import { stillUrl } from '../api/stills.ts';
 import { type StillState, useStill } from '../hooks/useStill.ts';
@@ -23,9 +20,8 @@ const LINK_WAIT_MS = 2_000;
  * its mode, the picture's age and what it costs an hour — and a "switch to video" action. The
  * operator's choice sticks for the cell; a button in the title bar switches back.
  */
-export function StillsSurface({ source, view, templateId, refusal, onCover, bar, getPopupContainer }: CellControlProps) {
+export function StillsSurface({ source, view, templateId, refusal, policies, onCover, bar }: CellControlProps) {
   const { t } = useStillsTranslation();
-  const policies = useLinkPolicies(source.orgId);
   const { linkType } = useShipStatus(source.shipName);
   const [choseVideo, setChoseVideo] = useState(false);
   // A ship that drops offline keeps the mode of its last link: the last picture stays, with its age.
@@ -39,7 +35,7 @@ export function StillsSurface({ source, view, templateId, refusal, onCover, bar,
     return () => clearTimeout(timer);
   }, []);
   const link = linkType !== 'OFFLINE' ? linkType : (lastLink ?? (waited ? 'OFFLINE' : undefined));
-  const mode = stillsModeFor({ policies: policies.data?.byLink, policiesFailed: policies.isError, link, view, refusal, operatorChoseVideo: choseVideo });
+  const mode = stillsModeFor({ policies: policies ?? undefined, policiesFailed: policies === null, link, view, refusal, operatorChoseVideo: choseVideo });
   const covers = mode.kind === 'undecided' ? undefined : mode.kind === 'stills';
   useEffect(() => {
     if (covers !== undefined) onCover?.(covers);
@@ -48,9 +44,9 @@ export function StillsSurface({ source, view, templateId, refusal, onCover, bar,
   if (mode.kind === 'video') {
     if (!mode.canGoBack || !bar) return null;
     return createPortal(
-      <Tooltip title={t('stills.toStills')} getPopupContainer={getPopupContainer}>
-        <Button size="small" type="text" aria-label={t('stills.toStills')} icon={<PictureOutlined />} onClick={() => setChoseVideo(false)} />
-      </Tooltip>,
+      <button type="button" className={styles.barButton} title={t('stills.toStills')} aria-label={t('stills.toStills')} onClick={() => setChoseVideo(false)}>
+        <PictureIcon />
+      </button>,
       bar,
     );
   }
@@ -65,7 +61,6 @@ export function StillsSurface({ source, view, templateId, refusal, onCover, bar,
       because={mode.because}
       linkName={t(`cellDefinition.link.${mode.link}`)}
       onVideo={() => setChoseVideo(true)}
-      getPopupContainer={getPopupContainer}
     />
   );
 }
@@ -79,10 +74,10 @@ interface StillsViewProps {
   because: 'policy' | 'budget';
   linkName: string;
   onVideo(): void;
-  getPopupContainer(): HTMLElement;
 }
 
-function StillsView({ cameraId, shipName, title, templateId, everySeconds: policyEvery, because, linkName, onVideo, getPopupContainer }: StillsViewProps) {
+// No antd here: the chunk would split antd's shared chunks that the first screen loads (its budget).
+function StillsView({ cameraId, shipName, title, templateId, everySeconds: policyEvery, because, linkName, onVideo }: StillsViewProps) {
   const { t, i18n } = useStillsTranslation();
   const still = useStill(cameraId, templateId, shipName);
   const { answer } = still;
@@ -98,25 +93,23 @@ function StillsView({ cameraId, shipName, title, templateId, everySeconds: polic
       {answer?.picture ? (
         <StillImage pictureId={answer.picture.pictureId} alt={title} />
       ) : (
-        <div className={styles.empty}>{answer && !answer.pending ? t('stills.noPicture') : <Spin size="small" tip={t('stills.first')}><span /></Spin>}</div>
+        <div className={styles.empty}>{answer && !answer.pending ? t('stills.noPicture') : t('stills.first')}</div>
       )}
       <div className={styles.caption}>
-        <Tooltip title={because === 'policy' ? t('stills.why', { link: linkName }) : undefined} getPopupContainer={getPopupContainer}>
-          <span className={styles.mode} data-still-mode-text="">
-            {because === 'budget' ? t('stills.modeBudget') : t('stills.mode', { seconds: everySeconds })}
-          </span>
-        </Tooltip>
+        <span className={styles.mode} title={because === 'policy' ? t('stills.why', { link: linkName }) : undefined} data-still-mode-text="">
+          {because === 'budget' ? t('stills.modeBudget') : t('stills.mode', { seconds: everySeconds })}
+        </span>
         {age ? <span data-still-age="">{age.unit === 'seconds' ? t('stills.ageSeconds', { seconds: age.value }) : age.unit === 'minutes' ? t('stills.ageMinutes', { minutes: age.value }) : t('stills.ageHours', { hours: age.value })}</span> : null}
         {perHour !== undefined ? (
-          <Tooltip title={t('stills.costHint', { count: sample, shots: Math.round(3600 / everySeconds) })} getPopupContainer={getPopupContainer}>
-            <span data-still-cost={perHour}>{t('stills.cost', { size: formatBytes(perHour, i18n.language) })}</span>
-          </Tooltip>
+          <span title={t('stills.costHint', { count: sample, shots: Math.round(3600 / everySeconds) })} data-still-cost={perHour}>
+            {t('stills.cost', { size: formatBytes(perHour, i18n.language) })}
+          </span>
         ) : null}
         {status ? <span className={styles.status} data-still-status="">{status}</span> : null}
         {because === 'policy' ? (
-          <Button size="small" className={styles.toVideo} onClick={onVideo}>
+          <button type="button" className={styles.toVideo} onClick={onVideo}>
             {t('stills.toVideo')}
-          </Button>
+          </button>
         ) : null}
       </div>
     </div>
@@ -152,6 +145,17 @@ function StillImage({ pictureId, alt }: { pictureId: string; alt: string }) {
   }, [pictureId]);
   const full = loaded === pictureId;
   return <img className={styles.picture} src={stillUrl(pictureId, !full)} alt={alt} data-picture-id={pictureId} data-still-size={full ? 'full' : 'thumb'} />;
+}
+
+/** A picture (the title bar's "back to stills"). */
+function PictureIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="1.4" aria-hidden="true">
+      <rect x="1.5" y="2.5" width="13" height="11" rx="1" />
+      <circle cx="5.5" cy="6" r="1.3" />
+      <path d="M2 12l4-4 3 3 2-2 3.5 3.5" />
+    </svg>
+  );
 }
 
 /** Date.now(), refreshed every `ms` (the picture's age). */
