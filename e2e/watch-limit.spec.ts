@@ -9,16 +9,36 @@ import { PlayGridPage } from './pages/play-grid-page.ts';
  */
 const ORG = 'blueocean-tankers';
 
-async function restore(request: APIRequestContext): Promise<void> {
+async function signIn(request: APIRequestContext): Promise<Record<string, string>> {
   const logon = await request.post('/api/v1/sys/logon', { data: { username: 'demo', password: 'demo-pass' } });
-  const token = ((await logon.json()) as { data: { token: string } }).data.token;
+  return { [TOKEN_HEADER]: ((await logon.json()) as { data: { token: string } }).data.token };
+}
+
+async function restore(request: APIRequestContext): Promise<void> {
+  const headers = await signIn(request);
   const res = await request.post('/api/v1/cctv/playbackautoshutdown/update', {
-    headers: { [TOKEN_HEADER]: token },
+    headers,
     data: { orgId: ORG, enabled: true, minutes: 20, countdownSeconds: 10 },
   });
   expect(res.ok()).toBe(true);
+  for (const link of STILLS_LINKS) expect((await request.delete(`/api/v1/cctv/linkPolicy/${ORG}/${link}`, { headers })).ok()).toBe(true);
 }
 
+/**
+ * S2001 spends most of the run on Iridium, whose policy shows stills instead of video (and the
+ * stills spec sets FBB's for Blue Ocean): the limit is about video, so this spec's organisation
+ * plays video on both while it runs.
+ */
+const STILLS_LINKS = ['IRIDIUM', 'FBB'] as const;
+async function videoOnSlowLinks(request: APIRequestContext): Promise<void> {
+  const headers = await signIn(request);
+  for (const link of STILLS_LINKS) {
+    const res = await request.put(`/api/v1/cctv/linkPolicy/${ORG}/${link}`, { headers, data: { manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard', stills: false, stillsEverySeconds: 30 } });
+    expect(res.ok(), await res.text()).toBe(true);
+  }
+}
+
+test.beforeEach(async ({ request }) => videoOnSlowLinks(request));
 test.afterEach(async ({ request }) => restore(request));
 
 test('a manager sets the watching limit to one minute; a view then counts down and is continued', async ({ page, baseURL }) => {

@@ -33,6 +33,8 @@ import carouselRoutes from './routes/carousel/index.ts';
 import ptzPlugin from './plugins/app/ptz.ts';
 import budgetsPlugin, { type BudgetsPluginOptions } from './plugins/app/budgets.ts';
 import budgetRoutes from './routes/budget/index.ts';
+import stillsPlugin, { type StillsPluginOptions } from './plugins/app/stills.ts';
+import stillRoutes from './routes/stills/index.ts';
 import ptzRoutes from './routes/ptz/index.ts';
 import type { PtzServiceOptions } from './ptz/ptz-service.ts';
 import recordRoutes from './routes/api/cctv/record.ts';
@@ -90,6 +92,7 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   ptz?: PtzServiceOptions;
   /** Data budgets (how often counted bytes are written, the clock). */
   budgets?: BudgetsPluginOptions;
+  stills?: StillsPluginOptions;
 }
 
 export type App = FastifyInstance;
@@ -191,6 +194,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(talkPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, ...opts.talk });
   await app.register(ptzPlugin, opts.ptz ?? {});
   await app.register(budgetsPlugin, opts.budgets ?? {});
+  await app.register(stillsPlugin, opts.stills ?? {});
   await app.register(productMetricsPlugin);
   // Status reported to any instance reaches this instance's STOMP subscribers; a new subscriber
   // first gets the current state.
@@ -212,6 +216,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(ptzRoutes, { prefix: '/api/v1/cctv/ptz' });
   await app.register(budgetRoutes, { prefix: '/api/v1/cctv' });
   await app.register(linkPolicyRoutes, { prefix: '/api/v1/cctv/linkPolicy' });
+  await app.register(stillRoutes, { prefix: '/api/v1/cctv/stills' });
   await app.register(webAppPlugin, { webDist: opts.webDist });
 
   return app;

@@ -22,3 +22,4 @@ export * from './link-policy-rules.ts';
 export * from './backoff.ts';
 export * from './talk.ts';
 export * from './schemas/budget.ts';
+export * from './schemas/stills.ts';

@@ -26,7 +26,7 @@ export interface LinkPolicyRule {
 /**
  * The defaults. Over 4G, LEO (AUTO) and VSAT a small cell needs little and a full-screen one gets
  * the best; over FleetBroadband (≈0.4 Mbit/s shared) and Iridium every grid asks for the lowest and
- * only full screen the standard; Iridium defaults to stills every 30 s (for the stills mode).
+ * only full screen the standard; on Iridium grid cells show stills every 30 s instead of video.
  */
 export const LINK_POLICY_DEFAULTS: Readonly<Record<PolicyLink, LinkPolicyRule>> = {
   VSAT: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10 },

@@ -36,6 +36,23 @@ export class PictureIndex {
     return row ? { ...row.picture, shipName: row.shipName } : undefined;
   }
 
+  /** The newest picture of a camera on shore (by when it shows). */
+  async newestOfCamera(cameraId: string): Promise<PictureRow | undefined> {
+    const [row] = await this.db.select().from(t.pictures).where(eq(t.pictures.cameraId, cameraId)).orderBy(desc(t.pictures.takenAt), desc(t.pictures.id)).limit(1);
+    return row;
+  }
+
+  /** Bytes of a camera's newest pictures of one size, newest first. */
+  async recentBytes(cameraId: string, width: number, height: number, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .select({ bytes: t.pictures.bytes })
+      .from(t.pictures)
+      .where(and(eq(t.pictures.cameraId, cameraId), eq(t.pictures.width, width), eq(t.pictures.height, height)))
+      .orderBy(desc(t.pictures.takenAt), desc(t.pictures.id))
+      .limit(limit);
+    return rows.map((r) => r.bytes);
+  }
+
   /** Which of these ids shore holds. */
   async held(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();

@@ -130,39 +130,50 @@ export class PictureService {
     this.inbox.pushTasks(shipId).catch((err: unknown) => this.log.error({ err, shipId }, 'pictures: handing over tasks asked by another instance failed'));
   };
 
-  /** Snapshot now (`source` live) or from the ship recorder at a time: answers the picture's id at once. */
-  async snapshot(access: Access, p: { shipId: string; channelId: string; cameraId: string; templateId: number; source: string }): Promise<SnapshotAnswer> {
+  /**
+   * Snapshot now (`source` live) or from the ship recorder at a time: answers the picture's id at
+   * once. `opts.pictureId` names the picture (a caller that recorded the id first, e.g. stills);
+   * `opts.outcome` hears whether the ship took it (with its size) or why not.
+   */
+  async snapshot(
+    access: Access,
+    p: { shipId: string; channelId: string; cameraId: string; templateId: number; source: string },
+    opts: { pictureId?: string; outcome?: (o: { taken: true; bytes: number } | { taken: false; code: string; message: string }) => void } = {},
+  ): Promise<SnapshotAnswer> {
     const { camera, channel, ship } = await this.fleet.requireCameraOfShip(access, p.shipId, p.cameraId);
     if (channel.id !== p.channelId) throw notFound(`Camera ${p.cameraId} in channel ${p.channelId}`);
     const at = p.source === 'live' ? undefined : Number(p.source);
     if (at !== undefined && at > Date.now() + 60_000) throw badRequest('source is a time in the future: a picture can be taken now (live) or from the past');
     const size = await this.pictureSize(access, ship.orgId, ship.id, p.templateId);
-    const pictureId = randomUUID().replaceAll('-', '');
+    const pictureId = opts.pictureId ?? randomUUID().replaceAll('-', '');
+    let settled = false;
+    const failed = (code: string, message: string) => {
+      if (settled) return;
+      this.publish({ event: 'failed', shipId: ship.id, pictureId, cameraId: camera.id, code, message });
+      opts.outcome?.({ taken: false, code, message });
+      settle();
+    };
     const opened = await this.streams.openStream(ship.id, 'pictures', {
       message: (msg) => {
         if (msg.type === 'pictures.taken') {
+          if (settled) return;
           this.publish({ event: 'taken', shipId: ship.id, pictureId, cameraId: camera.id, bytes: 0, total: msg.picture.bytes });
+          opts.outcome?.({ taken: true, bytes: msg.picture.bytes });
           settle();
         } else if (msg.type === 'pictures.failed') {
-          this.publish({ event: 'failed', shipId: ship.id, pictureId, cameraId: camera.id, code: msg.code, message: msg.message });
-          settle();
+          failed(msg.code, msg.message);
         }
       },
-      closed: () => {
-        this.publish({ event: 'failed', shipId: ship.id, pictureId, cameraId: camera.id, code: 'offline', message: 'the ship went offline before it took the picture' });
-        settle();
-      },
+      closed: () => failed('offline', 'the ship went offline before it took the picture'),
     });
     if (!opened.ok) {
       throw unavailable(opened.reason === 'offline' ? 'The ship is offline: a picture can be taken once its link is back' : opened.message);
     }
     const stream = opened.stream;
-    const timer = setTimeout(() => {
-      this.publish({ event: 'failed', shipId: ship.id, pictureId, cameraId: camera.id, code: 'timeout', message: `the ship did not answer within ${this.opts.answerTimeoutMs / 1000} s` });
-      settle();
-    }, this.opts.answerTimeoutMs);
+    const timer = setTimeout(() => failed('timeout', `the ship did not answer within ${this.opts.answerTimeoutMs / 1000} s`), this.opts.answerTimeoutMs);
     timer.unref();
     function settle(): void {
+      settled = true;
       clearTimeout(timer);
       stream.close();
     }
@@ -400,7 +411,7 @@ export class PictureService {
   }
 
   /** The box a template's pictures fit into: its definition model's size, or the picture config's. */
-  private async pictureSize(access: Access, orgId: string, shipId: string, templateId: number): Promise<{ width: number; height: number }> {
+  async pictureSize(access: Access, orgId: string, shipId: string, templateId: number): Promise<{ width: number; height: number }> {
     const config = await this.fleet.shipConfig(access, orgId, shipId);
     const choice = chooseTemplate(config, templateId);
     if (choice.ok) return { width: choice.requested.width, height: choice.requested.height };

@@ -3,7 +3,7 @@ import type { CellControl, CellControlProps } from '../shared/player-cell/index.
 
 /**
  * A control whose code is loaded when a cell first draws it: the live preview opens on an empty
- * grid, so the PTZ pad, talkback and snapshot (and the antd parts only they use) are not part of
+ * grid, so the PTZ pad, talkback, snapshot and stills (and the antd parts only they use) are not part of
  * its first screen (issue 17 budget). Each feature's `cell-control.ts` is its lazily loaded face.
  */
 function lazyControl(id: string, placement: CellControl['placement'], load: () => Promise<CellControl>): CellControl {
@@ -26,4 +26,6 @@ export const CELL_CONTROLS: readonly CellControl[] = [
   lazyControl('snapshot', 'bar', () => import('../features/pictures/cell-control.ts').then((m) => m.SNAPSHOT_CONTROL)),
   lazyControl('ptz', 'overlay', () => import('../features/ptz/cell-control.ts').then((m) => m.PTZ_CONTROL)),
   lazyControl('talk', 'bar', () => import('../features/talk/cell-control.ts').then((m) => m.TALK_CONTROL)),
+  // Stills mode: a cell whose ship's link policy says stills shows pictures instead of video.
+  lazyControl('stills', 'surface', () => import('../features/stills/cell-control.ts').then((m) => m.STILLS_SURFACE)),
 ];

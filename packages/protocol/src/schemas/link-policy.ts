@@ -17,8 +17,8 @@ export const LinkPolicyFields = {
   /** A cell of a 1- or 4-cell grid. */
   fewCells: Level('A cell of a 1- or 4-cell grid'),
   fullScreen: Level('A cell shown full screen'),
-  /** Stills instead of video on this link (carried for the stills mode; nothing uses it yet). */
-  stills: Type.Boolean({ description: 'Show stills instead of video on this link (kept for the stills mode)' }),
+  /** Grid cells show a picture every stillsEverySeconds instead of video on this link (stills mode). */
+  stills: Type.Boolean({ description: 'Grid cells show a picture refreshed every stillsEverySeconds instead of live video on this link (full screen plays video)' }),
   stillsEverySeconds: Type.Integer({ minimum: 1, maximum: 3600, description: 'Seconds between stills when stills is on' }),
 };
 

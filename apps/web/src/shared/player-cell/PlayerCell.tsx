@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ConfigProvider, theme, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../app/runtime-config.tsx';
 import { toKnownLink, useShipStatus } from '../../lib/realtime/index.ts';
 import { useCellControls } from './cell-controls.tsx';
 import type { PlayableSource } from '../playable-source.ts';
-import { useCellDefinition } from '../cell-definition/index.ts';
+import { useCellDefinition, useLinkPolicies } from '../cell-definition/index.ts';
 import { useFullscreen } from './useFullscreen.ts';
 import { createLivePlayer } from './live-player.ts';
 import { useMsePlayer } from './useMsePlayer.ts';
@@ -52,10 +52,20 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
   const videoRef = useRef<HTMLVideoElement>(null);
   const [showStats, setShowStats] = useState(false);
   const fullscreen = useFullscreen(cellRef);
-  const definition = useCellDefinition(source, gridSize === undefined ? undefined : { gridSize, fullScreen: fullscreen.active }, initialTemplateId);
+  const cellView = gridSize === undefined ? undefined : { gridSize, fullScreen: fullscreen.active };
+  const definition = useCellDefinition(source, cellView, initialTemplateId);
+  const extra = useCellControls();
+  // Surfaces (stills) may show the cell instead of video: no stream until each has said whether it does.
+  const surfaces = extra.filter((c) => c.placement === 'surface');
+  const [covered, setCovered] = useState<Record<string, boolean>>({});
+  const covers = useMemo(() => Object.fromEntries(extra.map((c) => [c.id, (on: boolean) => setCovered((s) => (s[c.id] === on ? s : { ...s, [c.id]: on }))])), [extra]);
+  const cover = surfaces.some((c) => covered[c.id]);
+  const [barSlot, setBarSlot] = useState<HTMLElement | null>(null);
+  const policies = useLinkPolicies(source.orgId);
 
   const url = mediaSocketUrl(mediaPath, window.location);
-  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, carouselId, definition.ready, createLivePlayer);
+  const ready = definition.ready && !cover && surfaces.every((c) => covered[c.id] !== undefined);
+  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, carouselId, ready, createLivePlayer);
   const { linkType } = useShipStatus(source.shipName);
   // The player's live latency target follows the link: low on 4G/LEO, room for jitter over satellite.
   useEffect(() => player?.setLink(toKnownLink(linkType)), [player, linkType]);
@@ -69,7 +79,6 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
   const clickToPlay = useCallback(() => void videoRef.current?.play().catch(() => undefined), []);
   const popupContainer = useCallback(() => cellRef.current ?? document.body, []);
   const title = source.title;
-  const extra = useCellControls();
   const barControls = extra.filter((c) => c.placement === 'bar');
   const overlayControls = extra.filter((c) => c.placement === 'overlay');
   const hasSound = soundCodecOf(view.codec?.mime) !== undefined;
@@ -84,6 +93,7 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
             <span className={styles.ship}>{source.shipDisplayName}</span>
           </span>
           <span className={styles.controls}>
+            <span ref={setBarSlot} />
             {barControls.map(({ id, Component }) => (
               <Component key={id} source={source} getPopupContainer={popupContainer} />
             ))}
@@ -129,8 +139,11 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
             ))}
           </div>
         ) : null}
-        <CellOverlay overlay={overlay} onReplay={replay} onContinue={continueWatching} onClickToPlay={clickToPlay} />
-        {banner ? <CellBanner banner={banner} onContinue={continueWatching} /> : null}
+        {surfaces.map(({ id, Component }) => (
+          <Component key={id} source={source} getPopupContainer={popupContainer} view={cellView} templateId={definition.templateId} refusal={view.error?.kind === 'server' ? view.error.code : undefined} policies={policies.isError ? null : policies.data?.byLink} onCover={covers[id]} bar={barSlot} />
+        ))}
+        {cover ? null : <CellOverlay overlay={overlay} onReplay={replay} onContinue={continueWatching} onClickToPlay={clickToPlay} />}
+        {banner && !cover ? <CellBanner banner={banner} onContinue={continueWatching} /> : null}
         {showStats ? <StatsPanel stats={stats} linkType={linkType} /> : null}
       </div>
     </ConfigProvider>

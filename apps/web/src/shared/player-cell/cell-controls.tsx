@@ -1,4 +1,6 @@
 import { createContext, type ComponentType, type ReactNode, useContext } from 'react';
+import type { CellView } from '@ship-cctv/protocol';
+import type { LinkPolicies } from '../cell-definition/link-policy-api.ts';
 import type { PlayableSource } from '../playable-source.ts';
 
 /** What a control in a player cell knows of its cell. */
@@ -7,6 +9,18 @@ export interface CellControlProps {
   source: PlayableSource;
   /** Where the control's popups (menus, tooltips) go: inside the cell, so they show in full screen too. */
   getPopupContainer(): HTMLElement;
+  /** 'surface' only: how the cell is shown (undefined: outside a grid, no link policy applies). */
+  view?: CellView | undefined;
+  /** 'surface' only: the definition the cell asks for (undefined: the ship's default). */
+  templateId?: number | undefined;
+  /** 'surface' only: the organisation's link policies by link type (undefined while loading, null when they could not be loaded). */
+  policies?: LinkPolicies['byLink'] | null | undefined;
+  /** 'surface' only: why shore refused the cell's live video, if it did (e.g. 'budgetStills'). */
+  refusal?: string | undefined;
+  /** 'surface' only: whether this control shows the cell instead of live video (true: the cell stops its stream). */
+  onCover?(covered: boolean): void;
+  /** 'surface' only: a place in the title bar for the control's buttons (a portal target). */
+  bar?: HTMLElement | null;
 }
 
 /**
@@ -16,8 +30,12 @@ export interface CellControlProps {
  */
 export interface CellControl {
   id: string;
-  /** 'bar': a button in the title bar, before the cell's own. 'overlay': over the picture (e.g. PTZ arrows). */
-  placement: 'bar' | 'overlay';
+  /**
+   * 'bar': a button in the title bar, before the cell's own. 'overlay': over the picture (e.g. PTZ
+   * arrows). 'surface': may show the cell instead of live video (stills): it says so through
+   * `onCover`, and the cell starts no stream until every surface has said whether it covers it.
+   */
+  placement: 'bar' | 'overlay' | 'surface';
   Component: ComponentType<CellControlProps>;
 }
 

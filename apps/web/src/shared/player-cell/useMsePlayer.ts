@@ -84,7 +84,9 @@ export function usePlayerCommand(
   }, [videoRef, url]);
 
   const replay = useCallback(() => {
-    if (!player || !command) return;
+    if (!player) return;
+    // Nothing to play any more (a surface such as stills covers the cell): the stream stops.
+    if (!command) return void (player.state !== 'idle' && player.stop());
     dispatch({ kind: 'started', now: performance.now(), waitSeconds: waitRef.current });
     player.play(command);
   }, [player, command]);
