@@ -3,7 +3,7 @@ import { LINK_POLICY_DEFAULTS, POLICY_LINKS, type DefinitionLevel, type LinkPoli
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { badRequest, forbidden } from '../lib/envelope.ts';
-import { type Access, requireOrg, subtreeIds } from '../services/access.ts';
+import { type Access, type OrgRow, requireOrg, subtreeIds } from '../services/access.ts';
 
 type PolicyRow = typeof t.linkPolicies.$inferSelect;
 
@@ -25,17 +25,21 @@ export class LinkPolicyService {
 
   async list(access: Access, orgId: string): Promise<LinkPolicyList> {
     await requireOrg(this.db, access, orgId);
-    const chain = await this.ancestry(orgId);
+    const orgs = await this.allOrgs();
+    const chain = ancestry(orgs, orgId);
     const rows = await this.db.select().from(t.linkPolicies).where(inArray(t.linkPolicies.orgId, chain));
     const policies = POLICY_LINKS.map((linkType): LinkPolicy => {
       // The organisation's own row first, then its parent's, and so on up.
       for (const id of chain) {
         const row = rows.find((r) => r.orgId === id && r.linkType === linkType);
-        if (row) return { linkType, ...toFields(row), custom: true };
+        if (!row) continue;
+        if (id === orgId) return { linkType, ...toFields(row), custom: true, source: 'own' };
+        const from = orgs.find((o) => o.id === id);
+        return { linkType, ...toFields(row), custom: true, source: 'inherited', inheritedFrom: { orgId: id, displayName: from?.displayName ?? id } };
       }
-      return { linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false };
+      return { linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false, source: 'default' };
     });
-    return { orgId, policies };
+    return { orgId, policies, canEdit: manages(orgs, await this.managedOrgIds(access), orgId) };
   }
 
   async update(access: Access, orgId: string, linkType: PolicyLink, update: LinkPolicyUpdate, by: string): Promise<LinkPolicyList> {
@@ -62,19 +66,15 @@ export class LinkPolicyService {
 
   private async requireManager(access: Access, orgId: string): Promise<void> {
     await requireOrg(this.db, access, orgId);
-    const managed = await this.db
+    if (!manages(await this.allOrgs(), await this.managedOrgIds(access), orgId)) throw forbidden();
+  }
+
+  private async managedOrgIds(access: Access): Promise<string[]> {
+    const rows = await this.db
       .select({ orgId: t.memberships.orgId })
       .from(t.memberships)
       .where(and(eq(t.memberships.userId, access.userId), eq(t.memberships.role, 'manager')));
-    if (!subtreeIds(await this.allOrgs(), managed.map((m) => m.orgId)).has(orgId)) throw forbidden();
-  }
-
-  /** The organisation and those above it, nearest first. */
-  private async ancestry(orgId: string): Promise<string[]> {
-    const parents = new Map((await this.allOrgs()).map((o) => [o.id, o.parentId]));
-    const chain: string[] = [];
-    for (let id: string | null | undefined = orgId; id && !chain.includes(id); id = parents.get(id)) chain.push(id);
-    return chain;
+    return rows.map((m) => m.orgId);
   }
 
   private allOrgs() {
@@ -82,4 +82,17 @@ export class LinkPolicyService {
       .select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId })
       .from(t.organizations);
   }
+}
+
+/** The organisation and those above it, nearest first. */
+function ancestry(orgs: readonly OrgRow[], orgId: string): string[] {
+  const parents = new Map(orgs.map((o) => [o.id, o.parentId]));
+  const chain: string[] = [];
+  for (let id: string | null | undefined = orgId; id && !chain.includes(id); id = parents.get(id)) chain.push(id);
+  return chain;
+}
+
+/** A manager of the organisation or of one above it may change its policies (the budgets' rule). */
+function manages(orgs: readonly OrgRow[], managed: readonly string[], orgId: string): boolean {
+  return subtreeIds(orgs, managed).has(orgId);
 }

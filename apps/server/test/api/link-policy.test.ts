@@ -36,7 +36,9 @@ describe('link-type definition policies (issue 19 item 4)', () => {
   it('answers the defaults for every link type of an organisation that changed nothing', async () => {
     const list = expectOk<LinkPolicyList>(await req('GET', `${BASE}/njzsz`, tokens.njzsz));
     expect(list.policies.map((p) => p.linkType)).toEqual([...POLICY_LINKS]);
-    for (const p of list.policies) expect(p).toEqual({ linkType: p.linkType, ...LINK_POLICY_DEFAULTS[p.linkType], custom: false });
+    for (const p of list.policies) expect(p).toEqual({ linkType: p.linkType, ...LINK_POLICY_DEFAULTS[p.linkType], custom: false, source: 'default' });
+    // njzsz's user manages it.
+    expect(list.canEdit).toBe(true);
     // FBB: lowest in every grid, the standard definition only full screen.
     expect(policyOf(list, 'FBB')).toMatchObject({ manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard' });
   });
@@ -44,19 +46,24 @@ describe('link-type definition policies (issue 19 item 4)', () => {
   it('lets a manager change a link type, which the organisations below follow, until they set their own; DELETE goes back', async () => {
     const fbb = { manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'lowest', stills: true, stillsEverySeconds: 20 } as const;
     const changed = expectOk<LinkPolicyList>(await req('PUT', `${BASE}/blueocean/FBB`, tokens.demo, fbb));
-    expect(policyOf(changed, 'FBB')).toEqual({ linkType: 'FBB', ...fbb, custom: true });
-    expect(policyOf(changed, 'VSAT')?.custom).toBe(false);
-    // The tankers (below blueocean) follow it; their manager reads it.
+    expect(policyOf(changed, 'FBB')).toEqual({ linkType: 'FBB', ...fbb, custom: true, source: 'own' });
+    expect(policyOf(changed, 'VSAT')).toMatchObject({ custom: false, source: 'default' });
+    // The tankers (below blueocean) follow it, and say whose it is; their manager reads it.
     const tankers = expectOk<LinkPolicyList>(await req('GET', `${BASE}/blueocean-tankers`, tokens.tanker));
-    expect(policyOf(tankers, 'FBB')).toEqual({ linkType: 'FBB', ...fbb, custom: true });
+    expect(policyOf(tankers, 'FBB')).toEqual({ linkType: 'FBB', ...fbb, custom: true, source: 'inherited', inheritedFrom: { orgId: 'blueocean', displayName: 'Blue Ocean Shipping' } });
+    expect(tankers.canEdit).toBe(true);
     // Their own wins over the one above.
     const own = { ...fbb, fewCells: 'standard', fullScreen: 'best', stills: false } as const;
-    expect(policyOf(expectOk<LinkPolicyList>(await req('PUT', `${BASE}/blueocean-tankers/FBB`, tokens.tanker, own)), 'FBB')).toMatchObject(own);
+    const tankersOwn = policyOf(expectOk<LinkPolicyList>(await req('PUT', `${BASE}/blueocean-tankers/FBB`, tokens.tanker, own)), 'FBB');
+    expect(tankersOwn).toMatchObject({ ...own, source: 'own' });
+    expect(tankersOwn?.inheritedFrom).toBeUndefined();
     expect(policyOf(expectOk<LinkPolicyList>(await req('GET', `${BASE}/blueocean`, tokens.demo)), 'FBB')).toMatchObject(fbb);
     // Dropping theirs: the one above again; dropping blueocean's: the defaults.
-    expect(policyOf(expectOk<LinkPolicyList>(await req('DELETE', `${BASE}/blueocean-tankers/FBB`, tokens.tanker)), 'FBB')).toMatchObject(fbb);
+    expect(policyOf(expectOk<LinkPolicyList>(await req('DELETE', `${BASE}/blueocean-tankers/FBB`, tokens.tanker)), 'FBB')).toMatchObject({ ...fbb, source: 'inherited' });
     const reset = expectOk<LinkPolicyList>(await req('DELETE', `${BASE}/blueocean/FBB`, tokens.demo));
-    expect(policyOf(reset, 'FBB')).toEqual({ linkType: 'FBB', ...LINK_POLICY_DEFAULTS.FBB, custom: false });
+    expect(policyOf(reset, 'FBB')).toEqual({ linkType: 'FBB', ...LINK_POLICY_DEFAULTS.FBB, custom: false, source: 'default' });
+    // Dropping a policy the organisation does not have changes nothing and is no error.
+    expect(policyOf(expectOk<LinkPolicyList>(await req('DELETE', `${BASE}/blueocean/FBB`, tokens.demo)), 'FBB')).toMatchObject({ source: 'default' });
   });
 
   it('refuses bad input with a clear error and changes nothing', async () => {
@@ -77,7 +84,12 @@ describe('link-type definition policies (issue 19 item 4)', () => {
     await bad(`${BASE}/blueocean/VSAT`, undefined, good, 401);
     // The non-manager still reads; nothing changed.
     const list = expectOk<LinkPolicyList>(await req('GET', `${BASE}/blueocean`, tokens.viewer));
-    expect(policyOf(list, 'VSAT')).toEqual({ linkType: 'VSAT', ...LINK_POLICY_DEFAULTS.VSAT, custom: false });
+    expect(policyOf(list, 'VSAT')).toEqual({ linkType: 'VSAT', ...LINK_POLICY_DEFAULTS.VSAT, custom: false, source: 'default' });
+    // …and is told it may not change them (the screen shows them read-only).
+    expect(list.canEdit).toBe(false);
+    expect((await req('DELETE', `${BASE}/blueocean/VSAT`, tokens.viewer)).statusCode).toBe(403);
+    // A manager of the tankers may change theirs (not the organisation above them: 403 above).
+    expect(expectOk<LinkPolicyList>(await req('GET', `${BASE}/blueocean-tankers`, tokens.tanker)).canEdit).toBe(true);
     expect((await req('GET', `${BASE}/blueocean`, tokens.njzsz)).statusCode).toBe(403);
   });
 });

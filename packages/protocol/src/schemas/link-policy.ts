@@ -25,12 +25,21 @@ export const LinkPolicyFields = {
 export const LinkPolicySchema = Type.Object({
   linkType: Type.Enum(POLICY_LINKS),
   ...LinkPolicyFields,
-  /** Whether the organisation changed this link type's policy (false: the defaults). */
+  /** Whether the organisation or one above it changed this link type's policy (false: the defaults). */
   custom: Type.Boolean(),
+  /** Whose policy it is: the organisation's own, one it inherits from an organisation above it, or the defaults. */
+  source: Type.Union([Type.Literal('own'), Type.Literal('inherited'), Type.Literal('default')]),
+  /** The organisation above whose policy this is, when `source` is `inherited`. */
+  inheritedFrom: Type.Optional(Type.Object({ orgId: Type.String(), displayName: Type.String() })),
 });
 export type LinkPolicy = Static<typeof LinkPolicySchema>;
 
-export const LinkPolicyList = Type.Object({ orgId: Type.String(), policies: Type.Array(LinkPolicySchema) });
+export const LinkPolicyList = Type.Object({
+  orgId: Type.String(),
+  policies: Type.Array(LinkPolicySchema),
+  /** Whether this user may change the organisation's policies (a manager of it or of one above it). */
+  canEdit: Type.Boolean(),
+});
 export type LinkPolicyList = Static<typeof LinkPolicyList>;
 
 export const LinkPolicyParams = Type.Object({

@@ -1,4 +1,4 @@
-import { BarChartOutlined, BgColorsOutlined, FieldTimeOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
+import { BarChartOutlined, BgColorsOutlined, FieldTimeOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined, WifiOutlined } from '@ant-design/icons';
 import { Button, ConfigProvider, Dropdown, Flex, Layout, Menu, Tag, Typography, theme, type MenuProps } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -13,6 +13,7 @@ import { useShellState } from './shell-state.tsx';
 
 /** Opened from the settings menu now and then: loaded on first use, not with the first screen. */
 const WatchLimitDialog = lazy(() => import('../../features/fleet/index.ts').then((m) => ({ default: m.WatchLimitDialog })));
+const LinkPolicyDialog = lazy(() => import('../../features/link-policies/index.ts').then((m) => ({ default: m.LinkPolicyDialog })));
 
 const LANGUAGE_LABEL_KEYS = { 'zh-CN': 'language.zhCN', en: 'language.en' } as const;
 const THEME_LABEL_KEYS = { day: 'shell.theme.day', night: 'shell.theme.night' } as const;
@@ -21,7 +22,7 @@ const MENU_THEME = { components: { Menu: { itemPaddingInline: 8 } } };
 
 /**
  * Spec §2 desktop header: the organisation as brand, the top menu, the settings menu (language,
- * theme, and the selected organisation's watching limit for its managers), the role text and the
+ * theme, and the selected organisation's watching limit and link policies for its managers), the role text and the
  * user menu (name, Logout).
  */
 export function AppHeader() {
@@ -36,6 +37,7 @@ export function AppHeader() {
   const shell = useShellState();
   const language = toLanguage(i18n.language) ?? 'zh-CN';
   const [watchLimitOpen, setWatchLimitOpen] = useState(false);
+  const [linkPoliciesOpen, setLinkPoliciesOpen] = useState(false);
 
   const topMenu: MenuProps['items'] = [
     { key: 'live', label: t('shell.menu.mainPreview') },
@@ -70,6 +72,8 @@ export function AppHeader() {
       },
       { type: 'divider' },
       { key: 'watchLimit:open', icon: <FieldTimeOutlined />, label: t('fleet.watchLimit.menu') },
+      // The source tree's link icon (already in the first screen's JavaScript).
+      { key: 'linkPolicies:open', icon: <WifiOutlined />, label: t('linkPolicies.menu') },
     ],
     onClick: ({ key }) => {
       const [kind, value] = key.split(':');
@@ -77,6 +81,7 @@ export function AppHeader() {
         const next = toLanguage(value);
         if (next) void switchLanguage(i18n, next);
       } else if (kind === 'watchLimit') setWatchLimitOpen(true);
+      else if (kind === 'linkPolicies') setLinkPoliciesOpen(true);
       else if (value === 'day' || value === 'night') setThemeMode(value);
     },
   };
@@ -143,6 +148,11 @@ export function AppHeader() {
       {watchLimitOpen ? (
         <Suspense fallback={null}>
           <WatchLimitDialog org={selected} open onClose={() => setWatchLimitOpen(false)} />
+        </Suspense>
+      ) : null}
+      {linkPoliciesOpen ? (
+        <Suspense fallback={null}>
+          <LinkPolicyDialog org={selected} open onClose={() => setLinkPoliciesOpen(false)} />
         </Suspense>
       ) : null}
     </Layout.Header>

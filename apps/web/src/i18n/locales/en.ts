@@ -28,6 +28,8 @@ export const en: Messages = {
   pictures: picturesEn,
   // The rest of the carousel's texts load with its screen (features/carousel/texts.ts).
   carousel: { menu: 'Carousel' },
+  // The settings menu's item; the screen's texts load with it (features/link-policies/texts.ts).
+  linkPolicies: { menu: 'Link policies' },
   talk: talkEn,
   ptz: ptzEn,
   mobile: mobileEn,

@@ -33,6 +33,8 @@ export const zhCN = {
   pictures: picturesZhCN,
   // The rest of the carousel's texts load with its screen (features/carousel/texts.ts).
   carousel: { menu: '轮播' },
+  // The settings menu's item; the screen's texts load with it (features/link-policies/texts.ts).
+  linkPolicies: { menu: '链路策略' },
   talk: talkZhCN,
   ptz: ptzZhCN,
   /** The mobile app (src/mobile). */

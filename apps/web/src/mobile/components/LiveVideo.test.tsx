@@ -19,7 +19,7 @@ const CONFIG: ShipConfig = {
   talk: false,
   audio: false,
 };
-const POLICIES = { orgId: 'blueocean', policies: POLICY_LINKS.map((linkType) => ({ linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false })) };
+const POLICIES = { orgId: 'blueocean', policies: POLICY_LINKS.map((linkType) => ({ linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false, source: 'default' as const })), canEdit: false };
 
 /** The phone's one video is a 1-cell view for the link policy (issue 19), unless the operator picked a definition. */
 describe('mobile live video: definition by the link policy', { timeout: 30_000 }, () => {

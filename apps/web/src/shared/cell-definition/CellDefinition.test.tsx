@@ -19,7 +19,7 @@ const CONFIG: ShipConfig = {
   talk: false,
   audio: false,
 };
-const defaults = (orgId: string): LinkPolicyList => ({ orgId, policies: POLICY_LINKS.map((linkType) => ({ linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false })) });
+const defaults = (orgId: string): LinkPolicyList => ({ orgId, policies: POLICY_LINKS.map((linkType) => ({ linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false, source: 'default' as const })), canEdit: false });
 
 /** Answers the ship's config and the organisation's link policies, each when the test says (or at once). */
 function answerApi(opts: { policies?: LinkPolicyList; config?: ShipConfig; hold?: boolean } = {}) {
@@ -70,7 +70,8 @@ describe('a live cell picks its definition by grid size, full screen and link (i
     const cell = renderCell(16);
     // The ship's status arrives before its templates and policies (as the source tree has it already).
     link('FOURTHG');
-    await waitFor(() => expect(templatesPlayed(play)).toEqual([5]));
+    // The first test loads the rules' chunk (an import() with the policies): seconds on a busy machine.
+    await waitFor(() => expect(templatesPlayed(play)).toEqual([5]), { timeout: 10_000 });
     expect(reason()).toBe('Lowest resolution: 4G link, 16-cell grid');
 
     cell.resize(4);
@@ -156,7 +157,7 @@ describe('a live cell picks its definition by grid size, full screen and link (i
 
   it("follows the organisation's own policy", async () => {
     const policies = defaults('blueocean');
-    policies.policies = policies.policies.map((p) => (p.linkType === 'VSAT' ? { ...p, manyCells: 'standard', custom: true } : p));
+    policies.policies = policies.policies.map((p) => (p.linkType === 'VSAT' ? { ...p, manyCells: 'standard', custom: true, source: 'own' as const } : p));
     answerApi({ policies });
     const play = vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(() => undefined);
     renderCell(16);

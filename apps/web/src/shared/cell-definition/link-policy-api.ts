@@ -16,12 +16,15 @@ export interface LinkPolicies {
 
 export function linkPoliciesQuery(orgId: string) {
   return queryOptions({
+    // The link-policy screen refreshes every query whose key holds 'linkPolicies' when it changes one
+    // (features/link-policies/api): a cell already open follows a change at once.
     queryKey: ['live', 'linkPolicies', orgId] as const,
     // The rules arrive with the first answer, in a chunk of their own: the first screen's JavaScript
     // does not carry them (its budget), and the cell waits for this answer before it plays anyway.
     queryFn: async ({ signal }): Promise<LinkPolicies> => {
       const [list, rules] = await Promise.all([getLinkPolicies(orgId, signal), import('./choose-definition.ts')]);
-      return { byLink: Object.fromEntries(list.policies.map(({ linkType, custom: _custom, ...p }) => [linkType, p])), rules };
+      // Whose policy it is (custom, source, inheritedFrom) matters to the settings screen, not to a cell.
+      return { byLink: Object.fromEntries(list.policies.map(({ linkType, custom: _c, source: _s, inheritedFrom: _i, ...p }) => [linkType, p])), rules };
     },
     // Every cell of an organisation shares one answer; an administrator's change shows within a minute.
     staleTime: 60_000,

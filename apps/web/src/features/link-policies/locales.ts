@@ -1,0 +1,116 @@
+/**
+ * Texts of the link-policy settings screen, merged under `linkPolicies` when the screen's code
+ * loads (texts.ts); only the settings menu's item (`linkPolicies.menu`) is in the first screen's
+ * texts. zh-CN is the source of the keys; en must have the same shape.
+ */
+export const linkPoliciesZhCN = {
+  title: '链路策略：{{org}}',
+  chooseOrganisation: '请先选择组织',
+  hint: '按船舶当前的链路类型，实时窗格自动请求的清晰度。船舶从港口 4G 切换到海上 FBB 时自动生效，无需手动操作；窗格的清晰度按钮会说明原因（例如“最低清晰度：FBB 链路，16 分屏”）。操作员在窗格中手动选择的清晰度优先。',
+  readOnly: '只有该组织或上级组织的管理员可以修改链路策略，您可以查看。',
+  loadFailed: '链路策略加载失败：{{message}}',
+  column: {
+    link: '链路类型',
+    manyCells: '9/16 分屏',
+    fewCells: '1/4 分屏',
+    fullScreen: '全屏',
+    stills: '图片模式',
+    source: '来源',
+    actions: '操作',
+  },
+  stillsHint: '开启后，该链路下以定时图片代替视频（每隔所填秒数一张）。设置会保存；实时窗格尚未使用图片模式。',
+  /** The link types of the policies (VSAT includes Fleet Xpress; DEFAULT is any other or unknown link). */
+  link: {
+    VSAT: 'VSAT（含 FX）',
+    FBB: 'FBB',
+    FOURTHG: '4G',
+    IRIDIUM: '铱星',
+    AUTO: 'LEO/自动',
+    DEFAULT: '其他/未知',
+  },
+  level: {
+    lowest: '最低',
+    standard: '标准',
+    best: '最佳',
+  },
+  /** Labels of a row's controls for assistive technology: "FBB · 9/16 分屏". */
+  control: '{{link}} · {{what}}',
+  seconds: '秒',
+  stillsEvery: '每 {{seconds}} 秒',
+  stillsOff: '关闭',
+  source: {
+    own: '自定义',
+    inherited: '沿用 {{org}}',
+    default: '默认',
+  },
+  unsaved: '未保存',
+  save: '保存',
+  undo: '撤销更改',
+  restore: '恢复默认',
+  restoreConfirm: '删除 {{link}} 的自定义设置？将改用上级组织的设置或默认设置。',
+  restoreOk: '恢复默认',
+  restoreCancel: '取消',
+  saved: '{{link}} 链路策略已保存',
+  restored: '{{link}} 已恢复默认',
+  order: '{{link}}：大窗格的清晰度不能低于小窗格（9/16 分屏 ≤ 1/4 分屏 ≤ 全屏）',
+  secondsRange: '{{link}}：图片间隔须为 1–3600 秒的整数',
+  notAllowed: '只有该组织的管理员可以修改链路策略',
+  saveFailed: '{{link}} 保存失败：{{message}}',
+  restoreFailed: '{{link}} 恢复默认失败：{{message}}',
+};
+
+type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
+
+export const linkPoliciesEn: Widen<typeof linkPoliciesZhCN> = {
+  title: 'Link policies: {{org}}',
+  chooseOrganisation: 'Choose an organisation first',
+  hint: 'The resolution a live cell asks for by the ship’s current link type. A ship that leaves port 4G for FBB at sea follows it without anyone touching it; the cell’s resolution control says why (e.g. “Lowest resolution: FBB link, 16-cell grid”). An operator’s own pick in a cell comes first.',
+  readOnly: 'Only managers of this organisation or one above it may change link policies; you may look.',
+  loadFailed: 'Link policies could not be loaded: {{message}}',
+  column: {
+    link: 'Link type',
+    manyCells: '9/16-cell grid',
+    fewCells: '1/4-cell grid',
+    fullScreen: 'Full screen',
+    stills: 'Stills',
+    source: 'Source',
+    actions: 'Actions',
+  },
+  stillsHint: 'When on, this link shows a still every so many seconds instead of video. The setting is kept; live cells do not use stills yet.',
+  link: {
+    VSAT: 'VSAT (and FX)',
+    FBB: 'FBB',
+    FOURTHG: '4G',
+    IRIDIUM: 'Iridium',
+    AUTO: 'LEO/auto',
+    DEFAULT: 'Other/unknown',
+  },
+  level: {
+    lowest: 'Lowest',
+    standard: 'Standard',
+    best: 'Best',
+  },
+  control: '{{link}} · {{what}}',
+  seconds: 's',
+  stillsEvery: 'every {{seconds}} s',
+  stillsOff: 'Off',
+  source: {
+    own: 'Custom',
+    inherited: 'From {{org}}',
+    default: 'Default',
+  },
+  unsaved: 'Unsaved',
+  save: 'Save',
+  undo: 'Undo changes',
+  restore: 'Restore defaults',
+  restoreConfirm: 'Drop the custom {{link}} policy? The link follows the organisation above, or the defaults.',
+  restoreOk: 'Restore',
+  restoreCancel: 'Cancel',
+  saved: '{{link}} link policy saved',
+  restored: '{{link}} back to the defaults',
+  order: '{{link}}: a bigger view must not ask for a lower resolution (9/16-cell ≤ 1/4-cell ≤ full screen)',
+  secondsRange: '{{link}}: seconds between stills must be a whole number from 1 to 3600',
+  notAllowed: 'Only managers of this organisation may change link policies',
+  saveFailed: '{{link}} could not be saved: {{message}}',
+  restoreFailed: '{{link}} could not be restored: {{message}}',
+};
