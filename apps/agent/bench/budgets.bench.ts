@@ -29,7 +29,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { eq } from 'drizzle-orm';
-import { type LinkReport, type SnapshotAnswer, TOKEN_HEADER } from '@ship-cctv/protocol';
+import { LINK_POLICY_DEFAULTS, type LinkReport, type SnapshotAnswer, TOKEN_HEADER, levelFor, policyLinkOf } from '@ship-cctv/protocol';
 import { type App, buildApp } from '@ship-cctv/server';
 import * as t from '@ship-cctv/server/schema';
 import { demoShips } from '../../server/src/db/demo-fleet.ts';
@@ -343,14 +343,20 @@ async function gridPart(): Promise<MeasuredRates> {
     `first picture median ${ms(median(r.firstMs))} (slowest ${ms(Math.max(...r.firstMs))}), ${r.blank} cells blank; ${r.fps.toFixed(1)} fragments/s a cell; ` +
     `${r.degradedCells} cells told lowestDefinition; ${r.droppedFragments} fragments dropped on the ship; uplink queue up to ${(r.maxQueueMs / 1000).toFixed(1)} s; ` +
     `${r.lostSegments} segments lost (${(r.stalledMs / 1000).toFixed(1)} s stalled); ${r.encoders} encoders; event loop p99 ${Math.round(r.loopP99)} ms (max ${Math.round(r.loopMax)}); load ${load()}`;
+  // Size-based: the level the organisation's default policy for FBB gives a 16-cell grid.
+  const sized = levelFor(LINK_POLICY_DEFAULTS[policyLinkOf('FBB')], { gridSize: CELLS, fullScreen: false }).level;
+  if (sized === 'best') throw new Error('the FBB policy asks for the best definition in a 16-cell grid, which the bench ship does not have');
   const modes = [
     ['(a) standard', templates.standard.id],
-    ['(b) size-based: lowest', templates.lowest.id],
+    [`(b) size-based: ${sized}`, templates[sized].id],
   ] as const;
   try {
     console.log(`[grid] ship ${SHIP}: ${CELLS} synthetic cameras, no sound; standard = ${templates.standard.label}, lowest = ${templates.lowest.label}; ${SECONDS} s a live mode`);
     // What one camera sends at each definition, on a link with room for it and few encoders on the machine.
-    for (const [mode, tpl] of modes) {
+    for (const [mode, tpl] of [
+      ['(a) standard', templates.standard.id],
+      ['(b) lowest', templates.lowest.id],
+    ] as const) {
       const r = await liveMode('FOURTHG', mode, tpl, CAMERAS.slice(0, REFERENCE_CAMERAS));
       reference.push(r);
       console.log(`[reference] FOURTHG, ${REFERENCE_CAMERAS} cameras, ${mode}: ${describe(r)}`);
