@@ -25,7 +25,7 @@ const CONFIG: ShipConfig = {
   talk: false,
   audio: false,
 };
-const POLICIES: LinkPolicyList = { orgId: 'blueocean', policies: POLICY_LINKS.map((linkType) => ({ linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false })) };
+const POLICIES: LinkPolicyList = { orgId: 'blueocean', canEdit: false, policies: POLICY_LINKS.map((linkType) => ({ linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false, source: 'default' as const })) };
 const SOURCE = testSource(1);
 const T0 = Date.parse('2026-11-27T12:00:00Z');
 
