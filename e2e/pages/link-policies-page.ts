@@ -57,9 +57,13 @@ export class LinkPoliciesDialog {
   }
 
   async setLevel(link: PolicyLink, view: 'manyCells' | 'fewCells' | 'fullScreen', level: DefinitionLevel): Promise<void> {
+    // The previous choice's list may still be sliding away: only one list open at a time.
+    const open = this.page.locator('.ant-select-dropdown:visible');
+    await expect(open).toHaveCount(0);
     await this.level(link, view).click();
-    await this.page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${this.texts.level[level]}"]`).click();
+    await open.locator(`.ant-select-item-option[title="${this.texts.level[level]}"]`).click();
     await expect(this.level(link, view)).toHaveText(this.texts.level[level]);
+    await expect(open).toHaveCount(0);
   }
 
   stills(link: PolicyLink): Locator {
