@@ -5,7 +5,7 @@
  */
 import { type Box, type Reader, boxes, findBox, findBoxes, viewOf } from './boxes.ts';
 import { Fmp4Error } from './errors.ts';
-import type { MovieInfo } from './init-segment.ts';
+import type { MovieInfo, TrackDefaults } from './init-segment.ts';
 
 export interface TrackRun {
   trackId: number;
@@ -51,27 +51,45 @@ export function isSyncSample(flags: number): boolean {
   return nonSync === 0 && dependsOn !== 1;
 }
 
-function parseTraf(r: Reader, traf: Box, movie: MovieInfo): TrackRun {
+/** A track fragment header: its track, flags, explicit base data offset and sample defaults (over trex's). */
+export interface TrackFragmentHeader {
+  trackId: number;
+  flags: number;
+  baseDataOffset: number | undefined;
+  defaults: TrackDefaults;
+}
+
+/** Reads a traf's tfhd, its sample defaults falling back to `trex` (the movie's per-track ones). */
+export function readTrackFragmentHeader(r: Reader, traf: Box, trex: (trackId: number) => TrackDefaults | undefined): TrackFragmentHeader {
   const tfhd = r.requireChild(traf, 'tfhd');
   const trackId = r.u32(tfhd.body + 4, tfhd.end, 'tfhd track_ID');
-  const trex = movie.trex.get(trackId) ?? {};
+  const defaults: TrackDefaults = { ...trex(trackId) };
   // tfhd: FullBox (4), track_ID (4), then optional fields in flag order.
-  const tfhdFlags = r.u32(tfhd.body, tfhd.end, 'tfhd flags') & 0xffffff;
+  const flags = r.u32(tfhd.body, tfhd.end, 'tfhd flags') & 0xffffff;
   let at = tfhd.body + 8;
-  if (tfhdFlags & 0x000001) at += 8; // base_data_offset
-  if (tfhdFlags & 0x000002) at += 4; // sample_description_index
-  let defaultDuration = trex.duration;
-  let defaultFlags = trex.flags;
-  let defaultSize = trex.size;
-  if (tfhdFlags & 0x000008) {
-    defaultDuration = r.u32(at, tfhd.end, 'tfhd default_sample_duration');
+  let baseDataOffset: number | undefined;
+  if (flags & 0x000001) {
+    baseDataOffset = r.u64(at, tfhd.end, 'tfhd base_data_offset');
+    at += 8;
+  }
+  if (flags & 0x000002) at += 4; // sample_description_index
+  if (flags & 0x000008) {
+    defaults.duration = r.u32(at, tfhd.end, 'tfhd default_sample_duration');
     at += 4;
   }
-  if (tfhdFlags & 0x000010) {
-    defaultSize = r.u32(at, tfhd.end, 'tfhd default_sample_size');
+  if (flags & 0x000010) {
+    defaults.size = r.u32(at, tfhd.end, 'tfhd default_sample_size');
     at += 4;
   }
-  if (tfhdFlags & 0x000020) defaultFlags = r.u32(at, tfhd.end, 'tfhd default_sample_flags');
+  if (flags & 0x000020) defaults.flags = r.u32(at, tfhd.end, 'tfhd default_sample_flags');
+  return { trackId, flags, baseDataOffset, defaults };
+}
+
+function parseTraf(r: Reader, traf: Box, movie: MovieInfo): TrackRun {
+  const { trackId, defaults } = readTrackFragmentHeader(r, traf, (id) => movie.trex.get(id));
+  const defaultDuration = defaults.duration;
+  const defaultFlags = defaults.flags;
+  const defaultSize = defaults.size;
 
   const tfdt = r.child(traf, 'tfdt');
   let baseMediaDecodeTime = 0;

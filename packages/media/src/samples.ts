@@ -6,7 +6,7 @@
  */
 import { type Box, Reader, findBox } from './boxes.ts';
 import { Fmp4Error } from './errors.ts';
-import { isSyncSample } from './fragment.ts';
+import { isSyncSample, readTrackFragmentHeader } from './fragment.ts';
 import { parseMoov, type MovieInfo, type TrackDefaults } from './init-segment.ts';
 
 /** A video track as a WebCodecs VideoDecoder is configured for it. */
@@ -86,29 +86,13 @@ export function readTrackSamples(fragment: Uint8Array, trackId: number, defaults
   let first = true;
   for (const traf of r.children(moof.body, moof.end)) {
     if (traf.type !== 'traf') continue;
-    const tfhd = r.requireChild(traf, 'tfhd');
-    const tfhdFlags = r.u32(tfhd.body, tfhd.end, 'tfhd flags') & 0xffffff;
-    const id = r.u32(tfhd.body + 4, tfhd.end, 'tfhd track_ID');
-    let at = tfhd.body + 8;
-    let base = tfhdFlags & 0x020000 || first ? moof.start : previousEnd;
-    if (tfhdFlags & 0x000001) {
-      base = r.u64(at, tfhd.end, 'tfhd base_data_offset');
-      at += 8;
-    }
+    const header = readTrackFragmentHeader(r, traf, () => defaults);
+    const id = header.trackId;
+    const base = header.baseDataOffset ?? (header.flags & 0x020000 || first ? moof.start : previousEnd);
     first = false;
-    if (tfhdFlags & 0x000002) at += 4;
-    let defaultDuration = defaults.duration ?? 0;
-    let defaultSize = defaults.size ?? 0;
-    let defaultFlags = defaults.flags ?? 0;
-    if (tfhdFlags & 0x000008) {
-      defaultDuration = r.u32(at, tfhd.end, 'tfhd default_sample_duration');
-      at += 4;
-    }
-    if (tfhdFlags & 0x000010) {
-      defaultSize = r.u32(at, tfhd.end, 'tfhd default_sample_size');
-      at += 4;
-    }
-    if (tfhdFlags & 0x000020) defaultFlags = r.u32(at, tfhd.end, 'tfhd default_sample_flags');
+    const defaultDuration = header.defaults.duration ?? 0;
+    const defaultSize = header.defaults.size ?? 0;
+    const defaultFlags = header.defaults.flags ?? 0;
     const tfdt = r.child(traf, 'tfdt');
     let decodeTime = 0;
     if (tfdt) {

@@ -5,6 +5,7 @@ import { decideLiveEdge, toRanges, trimRange } from './live-edge.ts';
 import type { MediaSurface } from './media-surface.ts';
 import type { StreamMode, ModeTick } from './stream-mode.ts';
 import type { PlayerStats } from './types.ts';
+import { medianOf } from './stats.ts';
 
 /** Frames over which the arrival latency is taken (the median): a second at 10 fps. */
 const ARRIVAL_SAMPLES = 10;
@@ -221,10 +222,4 @@ export class LiveController implements StreamMode {
   private playhead(now: number): number {
     return Math.max(this.ctx.video.currentTime, this.presentedTime(now) ?? 0);
   }
-}
-
-function medianOf(xs: readonly number[]): number | undefined {
-  if (xs.length === 0) return undefined;
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }

@@ -13,6 +13,7 @@ import { interpretServerMessage } from './server-events.ts';
 import type { StreamMode } from './stream-mode.ts';
 import type { CodecInfo, MsePlayerEventMap, MsePlayerOptions, PlaybackPosition, PlayerCommand, PlayerError, PlayerState, PlayerStats, SocketConstructor } from './types.ts';
 import { SlidingRate, stallVerdict } from './watchdog.ts';
+import { emptyStats, stripUndefined } from './stats.ts';
 
 const DEFAULTS = {
   liveLatencyTargetMs: 'auto' as LatencyTarget,
@@ -583,28 +584,4 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   private fail(error: PlayerError): void {
     this.emit('error', error);
   }
-}
-
-function emptyStats(): PlayerStats {
-  return {
-    latencyMs: undefined,
-    bitrateKbps: 0,
-    audioKbps: 0,
-    fps: 0,
-    bytesReceived: 0,
-    droppedFrames: 0,
-    firstFrameMs: undefined,
-    captureLatencyMs: undefined,
-    pictureAgeMs: undefined,
-    playbackRate: 1,
-    latencyTargetMs: undefined,
-    reconnects: 0,
-    width: undefined,
-    height: undefined,
-  };
-}
-
-/** So an explicit `undefined` option does not override a default. */
-function stripUndefined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }

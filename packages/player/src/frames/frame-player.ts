@@ -8,6 +8,7 @@ import { interpretServerMessage } from '../server-events.ts';
 import { pictureOnlyMime } from '../sound-mime.ts';
 import type { CodecInfo, MsePlayerEventMap, MsePlayerOptions, PlayerCommand, PlayerError, PlayerState, PlayerStats, SocketConstructor } from '../types.ts';
 import { SlidingRate, stallVerdict } from '../watchdog.ts';
+import { emptyStats, medianOf, stripUndefined } from '../stats.ts';
 import { FrameSink, type FrameSinkDeps } from './frame-sink.ts';
 import type { PlayoutClockOptions } from './playout-clock.ts';
 import { framePlayerSupported } from './supported.ts';
@@ -469,33 +470,4 @@ function browserSinkDeps(show: (frame: VideoFrame) => void): FrameSinkDeps {
     setTimer: (fn, ms) => setTimeout(fn, ms),
     clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   };
-}
-
-function medianOf(xs: readonly number[]): number | undefined {
-  if (xs.length === 0) return undefined;
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function emptyStats(): PlayerStats {
-  return {
-    latencyMs: undefined,
-    bitrateKbps: 0,
-    audioKbps: 0,
-    fps: 0,
-    bytesReceived: 0,
-    droppedFrames: 0,
-    firstFrameMs: undefined,
-    captureLatencyMs: undefined,
-    pictureAgeMs: undefined,
-    playbackRate: 1,
-    latencyTargetMs: undefined,
-    reconnects: 0,
-    width: undefined,
-    height: undefined,
-  };
-}
-
-function stripUndefined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
