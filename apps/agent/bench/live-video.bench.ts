@@ -1254,9 +1254,13 @@ async function main(): Promise<void> {
         glass.flatMap((g) => g.players.flatMap((p) => [[g.profile, p.label, ...row('start-up', startupOf(p)), ''], [g.profile, p.label, ...row('steady', steadyOf(p)), sizesOf(p)]])),
       ),
     );
-    // The target is judged on what operators get: the player's default (auto) latency target.
-    const g4 = glass.find((g) => g.profile === 'FOURTHG')?.players.find((p) => p.label.startsWith('default'));
-    if (g4) console.log(`target on loopback (FOURTHG, ${g4.label}): median ≤ 150 ms — ${median(g4.glass) <= 150 ? 'met' : 'NOT met'} (${ms(median(g4.glass))})`);
+    // The goals, judged per player on what operators get (the desktop's FramePlayer, MsePlayer at its default target):
+    // glass to glass median ≤ 150 ms on 4G, and at most 1 % of the steady state's frames bad.
+    for (const g4 of glass.find((g) => g.profile === 'FOURTHG')?.players.filter((p) => p.label.startsWith('default') || p.label.startsWith('frames')) ?? []) {
+      const bad = steadyOf(g4).badPct;
+      const met = median(g4.glass) <= 150 && bad <= 1;
+      console.log(`goal on 4G (${g4.label}): median ≤ 150 ms and steady bad ≤ 1 % — ${met ? 'met' : 'NOT met'} (${ms(median(g4.glass))}, ${fmt(bad, 2)} %)`);
+    }
   }
   console.log(`\ntotal ${fmt((performance.now() - started) / 1000, 1)} s; load average now ${load()} (the machine is shared: other jobs skew CPU and latency figures)`);
   clearTimeout(deadline);
