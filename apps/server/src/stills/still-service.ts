@@ -61,7 +61,8 @@ export class StillService {
     let took = false;
     const now = this.now();
     const newest = await pictures.index.newestOfCamera(camera.id);
-    const due = stillDue(now, everyMs, newest?.takenAt.getTime(), await this.record(row, newest?.id), this.timing);
+    let take = await this.record(row, newest?.id);
+    const due = stillDue(now, everyMs, newest?.takenAt.getTime(), take, this.timing);
     let nextInMs = due.nextInMs;
     if (due.take && online) {
       const pictureId = randomUUID().replaceAll('-', '');
@@ -81,10 +82,10 @@ export class StillService {
       }
       // Ours or another viewer's: the take on its way now.
       row = await this.row(camera.id);
+      take = await this.record(row, newest?.id);
     } else if (due.take) {
       nextInMs = everyMs;
     }
-    const take = await this.record(row, newest?.id);
     const pending = row && take && !take.stored ? row : undefined;
     return {
       cameraId: camera.id,

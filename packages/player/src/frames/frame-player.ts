@@ -11,7 +11,6 @@ import { SlidingRate, stallVerdict } from '../watchdog.ts';
 import { emptyStats, medianOf, stripUndefined } from '../stats.ts';
 import { FrameSink, type FrameSinkDeps } from './frame-sink.ts';
 import type { PlayoutClockOptions } from './playout-clock.ts';
-import { framePlayerSupported } from './supported.ts';
 
 const DEFAULTS = { stallTimeoutMs: 4000, silenceReconnectMs: 15_000, startupTimeoutMs: 15_000 };
 const TICK_MS = 250;
@@ -43,15 +42,10 @@ export interface FramePlayerOptions extends MsePlayerOptions {
  *
  * For what it does not do itself it hands the stream to an MsePlayer on the same <video>: sound
  * (an operator who unmutes a cell that has sound: the picture then follows the sound's clock) and
- * ship-end playback. `FramePlayer.supported()` says whether this browser can run it at all (Chrome
+ * ship-end playback. `framePlayerSupported()` (supported.ts) says whether this browser can run it at all (Chrome
  * and Edge: VideoDecoder and MediaStreamTrackGenerator in a secure context); elsewhere use MsePlayer.
  */
 export class FramePlayer extends Emitter<MsePlayerEventMap> {
-  /** Whether this browser has what a FramePlayer needs. */
-  static supported(): boolean {
-    return framePlayerSupported();
-  }
-
   private readonly settings: typeof DEFAULTS & FramePlayerOptions;
   private readonly socket: MediaSocket;
   private readonly sink: FrameSink;
@@ -236,11 +230,6 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
     inner.destroy();
     this.video.removeAttribute('src');
     this.video.load();
-  }
-
-  /** Ship-end playback controls, when one was handed over. */
-  get playback(): MsePlayer | undefined {
-    return this.delegate;
   }
 
   // ── socket ────────────────────────────────────────────────────────────────────────────────────
