@@ -62,9 +62,10 @@ export default defineConfig({
     // What a user runs: the shore server and the simulated fleet behind emulated satellite links.
     command: 'node scripts/demo.mjs',
     // S1001, the ship most specs watch, S1002 (the carousel spec's second ship), S1003 (on FBB: the
-    // stills spec) and S2002 (the ship without a default template, played by the grid and phone specs) keep their first link instead
-    // of meeting their scheduled outages during the run; the other ships follow their schedules. CAROUSEL_SECONDS lets the carousel spec turn pages in seconds instead of minutes.
-    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', FLEET_STEADY_SHIPS: 'S1001,S1002,S1003,S2002', CAROUSEL_SECONDS: '1' },
+    // stills spec), S2001 (on Iridium: the watching-limit spec) and S2002 (the ship without a default
+    // template, played by the grid and phone specs) keep their first link, without its outages,
+    // instead of meeting their scheduled or random outages during the run; the other ships follow their schedules. CAROUSEL_SECONDS lets the carousel spec turn pages in seconds instead of minutes.
+    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', FLEET_STEADY_SHIPS: 'S1001,S1002,S1003,S2001,S2002', CAROUSEL_SECONDS: '1' },
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -15,9 +15,10 @@ const CAMERA = 'S1001-C01-1';
 const LOWEST = 5;
 const STANDARD = 6;
 
-/** The live play commands the page sends, in order. */
-function recordPlays(page: Page): PlayCommand[] {
+/** The live play commands the page sends, in order, and the notices the server sends back. */
+function recordPlays(page: Page): { plays: PlayCommand[]; notices: Array<{ code: string; at: number }> } {
   const plays: PlayCommand[] = [];
+  const notices: Array<{ code: string; at: number }> = [];
   page.on('websocket', (ws) => {
     if (!ws.url().includes(PATHS.media)) return;
     ws.on('framesent', ({ payload }) => {
@@ -25,13 +26,26 @@ function recordPlays(page: Page): PlayCommand[] {
       const msg = JSON.parse(payload) as { type?: string; mode?: string };
       if (msg.type === 'play' && msg.mode === 'live') plays.push(msg as PlayCommand);
     });
+    ws.on('framereceived', ({ payload }) => {
+      if (typeof payload !== 'string') return;
+      const msg = JSON.parse(payload) as { type?: string; code?: string };
+      if (msg.type === 'notice' && msg.code) notices.push({ code: msg.code, at: Date.now() });
+    });
   });
-  return plays;
+  return { plays, notices };
 }
 
+/**
+ * How long a cell may stay at the lowest definition after asking for another: none, unless the
+ * server judged the ship's link congested (on a busy two-CPU test machine an encoder falling
+ * behind reads as a backed-up uplink) — then until the link stays clear for the hold time (30 s,
+ * doubled after a relapse), which the cell is told with a notice.
+ */
+const RESTORE_MS = 75_000;
+
 test('a 16-cell grid asks for the lowest definition, a 1-cell grid for the standard one, and the cell says why', async ({ page, baseURL }) => {
-  test.setTimeout(90_000);
-  const plays = recordPlays(page);
+  test.setTimeout(180_000);
+  const { plays, notices } = recordPlays(page);
   const grid = new PlayGridPage(page, 'zh-CN');
   await grid.signIn(baseURL ?? '');
   await grid.open();
@@ -51,7 +65,16 @@ test('a 16-cell grid asks for the lowest definition, a 1-cell grid for the stand
   await grid.setGridSize(1);
   await expect(reason).toHaveAttribute('data-definition-reason', '标准清晰度：4G 链路，1 分屏');
   await expect.poll(() => plays.filter((p) => p.cameraId === CAMERA).map((p) => p.templateId)).toEqual([LOWEST, STANDARD]);
-  await expect.poll(async () => (await grid.videoProgress(CAMERA)).videoWidth, { timeout: 30_000 }).toBe(640);
+  const asked = Date.now();
+  try {
+    await expect.poll(async () => (await grid.videoProgress(CAMERA)).videoWidth, { timeout: RESTORE_MS }).toBe(640);
+  } finally {
+    console.log(`[cell-definition] notices on the cell's media sockets: ${JSON.stringify(notices)}`);
+  }
+  const degraded = notices.filter((n) => n.at >= asked && n.code === 'lowestDefinition');
+  if (degraded.length > 0) console.log(`[cell-definition] the link was judged congested: 640 wide ${Math.round((Date.now() - asked) / 1000)} s after asking`);
+  // Without a congestion notice the server gave what was asked at once (no restore to wait for).
+  else expect(Date.now() - asked).toBeLessThan(30_000);
   await grid.expectPlaying(CAMERA);
 
   // The control's tooltip names the definition and why.

@@ -55,6 +55,8 @@ test('a manager asks for the standard definition in small grids over FBB; a cell
   // Iridium's defaults carry stills every 30 s.
   await expect(screen.stills('IRIDIUM')).toHaveAttribute('aria-checked', 'true');
   await expect(screen.seconds('IRIDIUM')).toHaveValue('30');
+  // A used-up live budget on FBB: pictures only, for ships whose budget follows the link.
+  await expect(screen.row('FBB').locator('[data-policy-field="budgetPolicy"]')).toHaveText(screen.texts.budgetPolicy.stills);
 
   // A smaller view asking for more than a bigger one is refused before anything is sent.
   await screen.setLevel('FBB', 'manyCells', 'best');

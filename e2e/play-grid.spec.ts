@@ -46,6 +46,9 @@ test('a double-clicked channel plays: frames advance in its cell', async ({ page
 });
 
 test('four cells play; screenshots in both languages', async ({ page, baseURL }) => {
+  // Four streams started twice (before and after the reload), each watched for half a second of
+  // frames: on a busy two-CPU machine more than the default 30 s (seen at 32 s, all four playing).
+  test.setTimeout(90_000);
   let grid = await openGrid(page, baseURL);
   await grid.expandShip('S1001', 'S1001-C01');
   for (const channel of S1001) await grid.playChannel(channel);

@@ -3,16 +3,21 @@
 server many IP cameras and NVRs embed) serving a live test picture encoded by x264 or x265.
 
     /usr/bin/python3 scripts/rtsp-camera.py --port 18554 [--codec h264|h265] [--slices N]
-        [--width 320] [--height 240] [--fps 10] [--bitrate 300] [--path /cam] [--stdin]
+        [--width 320] [--height 240] [--fps 10] [--bitrate 300] [--path /cam] [--stdin[=flv|h264]]
         [--user U --password P [--auth digest|basic]] [--session-timeout S] [--bframes N]
 
 It serves rtsp://127.0.0.1:PORT/PATH (default /cam). Every client shares one encoder (as a camera
 does), so all sessions see the same frames. --slices N cuts every picture into N slices (x264
 `slices=N`, like IP cameras that encode with several threads; x265 `slices=N`). A restart is the
-process stopped and started again on the same port (a camera reboot). --stdin serves H.264 (Annex B)
-another encoder writes to its stdin (the benchmark's capture-coded synthetic picture).
+process stopped and started again on the same port (a camera reboot). --stdin serves the H.264
+another encoder writes to its stdin (the benchmarks' capture-coded synthetic picture): --stdin=flv
+(one FLV tag a picture, read from the start whether or not anyone watches; each picture is sent on
+as soon as it is whole, a few ms after the encoder wrote it) or --stdin=h264 (an Annex B byte
+stream, the default and the old way: nothing reads the pipe before the first client, the backlog
+is then sent at the camera's pace, and h264parse holds every picture until the next one begins).
 
-It prints one line `ready rtsp://…` on stdout once it listens, and on stderr one line per RTSP
+It prints one line `ready rtsp://…` on stdout once it listens (with --stdin=flv, once the encoder's
+sequence header is in), and on stderr one line per RTSP
 session it opens or closes (`session open N` / `session close N`, N = sessions open now), so a
 test can count the camera sessions a client holds. SIGTERM or SIGINT stops it. With --user and
 --password the camera asks for them (Digest by default, as most cameras do; --auth basic). --codec
@@ -20,7 +25,9 @@ mjpeg sends JPEG pictures (RFC 2435), a codec the agent's own RTSP reader leaves
 """
 
 import argparse
+import os
 import signal
+import socket as socket_module
 import sys
 
 import gi
@@ -32,7 +39,13 @@ from gi.repository import GLib, Gst, GstRtsp, GstRtspServer  # noqa: E402
 
 
 def pipeline(a: argparse.Namespace) -> str:
-    if a.stdin:
+    if a.stdin == 'flv':
+        # Someone else's encoder, one FLV tag a picture, read by FlvFeed below: each picture goes
+        # in whole, stamped as it arrives (a live source), and is sent at once.
+        return ('( appsrc name=feed is-live=true do-timestamp=true format=time max-buffers=8 leaky-type=downstream '
+                '! h264parse config-interval=-1 ! video/x-h264,stream-format=byte-stream,alignment=au '
+                '! rtph264pay name=pay0 pt=96 )')
+    if a.stdin == 'h264':
         # Someone else's encoder: H.264 Annex B on stdin, stamped as it arrives (a live source).
         return '( fdsrc fd=0 do-timestamp=true ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=-1 )'
     source = (
@@ -64,6 +77,68 @@ def pipeline(a: argparse.Namespace) -> str:
     return f'( {source}{encoder} )'
 
 
+def no_sync(_bin: Gst.Bin, _parent: Gst.Bin, element: Gst.Element) -> None:
+    if element.find_property('sync') is not None:
+        element.set_property('sync', False)
+
+
+class FlvFeed:
+    """Reads the encoder's FLV from stdin as it comes (the encoder never waits, as a camera's
+    does not wait for a viewer) and hands each H.264 picture whole to the media's appsrc, when a
+    client has made one; with none, pictures are dropped. FLV: a 9-byte header and a 4-byte
+    previous-tag size, then tags [type:1][size:3][time:3][time ext:1][stream:3][data][size:4]."""
+
+    def __init__(self, on_ready) -> None:
+        # Called once, when the stream's format is known (the first sequence header).
+        self.on_ready = on_ready
+        self.buffer = b''
+        self.header_done = False
+        self.caps: Gst.Caps | None = None
+        self.src: Gst.Element | None = None
+
+    def attach(self, media: GstRtspServer.RTSPMedia) -> None:
+        self.src = media.get_element().get_by_name('feed')
+        if self.caps is not None:
+            self.src.set_property('caps', self.caps)
+        # The sinks send each packet as it comes, unsynchronised to the pipeline clock (made when
+        # the first client sets up; camera-chain.bench.ts: ~4 ms less at an RTSP client).
+        media.get_element().get_parent().connect('deep-element-added', no_sync)
+
+    def read(self, fd: int) -> bool:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return False
+        self.buffer += chunk
+        if not self.header_done:
+            if len(self.buffer) < 13:
+                return True
+            self.buffer = self.buffer[13:]
+            self.header_done = True
+        while len(self.buffer) >= 11:
+            size = int.from_bytes(self.buffer[1:4], 'big')
+            if len(self.buffer) < 11 + size + 4:
+                break
+            kind, data = self.buffer[0] & 0x1f, self.buffer[11:11 + size]
+            self.buffer = self.buffer[11 + size + 4:]
+            if kind == 9 and len(data) > 5 and data[0] & 0x0f == 7:
+                self.video(data[1], data[5:])
+        return True
+
+    def video(self, packet_type: int, payload: bytes) -> None:
+        if packet_type == 0:
+            # AVCDecoderConfigurationRecord: the stream's caps.
+            first = self.caps is None
+            self.caps = Gst.Caps.from_string('video/x-h264,stream-format=avc,alignment=au')
+            self.caps.set_value('codec_data', Gst.Buffer.new_wrapped(payload))
+            if self.src is not None:
+                self.src.set_property('caps', self.caps)
+            if first:
+                self.on_ready()
+        elif packet_type == 1 and self.src is not None and self.caps is not None and self.src.current_state == Gst.State.PLAYING:
+            # Only once playing: do-timestamp needs the running clock.
+            self.src.emit('push-buffer', Gst.Buffer.new_wrapped(payload))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description='A GStreamer RTSP test camera.')
     p.add_argument('--port', type=int, required=True)
@@ -77,7 +152,7 @@ def main() -> None:
     p.add_argument('--gop-seconds', type=int, default=1)
     p.add_argument('--bframes', type=int, default=0, help='H.264 B-frames between references (main profile)')
     p.add_argument('--pattern', default='ball')
-    p.add_argument('--stdin', action='store_true', help='serve H.264 (Annex B) read from stdin instead of encoding a test picture')
+    p.add_argument('--stdin', nargs='?', const='h264', choices=['h264', 'flv'], help='serve H.264 read from stdin (Annex B, or FLV) instead of encoding a test picture')
     p.add_argument('--user', help='the camera asks for this user name (with --password)')
     p.add_argument('--password')
     p.add_argument('--auth', choices=['digest', 'basic'], default='digest')
@@ -111,11 +186,24 @@ def main() -> None:
             auth.add_basic(GstRtspServer.RTSPAuth.make_basic(a.user, a.password), token)
         server.set_auth(auth)
         factory.add_role_from_structure(Gst.Structure.from_string('user, media.factory.access=(boolean)true, media.factory.construct=(boolean)true')[0])
+    def say_ready() -> None:
+        print(f'ready rtsp://127.0.0.1:{a.port}{a.path}', flush=True)
+
+    # A stdin camera is ready once it knows its stream (the encoder's sequence header): a client
+    # that came earlier would be described a stream without its format.
+    feed = FlvFeed(say_ready) if a.stdin == 'flv' else None
+    if feed is not None:
+        factory.connect('media-configure', lambda _factory, media: feed.attach(media))
     server.get_mount_points().add_factory(a.path, factory)
 
     open_sessions = set()
 
     def on_client(_server, client):
+        if a.stdin:
+            # RTP interleaved on this connection goes out at once, not held back by Nagle's
+            # algorithm for the client's ACK of a picture's earlier packets.
+            socket = client.get_connection().get_write_socket()
+            socket.set_option(socket_module.IPPROTO_TCP, socket_module.TCP_NODELAY, 1)
         def on_new_session(_client, session):
             if a.session_timeout:
                 session.set_timeout(a.session_timeout)
@@ -149,10 +237,14 @@ def main() -> None:
     loop = GLib.MainLoop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, sig, loop.quit)
-    if a.stdin:
+    if feed is not None:
+        # The encoder feeding us is gone (end of stdin): so is the camera.
+        GLib.io_add_watch(GLib.IOChannel.unix_new(0), GLib.PRIORITY_DEFAULT, GLib.IOCondition.IN | GLib.IOCondition.HUP, lambda *_: feed.read(0) or loop.quit() or False)
+    elif a.stdin:
         # The encoder feeding us is gone: so is the camera.
         GLib.io_add_watch(GLib.IOChannel.unix_new(0), GLib.PRIORITY_DEFAULT, GLib.IOCondition.HUP, lambda *_: loop.quit() or False)
-    print(f'ready rtsp://127.0.0.1:{a.port}{a.path}', flush=True)
+    if feed is None:
+        say_ready()
     loop.run()
 
 

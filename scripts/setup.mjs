@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Makes this machine ready to run or test Ship CCTV: Node version, npm packages, and the Debian
 // packages and local services the tests use. Plain Node, no dependencies: it runs before npm install.
-//   node scripts/setup.mjs [--for=demo|test] [--cluster] [--quiet]
+//   node scripts/setup.mjs [--for=demo|test|bench] [--cluster] [--quiet]
+// --for=bench: what the tests need plus the benchmarks' own peers (Debian's Janus WebRTC gateway,
+// the live-video benchmark's WebRTC comparison; never used by the product or npm test).
 // --cluster (the demo with several instances): haproxy in front of them, and the local PostgreSQL,
 // Redis and NATS they share (each unless DATABASE_URL, REDIS_URL or NATS_URL names another).
 import { execSync, spawnSync } from 'node:child_process';
@@ -12,7 +14,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const mode = (args.find((a) => a.startsWith('--for=')) ?? '--for=test').slice('--for='.length);
+const requested = (args.find((a) => a.startsWith('--for=')) ?? '--for=test').slice('--for='.length);
+if (!['demo', 'test', 'bench'].includes(requested)) {
+  console.error(`[setup] unknown --for=${requested}: demo, test or bench`);
+  process.exit(1);
+}
+/** The benchmarks run on a test machine: `bench` is `test` and its own extras. */
+const mode = requested === 'bench' ? 'test' : requested;
+const forBench = requested === 'bench';
 const quiet = args.includes('--quiet');
 const cluster = args.includes('--cluster');
 const say = (msg) => console.log(`[setup] ${msg}`);
@@ -79,6 +88,8 @@ if (mode === 'test' || args.includes('--rtsp')) {
   wanted.push({ file: `${plugins}/libgstx265.so`, pkg: 'gstreamer1.0-plugins-bad' });
   wanted.push({ file: `${plugins}/libgstx264.so`, pkg: 'gstreamer1.0-plugins-ugly' });
 }
+// The live-video benchmark's WebRTC peer (--glass-targets=…,webrtc): Janus and its streaming plugin.
+if (forBench) wanted.push({ file: '/usr/bin/janus', pkg: 'janus' });
 const missing = wanted.filter((w) => (w.bin ? !has(w.bin) : !existsSync(w.file))).map((w) => w.pkg);
 if (missing.length > 0) {
   if (isRoot && has('apt-get')) {

@@ -29,7 +29,8 @@ export class LinkPoliciesDialog {
   async open(): Promise<void> {
     await this.page.getByRole('button', { name: this.shellTexts.shell.settings }).click();
     await this.page.getByRole('menuitem', { name: this.shellTexts.linkPolicies.menu }).click();
-    await expect(this.dialog).toBeVisible();
+    // The screen's code loads when first opened: seconds on a busy machine.
+    await expect(this.dialog).toBeVisible({ timeout: 15_000 });
     await expect(this.row('DEFAULT')).toBeVisible({ timeout: 15_000 });
   }
 

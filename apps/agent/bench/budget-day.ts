@@ -6,7 +6,7 @@
  * (apps/server/src/budgets) deciding when the 80 % and 100 % notices go and what new views get.
  * Pure apart from the clock it is given.
  */
-import { type BudgetPolicy, type DefinitionLevel, LINK_POLICY_DEFAULTS, type LiveBudgetState, levelFor, policyLinkOf } from '@ship-cctv/protocol';
+import { type BudgetPolicy, type BudgetPolicyChoice, type DefinitionLevel, LINK_POLICY_DEFAULTS, type LiveBudgetState, levelFor, policyLinkOf } from '@ship-cctv/protocol';
 import { crossings, liveState, useOf, type Usage } from '../../server/src/budgets/budget-arithmetic.ts';
 import { endOfShipDay, shipPeriod } from '../../server/src/budgets/ship-calendar.ts';
 import { LinkSchedule, ManualClock, PROFILES, type LinkProfileName, type LinkScheduleSpec } from '../src/link/index.ts';
@@ -123,8 +123,8 @@ export interface ShipDayOptions {
   rates: MeasuredRates;
   /** Live megabytes a day (10^6 bytes); null: no cap. */
   capMb: number | null;
-  /** The budget's policy; null: no budget (nothing narrows a view). */
-  policy: BudgetPolicy | null;
+  /** The budget's policy (`link`: the default policy of the link the ship is on at each admission); null: no budget (nothing narrows a view). */
+  policy: BudgetPolicyChoice | null;
   pattern?: readonly ViewWindow[];
 }
 
@@ -190,7 +190,7 @@ export function simulateShipDay(o: ShipDayOptions): ShipDay {
     else if (!view || view.window !== window || view.profile !== profile) {
       if (profile === 'OFFLINE') view = { window, profile, kind: 'refused' };
       else {
-        const budget = o.policy === null ? 'normal' : liveState(o.policy, useOf(caps, usage).live, false);
+        const budget = o.policy === null ? 'normal' : liveState(policyOn(o.policy, profile), useOf(caps, usage).live, false);
         const kind = viewKindFor(profile, o.cameras, budget);
         out.views++;
         if (budget !== 'normal') {
@@ -223,6 +223,11 @@ export function simulateShipDay(o: ShipDayOptions): ShipDay {
   out.offlineViewingMinutes = offlineViewingMs / 60_000;
   if (shipPeriod(dayEnd - 1, o.timeZone).day !== period.day) throw new Error('the simulated day crossed two ship days');
   return out;
+}
+
+/** The policy a budget applies on a link: its own, or (`link`) the link type's default, as BudgetService does. */
+export function policyOn(policy: BudgetPolicyChoice, profile: LinkProfileName): BudgetPolicy {
+  return policy === 'link' ? LINK_POLICY_DEFAULTS[policyLinkOf(PROFILES[profile].linkType)].budgetPolicy : policy;
 }
 
 const clocks = new Map<string, Intl.DateTimeFormat>();

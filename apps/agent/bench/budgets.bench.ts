@@ -458,7 +458,7 @@ function dayPart(rates: MeasuredRates): void {
   // A fixed day, so that a run's figures change only with the measured rates: the fleet starts its
   // schedules at this instant and each ship's next local day after it is simulated.
   const now = FLEET_START;
-  const rows: string[][] = [['ship', 'time zone', 'cameras (grid)', 'link over the day', 'live without a budget', '80 % notice', '100 % notice', 'policy from', 'lowest: live, saved', 'stills: live + pictures, saved']];
+  const rows: string[][] = [['ship', 'time zone', 'cameras (grid)', 'link over the day', 'live without a budget', '80 % notice', '100 % notice', 'policy from', 'lowest: live, saved', 'stills: live + pictures, saved', 'link (FBB, Iridium: stills; others: lowest): live + pictures, saved']];
   for (const [i, ship] of demoShips.entries()) {
     const cameras = ship.channels.filter((c) => !c.block).reduce((n, c) => n + c.cameras.length, 0);
     const links = linkTimeline(demoScheduleFor(i), now, 3 * DAY_MS);
@@ -466,6 +466,7 @@ function dayPart(rates: MeasuredRates): void {
     const free = simulateShipDay({ ...base, policy: null });
     const lowest = simulateShipDay({ ...base, policy: 'lowest' });
     const stills = simulateShipDay({ ...base, policy: 'stills' });
+    const byLink = simulateShipDay({ ...base, policy: 'link' });
     const share = new Map<string, number>();
     for (const s of links) {
       const from = Math.max(s.from, free.dayStart);
@@ -487,6 +488,7 @@ function dayPart(rates: MeasuredRates): void {
       lowest.policyFrom === undefined ? '—' : `${at(lowest.policyFrom)} (${lowest.narrowed}/${lowest.views} views)`,
       `${mb(lowest.liveBytes)}, ${mb(spentFree - lowest.liveBytes - lowest.pictureBytes)}`,
       `${mb(stills.liveBytes)} + ${mb(stills.pictureBytes)}, ${mb(spentFree - stills.liveBytes - stills.pictureBytes)}`,
+      `${mb(byLink.liveBytes)} + ${mb(byLink.pictureBytes)}, ${mb(spentFree - byLink.liveBytes - byLink.pictureBytes)}`,
     ]);
   }
   printTable(rows);

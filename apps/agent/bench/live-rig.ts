@@ -4,12 +4,15 @@
  * fleet) and one ship agent per `--ships` entry, each dialling shore through a LinkShaper with the
  * given profile (`none`: directly). Driven over the IPC channel of `child_process.fork`:
  *
- *   node --import tsx apps/agent/bench/live-rig.ts --ships=S1001:FOURTHG,S1002:VSAT --linger=500 [--muxer=flv|fmp4] [--camera=synthetic|rtsp]
+ *   node --import tsx apps/agent/bench/live-rig.ts --ships=S1001:FOURTHG,S1002:VSAT --linger=500 [--muxer=flv|fmp4] [--camera=synthetic|rtsp] [--camera-feed=flv|h264]
  *
  * --muxer: what the agents' encoders write (LiveStreamsOptions.output); fmp4 is the old path, a frame later.
  * LIVE_BENCH_AUDIO=on|off sets every ship's `audio` flag (live sound) instead of the demo fleet's.
  * LIVE_BENCH_LOSS=off makes every shaper loss-free (default: each profile's packet loss, seeded
- * per ship so two runs lose the same segments).
+ * per ship so two runs lose the same segments). LIVE_RIG_AGES=1 (with --camera=rtsp) prints, when
+ * the rig stops, each picture's age at the camera session, the packager and shore (rig-ages.ts).
+ * LIVE_RIG_CAMERA_FPS=25 (with --camera=rtsp) runs the cameras at 25 fps, faster than every
+ * template, so each live view is a transcode that thins the camera out.
  *
  * It answers requests (usage, streams, trace, metrics, stop) and ends by itself when the parent
  * goes away or after --max-seconds.
@@ -23,11 +26,11 @@ import { type LinkReport, type LinkType } from '@ship-cctv/protocol';
 import { RelaySplitter } from '../../server/src/media/fmp4.ts';
 import { ShipAgent } from '../src/agent.ts';
 import { LinkShaper, PROFILES, seededRandom, type LinkDirectionStats, type LinkProfileName } from '../src/link/index.ts';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { type EncoderOutput, FMP4_OUTPUT_ARGS, syntheticCameraArgs } from '../src/media/ffmpeg-args.ts';
-import { fontsFor } from '../src/media/fonts.ts';
+import type { ChildProcess } from 'node:child_process';
+import type { EncoderOutput } from '../src/media/ffmpeg-args.ts';
+import { BENCH_CAMERA_ENCODE, type CameraFeed, CAMERA_FEEDS, startBenchCamera } from './bench-camera.ts';
 import { signIn } from '../test/helpers/shore.ts';
+import { RigAges } from './rig-ages.ts';
 
 export type RigProfile = LinkProfileName | 'none';
 
@@ -42,6 +45,8 @@ export interface RigReady {
   port: number;
   token: string;
   ships: RigShip[];
+  /** `--camera=rtsp`: each ship's RTSP camera (the WebRTC peer watches the same one). */
+  cameras: Record<string, string>;
   startupMs: number;
 }
 
@@ -114,33 +119,7 @@ const lossOf = (s: LinkDirectionStats): RigLoss => ({
   retransmittedBytes: s.retransmittedBytes,
 });
 
-/**
- * `--camera=rtsp`: each ship's camera is a real RTSP camera (scripts/rtsp-camera.py --stdin, Debian's
- * GStreamer RTSP server) serving the synthetic camera's capture-coded picture, encoded by x264 in
- * two slices a picture like many IP cameras — the agent reads it through its camera session, so
- * glass to glass includes the RTSP hop. Ports from RTSP_BASE_PORT (default 18556).
- */
-function startRtspCamera(name: string, port: number): { url: string; procs: ChildProcess[]; ready: Promise<void> } {
-  const encode = { width: 640, height: 360, frameRate: 10, bitrateKbps: 350, codec: 'h264' as const };
-  // Annex B for GStreamer's parser: the parameter sets (global header) repeated before each keyframe.
-  const args = syntheticCameraArgs({ cameraName: name, encode, realtime: true, ...fontsFor(name) }).slice(0, -FMP4_OUTPUT_ARGS.length);
-  const encoder = spawn('ffmpeg', [...args, '-x264-params', 'slices=2', '-bsf:v', 'dump_extra=freq=keyframe', '-f', 'h264', '-flush_packets', '1', 'pipe:1'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const script = join(import.meta.dirname, '../../../scripts/rtsp-camera.py');
-  const server = spawn('/usr/bin/python3', [script, '--port', String(port), '--stdin'], { stdio: ['pipe', 'pipe', 'ignore'] });
-  if (encoder.stdout && server.stdin) encoder.stdout.pipe(server.stdin);
-  server.stdin?.on('error', () => undefined);
-  const ready = new Promise<void>((resolve, reject) => {
-    let out = '';
-    server.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('ready ')) resolve();
-    });
-    server.once('exit', (code) => reject(new Error(`RTSP camera on port ${port} exited with ${code}`)));
-  });
-  return { url: `rtsp://127.0.0.1:${port}/cam`, procs: [encoder, server], ready };
-}
-
-function parseArgs(argv: string[]): { ships: RigShip[]; lingerMs: number; maxSeconds: number; output: EncoderOutput; rtsp: boolean } {
+function parseArgs(argv: string[]): { ships: RigShip[]; lingerMs: number; maxSeconds: number; output: EncoderOutput; rtsp: boolean; cameraFeed: CameraFeed } {
   const arg = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const ships = (arg('ships') ?? 'S1001:none').split(',').map((spec): RigShip => {
     const [shipId = 'S1001', profile = 'none'] = spec.split(':');
@@ -151,15 +130,20 @@ function parseArgs(argv: string[]): { ships: RigShip[]; lingerMs: number; maxSec
   if (output !== 'flv' && output !== 'fmp4') throw new Error(`unknown --muxer=${output}: flv or fmp4`);
   const camera = arg('camera') ?? 'synthetic';
   if (camera !== 'synthetic' && camera !== 'rtsp') throw new Error(`unknown --camera=${camera}: synthetic or rtsp`);
-  return { ships, lingerMs: Number(arg('linger') ?? 500), maxSeconds: Number(arg('max-seconds') ?? 900), output, rtsp: camera === 'rtsp' };
+  // --camera-feed: how the RTSP camera's encoder hands pictures to its server (bench-camera.ts; h264: the old, slow way).
+  const cameraFeed = (arg('camera-feed') ?? 'flv') as CameraFeed;
+  if (!CAMERA_FEEDS.includes(cameraFeed)) throw new Error(`unknown --camera-feed=${cameraFeed}: ${CAMERA_FEEDS.join(' or ')}`);
+  return { ships, lingerMs: Number(arg('linger') ?? 500), maxSeconds: Number(arg('max-seconds') ?? 900), output, rtsp: camera === 'rtsp', cameraFeed };
 }
 
 async function main(): Promise<void> {
   if (!process.send) throw new Error('live-rig.ts runs under child_process.fork (it talks over IPC)');
   const send = (m: RigReady | RigReply) => process.send?.(m);
   const t0 = performance.now();
-  const { ships, lingerMs, maxSeconds, output, rtsp } = parseArgs(process.argv.slice(2));
+  const { ships, lingerMs, maxSeconds, output, rtsp, cameraFeed } = parseArgs(process.argv.slice(2));
+  const cameraFps = Number(process.env.LIVE_RIG_CAMERA_FPS ?? 0) || undefined;
   const cameraProcs: ChildProcess[] = [];
+  const cameras: Record<string, string> = {};
   process.once('exit', () => {
     for (const p of cameraProcs) p.kill('SIGKILL');
   });
@@ -231,6 +215,15 @@ async function main(): Promise<void> {
     }
   });
 
+  // LIVE_RIG_AGES=1: where a real camera's pictures spend their time on the ship (rig-ages.ts).
+  const ages = new Map<string, RigAges>();
+  if (rtsp && process.env.LIVE_RIG_AGES) {
+    for (const ship of ships) ages.set(ship.shipId, new RigAges(ship.shipId));
+    app.agents.events.on('binary', (shipId, { kind, streamId, payload }) => {
+      if (kind === 'live') ages.get(shipId)?.onShore(streamId, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength), epochNow());
+    });
+  }
+
   const shapers: LinkShaper[] = [];
   const shaperOf = new Map<string, LinkShaper>();
   const agents: ShipAgent[] = [];
@@ -255,10 +248,18 @@ async function main(): Promise<void> {
     const key = await app.agentKeys.issue(ship.shipId);
     let source = 'synthetic';
     if (rtsp) {
-      const camera = startRtspCamera(`${ship.shipId} ${ship.profile}`, Number(process.env.RTSP_BASE_PORT ?? 18556) + ships.indexOf(ship));
+      // A real RTSP camera (bench-camera.ts: the synthetic picture, x264 in two slices, Debian's
+      // GStreamer RTSP server), read through the agent's camera session: glass to glass includes the RTSP hop.
+      const camera = startBenchCamera({
+        name: `${ship.shipId} ${ship.profile}`,
+        port: Number(process.env.RTSP_BASE_PORT ?? 18556) + ships.indexOf(ship),
+        feed: cameraFeed,
+        ...(cameraFps ? { encode: { ...BENCH_CAMERA_ENCODE, frameRate: cameraFps } } : {}),
+      });
       cameraProcs.push(...camera.procs);
       await camera.ready;
       source = camera.url;
+      cameras[ship.shipId] = camera.url;
     }
     const agent = new ShipAgent(
       { shoreUrl, shipId: ship.shipId, key, cameras: [{ cameraId: ship.cameraId, source, name: `${ship.shipId} ${ship.profile}` }] },
@@ -278,6 +279,8 @@ async function main(): Promise<void> {
       trace.agentSpawned = epochNow();
     };
     agent.start();
+    const probe = ages.get(ship.shipId);
+    if (probe) agent.sessions.get(source).subscribe((e) => probe.onSession(e));
     agents.push(agent);
   }
   // Ready once shore has taken every ship's hello.
@@ -295,6 +298,10 @@ async function main(): Promise<void> {
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
       loop.disable();
+      for (const probe of ages.values()) {
+        console.error(probe.report());
+        probe.stop();
+      }
       await Promise.allSettled(agents.map((a) => a.stop()));
       for (const p of cameraProcs) p.kill('SIGTERM');
       await app.close().catch(() => undefined);
@@ -366,7 +373,7 @@ async function main(): Promise<void> {
     );
   });
 
-  send({ type: 'ready', port, token, ships, startupMs: Math.round(performance.now() - t0) });
+  send({ type: 'ready', port, token, ships, cameras, startupMs: Math.round(performance.now() - t0) });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

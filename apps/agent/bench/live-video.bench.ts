@@ -3,9 +3,9 @@
  * what the shore relay spends per viewer, and the latency from capture to a browser's screen.
  * Prints figures; not part of npm test. Run from the repository root:
  *
- *   node --import tsx apps/agent/bench/live-video.bench.ts [--profile=FOURTHG|VSAT|FBB|FOURTHG,VSAT|all] [--quick]
- *        [--parts=encoder,cold,warm,uplink,cpu,glass] [--glass-only=target|default] [--glass-targets=100,200,default]
- *        [--glass-seconds=600] [--glass-together] [--muxer=flv|fmp4] [--camera=synthetic|rtsp]
+ *   node --import tsx apps/agent/bench/live-video.bench.ts [--profile=FOURTHG|VSAT|FBB|LOOPBACK|FOURTHG,VSAT|all] [--quick]
+ *        [--parts=encoder,cold,warm,uplink,cpu,glass] [--glass-only=target|default] [--glass-targets=100,200,default,frames,webrtc]
+ *        [--glass-seconds=600] [--glass-together] [--muxer=flv|fmp4] [--camera=synthetic|rtsp] [--camera-feed=flv|h264]
  *
  * All of it takes about 5 minutes, --quick about 2 (fewer runs, shorter windows, and the relay-CPU
  * part on the same rig, S1001 through the FOURTHG shaper, instead of a rig of its own without a
@@ -19,7 +19,14 @@
  * MP4 muxer (the path before the FLV packager, a frame later) for a before/after comparison. LIVE_BENCH_DUMP=/tmp/x writes each glass-to-glass
  * profile's raw per-frame figures to /tmp/x-<profile>.json. --camera=rtsp gives each ship a real RTSP camera
  * (scripts/rtsp-camera.py serving the synthetic picture in two slices a frame, ports from RTSP_BASE_PORT,
- * default 18556) read through the agent's camera session: cold start and glass to glass with the RTSP hop.
+ * default 18556) read through the agent's camera session: cold start and glass to glass with the RTSP hop
+ * (bench-camera.ts; --camera-feed=h264 feeds that camera the way it was fed before, ~0.2–0.4 s late, see
+ * camera-chain.bench.ts). --profile=LOOPBACK is a ship dialling shore without a shaper (glass part only;
+ * not in `all`). `webrtc` among the glass targets adds the WebRTC peer (needs --camera=rtsp and Debian's
+ * janus, `node scripts/setup.mjs --for=bench`): Janus's streaming plugin restreams the ship's own RTSP
+ * camera to the page (janus-peer.ts, janus-viewer.ts), on shaped profiles through a UDP relay with the
+ * profile's delay and jitter (udp-link.ts); the summary then sets each player beside it (issue 20's goal:
+ * median within 2× the peer's, steady bad ≤ 1 %). Ports: JANUS_HTTP_PORT (18610), JANUS_MEDIA_PORTS (18700-18799).
  * The shapers lose packets as their profiles say (VSAT 0.5 %, FBB 1 %; seeded per ship);
  * LIVE_BENCH_LOSS=off runs them loss-free for a with/without comparison. Part 1 then also prints
  * what the link lost, the first viewer's stalls and the definitions the controller chose.
@@ -40,18 +47,26 @@ import { type MediaServerMessage, PATHS, decodeCaptureCode, decodeStreamFrame } 
 import { RelaySplitter } from '../../server/src/media/fmp4.ts';
 import { readBaseDecodeTime, readTimescale } from '@ship-cctv/media';
 import { ShipAgent } from '../src/agent.ts';
-import { PROFILES, lossRate } from '../src/link/index.ts';
+import { PROFILES, lossRate, seededRandom } from '../src/link/index.ts';
 import type { EncoderOutput } from '../src/media/ffmpeg-args.ts';
 import type { RigLoss, RigReady, RigReply, RigRequest, RigStreams, RigTrace, RigUsage } from './live-rig.ts';
 import type { PagePlayerReport, PageStart } from './live-video.page.ts';
 import { type Smoothness, smoothness } from './smoothness.ts';
+import { type JanusPeer, startJanus } from './janus-peer.ts';
+import { startUdpLinkRelay } from './udp-link.ts';
 
 // ── options ─────────────────────────────────────────────────────────────────────────────────────
 
-type ProfileName = 'FOURTHG' | 'VSAT' | 'FBB';
-const ALL_PROFILES: ProfileName[] = ['FOURTHG', 'VSAT', 'FBB'];
+/** LOOPBACK: a ship dialling shore directly (no shaper), for the floor and the WebRTC comparison. */
+type ProfileName = 'FOURTHG' | 'VSAT' | 'FBB' | 'LOOPBACK';
+type ShapedProfile = Exclude<ProfileName, 'LOOPBACK'>;
+const ALL_PROFILES: ShapedProfile[] = ['FOURTHG', 'VSAT', 'FBB'];
+const KNOWN_PROFILES: ProfileName[] = [...ALL_PROFILES, 'LOOPBACK'];
+const isShaped = (p: ProfileName): p is ShapedProfile => p !== 'LOOPBACK';
 /** Which demo ship dials shore through which emulated link (one shore, one agent per ship). */
-const SHIP_OF: Record<ProfileName, string> = { FOURTHG: 'S1001', VSAT: 'S1002', FBB: 'S1003' };
+const SHIP_OF: Record<ProfileName, string> = { FOURTHG: 'S1001', VSAT: 'S1002', FBB: 'S1003', LOOPBACK: 'S2001' };
+/** The link type the players are told (the web app passes the ship's); the rig reports 4G for an unshaped ship. */
+const linkTypeOf = (p: ProfileName) => (isShaped(p) ? PROFILES[p].linkType : PROFILES.FOURTHG.linkType);
 const PARTS = ['encoder', 'cold', 'warm', 'uplink', 'cpu', 'glass'] as const;
 type Part = (typeof PARTS)[number];
 
@@ -60,11 +75,13 @@ const argOf = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.sl
 const QUICK = argv.includes('--quick');
 /** `--camera=rtsp`: the ships read a real RTSP camera (multi-slice x264) through their camera session. */
 const CAMERA = argOf('camera') ?? 'synthetic';
+/** `--camera-feed=h264`: the RTSP camera fed as before (bench-camera.ts), for a before/after of the camera chain. */
+const CAMERA_FEED = argOf('camera-feed') ?? 'flv';
 const profileArg = (argOf('profile') ?? 'all').toUpperCase();
 const profileList = profileArg === 'ALL' ? ALL_PROFILES : profileArg.split(',');
-const PROFILES_RUN: ProfileName[] = profileList.every((p) => ALL_PROFILES.includes(p as ProfileName)) ? (profileList as ProfileName[]) : [];
+const PROFILES_RUN: ProfileName[] = profileList.every((p) => KNOWN_PROFILES.includes(p as ProfileName)) ? (profileList as ProfileName[]) : [];
 if (PROFILES_RUN.length === 0) {
-  console.error(`unknown --profile=${profileArg}: FOURTHG, VSAT, FBB (or several, comma-separated) or all`);
+  console.error(`unknown --profile=${profileArg}: FOURTHG, VSAT, FBB, LOOPBACK (or several, comma-separated) or all`);
   process.exit(2);
 }
 const muxerArg = argOf('muxer') ?? 'flv';
@@ -204,7 +221,7 @@ class Rig {
   }
 
   static async start(ships: string): Promise<Rig> {
-    const child = fork(RIG_PATH, [`--ships=${ships}`, `--linger=${LINGER_MS}`, `--max-seconds=${CFG.deadlineS + 60}`, `--muxer=${MUXER}`, `--camera=${CAMERA}`], {
+    const child = fork(RIG_PATH, [`--ships=${ships}`, `--linger=${LINGER_MS}`, `--max-seconds=${CFG.deadlineS + 60}`, `--muxer=${MUXER}`, `--camera=${CAMERA}`, `--camera-feed=${CAMERA_FEED}`], {
       execArgv: ['--import', 'tsx', '--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -558,7 +575,7 @@ interface ColdRun {
 }
 
 interface ProfileFigures {
-  profile: ProfileName;
+  profile: ShapedProfile;
   cold: ColdRun[];
   warmInit: number[];
   warmFragment: number[];
@@ -606,7 +623,7 @@ const lossDiff = (a: RigLoss | undefined, b: RigLoss | undefined): RigLoss => ({
   retransmittedBytes: (b?.retransmittedBytes ?? 0) - (a?.retransmittedBytes ?? 0),
 });
 
-async function coldStarts(rig: Rig, profile: ProfileName, runs: number, fig: ProfileFigures): Promise<void> {
+async function coldStarts(rig: Rig, profile: ShapedProfile, runs: number, fig: ProfileFigures): Promise<void> {
   const shipId = SHIP_OF[profile];
   const cameraId = `${shipId}-C01-1`;
   for (let i = 0; i < runs; i++) {
@@ -636,7 +653,7 @@ async function coldStarts(rig: Rig, profile: ProfileName, runs: number, fig: Pro
   }
 }
 
-async function warmAndUplink(rig: Rig, profile: ProfileName, fig: ProfileFigures, doWarm: boolean, doUplink: boolean): Promise<void> {
+async function warmAndUplink(rig: Rig, profile: ShapedProfile, fig: ProfileFigures, doWarm: boolean, doUplink: boolean): Promise<void> {
   const shipId = SHIP_OF[profile];
   const cameraId = `${shipId}-C01-1`;
   await rig.idle(shipId);
@@ -822,7 +839,9 @@ const GLASS_PLAYERS: PageStart['players'] = (argOf('glass-targets') ?? '100,defa
       ? { label: `default (${PLAYER_DEFAULT_TARGET})` }
       : t === 'frames'
         ? { label: 'frames (WebCodecs)', player: 'frames' }
-        : { label: `target ${Number(t)} ms`, liveLatencyTargetMs: Number(t) },
+        : t === 'webrtc'
+          ? { label: 'webrtc (Janus)', player: 'webrtc' }
+          : { label: `target ${Number(t)} ms`, liveLatencyTargetMs: Number(t) },
   )
   .filter((p) => !argOf('glass-only') || p.label.startsWith(argOf('glass-only') ?? ''));
 
@@ -860,7 +879,23 @@ async function pageServer(): Promise<{ url: string; server: Server }> {
   return { url: `http://127.0.0.1:${a.port}/`, server };
 }
 
+/**
+ * `webrtc` among the glass targets: the WebRTC peer (janus-peer.ts), started for the glass part
+ * and stopped after it. Ports: JANUS_HTTP_PORT (default 18610) for its API, JANUS_MEDIA_PORTS
+ * (default 18700-18799: the lower half for ICE, the upper for the RTP it reads from the cameras).
+ */
+async function startPeer(): Promise<JanusPeer | undefined> {
+  if (!GLASS_PLAYERS.some((p) => p.player === 'webrtc')) return undefined;
+  if (CAMERA !== 'rtsp') throw new Error('the webrtc glass target restreams the ships\' RTSP cameras: add --camera=rtsp');
+  const [lo = 18700, hi = 18799] = (process.env.JANUS_MEDIA_PORTS ?? '18700-18799').split('-').map(Number);
+  const mid = Math.floor((lo + hi) / 2);
+  const peer = await startJanus({ httpPort: Number(process.env.JANUS_HTTP_PORT ?? 18610), icePorts: [lo, mid], rtpPorts: [mid + 1, hi] });
+  onCleanup(() => peer.stop());
+  return peer;
+}
+
 async function glassToGlass(rig: Rig, profiles: ProfileName[], url: string): Promise<GlassFigures[]> {
+  const janus = await startPeer();
   const browser: Browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
@@ -877,6 +912,8 @@ async function glassToGlass(rig: Rig, profiles: ProfileName[], url: string): Pro
       '--disable-component-update',
       '--disable-sync',
       '--autoplay-policy=no-user-gesture-required',
+      // The WebRTC peer: plain host candidates (no mDNS names Janus would have to resolve).
+      '--disable-features=WebRtcHideLocalIpsWithMdns',
     ],
   });
   const closeBrowser = onCleanup(() => browser.close());
@@ -884,6 +921,19 @@ async function glassToGlass(rig: Rig, profiles: ProfileName[], url: string): Pro
   try {
     const page = await browser.newPage({ viewport: { width: 800, height: 450 } });
     page.on('pageerror', (err) => console.log(`  ! page error: ${err.message}`));
+    if (janus) {
+      await page.exposeFunction('benchUdpRelay', async (rtspUrl: string, ip: string, port: number): Promise<number> => {
+        const profile = profiles.find((p) => rig.ready.cameras[SHIP_OF[p]] === rtspUrl);
+        if (!profile || !isShaped(profile)) throw new Error(`no shaped link for ${rtspUrl}`);
+        const relay = await startUdpLinkRelay(ip, { host: ip, port }, PROFILES[profile], seededRandom(2000 + KNOWN_PROFILES.indexOf(profile)));
+        onCleanup(() => {
+          // Proof that the peer's media took the emulated link.
+          console.log(`  ${profile} WebRTC link relay: ${relay.relayed.down} datagrams to the browser, ${relay.relayed.up} from it`);
+          relay.close();
+        });
+        return relay.port;
+      });
+    }
     await page.goto(url);
     await page.waitForFunction(() => window.bench !== undefined, undefined, { timeout: 15_000 });
     const startOf = (profile: ProfileName): PageStart => ({
@@ -891,7 +941,9 @@ async function glassToGlass(rig: Rig, profiles: ProfileName[], url: string): Pro
       token: rig.ready.token,
       cameraId: `${SHIP_OF[profile]}-C01-1`,
       // The profile's link type, as the web app passes it from the ship's status (for `auto`).
-      players: GLASS_PLAYERS.map((p) => ({ ...p, link: PROFILES[profile].linkType })),
+      players: GLASS_PLAYERS.map((p) => ({ ...p, link: linkTypeOf(profile) })),
+      // The peer through the same emulated link as the ship (udp-link.ts), or directly on LOOPBACK.
+      ...(janus ? { janus: { apiUrl: janus.apiUrl, rtspUrl: rig.ready.cameras[SHIP_OF[profile]] ?? '', relay: isShaped(profile) } } : {}),
     });
     const rounds = GLASS_TOGETHER ? [profiles] : profiles.map((p) => [p]);
     for (const round of rounds) {
@@ -932,6 +984,35 @@ async function glassToGlass(rig: Rig, profiles: ProfileName[], url: string): Pro
     await withTimeout(browser.close(), 10_000, 'browser close').catch(() => undefined);
   }
   return out;
+}
+
+/**
+ * Issue 20's goal beside the WebRTC peer, per link and player: glass-to-glass median within 2× the
+ * peer's on the same rig and link, and at most 1 % of the steady state's frames bad (dropped +
+ * frozen + repeated). Steady-state medians (after the start-up) on both sides.
+ */
+function printPeerComparison(glass: GlassFigures[]): void {
+  const rows: string[][] = [];
+  const verdicts: string[] = [];
+  for (const g of glass) {
+    const peer = g.players.find((p) => p.label.startsWith('webrtc'));
+    if (!peer) continue;
+    const peerSteady = steadyOf(peer);
+    const peerMedian = median(peerSteady.glass);
+    for (const p of g.players) {
+      const sm = steadyOf(p);
+      const med = median(sm.glass);
+      const pct = (n: number) => `${fmt(sm.expected ? (n / sm.expected) * 100 : NaN, 2)} %`;
+      rows.push([g.profile, p.label, ms(med), ms(quantile(sm.glass, 0.95)), pct(sm.dropped), pct(sm.frozen), pct(sm.repeated), `${fmt(sm.badPct, 2)} %`, p === peer ? '1.00' : fmt(med / peerMedian, 2)]);
+      if (p === peer) continue;
+      const met = med <= 2 * peerMedian && sm.badPct <= 1;
+      verdicts.push(`goal beside the peer on ${g.profile} (${p.label}): median ≤ 2 × ${ms(peerMedian)} and steady bad ≤ 1 % — ${met ? 'met' : 'NOT met'} (${ms(med)} = ${fmt(med / peerMedian, 2)}×, ${fmt(sm.badPct, 2)} %)`);
+    }
+  }
+  if (!rows.length) return;
+  console.log('\nthe product beside the WebRTC peer (Janus, same camera and link; steady state)');
+  console.log(table(['profile', 'player', 'glass med', 'p95', 'dropped', 'frozen', 'repeated', 'bad', '× peer'], rows));
+  for (const v of verdicts) console.log(v);
 }
 
 // ── main ────────────────────────────────────────────────────────────────────────────────────────
@@ -975,7 +1056,9 @@ async function main(): Promise<void> {
   let cpu: CpuStep[] | undefined;
   const needRigA = PARTS_RUN.has('cold') || PARTS_RUN.has('warm') || PARTS_RUN.has('uplink') || PARTS_RUN.has('glass') || (wantCpu && QUICK);
   if (needRigA) {
-    const ships = ALL_PROFILES.map((p) => `${SHIP_OF[p]}:${p}`).join(',');
+    // The ships of the profiles run (and 4G's for the quick relay-CPU part): every RTSP camera costs an encoder.
+    const rigProfiles = [...new Set<ProfileName>([...PROFILES_RUN, ...(wantCpu && QUICK ? (['FOURTHG'] as const) : [])])];
+    const ships = rigProfiles.map((p) => `${SHIP_OF[p]}:${isShaped(p) ? p : 'none'}`).join(',');
     // The page is served from a port of its own: shore must let it open the media socket (its
     // WebSocket origin check admits only its own pages otherwise). The rig inherits the variable.
     const page = PARTS_RUN.has('glass') ? await pageServer() : undefined;
@@ -985,7 +1068,7 @@ async function main(): Promise<void> {
     try {
       if (PARTS_RUN.has('cold') || PARTS_RUN.has('warm') || PARTS_RUN.has('uplink')) {
         console.log('1. per link profile: cold start, warm join, uplink with 1 vs 16 viewers');
-        for (const profile of PROFILES_RUN) {
+        for (const profile of PROFILES_RUN.filter(isShaped)) {
           const fig: ProfileFigures = {
             profile,
             cold: [],
@@ -1261,6 +1344,7 @@ async function main(): Promise<void> {
       const met = median(g4.glass) <= 150 && bad <= 1;
       console.log(`goal on 4G (${g4.label}): median ≤ 150 ms and steady bad ≤ 1 % — ${met ? 'met' : 'NOT met'} (${ms(median(g4.glass))}, ${fmt(bad, 2)} %)`);
     }
+    printPeerComparison(glass);
   }
   console.log(`\ntotal ${fmt((performance.now() - started) / 1000, 1)} s; load average now ${load()} (the machine is shared: other jobs skew CPU and latency figures)`);
   clearTimeout(deadline);

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * The page of live-video.bench.ts's glass-to-glass part, bundled with esbuild. It plays one camera
- * with one MsePlayer per requested setting (each on its own <video>), and on every presented frame
+ * with one player per requested setting (each on its own <video>): the product's MsePlayer or
+ * FramePlayer, or the WebRTC peer (janus-viewer.ts: Janus, fed by the same RTSP camera), and on every presented frame
  * (requestVideoFrameCallback) draws the video to a canvas at its own size, reads the capture code
  * (packages/protocol/src/capture-code.ts) and records Date.now() − capture time: both clocks are
  * this machine's.
@@ -10,14 +11,21 @@ import { decodeCaptureCode, type LinkType } from '@ship-cctv/protocol';
 import { MsePlayer } from '../../../packages/player/src/index.ts';
 import type { LivePlayer, PlayerState, PlayerStats } from '../../../packages/player/src/index.ts';
 import { FramePlayer } from '../../../packages/player/src/frames/index.ts';
+import { emptyStats } from '../../../packages/player/src/stats.ts';
+import { type JanusWatch, JanusViewer } from './janus-viewer.ts';
 
 export interface PageStart {
   /** ws URL of the shore's media socket. */
   url: string;
   token: string;
   cameraId: string;
-  /** `player`: 'frames' for a FramePlayer (WebCodecs, frames painted at their time), else MsePlayer. */
-  players: { label: string; liveLatencyTargetMs?: number; link?: LinkType; player?: 'mse' | 'frames' }[];
+  /**
+   * `player`: 'frames' for a FramePlayer (WebCodecs, frames painted at their time), 'webrtc' for
+   * the WebRTC peer (needs `janus`), else MsePlayer.
+   */
+  players: { label: string; liveLatencyTargetMs?: number; link?: LinkType; player?: 'mse' | 'frames' | 'webrtc' }[];
+  /** The WebRTC peer and the camera it restreams (the one the ship reads). */
+  janus?: JanusWatch;
 }
 
 export interface PagePlayerReport {
@@ -70,6 +78,9 @@ declare global {
   }
 }
 
+/** What the page needs of a player: the product's (LivePlayer) or the WebRTC peer's. */
+type BenchPlayer = Pick<LivePlayer, 'state' | 'stats' | 'destroy'>;
+
 interface Running {
   label: string;
   cameraId: string;
@@ -77,7 +88,7 @@ interface Running {
   sizes: Record<string, number>;
   /** Frame rate per picture width, from the stream's codec messages. */
   frameRates: Map<number, number>;
-  player: LivePlayer;
+  player: BenchPlayer;
   video: HTMLVideoElement;
   glass: number[];
   display: number[];
@@ -133,7 +144,8 @@ function watchFrames(r: Running): void {
         r.sizes[`${w}×${h}`] = (r.sizes[`${w}×${h}`] ?? 0) + 1;
         r.glass.push(now - captured);
         r.display.push(performance.timeOrigin + meta.expectedDisplayTime - captured);
-        r.sinceArrival.push(now - r.lastArrival);
+        // (The WebRTC peer's media does not come over the page's sockets.)
+        if (r.lastArrival > 0) r.sinceArrival.push(now - r.lastArrival);
         const b = r.video.buffered;
         if (b.length > 0) r.bufferedAfter.push((b.end(b.length - 1) - meta.mediaTime) * 1000);
       }
@@ -143,6 +155,45 @@ function watchFrames(r: Running): void {
   r.video.requestVideoFrameCallback(onFrame);
 }
 
+/** The product's player on `video`, playing the camera; `r` is filled in by the caller. */
+function productPlayer(video: HTMLVideoElement, options: PageStart, p: PageStart['players'][number], r: () => Running): LivePlayer {
+  const Player = p.player === 'frames' ? FramePlayer : MsePlayer;
+  const player: LivePlayer = new Player(video, {
+    url: options.url,
+    token: options.token,
+    // r() exists by the time a message arrives.
+    WebSocketImpl: arrivalSocket(() => (r().lastArrival = Date.now())),
+    reconnect: { minMs: 250, maxMs: 4_000 },
+    ...(p.liveLatencyTargetMs !== undefined ? { liveLatencyTargetMs: p.liveLatencyTargetMs } : {}),
+    link: p.link,
+  });
+  player.on('state', ({ state }) => r().states.push(`${Math.round(performance.now())}:${state}`));
+  player.on('error', (e) => r().errors.push(`${e.kind}: ${e.message}`));
+  player.on('codec', (c) => {
+    if (c.frameRate) r().frameRates.set(c.width, c.frameRate);
+  });
+  player.play({ type: 'play', mode: 'live', cameraId: options.cameraId });
+  return player;
+}
+
+/** The WebRTC peer on `video` as a BenchPlayer: its state, first frame and errors (no buffer figures). */
+function webrtcPlayer(video: HTMLVideoElement, janus: JanusWatch, r: () => Running): BenchPlayer {
+  const viewer = new JanusViewer(video, janus, {
+    onState: (state) => r().states.push(`${Math.round(performance.now())}:${state}`),
+    onError: (message) => r().errors.push(message),
+  });
+  const stats: PlayerStats = emptyStats();
+  return {
+    get state(): PlayerState {
+      return viewer.state === 'playing' ? 'playing' : viewer.state === 'connecting' ? 'connecting' : viewer.state === 'error' ? 'error' : 'ended';
+    },
+    get stats(): PlayerStats {
+      return { ...stats, firstFrameMs: viewer.firstFrameMs, width: video.videoWidth || undefined, height: video.videoHeight || undefined };
+    },
+    destroy: () => viewer.destroy(),
+  };
+}
+
 function start(options: PageStart, add = false): void {
   if (!add) stop();
   const started = options.players.map((p) => {
@@ -150,16 +201,17 @@ function start(options: PageStart, add = false): void {
     video.width = 320;
     video.height = 180;
     document.body.appendChild(video);
-    const Player = p.player === 'frames' ? FramePlayer : MsePlayer;
-    const player: LivePlayer = new Player(video, {
-      url: options.url,
-      token: options.token,
-      // r exists by the time a message arrives.
-      WebSocketImpl: arrivalSocket(() => (r.lastArrival = Date.now())),
-      reconnect: { minMs: 250, maxMs: 4_000 },
-      ...(p.liveLatencyTargetMs !== undefined ? { liveLatencyTargetMs: p.liveLatencyTargetMs } : {}),
-      link: p.link,
-    });
+    // The player's callbacks reach its record, made just below.
+    const made: { r?: Running } = {};
+    const current = () => {
+      if (!made.r) throw new Error('not started yet');
+      return made.r;
+    };
+    let player: BenchPlayer;
+    if (p.player === 'webrtc') {
+      if (!options.janus) throw new Error('the webrtc player needs PageStart.janus');
+      player = webrtcPlayer(video, options.janus, current);
+    } else player = productPlayer(video, options, p, current);
     const r: Running = {
       label: p.label,
       cameraId: options.cameraId,
@@ -183,20 +235,15 @@ function start(options: PageStart, add = false): void {
       alive: true,
       sampler: setInterval(() => {
         const l = player.stats.latencyMs;
-        if (l !== undefined) r.bufferLatency.push(l);
+        if (l !== undefined) current().bufferLatency.push(l);
         const age = player.stats.pictureAgeMs;
-        if (age !== undefined) r.pictureAge.push(age);
-        r.rates.push(video.playbackRate);
+        if (age !== undefined) current().pictureAge.push(age);
+        current().rates.push(video.playbackRate);
       }, 1_000),
     };
+    made.r = r;
     video.addEventListener('waiting', () => r.waiting++);
-    player.on('state', ({ state }) => r.states.push(`${Math.round(performance.now())}:${state}`));
-    player.on('error', (e) => r.errors.push(`${e.kind}: ${e.message}`));
-    player.on('codec', (c) => {
-      if (c.frameRate) r.frameRates.set(c.width, c.frameRate);
-    });
     watchFrames(r);
-    player.play({ type: 'play', mode: 'live', cameraId: options.cameraId });
     return r;
   });
   running = [...running, ...started];

@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import type { LinkReport } from '@ship-cctv/protocol';
 import { type LinkStatusSource, ShipAgent } from './agent.ts';
 import { type FleetFile, readFleetFile } from './config.ts';
-import { LinkSchedule, LinkShaper, demoScheduleFor } from './link/index.ts';
+import { LinkSchedule, LinkShaper, demoScheduleFor, type LinkScheduleSpec } from './link/index.ts';
 
 /** How often a ship's modem reading (signal quality) is sampled and reported when it moved. */
 const QUALITY_EVERY_MS = 20_000;
@@ -58,6 +58,17 @@ export interface FleetOptions {
 }
 
 /**
+ * The link schedule of the fleet's ship number `index`: the demo's, or — `steady` — its first link
+ * for good: no other phase, and none of its random outages (what the browser tests watch).
+ */
+export function fleetLinkSchedule(index: number, steady: boolean): LinkScheduleSpec {
+  const scheduled = demoScheduleFor(index);
+  const first = scheduled.phases[0];
+  if (!steady || !first) return scheduled;
+  return { ...scheduled, phases: [{ ...first, outages: { windows: [] } }], startOffsetMs: 0 };
+}
+
+/**
  * Runs every ship of a fleet file as a real agent, each behind its own emulated satellite link
  * (a shaping TCP proxy between the agent and shore) whose profile changes over time. Every ship
  * records its cameras (synthetic ones cost nothing until played back), so playback works at once.
@@ -68,9 +79,7 @@ export async function startFleet(fleet: FleetFile, opts: FleetOptions = {}): Pro
   const ships: SimulatedShip[] = [];
   const stops: (() => void)[] = [];
   for (const [i, s] of fleet.ships.entries()) {
-    const scheduled = demoScheduleFor(i);
-    const first = scheduled.phases[0];
-    const spec = opts.steadyShips?.has(s.shipId) && first ? { ...scheduled, phases: [first], startOffsetMs: 0 } : scheduled;
+    const spec = fleetLinkSchedule(i, opts.steadyShips?.has(s.shipId) ?? false);
     const probe = new LinkSchedule(spec);
     const shaper = new LinkShaper({ target, profile: probe.state.profile, loss: opts.linkLoss ?? true });
     await shaper.listen();
@@ -118,7 +127,7 @@ async function main(): Promise<void> {
   const dataDir = process.env.FLEET_DATA_DIR ?? join(dirname(path), 'fleet-recordings');
   // `npm run demo -- --rtsp`: the first ship's first camera is a real RTSP camera.
   const rtsp = process.env.FLEET_RTSP_CAMERA;
-  // FLEET_STEADY_SHIPS=S1001,…: these ships' links stay in their first phase (the browser tests).
+  // FLEET_STEADY_SHIPS=S1001,…: these ships' links stay in their first phase, without outages (the browser tests).
   const steadyShips = new Set((process.env.FLEET_STEADY_SHIPS ?? '').split(',').map((id) => id.trim()).filter(Boolean));
   // FLEET_LINK_LOSS=off: the ships' links lose no packets (default: each profile's loss).
   const linkLoss = process.env.FLEET_LINK_LOSS !== 'off';

@@ -318,3 +318,21 @@ export function readFirstSampleFlags(fragment: Uint8Array, trackId?: number, tre
   }
   return trexFlags;
 }
+
+/**
+ * Composition offset of the first sample of a fragment's track (default: the first traf), read
+ * leniently: when it is shown after it is decoded (B-frames), in ticks; 0 when the trun has none
+ * (no offsets: shown at its decode time). Version 1 truns carry signed offsets.
+ */
+export function readFirstCompositionOffset(fragment: Uint8Array, trackId?: number): number {
+  const view = viewOf(fragment);
+  const traf = findBoxes(fragment, ['moof', 'traf']).find((t) => trackId === undefined || trackIdOf(fragment, t) === trackId);
+  const trun = traf && findBox(fragment, ['trun'], traf.body, traf.end);
+  if (!trun || trun.end - trun.body < 8) return 0;
+  const flags = view.getUint32(trun.body) & 0xffffff;
+  if (!(flags & 0x800) || view.getUint32(trun.body + 4) === 0) return 0;
+  let at = trun.body + 8;
+  for (const field of [0x1, 0x4, 0x100, 0x200, 0x400]) if (flags & field) at += 4; // data offset, first flags, duration, size, flags
+  if (at + 4 > trun.end) return 0;
+  return fragment[trun.body] === 1 ? view.getInt32(at) : view.getUint32(at);
+}

@@ -8,6 +8,7 @@ export {
   isInitSegment,
   isSyncSample,
   readBaseDecodeTime,
+  readFirstCompositionOffset,
   readFirstSampleFlags,
   readSoundTrackIds,
   readTrackBytes,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Fmp4Error, Fmp4Splitter, NON_SYNC_SAMPLE_FLAGS, box, fullBox, initSegment, mediaFragment, readTrackSamples, readVideoDecoderSetup, u32s } from '../src/index.ts';
+import { Fmp4Error, Fmp4Splitter, NON_SYNC_SAMPLE_FLAGS, box, fullBox, initSegment, mediaFragment, readFirstCompositionOffset, readTrackSamples, readVideoDecoderSetup, u32s } from '../src/index.ts';
 
 const AVCC = Uint8Array.of(1, 0x42, 0xc0, 0x1e, 0xff, 0xe1, 0, 4, 0x67, 0x42, 0xc0, 0x1e, 1, 0, 2, 0x68, 0xce);
 
@@ -28,6 +28,9 @@ describe('samples for a decoder of its own', () => {
     });
     const [sample, ...rest] = readTrackSamples(fragment, 1);
     expect(rest).toEqual([]);
+    // The lenient reader the MSE player uses for a picture's age: the same signed offset.
+    expect(readFirstCompositionOffset(fragment, 1)).toBe(-1_500);
+    expect(readFirstCompositionOffset(mediaFragment({ sequence: 1, baseMediaDecodeTime: 0, duration: 9_000, keyframe: true, data: picture }), 1)).toBe(0);
     expect(sample).toMatchObject({ decodeTime: 2 ** 33, presentationTime: 2 ** 33 - 1_500, duration: 9_000, keyframe: true });
     expect([...(sample?.data ?? [])]).toEqual([...picture]);
     const sound = readTrackSamples(fragment, 2);
@@ -90,6 +93,12 @@ describe("ffmpeg's own fragments", () => {
     expect(shown.slice(1).map((t, i) => t - (shown[i] ?? 0))).toEqual(Array(19).fill(step));
     // With B-frames the decode order is not the presentation order.
     expect(samples.map((s) => s.presentationTime)).not.toEqual(shown);
+    // Each fragment's first picture: the lenient reader agrees with the sample reader.
+    for (const u of units.slice(1)) {
+      if (u.kind !== 'fragment') continue;
+      const [first] = readTrackSamples(u.data, setup?.trackId ?? 1, setup?.defaults);
+      expect(readFirstCompositionOffset(u.data, setup?.trackId)).toBe((first?.presentationTime ?? 0) - (first?.decodeTime ?? 0));
+    }
     // Every sample is a run of length-prefixed NAL units filling it exactly.
     for (const s of samples) {
       let at = 0;

@@ -5,7 +5,7 @@ import { decideLiveEdge, toRanges, trimRange } from './live-edge.ts';
 import type { MediaSurface } from './media-surface.ts';
 import type { StreamMode, ModeTick } from './stream-mode.ts';
 import type { PlayerStats } from './types.ts';
-import { medianOf } from './stats.ts';
+import { medianOf, notePresentation } from './stats.ts';
 
 /** Frames over which the arrival latency is taken (the median): a second at 10 fps. */
 const ARRIVAL_SAMPLES = 10;
@@ -80,7 +80,8 @@ export class LiveController implements StreamMode {
   }
 
   producedAt(mediaSec: number, wallMs: number): void {
-    this.produced.push([mediaSec, wallMs]);
+    // In presentation order, which noteAge reads: B-frames' fragments come in decode order.
+    notePresentation(this.produced, mediaSec, wallMs);
     if (this.produced.length > PRODUCED_KEPT) this.produced.shift();
   }
 

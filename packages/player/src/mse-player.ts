@@ -1,6 +1,6 @@
 import type { LinkType, MediaClientMessage, MediaServerMessage, PlaybackSpeed } from '@ship-cctv/protocol';
 import { backoffDelay } from '@ship-cctv/protocol';
-import { isInitSegment, readBaseDecodeTime, readProducerTime, readSoundTrackIds, readTrackBytes, readVideoTrack, stripSoundFromFragment, stripSoundFromInit, withoutProducerTime } from '@ship-cctv/media';
+import { isInitSegment, readBaseDecodeTime, readFirstCompositionOffset, readProducerTime, readSoundTrackIds, readTrackBytes, readVideoTrack, stripSoundFromFragment, stripSoundFromInit, withoutProducerTime } from '@ship-cctv/media';
 import { pictureOnlyMime } from './sound-mime.ts';
 import { Emitter } from './emitter.ts';
 import { latencyTargetMs, type LatencyTarget } from './latency-target.ts';
@@ -417,13 +417,14 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
           sb.timestampOffset = at - base / timescale;
           generation.offsetSec = sb.timestampOffset;
           this.mode?.placed(at, jump);
-          if (produced) this.mode?.producedAt?.(at, produced.wallMs);
+          if (produced) this.mode?.producedAt?.(at + readFirstCompositionOffset(bytes, video.trackId) / timescale, produced.wallMs);
         });
       }
       this.sessionMedia = true;
     } else if (produced && generation.video && generation.offsetSec !== undefined) {
-      const base = readBaseDecodeTime(bytes, generation.video.trackId);
-      if (base !== undefined) this.mode?.producedAt?.(base / generation.video.timescale + generation.offsetSec, produced.wallMs);
+      const video = generation.video;
+      const base = readBaseDecodeTime(bytes, video.trackId);
+      if (base !== undefined) this.mode?.producedAt?.((base + readFirstCompositionOffset(bytes, video.trackId)) / video.timescale + generation.offsetSec, produced.wallMs);
     }
     this.surface.append(bytes);
   }

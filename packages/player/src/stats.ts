@@ -31,3 +31,15 @@ export function medianOf(xs: readonly number[]): number | undefined {
 export function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
+
+/**
+ * Notes when the picture of presentation time `media` (the list's unit) left the encoder, keeping
+ * the list in presentation order: with B-frames pictures arrive in decode order (a later picture
+ * before the ones predicted from it) and are shown in presentation order, the order the players'
+ * picture-age readers walk the list in.
+ */
+export function notePresentation(list: Array<[media: number, wallMs: number]>, media: number, wallMs: number): void {
+  let i = list.length;
+  while (i > 0 && (list[i - 1]?.[0] ?? 0) > media) i--;
+  list.splice(i, 0, [media, wallMs]);
+}

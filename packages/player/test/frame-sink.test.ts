@@ -12,7 +12,8 @@ class FakeFrame implements FrameLike {
 
 const SETUP: VideoDecoderSetup = { trackId: 1, timescale: 90_000, codec: 'avc1.42c01e', codedWidth: 320, codedHeight: 180, description: Uint8Array.of(1), defaults: {} };
 
-function rig(decodeMs = 5) {
+/** `reorder`: the decoder holds that many frames and puts out the earliest presentation first (WebCodecs with B-frames). */
+function rig(decodeMs = 5, reorder = 0) {
   let now = 0;
   const timers: Array<{ at: number; fn: () => void; id: number }> = [];
   let nextId = 1;
@@ -20,6 +21,7 @@ function rig(decodeMs = 5) {
   const configs: VideoDecoderConfig[] = [];
   const decoded: string[] = [];
   let output: ((f: FakeFrame) => void) | undefined;
+  const held: number[] = [];
   const decoder: DecoderLike & { state: string } = {
     state: 'unconfigured',
     decodeQueueSize: 0,
@@ -30,7 +32,15 @@ function rig(decodeMs = 5) {
     decode(chunk) {
       const c = chunk as unknown as { type: string; timestamp: number };
       decoded.push(c.type);
-      const ts = c.timestamp;
+      if (reorder === 0) {
+        const ts = c.timestamp;
+        at(now + decodeMs, () => output?.(new FakeFrame(ts)));
+        return;
+      }
+      held.push(c.timestamp);
+      held.sort((a, b) => a - b);
+      if (held.length <= reorder) return;
+      const ts = held.shift() as number;
       at(now + decodeMs, () => output?.(new FakeFrame(ts)));
     },
     reset() {},
@@ -96,6 +106,39 @@ describe('the frame sink', () => {
     expect(r.events.skipped).not.toHaveBeenCalled();
   });
 
+  it('B-frames: samples in decode order, frames out in presentation order, each shown once and in order, none taken for late after the start', () => {
+    const r = rig(5, 1);
+    r.sink.configure(SETUP);
+    // IBBP at 10 fps as a camera sends it: one picture every 100 ms in decode order, each stamped
+    // with its presentation time (decode times a frame behind), keyframe every 12 pictures.
+    const order: number[] = [];
+    for (let g = 0; g < 6; g++) {
+      const base = g * 12;
+      order.push(base);
+      for (let ref = base + 3; ref < base + 12; ref += 3) order.push(ref, ref - 2, ref - 1);
+      order.push(base + 10, base + 11); // closed GOP: the last two pictures as P
+    }
+    order.forEach((frame, n) => {
+      r.advance(1000 + n * 100 + 30);
+      r.sink.push([{ decodeTime: (n - 1) * 9000, presentationTime: frame * 9000, duration: 9000, keyframe: frame % 12 === 0, data: Uint8Array.of(n) }], 90_000);
+    });
+    r.advance(30_000);
+    const media = r.shown.map(([, m]) => m);
+    // In presentation order, never a step back.
+    for (let i = 1; i < media.length; i++) expect(media[i]).toBeGreaterThan(media[i - 1] as number);
+    // Past the first second every picture is shown, once, a frame apart.
+    const settled = media.filter((m) => m >= 1500);
+    expect(settled).toEqual(Array.from({ length: settled.length }, (_, k) => (settled[0] ?? 0) + k * 100));
+    expect(settled.length).toBeGreaterThanOrEqual(order.length - 20);
+    expect(r.events.skipped.mock.calls.length).toBeLessThanOrEqual(3);
+    // The allowance covers the B-frames' reorder (they come 100 ms after their time, the Ps 200 ms
+    // before theirs): about 300 ms over the earliest path, measured, not taken for lateness.
+    expect(r.sink.clock.allowanceMs()).toBeGreaterThanOrEqual(300);
+    expect(r.sink.clock.allowanceMs()).toBeLessThanOrEqual(330);
+    const lateAfterStart = r.events.presented.mock.calls.filter(([m, late]) => (m as number) >= 2500 && (late as number) > 5);
+    expect(lateAfterStart).toEqual([]);
+  });
+
   it("a burst of a keyframe's run (stamped 1 ms apart) shows only its newest frame, then plays on", () => {
     const r = rig(1);
     r.sink.configure(SETUP);
@@ -156,5 +199,17 @@ describe('the frame sink', () => {
     expect(r.configs).toHaveLength(1);
     r.sink.configure({ ...SETUP, codec: 'avc1.640028', codedWidth: 1280 });
     expect(r.configs).toHaveLength(2);
+  });
+});
+
+describe('when each picture left the encoder (FramePlayer pictureAgeMs)', () => {
+  it('keeps the producer times in presentation order although B-frames arrive in decode order', async () => {
+    const { notePresentation } = await import('../src/stats.ts');
+    const list: Array<[number, number]> = [];
+    // IBBP: I0 P300 B100 B200 P600 B400 B500, each noted as it arrives.
+    [0, 300, 100, 200, 600, 400, 500].forEach((ms, n) => notePresentation(list, ms, 10_000 + n * 100));
+    expect(list.map(([ms]) => ms)).toEqual([0, 100, 200, 300, 400, 500, 600]);
+    // The B-frame of 100 ms left the encoder after the P of 300 ms.
+    expect(list[1]).toEqual([100, 10_200]);
   });
 });

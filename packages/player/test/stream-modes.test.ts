@@ -159,6 +159,23 @@ describe('LiveController measures', () => {
     expect(allowances.at(-1)).toBeCloseTo(70, 6);
   });
 
+  it('reads the age of B-frames too, whose producer times come in decode order', () => {
+    const { live, stats, present } = liveRig();
+    live.start(buffered([[0, 1]]));
+    const wall = vi.spyOn(Date, 'now');
+    try {
+      // IBBP: pictures of 0, 0.3, 0.1, 0.2 s leave the encoder 100 ms apart in that order.
+      [0, 0.3, 0.1, 0.2].forEach((t, n) => live.producedAt(t, 1_800_000_000_000 + n * 100));
+      // The B-frame of 0.1 s (out at +200 ms) shows at +450 ms: 250 ms old.
+      wall.mockReturnValue(1_800_000_000_450);
+      present(0.1);
+      live.tick({ ranges: [[0, 1]], now: performance.now(), progressed: true, mediaStarted: true });
+      expect(stats.pictureAgeMs).toBe(250);
+    } finally {
+      wall.mockRestore();
+    }
+  });
+
   it('tells how old the picture on screen is from when the ship put it out (its producer time)', () => {
     const { live, stats, present } = liveRig();
     live.start(buffered([[0, 1]]));

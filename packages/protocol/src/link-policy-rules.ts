@@ -1,4 +1,5 @@
 import type { LinkType } from './constants.ts';
+import type { BudgetPolicy } from './schemas/budget.ts';
 
 /**
  * Which definition a live cell asks for per link type (issue 19 items 2 and 4), without the REST
@@ -21,20 +22,28 @@ export interface LinkPolicyRule {
   fullScreen: DefinitionLevel;
   stills: boolean;
   stillsEverySeconds: number;
+  /**
+   * What new live views get once the ship's live budget is used up while it is on this link, for a
+   * ship whose budget says to follow its link type (budget policy `link`).
+   */
+  budgetPolicy: BudgetPolicy;
 }
 
 /**
  * The defaults. Over 4G, LEO (AUTO) and VSAT a small cell needs little and a full-screen one gets
  * the best; over FleetBroadband (≈0.4 Mbit/s shared) and Iridium every grid asks for the lowest and
  * only full screen the standard; on Iridium grid cells show stills every 30 s instead of video.
+ * A used-up live budget keeps the lowest definition where a megabyte is cheap enough for it, and
+ * pictures only over FleetBroadband and Iridium, where one hour of the lowest definition costs
+ * what a day of stills does.
  */
 export const LINK_POLICY_DEFAULTS: Readonly<Record<PolicyLink, LinkPolicyRule>> = {
-  VSAT: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10 },
-  FBB: { manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard', stills: false, stillsEverySeconds: 10 },
-  FOURTHG: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10 },
-  IRIDIUM: { manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard', stills: true, stillsEverySeconds: 30 },
-  AUTO: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10 },
-  DEFAULT: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10 },
+  VSAT: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10, budgetPolicy: 'lowest' },
+  FBB: { manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard', stills: false, stillsEverySeconds: 10, budgetPolicy: 'stills' },
+  FOURTHG: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10, budgetPolicy: 'lowest' },
+  IRIDIUM: { manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard', stills: true, stillsEverySeconds: 30, budgetPolicy: 'stills' },
+  AUTO: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10, budgetPolicy: 'lowest' },
+  DEFAULT: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10, budgetPolicy: 'lowest' },
 };
 
 /**

@@ -96,8 +96,31 @@ class BitReader {
 /** Profiles whose SPS carries chroma format, bit depths and scaling matrices. */
 const HIGH_PROFILES = new Set([100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135]);
 
+/** What a sequence parameter set says that the agent uses. */
+export interface SpsInfo {
+  profile: number;
+  /** Display size (cropping applied). */
+  width: number;
+  height: number;
+  /**
+   * VUI max_num_reorder_frames (ITU-T H.264 E.2.1): at most this many pictures come before a
+   * picture in decode order and after it in presentation order. Undefined: the SPS does not say.
+   */
+  reorderFrames: number | undefined;
+  /** VUI max_dec_frame_buffering; undefined when the SPS does not say. */
+  decFrameBuffering: number | undefined;
+  /** One frame's duration in seconds from the VUI timing (2 ticks a frame); undefined when absent. */
+  frameSeconds: number | undefined;
+}
+
 /** Picture size from a sequence parameter set NAL unit (header byte included). */
 export function spsPictureSize(nal: Buffer): { width: number; height: number } {
+  const { width, height } = readSps(nal);
+  return { width, height };
+}
+
+/** Reads a sequence parameter set NAL unit (ITU-T H.264 7.3.2.1.1 and its VUI, E.1.1); throws on one cut short. */
+export function readSps(nal: Buffer): SpsInfo {
   if (((nal[0] ?? 0) & 0x1f) !== 7) throw new Error('not a sequence parameter set');
   const r = new BitReader(unescapeRbsp(nal.subarray(1)));
   const profile = r.u(8);
@@ -148,10 +171,69 @@ export function spsPictureSize(nal: Buffer): { width: number; height: number } {
   const subHeight = chromaFormat === 1 ? 2 : 1;
   const cropX = monochrome ? 1 : subWidth;
   const cropY = (monochrome ? 1 : subHeight) * (2 - frameMbsOnly);
-  return {
+  const info: SpsInfo = {
+    profile,
     width: widthMbs * 16 - cropX * (left + right),
     height: (2 - frameMbsOnly) * heightMapUnits * 16 - cropY * (top + bottom),
+    reorderFrames: undefined,
+    decFrameBuffering: undefined,
+    frameSeconds: undefined,
   };
+  // The VUI is optional and read only as far as it goes: a short one leaves the rest unknown.
+  try {
+    if (r.u(1)) readVui(r, info);
+  } catch {
+    // the size stands
+  }
+  return info;
+}
+
+/** VUI parameters (ITU-T H.264 E.1.1): the frame timing and the bitstream restriction. */
+function readVui(r: BitReader, info: SpsInfo): void {
+  if (r.u(1) && r.u(8) === 255) r.u(32); // aspect_ratio_idc, Extended_SAR: sar_width, sar_height
+  if (r.u(1)) r.u(1); // overscan_appropriate_flag
+  if (r.u(1)) {
+    r.u(4); // video_format, video_full_range_flag
+    if (r.u(1)) r.u(24); // colour_primaries, transfer_characteristics, matrix_coefficients
+  }
+  if (r.u(1)) {
+    r.ue(); // chroma_sample_loc_type_top_field
+    r.ue(); // chroma_sample_loc_type_bottom_field
+  }
+  if (r.u(1)) {
+    const unitsInTick = r.u(32);
+    const timeScale = r.u(32);
+    r.u(1); // fixed_frame_rate_flag
+    if (unitsInTick > 0 && timeScale > 0) info.frameSeconds = (2 * unitsInTick) / timeScale;
+  }
+  const nalHrd = r.u(1);
+  if (nalHrd) skipHrd(r);
+  const vclHrd = r.u(1);
+  if (vclHrd) skipHrd(r);
+  if (nalHrd || vclHrd) r.u(1); // low_delay_hrd_flag
+  r.u(1); // pic_struct_present_flag
+  if (!r.u(1)) return; // bitstream_restriction_flag
+  r.u(1); // motion_vectors_over_pic_boundaries_flag
+  r.ue(); // max_bytes_per_pic_denom
+  r.ue(); // max_bits_per_mb_denom
+  r.ue(); // log2_max_mv_length_horizontal
+  r.ue(); // log2_max_mv_length_vertical
+  const reorder = r.ue();
+  const buffering = r.ue();
+  info.reorderFrames = reorder;
+  info.decFrameBuffering = buffering;
+}
+
+/** hrd_parameters (ITU-T H.264 E.1.2), skipped. */
+function skipHrd(r: BitReader): void {
+  const cpbCount = r.ue() + 1;
+  r.u(8); // bit_rate_scale, cpb_size_scale
+  for (let i = 0; i < cpbCount; i++) {
+    r.ue(); // bit_rate_value_minus1
+    r.ue(); // cpb_size_value_minus1
+    r.u(1); // cbr_flag
+  }
+  r.u(20); // four delay and offset lengths of 5 bits
 }
 
 /**
@@ -174,6 +256,22 @@ export function avcConfigRecord(sps: readonly Buffer[], pps: readonly Buffer[]):
   parts.push(Buffer.from([pps.length]));
   pps.forEach(withLength);
   return Buffer.concat(parts);
+}
+
+/** The parameter sets of an AVCDecoderConfigurationRecord, SPS first then PPS: avcConfigRecord undone. */
+export function avcParameterSets(record: Uint8Array): Buffer[] {
+  const out: Buffer[] = [];
+  let at = 5;
+  for (const countMask of [0x1f, 0xff]) {
+    const count = (record[at] ?? 0) & countMask;
+    at += 1;
+    for (let i = 0; i < count && at + 2 <= record.length; i++) {
+      const len = ((record[at] ?? 0) << 8) | (record[at + 1] ?? 0);
+      out.push(Buffer.from(record.subarray(at + 2, at + 2 + len)));
+      at += 2 + len;
+    }
+  }
+  return out;
 }
 
 /**

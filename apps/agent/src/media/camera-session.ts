@@ -233,20 +233,20 @@ export class CameraSession {
     // picture — instead of playing the GOP at 1× and staying up to a GOP behind the camera.
     let replayed: SessionPicture[] = [];
     let shift = 0;
-    const stamp = (p: SessionPicture, ms: number) => {
+    const stamp = (p: SessionPicture, ms: number, compositionMs = p.compositionMs) => {
       if (base === undefined) return;
       if (configSent !== record && record) {
         write(flvConfigTag(record, ms));
         configSent = record;
       }
-      write(flvPictureTag({ ...p, timestampMs: ms }));
+      write(flvPictureTag({ ...p, timestampMs: ms, compositionMs }));
     };
     const flushReplay = () => {
-      const n = replayed.length;
+      const squeezed = squeezeStamps(replayed, base ?? 0, this.frameMs);
+      shift = squeezed.shift;
       replayed.forEach((p, i) => {
-        const ms = i < n - 1 || n === 1 ? i : n - 2 + Math.max(1, Math.round(this.frameMs));
-        if (i === n - 1) shift = p.timestampMs - (base ?? 0) - ms;
-        stamp(p, ms);
+        const s = squeezed.stamps[i] as { timestampMs: number; compositionMs: number };
+        stamp(p, s.timestampMs, s.compositionMs);
       });
       replayed = [];
     };
@@ -413,6 +413,41 @@ export class CameraSession {
   private emit(e: SessionEvent): void {
     for (const l of [...this.listeners]) l(e);
   }
+}
+
+/**
+ * Stamps for the GOP a live viewer is handed at once (subscribeFlv's squeezeReplay): decode times
+ * 1 ms apart, the last one a frame after the one before, so the viewer passes through the GOP in a
+ * few ms. With B-frames the presentation times are squeezed with them, by one mapping of the
+ * pictures' times (relative to `base`) that keeps their order: every time before the last picture's
+ * decode time becomes its rank among those times (the presentation order stays, each presentation
+ * time stays at or after its decode time), and the last picture's decode time and everything after
+ * it moves back by `shift` — as the live pictures that follow do.
+ */
+export function squeezeStamps(
+  pictures: readonly { timestampMs: number; compositionMs: number }[],
+  base: number,
+  frameMs: number,
+): { stamps: { timestampMs: number; compositionMs: number }[]; shift: number } {
+  const last = pictures.at(-1);
+  if (!last) return { stamps: [], shift: 0 };
+  const lastDts = last.timestampMs - base;
+  const early = new Set<number>();
+  pictures.forEach((p, i) => {
+    const dts = p.timestampMs - base;
+    if (i < pictures.length - 1) early.add(dts);
+    if (dts + p.compositionMs < lastDts) early.add(dts + p.compositionMs);
+  });
+  const ranks = new Map([...early].sort((a, b) => a - b).map((t, i) => [t, i]));
+  const lastStamp = pictures.length === 1 ? 0 : ranks.size - 1 + Math.max(1, Math.round(frameMs));
+  const shift = lastDts - lastStamp;
+  const map = (t: number) => (t < lastDts ? (ranks.get(t) as number) : t - shift);
+  const stamps = pictures.map((p) => {
+    const dts = p.timestampMs - base;
+    const timestampMs = map(dts);
+    return { timestampMs, compositionMs: map(dts + p.compositionMs) - timestampMs };
+  });
+  return { stamps, shift };
 }
 
 /** The agent's camera sessions, one per camera URL, made on first use. */

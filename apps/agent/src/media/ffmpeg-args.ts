@@ -406,9 +406,19 @@ export function urlKind(url: string): UrlKind {
 }
 
 /**
+ * How far above the template's frame rate a camera's measured rate may be and still count as the
+ * same: a camera session measures it from the camera's clock, which wanders (10 fps read as
+ * 9.98–10.01, and more with a camera that stamps pictures as they arrive). Without it a camera at
+ * the template's very rate was transcoded now and then — three pictures (300 ms at 10 fps) of
+ * decoder and frame-rate filter on the ship, and an encoder's CPU.
+ */
+const FRAME_RATE_TOLERANCE = 0.02;
+
+/**
  * Whether a camera's own stream can go up the link untouched: H.264 (H.265 never: browsers' MSE
  * does not take it), 4:2:0 8-bit if known, exactly the template's size, a known frame rate no higher
- * than the template's, and a bitrate no higher than the template's when the input declares one.
+ * than the template's (within FRAME_RATE_TOLERANCE), and a bitrate no higher than the template's
+ * when the input declares one.
  */
 export function canCopy(probe: InputProbe, encode: EncodeSpec): boolean {
   return (
@@ -417,15 +427,48 @@ export function canCopy(probe: InputProbe, encode: EncodeSpec): boolean {
     probe.width === encode.width &&
     probe.height === encode.height &&
     probe.frameRate !== undefined &&
-    probe.frameRate <= encode.frameRate + 0.01 &&
+    probe.frameRate <= encode.frameRate * (1 + FRAME_RATE_TOLERANCE) &&
     (probe.bitrateKbps === undefined || probe.bitrateKbps <= encode.bitrateKbps)
   );
 }
 
-/** Scaled into the template's size keeping the aspect (letterboxed), at its frame rate, encoded. */
-function transcodeVideoArgs(encode: EncodeSpec): string[] {
+/**
+ * Decoder threads that hold no picture back. ffmpeg's H.264 decoder threads by frame by default:
+ * with N threads a picture comes out N−1 pictures after it went in (on 2 CPUs, 3 threads: 200 ms
+ * at 10 fps). Slice threads decode the slices of one picture side by side and hold nothing.
+ */
+const DECODE_AT_ONCE_ARGS = ['-thread_type', 'slice'] as const;
+
+/** Whether a camera's frame rate is the template's (within FRAME_RATE_TOLERANCE either way). */
+function sameFrameRate(cameraFps: number | undefined, encode: EncodeSpec): boolean {
+  return cameraFps !== undefined && Math.abs(cameraFps - encode.frameRate) <= encode.frameRate * FRAME_RATE_TOLERANCE;
+}
+
+/**
+ * A camera faster than the template, brought down to the template's rate without holding a
+ * picture: a picture passes when it is the first of a new 1/rate slot after the last one passed
+ * (25 fps into 10: 0, 120, 200, 320, 400 ms…; 30 into 15: every other one). The frame-rate filter
+ * would hold each picture until the next had come (40 ms at 25 fps). The output's `-r` then gives
+ * the encoder the template's rate (its rate control shares the bitrate out per picture: at the
+ * camera's rate it would spend half of it) and stamps each picture with its slot.
+ */
+function thinOutFilter(frameRate: number): string {
+  return filter('select', { expr: `isnan(prev_selected_t)+gte(floor(t*${frameRate}),floor(prev_selected_t*${frameRate})+1)` });
+}
+
+/**
+ * Scaled into the template's size keeping the aspect (letterboxed), at its frame rate, encoded.
+ * A camera at the template's rate passes as it is; a faster one is thinned out before scaling (no
+ * picture held, none scaled for nothing); a slower one, or one whose rate is not known, goes
+ * through the frame-rate filter, which repeats pictures up to the template's rate (the keyframe
+ * interval counts pictures) and puts each out only when the next has come.
+ */
+function transcodeVideoArgs(encode: EncodeSpec, cameraFps?: number): string[] {
   const W = encode.width;
   const H = encode.height;
+  const same = sameFrameRate(cameraFps, encode);
+  const faster = !same && cameraFps !== undefined && cameraFps > encode.frameRate;
+  const slowerOrUnknown = !same && !faster;
   return [
     '-vf',
     [
@@ -433,11 +476,13 @@ function transcodeVideoArgs(encode: EncodeSpec): string[] {
       // all) puts out grey pictures for the references it never had. st/ld keep a flag across
       // frames: 0 until a keyframe, 1 from then on.
       filter('select', { expr: 'st(0,max(ld(0),key))' }),
+      ...(faster ? [thinOutFilter(encode.frameRate)] : []),
       filter('scale', { w: W, h: H, force_original_aspect_ratio: 'decrease', force_divisible_by: 2 }),
       filter('pad', { w: W, h: H, x: '(ow-iw)/2', y: '(oh-ih)/2' }),
       filter('setsar', { sar: 1 }),
-      filter('fps', { fps: encode.frameRate }),
+      ...(slowerOrUnknown ? [filter('fps', { fps: encode.frameRate })] : []),
     ].join(','),
+    ...(faster ? ['-r', String(encode.frameRate)] : []),
     ...h264EncodeArgs(encode),
   ];
 }
@@ -476,11 +521,11 @@ export function urlCameraArgs(opts: UrlCameraOptions): string[] {
   const { url, encode } = opts;
   const copy = opts.probe !== undefined && canCopy(opts.probe, encode);
   const input = cameraInputArgs(url);
-  const video = copy ? ['-c:v', 'copy'] : transcodeVideoArgs(encode);
+  const video = copy ? ['-c:v', 'copy'] : transcodeVideoArgs(encode, opts.probe?.frameRate);
   return [
     ...FFMPEG_GLOBAL_ARGS,
     ...input,
-    ...(copy ? [] : ['-flags2', '+chunks']),
+    ...(copy ? [] : ['-flags2', '+chunks', ...DECODE_AT_ONCE_ARGS]),
     '-i', url,
     ...(opts.durationSeconds !== undefined ? ['-t', String(opts.durationSeconds)] : []),
     '-map', '0:v:0',
@@ -520,7 +565,21 @@ export function cameraSessionArgs(url: string): string[] {
 export const SESSION_INPUT_OPTIONS = ['-f', 'flv', '-probesize', '4096', '-analyzeduration', '0'] as const;
 export const SESSION_INPUT_ARGS = [...SESSION_INPUT_OPTIONS, '-i', 'pipe:0'] as const;
 
-/** A live stream of a camera session's pictures (stdin) in the template's size, rate and bitrate. */
-export function sessionTranscodeArgs(encode: EncodeSpec, output: EncoderOutput = 'flv'): string[] {
-  return [...FFMPEG_GLOBAL_ARGS, ...SESSION_INPUT_ARGS, '-map', '0:v:0', ...NO_OTHER_STREAMS, ...transcodeVideoArgs(encode), ...outputArgs(output)];
+/**
+ * A live stream of a camera session's pictures (stdin) in the template's size, rate and bitrate;
+ * `cameraFps`, the session's measured rate, if known. Nothing held back on the way: 10 ms from the
+ * session's picture to the packager against 310 ms with frame threads and the frame-rate filter
+ * (the live-video benchmark's rig with LIVE_RIG_AGES=1, a camera at the template's 10 fps).
+ */
+export function sessionTranscodeArgs(encode: EncodeSpec, output: EncoderOutput = 'flv', cameraFps?: number): string[] {
+  return [
+    ...FFMPEG_GLOBAL_ARGS,
+    ...SESSION_INPUT_OPTIONS,
+    ...DECODE_AT_ONCE_ARGS,
+    '-i', 'pipe:0',
+    '-map', '0:v:0',
+    ...NO_OTHER_STREAMS,
+    ...transcodeVideoArgs(encode, cameraFps),
+    ...outputArgs(output),
+  ];
 }

@@ -383,7 +383,7 @@ export class LiveStreams {
         s.encoder = startSessionTap(session, { ...this.encoderCallbacks(s), resumeWithinMs: CAMERA_AWAY_MS });
       } else {
         s.reader = readerFor(this.opts.output, encode.frameRate, encode);
-        const encoder = startEncoder(sessionTranscodeArgs(encode, this.opts.output), { ...this.encoderCallbacks(s), command: this.opts.ffmpegCommand, stdin: true });
+        const encoder = startEncoder(sessionTranscodeArgs(encode, this.opts.output, info.frameRate), { ...this.encoderCallbacks(s), command: this.opts.ffmpegCommand, stdin: true });
         // A camera that stays away ends the stream (as the copied one does, startSessionTap).
         let away: NodeJS.Timeout | undefined;
         const unsubscribe = session.subscribeFlv(

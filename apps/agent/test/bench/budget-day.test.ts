@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type MeasuredRates, type ViewWindow, FLUSH_MS, gridFor, linkTimeline, shipClock, simulateShipDay, viewBytesPerSecond, viewKindFor } from '../../bench/budget-day.ts';
+import { type MeasuredRates, type ViewWindow, FLUSH_MS, gridFor, linkTimeline, policyOn, shipClock, simulateShipDay, viewBytesPerSecond, viewKindFor } from '../../bench/budget-day.ts';
 import { PROFILES, demoScheduleFor } from '../../src/link/index.ts';
 
 const MIN = 60_000;
@@ -104,6 +104,23 @@ describe('a ship day against a live cap', () => {
     const day = simulateShipDay({ ...base, policy: 'block' });
     expect(day.refused).toBe(3);
     expect(day.liveBytes).toBe(3 * 120e6);
+  });
+
+  it('`link`: the policy of the link the ship is on — lowest over VSAT, pictures once it is on FBB', () => {
+    const at = (minute: number) => SG_MIDNIGHT + minute * MIN;
+    // VSAT until 09:43 (the fourth round's end), FBB after.
+    const links = [
+      { from: at(-60), to: at(9 * 60 + 43), profile: 'VSAT' as const },
+      { from: at(9 * 60 + 43), to: at(25 * 60), profile: 'FBB' as const },
+    ];
+    const day = simulateShipDay({ ...base, links, policy: 'link' });
+    expect(policyOn('link', 'VSAT')).toBe('lowest');
+    expect(policyOn('link', 'FBB')).toBe('stills');
+    expect(policyOn('block', 'FBB')).toBe('block');
+    expect(day.narrowed).toBe(3);
+    // Three rounds at the standard, the fourth at the lowest (VSAT), the last two as stills (FBB).
+    expect(day.liveBytes).toBe(3 * 120e6 + 24e6);
+    expect(day.pictureBytes).toBe(2 * 10 * 60 * 4_000);
   });
 
   it('asks again when the link changes under a view, and counts nothing while the link is down', () => {

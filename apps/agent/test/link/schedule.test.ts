@@ -11,6 +11,7 @@ import {
   type LinkProfileName,
   type LinkState,
 } from '../../src/link/index.ts';
+import { fleetLinkSchedule } from '../../src/fleet.ts';
 import { closeAll, startServer, startShaper } from './helpers.ts';
 
 afterEach(closeAll);
@@ -212,5 +213,30 @@ describe('demoScheduleFor', () => {
       expect(new Set(names).size).toBeGreaterThanOrEqual(2);
       schedule.stop();
     }
+  });
+
+  it('keeps a steady fleet ship on its first link for good, without the random outages that link has in the demo', () => {
+    for (let i = 0; i < 6; i++) {
+      const clock = new ManualClock();
+      const schedule = new LinkSchedule({ ...fleetLinkSchedule(i, true), clock });
+      const { names, states } = record(schedule);
+      const first = demoScheduleFor(i).phases[0]?.profile.name;
+      schedule.start();
+      expect(schedule.state.linkType).toBe(PROFILES[first ?? 'OFFLINE'].linkType);
+      for (let m = 0; m < 60; m++) clock.advance(60_000);
+      // Only ever its first link (a new lap of its one phase says it again), and never down.
+      expect(new Set(names)).toEqual(new Set(names.length ? [first] : []));
+      expect(states.every((s) => s.linkType !== 'OFFLINE')).toBe(true);
+      expect(schedule.state.linkType).not.toBe('OFFLINE');
+      schedule.stop();
+    }
+    // Iridium (ship 3) drops every 90 s or so in the demo: not when steady.
+    const clock = new ManualClock();
+    const demo = new LinkSchedule({ ...fleetLinkSchedule(3, false), clock });
+    const { states } = record(demo);
+    demo.start();
+    for (let m = 0; m < 60; m++) clock.advance(60_000);
+    expect(states.some((s) => s.linkType === 'OFFLINE')).toBe(true);
+    demo.stop();
   });
 });

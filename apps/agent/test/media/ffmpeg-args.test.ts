@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canCopy, captureCodeExpression, syntheticCameraArgs, urlCameraArgs, urlCameraFrameRate, urlKind } from '../../src/media/ffmpeg-args.ts';
+import { canCopy, captureCodeExpression, sessionTranscodeArgs, syntheticCameraArgs, urlCameraArgs, urlCameraFrameRate, urlKind } from '../../src/media/ffmpeg-args.ts';
 import { chain, filter, quote } from '../../src/media/filtergraph.ts';
 import { spec } from './helpers.ts';
 
@@ -75,13 +75,16 @@ describe('urlCameraArgs', () => {
     ...h264('15', '400k'),
   ];
   const RTSP_IN = ['-rtsp_transport', 'tcp', '-timeout', '5000000', '-fflags', 'nobuffer', '-analyzeduration', '1000000'];
-  // Decoding only: a picture's slices in several packets make one picture (see urlCameraArgs).
-  const DECODE = ['-flags2', '+chunks'];
+  // Decoding only: a picture's slices in several packets make one picture (see urlCameraArgs), and
+  // slice threads, which hold no picture back (frame threads hold one per extra thread).
+  const DECODE = ['-flags2', '+chunks', '-thread_type', 'slice'];
 
   it('transcodes an H.265 RTSP camera into the template, over TCP with a socket time-out', () => {
     const url = 'rtsp://admin:pw@10.0.0.5:554/stream1';
     const args = urlCameraArgs({ url, encode: spec(640, 360, 15, 400), probe: { codec: 'hevc', width: 640, height: 360, frameRate: 15 } });
-    expect(args).toEqual([...GLOBAL, ...RTSP_IN, ...DECODE, '-i', url, '-map', '0:v:0', '-an', '-sn', '-dn', ...TRANSCODE_640, ...FMP4]);
+    // At the template's 15 fps already: no frame-rate filter.
+    const sameRate = TRANSCODE_640.map((a) => a.replace(',fps=fps=15', ''));
+    expect(args).toEqual([...GLOBAL, ...RTSP_IN, ...DECODE, '-i', url, '-map', '0:v:0', '-an', '-sn', '-dn', ...sameRate, ...FMP4]);
     expect(args).not.toContain('low_delay');
   });
 
@@ -104,6 +107,28 @@ describe('urlCameraArgs', () => {
     ]);
   });
 
+  it('leaves out the frame-rate filter (a picture held until the next) for a camera at the template’s rate or faster', () => {
+    const encode = spec(640, 360, 15, 400);
+    const hd = { codec: 'h264', width: 1280, height: 720 };
+    const vf = (args: string[]) => args[args.indexOf('-vf') + 1] ?? '';
+    expect(vf(urlCameraArgs({ url: 'rtsp://10.0.0.5/s', encode, probe: { ...hd, frameRate: 15.02 } }))).not.toContain('fps=');
+    // Faster: thinned out before scaling, nothing held; the output's -r gives the encoder the template's rate.
+    const faster = urlCameraArgs({ url: 'rtsp://10.0.0.5/s', encode, probe: { ...hd, frameRate: 25 } });
+    expect(vf(faster)).not.toContain('fps=');
+    expect(vf(faster)).toMatch(/^select='expr=st\(0,max\(ld\(0\),key\)\)',select='expr=isnan\(prev_selected_t\)\+gte\(floor\(t\*15\),floor\(prev_selected_t\*15\)\+1\)',scale=/);
+    expect(faster.slice(faster.indexOf('-vf') + 2, faster.indexOf('-vf') + 4)).toEqual(['-r', '15']);
+    // Slower: the frame-rate filter repeats pictures up to the template's rate.
+    expect(vf(urlCameraArgs({ url: 'rtsp://10.0.0.5/s', encode, probe: { ...hd, frameRate: 10 } }))).toContain('fps=fps=15');
+    expect(urlCameraArgs({ url: 'rtsp://10.0.0.5/s', encode, probe: { ...hd, frameRate: 10 } })).not.toContain('-r');
+    // A camera session's pictures: slice threads before the input, the rate filter only when the rates differ.
+    const session = sessionTranscodeArgs(encode, 'flv', 14.9);
+    expect(session.slice(0, session.indexOf('-i'))).toEqual([...GLOBAL, '-f', 'flv', '-probesize', '4096', '-analyzeduration', '0', '-thread_type', 'slice']);
+    expect(vf(session)).not.toContain('fps=');
+    expect(vf(sessionTranscodeArgs(encode, 'flv'))).toContain('fps=fps=15');
+    expect(vf(sessionTranscodeArgs(encode, 'flv', 30))).toContain('prev_selected_t*15');
+    expect(vf(sessionTranscodeArgs(encode, 'flv', 30))).not.toContain('fps=');
+  });
+
   it('writes FLV for the live packager when asked, fragmented MP4 otherwise', () => {
     const encode = spec(640, 360, 15, 400);
     const fits = { codec: 'h264', width: 640, height: 360, frameRate: 12.5 };
@@ -116,7 +141,7 @@ describe('urlCameraArgs', () => {
     expect(urlCameraFrameRate({ encode })).toBe(15);
   });
 
-  it('copies only H.264 4:2:0 at the same size, a known frame rate no higher, and a bitrate no higher when known', () => {
+  it('copies only H.264 4:2:0 at the same size, a known frame rate no higher (within 2 %), and a bitrate no higher when known', () => {
     const t = spec(640, 360, 15, 400);
     const fit = { codec: 'h264', width: 640, height: 360, frameRate: 15 };
     expect(canCopy(fit, t)).toBe(true);
@@ -124,6 +149,10 @@ describe('urlCameraArgs', () => {
     expect(canCopy({ ...fit, codec: 'hevc' }, t)).toBe(false);
     expect(canCopy({ ...fit, width: 1280, height: 720 }, t)).toBe(false);
     expect(canCopy({ ...fit, frameRate: 25 }, t)).toBe(false);
+    // A camera at the template's rate, measured from its wandering clock, is still that rate.
+    expect(canCopy({ ...fit, frameRate: 15.012 }, t)).toBe(true);
+    expect(canCopy({ ...fit, frameRate: 15.25 }, t)).toBe(true);
+    expect(canCopy({ ...fit, frameRate: 15.5 }, t)).toBe(false);
     expect(canCopy({ codec: 'h264', width: 640, height: 360 }, t)).toBe(false);
     expect(canCopy({ ...fit, bitrateKbps: 2000 }, t)).toBe(false);
     expect(canCopy({ ...fit, pixFmt: 'yuv420p10le' }, t)).toBe(false);

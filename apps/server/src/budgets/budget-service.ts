@@ -4,11 +4,13 @@ import {
   type BudgetOverride,
   type BudgetOverrideRequest,
   type BudgetPolicy,
+  type BudgetPolicyChoice,
   type DataBudgetDelete,
   type DataBudgetSetting,
   type DataBudgetStatistics,
   type DataBudgetUpdate,
   type LiveBudgetState,
+  type PolicyLink,
   type ShipBudgetUse,
   dest,
 } from '@ship-cctv/protocol';
@@ -20,10 +22,18 @@ import { visibleSubtreeOrgIds } from '../services/org-scope.ts';
 import { crossings, liveState, useOf } from './budget-arithmetic.ts';
 import { endOfShipDay, shipPeriod } from './ship-calendar.ts';
 import { type LinkCounterReader, UsageRecorder } from './usage-recorder.ts';
-import { UsageStore } from './usage-store.ts';
+import { UsageStore, emptyUsage } from './usage-store.ts';
 
 type SettingRow = typeof t.dataBudgets.$inferSelect;
 type ShipRow = Pick<typeof t.ships.$inferSelect, 'id' | 'name' | 'orgId' | 'timeZone'>;
+type Effective = { setting: SettingRow | undefined; source: ShipBudgetUse['source'] };
+
+/** An organisation and those above it, nearest first. */
+function orgChain(orgId: string, parent: ReadonlyMap<string, string | null>): string[] {
+  const chain: string[] = [];
+  for (let id: string | null | undefined = orgId; id && !chain.includes(id); id = parent.get(id)) chain.push(id);
+  return chain;
+}
 
 export interface BudgetServiceOptions {
   db: Db;
@@ -31,6 +41,11 @@ export interface BudgetServiceOptions {
   readCounter: LinkCounterReader;
   /** Publishes a STOMP message to every instance's subscribers. */
   publish: (destination: string, body: string) => void;
+  /**
+   * The link the ship is on now and what its organisation's policy for that link says about a
+   * used-up live budget (for budgets whose policy is `link`).
+   */
+  linkBudgetPolicy: (ship: { id: string; name: string; orgId: string }) => Promise<{ linkType: PolicyLink; policy: BudgetPolicy }>;
   /** The clock (tests move it across days and months). */
   now?: () => number;
 }
@@ -38,7 +53,7 @@ export interface BudgetServiceOptions {
 const toSetting = (r: SettingRow): DataBudgetSetting => ({
   orgId: r.orgId,
   ...(r.shipId ? { shipId: r.shipId } : {}),
-  policy: r.policy as BudgetPolicy,
+  policy: r.policy as BudgetPolicyChoice,
   caps: r.caps,
   updatedBy: r.updatedBy,
   updatedAt: r.updatedAt.getTime(),
@@ -86,19 +101,27 @@ export class BudgetService {
   }
 
   /** The setting a ship follows: its own, else the nearest organisation default up the tree. */
-  private async effective(ship: ShipRow): Promise<{ setting: SettingRow | undefined; source: ShipBudgetUse['source'] }> {
+  private async effective(ship: ShipRow): Promise<Effective> {
+    return (await this.effectiveOf([ship])).get(ship.id) ?? { setting: undefined, source: 'none' };
+  }
+
+  /** The settings several ships follow (the organisations and their budgets read once for all). */
+  private async effectiveOf(ships: readonly ShipRow[]): Promise<Map<string, Effective>> {
     const orgs = await this.allOrgs();
     const parent = new Map(orgs.map((o) => [o.id, o.parentId]));
-    const chain: string[] = [];
-    for (let id: string | null | undefined = ship.orgId; id && !chain.includes(id); id = parent.get(id)) chain.push(id);
-    const rows = await this.db.select().from(t.dataBudgets).where(inArray(t.dataBudgets.orgId, chain));
-    const own = rows.find((r) => r.shipId === ship.id);
-    if (own) return { setting: own, source: 'ship' };
-    for (const orgId of chain) {
-      const d = rows.find((r) => r.orgId === orgId && r.shipId === '');
-      if (d) return { setting: d, source: 'org' };
+    const chains = new Map(ships.map((ship) => [ship.id, orgChain(ship.orgId, parent)]));
+    const orgIds = [...new Set([...chains.values()].flat())];
+    const rows = orgIds.length ? await this.db.select().from(t.dataBudgets).where(inArray(t.dataBudgets.orgId, orgIds)) : [];
+    const own = new Map(rows.filter((r) => r.shipId !== '').map((r) => [r.shipId, r]));
+    const orgDefault = new Map(rows.filter((r) => r.shipId === '').map((r) => [r.orgId, r]));
+    const out = new Map<string, Effective>();
+    for (const ship of ships) {
+      const mine = own.get(ship.id);
+      const nearest = chains.get(ship.id)?.find((id) => orgDefault.has(id));
+      const d = nearest === undefined ? undefined : orgDefault.get(nearest);
+      out.set(ship.id, mine ? { setting: mine, source: 'ship' } : d ? { setting: d, source: 'org' } : { setting: undefined, source: 'none' });
     }
-    return { setting: undefined, source: 'none' };
+    return out;
   }
 
   private async activeOverride(userId: string, shipId: string, at: number): Promise<number | undefined> {
@@ -112,26 +135,44 @@ export class BudgetService {
   }
 
   private async shipUse(ship: ShipRow, userId: string | undefined): Promise<ShipBudgetUse> {
+    const [use] = await this.shipUses([ship], userId);
+    if (!use) throw new Error(`no budget use for ship ${ship.id}`);
+    return use;
+  }
+
+  /** Several ships' use against their budgets: settings and counts read once for all of them. */
+  private async shipUses(ships: readonly ShipRow[], userId: string | undefined): Promise<ShipBudgetUse[]> {
     const at = this.now();
-    const period = shipPeriod(at, ship.timeZone);
-    const [{ setting, source }, usage] = await Promise.all([this.effective(ship), this.usage.usage(ship.id, period)]);
-    const use = useOf(setting?.caps, usage);
-    const policy = (setting?.policy as BudgetPolicy | undefined) ?? null;
-    const overrideUntil = userId && policy === 'block' && use.live.level === 100 ? await this.activeOverride(userId, ship.id, at) : undefined;
-    return {
-      shipId: ship.id,
-      shipName: ship.name,
-      orgId: ship.orgId,
-      timeZone: ship.timeZone,
-      day: period.day,
-      month: period.month,
-      source,
-      ...(source === 'org' && setting ? { sourceOrgId: setting.orgId } : {}),
-      policy,
-      use,
-      live: liveState(policy, use.live, overrideUntil !== undefined),
-      ...(overrideUntil !== undefined ? { overrideUntil } : {}),
-    };
+    const periods = new Map(ships.map((ship) => [ship.id, shipPeriod(at, ship.timeZone)]));
+    const [settings, usages] = await Promise.all([this.effectiveOf(ships), this.usage.usageOf(ships.map((ship) => ({ shipId: ship.id, period: periods.get(ship.id)! })))]);
+    return Promise.all(
+      ships.map(async (ship) => {
+        const period = periods.get(ship.id)!;
+        const { setting, source } = settings.get(ship.id) ?? { setting: undefined, source: 'none' as const };
+        const use = useOf(setting?.caps, usages.get(ship.id) ?? emptyUsage());
+        const choice = (setting?.policy as BudgetPolicyChoice | undefined) ?? null;
+        // `link`: the policy of the link the ship is on now (asked only for such budgets).
+        const fromLink = choice === 'link' ? await this.opts.linkBudgetPolicy(ship) : undefined;
+        const policy: BudgetPolicy | null = fromLink ? fromLink.policy : (choice as BudgetPolicy | null);
+        const overrideUntil = userId && policy === 'block' && use.live.level === 100 ? await this.activeOverride(userId, ship.id, at) : undefined;
+        return {
+          shipId: ship.id,
+          shipName: ship.name,
+          orgId: ship.orgId,
+          timeZone: ship.timeZone,
+          day: period.day,
+          month: period.month,
+          source,
+          ...(source === 'org' && setting ? { sourceOrgId: setting.orgId } : {}),
+          policy,
+          policyChoice: choice,
+          ...(fromLink ? { policyLink: fromLink.linkType } : {}),
+          use,
+          live: liveState(policy, use.live, overrideUntil !== undefined),
+          ...(overrideUntil !== undefined ? { overrideUntil } : {}),
+        };
+      }),
+    );
   }
 
   /** What a new live view of the ship by this user gets now (the live request path asks). */
@@ -143,6 +184,17 @@ export class BudgetService {
     return (await this.shipUse(ship, access.userId)).live;
   }
 
+  /** Whether the ship's pictures cap (of the day or the month) is reached: automatic pictures (stills) wait. */
+  async picturesUsedUp(shipId: string): Promise<boolean> {
+    const ship = (await this.shipsById([shipId])).get(shipId);
+    if (!ship) return false;
+    const { setting } = await this.effective(ship);
+    if (!setting || (setting.caps.pictures.dayMb === undefined && setting.caps.pictures.monthMb === undefined)) return false;
+    // Only the pictures' use: not the policy, nor the link that `link` would ask for.
+    const usage = await this.usage.usage(ship.id, shipPeriod(this.now(), ship.timeZone));
+    return useOf(setting.caps, usage).pictures.level === 100;
+  }
+
   /** The budgets and use of an organisation's ships (and its sub-organisations') the user sees. */
   async statistics(access: Access, orgId: string, onlyShips?: readonly string[]): Promise<DataBudgetStatistics> {
     const orgIds = await visibleSubtreeOrgIds(this.db, access, orgId);
@@ -152,13 +204,12 @@ export class BudgetService {
     if (onlyShips) ships = ships.filter((s) => onlyShips.includes(s.id));
     const orgs = await this.allOrgs();
     const parent = new Map(orgs.map((o) => [o.id, o.parentId]));
-    const chain: string[] = [];
-    for (let id: string | null | undefined = orgId; id && !chain.includes(id); id = parent.get(id)) chain.push(id);
+    const chain = orgChain(orgId, parent);
     const defaults = (await this.db.select().from(t.dataBudgets).where(and(inArray(t.dataBudgets.orgId, chain), eq(t.dataBudgets.shipId, ''))))
       .sort((a, b) => chain.indexOf(a.orgId) - chain.indexOf(b.orgId))
       .filter((r) => access.visibleOrgIds.has(r.orgId))
       .map(toSetting);
-    return { orgId, defaults, ships: await Promise.all(ships.map((s) => this.shipUse(s, access.userId))), canEdit: await this.canManage(access, orgId) };
+    return { orgId, defaults, ships: await this.shipUses(ships, access.userId), canEdit: await this.canManage(access, orgId) };
   }
 
   /** A ship's own setting (if any), for the editor. */
@@ -257,11 +308,9 @@ export class BudgetService {
       this.recorder.giveBack(increments);
       throw err;
     }
-    const touched = new Set(increments.map((i) => i.shipId));
-    for (const shipId of touched) {
-      const ship = known.get(shipId);
-      if (ship) await this.notify(ship);
-    }
+    const touched = [...new Set(increments.map((i) => i.shipId))].flatMap((shipId) => known.get(shipId) ?? []);
+    const uses = await this.shipUses(touched, undefined);
+    for (const [i, ship] of touched.entries()) await this.notify(ship, uses[i]!);
   }
 
   private async shipsById(ids: string[]): Promise<Map<string, ShipRow>> {
@@ -271,8 +320,7 @@ export class BudgetService {
   }
 
   /** Sends each level a ship reached in a period once: the notice row decides which instance sends it. */
-  async notify(ship: ShipRow): Promise<void> {
-    const use = await this.shipUse(ship, undefined);
+  private async notify(ship: ShipRow, use: ShipBudgetUse): Promise<void> {
     if (!use.policy) return;
     const periodKey = { day: use.day, month: use.month };
     const fresh: BudgetNoticeMessage[] = [];
@@ -282,7 +330,7 @@ export class BudgetService {
         .values({ shipId: ship.id, purpose: c.purpose, period: periodKey[c.period], level: c.level, sentAt: new Date(this.now()) })
         .onConflictDoNothing()
         .returning({ level: t.budgetNotices.level });
-      if (inserted.length > 0) fresh.push({ shipId: ship.id, shipName: ship.name, purpose: c.purpose, period: c.period, periodKey: periodKey[c.period], level: c.level, usedBytes: c.usedBytes, capBytes: c.capBytes, policy: use.policy });
+      if (inserted.length > 0) fresh.push({ shipId: ship.id, shipName: ship.name, purpose: c.purpose, period: c.period, periodKey: periodKey[c.period], level: c.level, usedBytes: c.usedBytes, capBytes: c.capBytes, policy: use.policy, ...(use.policyLink ? { policyLink: use.policyLink } : {}) });
     }
     // Crossing 80 % and 100 % in one flush tells the operators once, of the 100 %.
     for (const n of fresh) {

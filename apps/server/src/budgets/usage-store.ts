@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, gte, inArray, lt, sql } from 'drizzle-orm';
 import { BUDGET_PURPOSES, type BudgetPurpose } from '@ship-cctv/protocol';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
@@ -12,7 +12,7 @@ export interface UsageIncrement {
   bytes: number;
 }
 
-const emptyUsage = (): Usage => ({ live: { day: 0, month: 0 }, playback: { day: 0, month: 0 }, pictures: { day: 0, month: 0 } });
+export const emptyUsage = (): Usage => ({ live: { day: 0, month: 0 }, playback: { day: 0, month: 0 }, pictures: { day: 0, month: 0 } });
 
 /** Link bytes per ship, ship day and purpose in the database: the cluster's sum of every instance's increments. */
 export class UsageStore {
@@ -30,17 +30,30 @@ export class UsageStore {
 
   /** A ship's bytes of the given day and of its month, by purpose. */
   async usage(shipId: string, period: ShipPeriod): Promise<Usage> {
-    const { first, next } = monthDays(period.month);
+    return (await this.usageOf([{ shipId, period }])).get(shipId) ?? emptyUsage();
+  }
+
+  /**
+   * Several ships' bytes of their own day and month, by purpose, in one query (ships in different
+   * time zones may be in different months at a month's end: each keeps the days of its own).
+   */
+  async usageOf(ships: readonly { shipId: string; period: ShipPeriod }[]): Promise<Map<string, Usage>> {
+    const out = new Map(ships.map((s) => [s.shipId, emptyUsage()]));
+    if (ships.length === 0) return out;
+    const windows = new Map(ships.map((s) => [s.shipId, { ...monthDays(s.period.month), day: s.period.day }]));
+    const all = [...windows.values()];
+    const first = all.reduce((a, w) => (w.first < a ? w.first : a), all[0]!.first);
+    const next = all.reduce((a, w) => (w.next > a ? w.next : a), all[0]!.next);
     const rows = await this.db
-      .select({ day: t.linkUsage.day, purpose: t.linkUsage.purpose, bytes: t.linkUsage.bytes })
+      .select({ shipId: t.linkUsage.shipId, day: t.linkUsage.day, purpose: t.linkUsage.purpose, bytes: t.linkUsage.bytes })
       .from(t.linkUsage)
-      .where(and(eq(t.linkUsage.shipId, shipId), gte(t.linkUsage.day, first), lt(t.linkUsage.day, next)));
-    const out = emptyUsage();
+      .where(and(inArray(t.linkUsage.shipId, [...windows.keys()]), gte(t.linkUsage.day, first), lt(t.linkUsage.day, next)));
     for (const r of rows) {
-      if (!(BUDGET_PURPOSES as readonly string[]).includes(r.purpose)) continue;
-      const u = out[r.purpose as BudgetPurpose];
+      const w = windows.get(r.shipId);
+      if (!w || r.day < w.first || r.day >= w.next || !(BUDGET_PURPOSES as readonly string[]).includes(r.purpose)) continue;
+      const u = out.get(r.shipId)![r.purpose as BudgetPurpose];
       u.month += Number(r.bytes);
-      if (r.day === period.day) u.day += Number(r.bytes);
+      if (r.day === w.day) u.day += Number(r.bytes);
     }
     return out;
   }

@@ -480,7 +480,7 @@ export const dataBudgets = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     /** The ship, or '' for the organisation's default. */
     shipId: text('ship_id').notNull().default(''),
-    /** lowest | stills | block. */
+    /** link | lowest | stills | block (link: the policy of the link the ship is on). */
     policy: text('policy').notNull(),
     caps: jsonb('caps').$type<Record<'live' | 'playback' | 'pictures', { dayMb?: number; monthMb?: number }>>().notNull(),
     updatedBy: text('updated_by').notNull(),
@@ -553,6 +553,8 @@ export const linkPolicies = pgTable(
     fullScreen: text('full_screen').notNull(),
     stills: boolean('stills').notNull(),
     stillsEverySeconds: integer('stills_every_seconds').notNull(),
+    /** lowest | stills | block: a used-up live budget on this link (ships whose budget follows the link); null: the link type's default. */
+    budgetPolicy: text('budget_policy'),
     updatedBy: text('updated_by').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,5 +1,15 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { LINK_POLICY_DEFAULTS, POLICY_LINKS, type DefinitionLevel, type LinkPolicy, type LinkPolicyList, type LinkPolicyUpdate, type PolicyLink } from '@ship-cctv/protocol';
+import {
+  type BudgetPolicy,
+  type DefinitionLevel,
+  LINK_POLICY_DEFAULTS,
+  type LinkPolicy,
+  type LinkPolicyList,
+  type LinkPolicyRule,
+  type LinkPolicyUpdate,
+  POLICY_LINKS,
+  type PolicyLink,
+} from '@ship-cctv/protocol';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { badRequest, forbidden } from '../lib/envelope.ts';
@@ -7,12 +17,14 @@ import { type Access, type OrgRow, requireOrg, subtreeIds } from '../services/ac
 
 type PolicyRow = typeof t.linkPolicies.$inferSelect;
 
-const toFields = (row: PolicyRow): LinkPolicyUpdate => ({
+const toFields = (row: PolicyRow): LinkPolicyRule => ({
   manyCells: row.manyCells as DefinitionLevel,
   fewCells: row.fewCells as DefinitionLevel,
   fullScreen: row.fullScreen as DefinitionLevel,
   stills: row.stills,
   stillsEverySeconds: row.stillsEverySeconds,
+  // Rows saved before the budget policy was part of a link policy follow the link type's default.
+  budgetPolicy: (row.budgetPolicy as BudgetPolicy | null) ?? LINK_POLICY_DEFAULTS[row.linkType as PolicyLink].budgetPolicy,
 });
 
 /**
@@ -26,9 +38,19 @@ export class LinkPolicyService {
   async list(access: Access, orgId: string): Promise<LinkPolicyList> {
     await requireOrg(this.db, access, orgId);
     const orgs = await this.allOrgs();
+    return { orgId, policies: await this.resolve(orgs, orgId), canEdit: manages(orgs, await this.managedOrgIds(access), orgId) };
+  }
+
+  /** The policy an organisation's ships follow on a link type, for the server's own use (no user asks). */
+  async ruleFor(orgId: string, linkType: PolicyLink): Promise<LinkPolicy> {
+    const policies = await this.resolve(await this.allOrgs(), orgId, [linkType]);
+    return policies[0] as LinkPolicy;
+  }
+
+  private async resolve(orgs: readonly OrgRow[], orgId: string, links: readonly PolicyLink[] = POLICY_LINKS): Promise<LinkPolicy[]> {
     const chain = ancestry(orgs, orgId);
     const rows = await this.db.select().from(t.linkPolicies).where(inArray(t.linkPolicies.orgId, chain));
-    const policies = POLICY_LINKS.map((linkType): LinkPolicy => {
+    return links.map((linkType): LinkPolicy => {
       // The organisation's own row first, then its parent's, and so on up.
       for (const id of chain) {
         const row = rows.find((r) => r.orgId === id && r.linkType === linkType);
@@ -39,7 +61,6 @@ export class LinkPolicyService {
       }
       return { linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false, source: 'default' };
     });
-    return { orgId, policies, canEdit: manages(orgs, await this.managedOrgIds(access), orgId) };
   }
 
   async update(access: Access, orgId: string, linkType: PolicyLink, update: LinkPolicyUpdate, by: string): Promise<LinkPolicyList> {
@@ -49,7 +70,9 @@ export class LinkPolicyService {
     if (order.indexOf(update.fewCells) < order.indexOf(update.manyCells) || order.indexOf(update.fullScreen) < order.indexOf(update.fewCells)) {
       throw badRequest('a bigger view must not ask for a lower definition: manyCells ≤ fewCells ≤ fullScreen (lowest < standard < best)');
     }
-    const values = { ...update, updatedBy: by, updatedAt: new Date() };
+    // Left out, the budget policy stays what the organisation follows now (its own, inherited or the default).
+    const budgetPolicy = update.budgetPolicy ?? (await this.ruleFor(orgId, linkType)).budgetPolicy;
+    const values = { ...update, budgetPolicy, updatedBy: by, updatedAt: new Date() };
     await this.db
       .insert(t.linkPolicies)
       .values({ orgId, linkType, ...values })

@@ -31,6 +31,8 @@ export class DefinitionController {
   private clearSince: number | undefined;
   private holdMs: number;
   private restoredAt: number | undefined;
+  /** When the last report came: with none for the hold time, nothing measured the link since. */
+  private reportedAt: number | undefined;
 
   constructor(private readonly opts: DefinitionControllerOptions = DEFAULT_DEFINITION_CONTROL) {
     this.holdMs = opts.restoreAfterMs;
@@ -40,7 +42,23 @@ export class DefinitionController {
     return this.degraded;
   }
 
+  /**
+   * Whether a stream starting now should start at the lowest definition. A verdict nothing has
+   * measured for the hold time (the ship's streams all stopped, nobody watched) is stale: the link
+   * is judged afresh from the new stream instead of holding it at the lowest for the hold time. The
+   * relapse memory (a doubled hold time) stays.
+   */
+  degradedForNewStream(now: number): boolean {
+    if (this.degraded && this.reportedAt !== undefined && now - this.reportedAt >= this.holdMs) {
+      this.degraded = false;
+      this.over = 0;
+      this.clearSince = undefined;
+    }
+    return this.degraded;
+  }
+
   report(queuedMs: number, now: number): DefinitionDecision {
+    this.reportedAt = now;
     if (!this.degraded) {
       this.over = queuedMs > this.opts.degradeAboveMs ? this.over + 1 : 0;
       if (this.over < this.opts.degradeAfterReports) return undefined;

@@ -219,7 +219,10 @@ export class LiveService {
   private joinOwn(ticket: JoinTicket, viewer: LiveViewer): Lease<LiveSource> {
     const lease = this.registry.lease(ticket.key, () => {
       const s = ticket.source();
-      if (this.controllers.get(s.shipId)?.isDegraded) s.setDegraded(true);
+      // Another stream of the ship still running keeps the verdict current; with none, it may be stale.
+      const others = this.sourcesOf(s.shipId).length > 0;
+      const ctl = this.controllers.get(s.shipId);
+      if (ctl && (others ? ctl.isDegraded : ctl.degradedForNewStream(Date.now()))) s.setDegraded(true);
       s.start();
       return s;
     });

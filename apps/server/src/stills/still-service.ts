@@ -20,6 +20,8 @@ export interface StillServiceDeps {
   pictures: PictureService;
   linkPolicy: LinkPolicyService;
   status: Pick<StatusService, 'shipStatuses'>;
+  /** Whether the ship's pictures budget is used up: stills take no new picture then (they are pictures, and count as such). */
+  picturesBudgetUsedUp: (shipId: string) => Promise<boolean>;
   log: FastifyBaseLogger;
   now?: () => number;
   timing?: Partial<StillTiming>;
@@ -64,7 +66,9 @@ export class StillService {
     let take = await this.record(row, newest?.id);
     const due = stillDue(now, everyMs, newest?.takenAt.getTime(), take, this.timing);
     let nextInMs = due.nextInMs;
-    if (due.take && online) {
+    // Asked only when a take is due: most polls find the newest picture young enough.
+    const budgetUsedUp = due.take && online ? await this.deps.picturesBudgetUsedUp(ship.id) : false;
+    if (due.take && online && !budgetUsedUp) {
       const pictureId = randomUUID().replaceAll('-', '');
       if (await this.claim(camera.id, row?.pictureId, pictureId, now)) {
         took = true;
@@ -109,6 +113,7 @@ export class StillService {
       recentBytes: newest ? await pictures.index.recentBytes(camera.id, newest.width, newest.height, RECENT) : [],
       took,
       offline: !online,
+      picturesBudgetUsedUp: budgetUsedUp,
       nextInMs: take && onItsWay(take, this.now(), this.timing) ? Math.min(everyMs, this.timing.pendingPollMs) : nextInMs,
     };
   }

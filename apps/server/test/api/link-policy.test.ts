@@ -46,14 +46,15 @@ describe('link-type definition policies (issue 19 item 4)', () => {
   it('lets a manager change a link type, which the organisations below follow, until they set their own; DELETE goes back', async () => {
     const fbb = { manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'lowest', stills: true, stillsEverySeconds: 20 } as const;
     const changed = expectOk<LinkPolicyList>(await req('PUT', `${BASE}/blueocean/FBB`, tokens.demo, fbb));
-    expect(policyOf(changed, 'FBB')).toEqual({ linkType: 'FBB', ...fbb, custom: true, source: 'own' });
+    // Left out, the budget policy stays the one followed before (FBB's default: pictures only).
+    expect(policyOf(changed, 'FBB')).toEqual({ linkType: 'FBB', ...fbb, budgetPolicy: 'stills', custom: true, source: 'own' });
     expect(policyOf(changed, 'VSAT')).toMatchObject({ custom: false, source: 'default' });
     // The tankers (below blueocean) follow it, and say whose it is; their manager reads it.
     const tankers = expectOk<LinkPolicyList>(await req('GET', `${BASE}/blueocean-tankers`, tokens.tanker));
-    expect(policyOf(tankers, 'FBB')).toEqual({ linkType: 'FBB', ...fbb, custom: true, source: 'inherited', inheritedFrom: { orgId: 'blueocean', displayName: 'Blue Ocean Shipping' } });
+    expect(policyOf(tankers, 'FBB')).toEqual({ linkType: 'FBB', ...fbb, budgetPolicy: 'stills', custom: true, source: 'inherited', inheritedFrom: { orgId: 'blueocean', displayName: 'Blue Ocean Shipping' } });
     expect(tankers.canEdit).toBe(true);
     // Their own wins over the one above.
-    const own = { ...fbb, fewCells: 'standard', fullScreen: 'best', stills: false } as const;
+    const own = { ...fbb, fewCells: 'standard', fullScreen: 'best', stills: false, budgetPolicy: 'block' } as const;
     const tankersOwn = policyOf(expectOk<LinkPolicyList>(await req('PUT', `${BASE}/blueocean-tankers/FBB`, tokens.tanker, own)), 'FBB');
     expect(tankersOwn).toMatchObject({ ...own, source: 'own' });
     expect(tankersOwn?.inheritedFrom).toBeUndefined();
@@ -76,6 +77,8 @@ describe('link-type definition policies (issue 19 item 4)', () => {
     await bad(`${BASE}/blueocean/VSAT`, tokens.demo, { ...good, fullScreen: 'lowest' }, 400, /bigger view/);
     await bad(`${BASE}/blueocean/VSAT`, tokens.demo, { ...good, manyCells: 'huge' }, 400);
     await bad(`${BASE}/blueocean/VSAT`, tokens.demo, { ...good, stillsEverySeconds: 0 }, 400);
+    await bad(`${BASE}/blueocean/VSAT`, tokens.demo, { ...good, budgetPolicy: 'throttle' }, 400, /budgetPolicy/);
+    await bad(`${BASE}/blueocean/VSAT`, tokens.demo, { ...good, budgetPolicy: 'link' }, 400, /budgetPolicy/);
     await bad(`${BASE}/blueocean/LORA`, tokens.demo, good, 400);
     await bad(`${BASE}/blueocean/VSAT`, tokens.viewer, good, 403);
     await bad(`${BASE}/blueocean/VSAT`, tokens.tanker, good, 403);

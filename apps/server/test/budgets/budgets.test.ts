@@ -8,6 +8,7 @@ import {
   type DataBudgetSetting,
   type DataBudgetStatistics,
   type DataBudgetUpdate,
+  LINK_POLICY_DEFAULTS,
   type MediaServerMessage,
   PATHS,
   type ShipBudgetUse,
@@ -206,6 +207,51 @@ describe.each(['pglite', 'postgres'] as const)('data budgets (%s)', (kind) => {
     // A ship that is not blocked needs no override.
     expectError(await call('POST', '/databudget/override', { shipId: 'S3001', reason: 'just looking' }), 409);
     await call('POST', '/databudget/delete', { orgId: 'blueocean' });
+  });
+
+  it('`link`: follows the policy of the link the ship is on (issue 19 item 4): lowest on port 4G, pictures only on FBB at sea, as its organisation set it', async () => {
+    // A day of S1003's (Amsterdam) nothing else counted.
+    clock = Date.UTC(2026, 10, 29, 10);
+    const access = await loadAccess(t.app.database.db, 'u-demo');
+    const link = (linkType: 'FOURTHG' | 'FBB') => t.app.status.linkReport('S1003', { linkType, quality: 80, duplex: 'BOTH' });
+    await link('FOURTHG');
+    await setBudget({ orgId: 'blueocean', shipId: 'S1003', policy: 'link', caps: caps({ dayMb: 0.5, monthMb: null }) });
+    expect(await shipUse('S1003')).toMatchObject({ policyChoice: 'link', policy: 'lowest', policyLink: 'FOURTHG', live: 'normal' });
+    await count('S1003', 'live', 600_000);
+    // The notice says which policy applies, and that it is the link's.
+    expect(notices().filter((n) => n.shipId === 'S1003')).toEqual([expect.objectContaining({ level: 100, policy: 'lowest', policyLink: 'FOURTHG' })]);
+    expect(await shipUse('S1003')).toMatchObject({ policy: 'lowest', policyLink: 'FOURTHG', live: 'lowest' });
+    // At sea on FBB: pictures only, without anyone touching the budget.
+    await link('FBB');
+    expect(await shipUse('S1003')).toMatchObject({ policyChoice: 'link', policy: 'stills', policyLink: 'FBB', live: 'stills' });
+    await expect(t.app.live.resolve(access, 'S1003-C01-1', undefined)).rejects.toMatchObject({ code: 'budgetStills' });
+    // Blue Ocean's manager makes a used-up budget on FBB a block.
+    const fbb = { ...LINK_POLICY_DEFAULTS.FBB, budgetPolicy: 'block' } as const;
+    const put = await t.app.inject({ method: 'PUT', url: `${CCTV}/linkPolicy/blueocean/FBB`, headers: { [TOKEN_HEADER]: demo }, payload: fbb });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await shipUse('S1003')).toMatchObject({ policy: 'block', policyLink: 'FBB', live: 'block' });
+    await expect(t.app.live.resolve(access, 'S1003-C01-1', undefined)).rejects.toMatchObject({ code: 'budgetBlocked' });
+    // A budget that names its own policy is not moved by the link.
+    await setBudget({ orgId: 'blueocean', shipId: 'S1003', policy: 'lowest', caps: caps({ dayMb: 0.5, monthMb: null }) });
+    const own = await shipUse('S1003');
+    expect(own).toMatchObject({ policyChoice: 'lowest', policy: 'lowest', live: 'lowest' });
+    expect(own.policyLink).toBeUndefined();
+    expect((await t.app.inject({ method: 'DELETE', url: `${CCTV}/linkPolicy/blueocean/FBB`, headers: { [TOKEN_HEADER]: demo } })).statusCode).toBe(200);
+  });
+
+  it('the statistics of the whole fleet, read at once, give each ship its own day and month, ships in two months at a month’s end', async () => {
+    // 20:30 UTC on 30 November: still 30 November in Amsterdam (S1003), already 1 December in Singapore (S1001).
+    clock = Date.UTC(2026, 10, 30, 20, 30);
+    const fleet = data<DataBudgetStatistics>(await call('GET', '/statistics/dataBudget/blueocean'));
+    const byId = new Map(fleet.ships.map((s) => [s.shipId, s]));
+    // What the tests above counted: S1003 2 MB on its 30 November and 0.6 MB on the 29th; S1001 2 MB on its 1 December.
+    expect(byId.get('S1003')).toMatchObject({ day: '2026-11-30', month: '2026-11' });
+    expect(byId.get('S1003')?.use.live).toMatchObject({ dayBytes: 2 * MB, monthBytes: 2.6 * MB });
+    expect(byId.get('S1001')).toMatchObject({ day: '2026-12-01', month: '2026-12' });
+    expect(byId.get('S1001')?.use.live).toMatchObject({ dayBytes: 2 * MB, monthBytes: 2 * MB });
+    expect(fleet.ships.length).toBeGreaterThan(3);
+    // Each ship as it would be read alone.
+    for (const ship of fleet.ships) expect(ship).toEqual(await shipUse(ship.shipId));
   });
 
   it('a viewer’s media socket hears the refusal’s code, or the lowest-definition notice, as the play is answered', async () => {

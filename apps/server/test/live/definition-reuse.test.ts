@@ -38,6 +38,16 @@ describe('definition switch reuses a running uplink', () => {
   };
   const notices = (c: MediaClient) => c.events.filter((e): e is Extract<MediaServerMessage, { type: 'notice' }> => e.type === 'notice');
   const streamsOf = (cameraId: string) => t.app.live.activeStreams().filter((s) => s.key.startsWith(`${cameraId}@`));
+  /** A viewer A of `camera` at the standard definition; then the ship's uplink backs up and A's stream drops to the lowest. */
+  const watchedUntilDegraded = async (camera: string) => {
+    const a = await viewer();
+    a.send({ type: 'play', mode: 'live', cameraId: camera, templateId: STANDARD });
+    await a.until((c) => c.event('codec', (e) => e.templateId === STANDARD) !== undefined, 10_000, 'A at the standard definition');
+    agent.send({ type: 'link.queue', bufferedBytes: 500_000, queuedMs: 5_000 });
+    agent.send({ type: 'link.queue', bufferedBytes: 500_000, queuedMs: 5_000 });
+    await a.until((c) => c.event('codec', (e) => e.templateId === LOWEST) !== undefined, 10_000, 'A dropped to the lowest definition');
+    return a;
+  };
   /** Streams every running stream's remaining fragments at twice real time: the link keeps up (lag reports say clear). */
   const pace = () => {
     for (const [id] of running) {
@@ -138,14 +148,7 @@ describe('definition switch reuses a running uplink', () => {
 
   it('a viewer asking for the lowest definition rides the stream a degraded link dropped to it, and gets its own when the link recovers', async () => {
     const camera = 'S1001-C03-1';
-    const a = await viewer();
-    a.send({ type: 'play', mode: 'live', cameraId: camera, templateId: STANDARD });
-    await a.until((c) => c.event('codec', (e) => e.templateId === STANDARD) !== undefined, 10_000, 'A at the standard definition');
-
-    // The ship's uplink backs up: its streams drop to the lowest definition.
-    agent.send({ type: 'link.queue', bufferedBytes: 500_000, queuedMs: 5_000 });
-    agent.send({ type: 'link.queue', bufferedBytes: 500_000, queuedMs: 5_000 });
-    await a.until((c) => c.event('codec', (e) => e.templateId === LOWEST) !== undefined, 10_000, 'A dropped to the lowest definition');
+    const a = await watchedUntilDegraded(camera);
     expect(starts().map((s) => s.encode.width)).toEqual([640, 320]);
 
     // B asks for the lowest definition of the same camera: the stream carrying it is A's.
@@ -169,5 +172,21 @@ describe('definition switch reuses a running uplink', () => {
     expect(starts().map((s) => s.encode.width)).toEqual([640, 320, 640, 320]);
     expect(notices(b)).toEqual([]);
     expect(doubles).toEqual([]);
+  }, 30_000);
+
+  it('a degraded verdict nothing measured since goes stale: once nobody watched the ship for the hold time, a new view starts at what it asks', async () => {
+    const camera = 'S1001-C05-1';
+    const a = await watchedUntilDegraded(camera);
+    await a.close();
+    await expect.poll(() => t.app.live.activeStreams()).toEqual([]);
+
+    // Nothing streams from the ship, so nothing measures its link: after the longest hold the verdict is stale.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const b = await viewer();
+    b.send({ type: 'play', mode: 'live', cameraId: camera, templateId: STANDARD });
+    await b.until((c) => c.event('codec', () => true) !== undefined, 10_000, 'B playing');
+    expect(b.event('codec', () => true)?.templateId).toBe(STANDARD);
+    expect(notices(b)).toEqual([]);
+    expect(starts().map((s) => s.encode.width)).toEqual([640, 320, 640]);
   }, 30_000);
 });

@@ -81,6 +81,24 @@ describe('DefinitionController', () => {
     expect(c.report(0, 25_000)).toBeUndefined(); // 10 s is no longer enough
     expect(c.report(0, 35_000)).toBe('restore'); // 20 s is
   });
+  it('lets a verdict nothing measured for the hold time go stale: a new stream starts at what is asked, the relapse memory stays', () => {
+    const c = new DefinitionController(opts);
+    c.report(2000, 0);
+    c.report(2000, 1000);
+    expect(c.degradedForNewStream(5000)).toBe(true); // measured 4 s ago: still current
+    expect(c.degradedForNewStream(10_999)).toBe(true);
+    expect(c.degradedForNewStream(11_000)).toBe(false); // nothing for the 10 s hold
+    expect(c.isDegraded).toBe(false);
+    // A restore, then a relapse soon after: the hold doubles, and so does the time to go stale.
+    c.report(2000, 12_000);
+    expect(c.report(2000, 13_000)).toBe('degrade');
+    c.report(0, 14_000);
+    expect(c.report(0, 24_000)).toBe('restore');
+    c.report(2000, 25_000);
+    expect(c.report(2000, 26_000)).toBe('degrade');
+    expect(c.degradedForNewStream(36_000)).toBe(true);
+    expect(c.degradedForNewStream(46_000)).toBe(false);
+  });
 });
 
 describe('LagMeter', () => {

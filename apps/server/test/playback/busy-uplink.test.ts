@@ -67,8 +67,11 @@ describe('a busy uplink is not a dead link', () => {
     await t?.close();
   });
 
-  /** Watches the link while `c` receives video; the link must stay up and carry the video throughout. */
-  async function watchBusyLink(c: MediaClient): Promise<void> {
+  /**
+   * Watches the link while `c` receives video; the link must stay up and carry the video throughout,
+   * at least `viewerBytesPerSecond` of it reaching the viewer.
+   */
+  async function watchBusyLink(c: MediaClient, viewerBytesPerSecond: number): Promise<void> {
     await c.until((x) => x.event('status', (e) => e.state === 'playing') !== undefined, 30_000, 'playing');
     drops.length = 0;
     const bytes = c.bytes;
@@ -112,7 +115,9 @@ describe('a busy uplink is not a dead link', () => {
       AGENT_SILENCE_MS / 3 + longestStallMs,
     );
     expect(shaper.bytes.up - up).toBeGreaterThan(seconds * 8_000);
-    expect(c.bytes - bytes).toBeGreaterThan(seconds * 8_000);
+    expect(c.bytes - bytes, `the viewer got ${c.bytes - bytes} bytes in ${seconds} s of ${shaper.bytes.up - up} up the link`).toBeGreaterThan(
+      seconds * viewerBytesPerSecond,
+    );
     expect(t.app.agents.get(SHIP)?.ready).toBe(true);
   }
 
@@ -121,7 +126,7 @@ describe('a busy uplink is not a dead link', () => {
     clients.push(c);
     const start = recorded.start + 5 * MINUTE;
     c.send({ type: 'play', mode: 'shipPlayback', cameraId: CAMERA, start, end: start + 60 * MINUTE, speed: 4 });
-    await watchBusyLink(c);
+    await watchBusyLink(c, 8_000);
     expect(c.event('codec')).toMatchObject({ width: 640, height: 360 });
     // The viewer gets whole init segments and fragments, however the ship sliced them.
     expect(new Set(c.order.filter((o) => o.startsWith('binary:')))).toEqual(new Set(['binary:ftyp', 'binary:moof']));
@@ -135,8 +140,16 @@ describe('a busy uplink is not a dead link', () => {
     const c = await MediaClient.open(port, token);
     clients.push(c);
     c.send({ type: 'play', mode: 'live', cameraId: CAMERA, templateId: 7 });
-    await watchBusyLink(c);
+    // 1.2 Mbit/s asked of a 400 kbit/s uplink: shore's congestion control moves the ship to the
+    // lowest definition within seconds, and the viewer's picture waits for that stream's first
+    // keyframe behind what the link still holds of the HD one (1–4 s alone, longer under a full
+    // test run; the viewer then gets the lowest definition's ~130 kbit/s). The viewer's bound is
+    // therefore 16 kbit/s — video, not a trickle of events — while the link itself stays as busy.
+    await watchBusyLink(c, 2_000);
     expect(c.event('codec')).toMatchObject({ width: 1280, height: 720 });
+    // A step down is announced to the viewer.
+    const codecs = c.events.filter((e) => e.type === 'codec');
+    if (codecs.some((e) => e.templateId !== 7)) expect(c.event('notice', (e) => e.code === 'lowestDefinition')).toBeDefined();
     await c.close();
   });
 });

@@ -184,6 +184,36 @@ describe('stills: the latest still of a camera, one take per period for every vi
     expect(offline.nextInMs).toBeGreaterThanOrEqual(10_000);
   });
 
+  it('takes no new still while the ship’s pictures budget is used up (stills are pictures); a higher cap lets them go on', async () => {
+    behaviour = 'deliver';
+    clock += 15 * 60_000;
+    await connect('VSAT');
+    const budget = (dayMb: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/cctv/databudget/update',
+        headers: { [TOKEN_HEADER]: demo },
+        payload: { orgId: 'blueocean', shipId: SHIP, policy: 'lowest', caps: { live: {}, playback: {}, pictures: { dayMb } } },
+      });
+    expect((await budget(0.001)).statusCode).toBe(200);
+    t.app.metrics.countLink(SHIP, 'up', 'pictures', 2_000);
+    await t.app.flushBudgets();
+    const count = takes().length;
+    const held = answerOf(await ask());
+    expect(held).toMatchObject({ picturesBudgetUsedUp: true, took: false, offline: false });
+    expect(held.nextInMs).toBe(10_000);
+    // The last picture is still shown.
+    expect(held.picture).toBeDefined();
+    clock += 60_000;
+    expect(answerOf(await ask())).toMatchObject({ picturesBudgetUsedUp: true, took: false });
+    expect(takes()).toHaveLength(count);
+    expect((await budget(1_000)).statusCode).toBe(200);
+    expect(answerOf(await ask())).toMatchObject({ picturesBudgetUsedUp: false, took: true });
+    await agent!.until(() => takes().length > count, 'pictures.take once the cap is raised');
+    await expect.poll(async () => answerOf(await ask()).pending).toBeUndefined();
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/cctv/databudget/delete', headers: { [TOKEN_HEADER]: demo }, payload: { orgId: 'blueocean', shipId: SHIP } })).statusCode).toBe(200);
+  });
+
   it('checks who asks and what: 401, 403 for another organisation, 404, 400 for a bad camera id, template or field', async () => {
     const before = await t.app.database.db.select().from(schema.cameraStills);
     expectError(await ask(null), 401);

@@ -13,6 +13,8 @@ export interface EncodeSize {
   fps?: number;
   /** A 440 Hz tone as an AAC track beside the picture (a camera with a microphone). */
   audio?: boolean;
+  /** B-frames between references (Main profile, pictures out of presentation order), as many IP cameras send. */
+  bframes?: number;
 }
 
 /** The capture clock: stamp each frame with RTCTIME (µs) as its pts, draw the bits, renumber. */
@@ -35,13 +37,16 @@ export function clockFilter(fps: number): string {
   ].join(',');
 }
 
-export function encoderArgs({ width, height, fps = 15, audio = false }: EncodeSize): string[] {
+export function encoderArgs({ width, height, fps = 15, audio = false, bframes = 0 }: EncodeSize): string[] {
   return [
     ['-hide_banner', '-loglevel', 'error', '-nostdin'],
     ['-re', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${fps}`],
     audio ? ['-re', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'] : [],
     ['-vf', clockFilter(fps)],
-    ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-profile:v', 'baseline', '-pix_fmt', 'yuv420p'],
+    bframes > 0
+      ? // ultrafast and zerolatency turn B-frames off.
+        ['-c:v', 'libx264', '-preset', 'superfast', '-bf', String(bframes), '-x264-params', 'b-adapt=0', '-profile:v', 'main', '-pix_fmt', 'yuv420p']
+      : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-profile:v', 'baseline', '-pix_fmt', 'yuv420p'],
     ['-g', String(fps), '-keyint_min', String(fps), '-sc_threshold', '0', '-b:v', '400k', '-flags:v', '+global_header'],
     audio ? ['-map', '0:v', '-map', '1:a', '-c:a', 'aac', '-b:a', '64k', '-ac', '2'] : ['-an'],
     ['-f', 'mp4', '-movflags', '+frag_every_frame+empty_moov+default_base_moof', 'pipe:1'],

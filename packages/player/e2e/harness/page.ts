@@ -1,10 +1,11 @@
 /**
- * The test page's script, bundled by the harness with esbuild. It runs the real MsePlayer on the
- * page's <video> and records what the specs look at: states, errors, stats once a second, and the
+ * The test page's script, bundled by the harness with esbuild. It runs the real MsePlayer (or the
+ * FramePlayer) on the page's <video> and records what the specs look at: states, errors, stats once a second, and the
  * capture-to-screen latency read off the clock strip the encoder burns into every frame.
  */
 import { PATHS } from '@ship-cctv/protocol';
 import { MsePlayer } from '../../src/index.ts';
+import { FramePlayer } from '../../src/frames/index.ts';
 import type { CodecInfo, PlayerError, PlayerState, PlayerStats } from '../../src/index.ts';
 import { HARNESS_TOKEN } from './constants.ts';
 import { CLOCK_BITS, CLOCK_STRIP } from './encoder.ts';
@@ -17,6 +18,8 @@ export interface StartOptions {
   startupTimeoutMs?: number;
   /** The stream's sound to the element (MsePlayer.setSound); default picture only. */
   sound?: boolean;
+  /** Which player: MsePlayer (default) or the FramePlayer (WebCodecs). */
+  player?: 'mse' | 'frames';
 }
 
 export interface Sample {
@@ -45,6 +48,8 @@ export interface Snapshot {
   samples: Sample[];
   /** Capture-to-screen latency of every frame shown, ms. */
   captureLatencies: number[];
+  /** Frames shown whose capture time is before the one shown before them: the picture stepped back. */
+  backwardSteps: number;
   /** 'waiting' events of the video: playback ran out of data (a stutter at the live edge). */
   waitingEvents: number;
   /** Bytes of sound and of picture Chromium has decoded (its webkit*DecodedByteCount). */
@@ -68,7 +73,7 @@ const found = document.querySelector('video');
 if (!found) throw new Error('no <video> on the page');
 const video: HTMLVideoElement = found;
 
-let player: MsePlayer | undefined;
+let player: MsePlayer | FramePlayer | undefined;
 let record = fresh();
 
 function fresh() {
@@ -80,6 +85,8 @@ function fresh() {
     captureLatencies: [] as number[],
     waitingEvents: 0,
     lastCaptureLatency: undefined as number | undefined,
+    lastStamp: undefined as number | undefined,
+    backwardSteps: 0,
     sampler: undefined as ReturnType<typeof setInterval> | undefined,
   };
 }
@@ -119,6 +126,10 @@ function watchFrames(v: HTMLVideoElement, current: ReturnType<typeof fresh>): vo
       if (latency < 10_000) {
         current.lastCaptureLatency = latency;
         current.captureLatencies.push(latency);
+        // An earlier capture than the frame before (within the clock's wrap): shown out of order.
+        const before = current.lastStamp;
+        if (before !== undefined && stamp < before && before - stamp < 2 ** 23) current.backwardSteps++;
+        current.lastStamp = stamp;
       }
     }
     watchFrames(v, current);
@@ -130,14 +141,15 @@ function watchFrames(v: HTMLVideoElement, current: ReturnType<typeof fresh>): vo
 function start(options: StartOptions): void {
   stop();
   const current = (record = fresh());
-  const p = new MsePlayer(video, {
+  const settings = {
     url: PATHS.media,
     token: options.token === null ? undefined : (options.token ?? HARNESS_TOKEN),
     reconnect: { minMs: 250, maxMs: 4000 },
     liveLatencyTargetMs: options.liveLatencyTargetMs,
     startupTimeoutMs: options.startupTimeoutMs,
     captureLatencyProbe: () => current.lastCaptureLatency,
-  });
+  };
+  const p = options.player === 'frames' ? new FramePlayer(video, settings) : new MsePlayer(video, settings);
   player = p;
   p.on('state', ({ state }) => current.states.push({ state, at: performance.now() }));
   p.on('error', (error) => current.errors.push({ kind: error.kind, message: error.message, ...(error.code ? { code: error.code } : {}) }));
@@ -183,6 +195,7 @@ function snapshot(): Snapshot {
     codecs: record.codecs,
     samples: record.samples,
     captureLatencies: record.captureLatencies,
+    backwardSteps: record.backwardSteps,
     waitingEvents: record.waitingEvents,
     audioDecodedBytes: (video as DecodedCounts).webkitAudioDecodedByteCount ?? 0,
     videoDecodedBytes: (video as DecodedCounts).webkitVideoDecodedByteCount ?? 0,

@@ -5,7 +5,7 @@
  *
  * The camera id picks the behaviour: `unsupported-*` announces a codec no browser here plays,
  * `silent-*` never sends a frame, `relay-*` join one shared encoder (with the frames since the last
- * keyframe kept for newcomers), anything else gets its own ffmpeg at 640×360. POST /control
+ * keyframe kept for newcomers), `bframes-*` sends H.264 Main with 2 B-frames, anything else gets its own ffmpeg at 640×360. POST /control
  * ?cameraId=&action=switch|close changes definition or drops the socket; GET /control/log
  * ?cameraId= lists the play commands received (to check what a reconnect re-sent).
  */
@@ -186,6 +186,8 @@ function onPlay(ws: WebSocket, command: PlayCommand, token: string | null): void
     send(ws, { type: 'codec', mime: 'video/mp4; codecs="mp4v.20.9"', width: 640, height: 360, frameRate: 15, templateId: 6 });
   } else if (command.cameraId.startsWith('relay-')) {
     joinRelay(ws);
+  } else if (command.cameraId.startsWith('bframes-')) {
+    startEncoder(stream, { ...FULL, bframes: 2 }, command.templateId ?? 6);
   } else if (command.cameraId.startsWith('av-')) {
     startEncoder(stream, { ...FULL, audio: true }, command.templateId ?? 6);
   } else if (!command.cameraId.startsWith('silent-')) {

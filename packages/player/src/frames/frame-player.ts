@@ -8,7 +8,7 @@ import { interpretServerMessage } from '../server-events.ts';
 import { pictureOnlyMime } from '../sound-mime.ts';
 import type { CodecInfo, MsePlayerEventMap, MsePlayerOptions, PlayerCommand, PlayerError, PlayerState, PlayerStats, SocketConstructor } from '../types.ts';
 import { SlidingRate, stallVerdict } from '../watchdog.ts';
-import { emptyStats, medianOf, stripUndefined } from '../stats.ts';
+import { emptyStats, medianOf, notePresentation, stripUndefined } from '../stats.ts';
 import { FrameSink, type FrameSinkDeps } from './frame-sink.ts';
 import type { PlayoutClockOptions } from './playout-clock.ts';
 
@@ -325,7 +325,7 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
       const produced = readProducerTime(bytes);
       const first = samples[0];
       if (produced && first) {
-        this.produced.push([(first.presentationTime / setup.timescale) * 1000, produced.wallMs]);
+        notePresentation(this.produced, (first.presentationTime / setup.timescale) * 1000, produced.wallMs);
         if (this.produced.length > PRODUCED_KEPT) this.produced.shift();
       }
       this.sink.push(samples, setup.timescale);

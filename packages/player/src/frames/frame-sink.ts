@@ -39,6 +39,8 @@ export interface FrameSinkEvents {
 
 /** Decoded frames waiting for their time: more than this and the oldest are dropped (a hidden tab). */
 const MOST_WAITING = 30;
+/** Samples looked back on to learn how deep B-frames are reordered (H.264 reorders at most 16). */
+const MOST_REORDERED = 17;
 /** Frames due within this many ms go now (timers fire late by a millisecond or two anyway). */
 const EARLY_MS = 2;
 /** A frame due this soon after the one going out would replace it before the screen refreshes: it goes instead. */
@@ -60,6 +62,13 @@ export class FrameSink<F extends FrameLike = VideoFrame> {
   private newestShownUs = -Infinity;
   /** Samples given to the decoder whose frames have not come out yet. */
   private inDecoder = 0;
+  /**
+   * Frames the decoder holds back to put them out in presentation order (B-frames): learnt from
+   * the samples, the most that came before one in decode order and after it in presentation order.
+   */
+  private reorderDepth = 0;
+  /** Presentation times of the last samples, for reorderDepth. */
+  private readonly recentPts: number[] = [];
 
   constructor(
     private readonly deps: FrameSinkDeps<F>,
@@ -96,6 +105,7 @@ export class FrameSink<F extends FrameLike = VideoFrame> {
       if (this.needKeyframe && !sample.keyframe) continue;
       this.needKeyframe = false;
       const mediaMs = (sample.presentationTime / timescale) * 1000;
+      this.noteOrder(sample.presentationTime);
       this.clock.arrived(now, mediaMs);
       this.inDecoder++;
       decoder.decode(
@@ -109,6 +119,13 @@ export class FrameSink<F extends FrameLike = VideoFrame> {
     }
   }
 
+  private noteOrder(pts: number): void {
+    const later = this.recentPts.filter((p) => p > pts).length;
+    if (later > this.reorderDepth) this.reorderDepth = later;
+    this.recentPts.push(pts);
+    if (this.recentPts.length > MOST_REORDERED) this.recentPts.shift();
+  }
+
   /** Frames waiting to be shown. */
   get queued(): number {
     return this.waiting.length;
@@ -119,6 +136,7 @@ export class FrameSink<F extends FrameLike = VideoFrame> {
     this.dropWaiting();
     this.needKeyframe = true;
     this.inDecoder = 0;
+    this.recentPts.length = 0;
     if (this.decoder?.state === 'configured') this.decoder.reset();
     this.configured = undefined;
     this.clock.restart();
@@ -188,8 +206,9 @@ export class FrameSink<F extends FrameLike = VideoFrame> {
     }
     const chosen = pick >= 0 ? this.waiting[pick] : undefined;
     // At the start, an overdue frame with newer ones still in the decoder (the joining burst) waits
-    // for them: the newest goes on screen, not each in turn.
-    if (chosen && this.clock.starting && this.inDecoder > 0 && now - chosen.due > EARLY_MS) return;
+    // for them: the newest goes on screen, not each in turn. Not for the frames a decoder holds
+    // back to reorder B-frames: those come out only with the next samples.
+    if (chosen && this.clock.starting && this.inDecoder > this.reorderDepth && now - chosen.due > EARLY_MS) return;
     if (chosen) {
       for (const skipped of this.waiting.splice(0, pick + 1).slice(0, -1)) {
         skipped.frame.close();

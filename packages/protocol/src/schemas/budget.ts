@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { POLICY_LINKS, type PolicyLink } from '../link-policy-rules.ts';
 
 /** What a budget counts: the link's bytes (both directions) of live video, ship-end playback and pictures. */
 export const BUDGET_PURPOSES = ['live', 'playback', 'pictures'] as const;
@@ -12,6 +13,15 @@ export type BudgetPurpose = (typeof BUDGET_PURPOSES)[number];
 export const BUDGET_POLICIES = ['lowest', 'stills', 'block'] as const;
 export const BudgetPolicy = Type.Union([Type.Literal('lowest'), Type.Literal('stills'), Type.Literal('block')]);
 export type BudgetPolicy = (typeof BUDGET_POLICIES)[number];
+
+/**
+ * What a budget setting says about 100 %: one of the policies, or `link` — whatever the policy of
+ * the link the ship is on says (the link-policy screen; FBB and Iridium: stills, others: lowest),
+ * so a ship that leaves port 4G for FBB at sea changes without anyone touching it.
+ */
+export const BUDGET_POLICY_CHOICES = ['link', ...BUDGET_POLICIES] as const;
+export const BudgetPolicyChoice = Type.Union([Type.Literal('link'), Type.Literal('lowest'), Type.Literal('stills'), Type.Literal('block')]);
+export type BudgetPolicyChoice = (typeof BUDGET_POLICY_CHOICES)[number];
 
 /**
  * Megabytes (10^6 bytes) per period, more than 0; left out: no cap. Fractions allowed (a test's
@@ -28,7 +38,7 @@ export const DataBudgetUpdate = Type.Object(
   {
     orgId: Type.String({ minLength: 1, maxLength: 64 }),
     shipId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    policy: BudgetPolicy,
+    policy: BudgetPolicyChoice,
     caps: BudgetCaps,
   },
   { additionalProperties: false },
@@ -46,7 +56,7 @@ export const DataBudgetSetting = Type.Object({
   orgId: Type.String(),
   /** Absent: the organisation's default. */
   shipId: Type.Optional(Type.String()),
-  policy: BudgetPolicy,
+  policy: BudgetPolicyChoice,
   caps: BudgetCaps,
   updatedBy: Type.String(),
   updatedAt: Type.Integer(),
@@ -81,7 +91,12 @@ export const ShipBudgetUse = Type.Object({
   source: Type.Union([Type.Literal('ship'), Type.Literal('org'), Type.Literal('none')]),
   /** The organisation whose default applies (source `org`). */
   sourceOrgId: Type.Optional(Type.String()),
+  /** The policy that applies at 100 % now (null: no budget). */
   policy: Type.Union([BudgetPolicy, Type.Null()]),
+  /** The budget's own choice: a policy, or `link` (then `policy` is the current link's). */
+  policyChoice: Type.Union([BudgetPolicyChoice, Type.Null()]),
+  /** The link type whose policy `policy` is, when the budget follows the link type. */
+  policyLink: Type.Optional(Type.Enum(POLICY_LINKS)),
   use: Type.Object({ live: PurposeUse, playback: PurposeUse, pictures: PurposeUse }),
   live: LiveBudgetState,
   /** Until when this user's override of a block holds (epoch ms). */
@@ -138,4 +153,6 @@ export interface BudgetNoticeMessage {
   capBytes: number;
   /** The policy that applies to live views at 100 %. */
   policy: BudgetPolicy;
+  /** The link type whose policy that is, when the ship's budget follows its link type. */
+  policyLink?: PolicyLink;
 }

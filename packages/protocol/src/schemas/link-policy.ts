@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DEFINITION_LEVELS, POLICY_LINKS } from '../link-policy-rules.ts';
+import { BudgetPolicy } from './budget.ts';
 
 /**
  * Per link type, which definition a live cell asks for (issue 19 items 2 and 4): a cell of a 9- or
@@ -22,9 +23,13 @@ export const LinkPolicyFields = {
   stillsEverySeconds: Type.Integer({ minimum: 1, maximum: 3600, description: 'Seconds between stills when stills is on' }),
 };
 
+/** What a used-up live budget does on this link, for ships whose budget follows the link type (policy `link`). */
+const budgetPolicyDescription = "What new live views get once the ship's live budget is used up while on this link, for ships whose budget policy is `link`";
+
 export const LinkPolicySchema = Type.Object({
   linkType: Type.Enum(POLICY_LINKS),
   ...LinkPolicyFields,
+  budgetPolicy: Type.Unsafe<BudgetPolicy>({ ...BudgetPolicy, description: budgetPolicyDescription }),
   /** Whether the organisation or one above it changed this link type's policy (false: the defaults). */
   custom: Type.Boolean(),
   /** Whose policy it is: the organisation's own, one it inherits from an organisation above it, or the defaults. */
@@ -48,6 +53,7 @@ export const LinkPolicyParams = Type.Object({
 });
 export const LinkPolicyOrgParams = Type.Object({ orgId: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export const LinkPolicyUpdate = Type.Object(LinkPolicyFields, { additionalProperties: false });
+/** Left out, budgetPolicy stays as it was (clients from before it existed keep working). */
+export const LinkPolicyUpdate = Type.Object({ ...LinkPolicyFields, budgetPolicy: Type.Optional(Type.Unsafe<BudgetPolicy>({ ...BudgetPolicy, description: budgetPolicyDescription })) }, { additionalProperties: false });
 export type LinkPolicyUpdate = Static<typeof LinkPolicyUpdate>;
 

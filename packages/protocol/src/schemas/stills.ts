@@ -64,6 +64,8 @@ export const StillAnswerSchema = Type.Object({
   took: Type.Boolean(),
   /** The ship's link is down: no picture can be taken now. */
   offline: Type.Boolean(),
+  /** The ship's pictures budget is used up (today or this month): no new still is taken until it is not. */
+  picturesBudgetUsedUp: Type.Boolean(),
   /** When to ask again, in ms from this answer. */
   nextInMs: Type.Integer(),
 });

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { policyLinkOf } from '@ship-cctv/protocol';
 import { BudgetService } from '../../budgets/budget-service.ts';
 import { LiveRequestError } from '../../live/stream-access.ts';
 
@@ -28,6 +29,11 @@ export default fp<BudgetsPluginOptions>(
       readCounter: (ship, direction, purpose) => app.metrics.linkBytesOf(ship, direction, purpose),
       publish: (destination, body) => {
         app.status.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'budgets: publishing failed'));
+      },
+      linkBudgetPolicy: async (ship) => {
+        const [status] = await app.status.shipStatuses([ship]);
+        const linkType = policyLinkOf(status?.status ?? 'OFFLINE');
+        return { linkType, policy: (await app.linkPolicy.ruleFor(ship.orgId, linkType)).budgetPolicy };
       },
       ...(opts.now ? { now: opts.now } : {}),
     });
@@ -60,7 +66,7 @@ export default fp<BudgetsPluginOptions>(
       await flush();
     });
   },
-  { name: 'budgets', dependencies: ['agent-link', 'status', 'live'] },
+  { name: 'budgets', dependencies: ['agent-link', 'status', 'live', 'link-policy'] },
 );
 
 declare module 'fastify' {

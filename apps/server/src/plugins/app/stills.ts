@@ -15,8 +15,17 @@ export default fp<StillsPluginOptions>(
   async (app, opts) => {
     app.decorate(
       'stills',
-      new StillService({ db: app.database.db, fleet: app.fleet, pictures: app.pictures, linkPolicy: app.linkPolicy, status: app.status, log: app.log.child({ module: 'stills' }), ...opts }),
+      new StillService({
+        db: app.database.db,
+        fleet: app.fleet,
+        pictures: app.pictures,
+        linkPolicy: app.linkPolicy,
+        status: app.status,
+        picturesBudgetUsedUp: (shipId) => app.budgets.picturesUsedUp(shipId),
+        log: app.log.child({ module: 'stills' }),
+        ...opts,
+      }),
     );
   },
-  { name: 'stills', dependencies: ['pictures', 'link-policy', 'status'] },
+  { name: 'stills', dependencies: ['pictures', 'link-policy', 'status', 'budgets'] },
 );

@@ -1,7 +1,11 @@
 /** Texts of data budgets, merged under `budgets`. */
 export const budgetsZhCN = {
   purpose: { live: '实时', playback: '回放', pictures: '图片' },
-  policy: { lowest: '仅最低清晰度', stills: '仅图片（禁止实时视频）', block: '禁止新的实时视频（可填写原因放行）' },
+  policy: { link: '按船舶当前链路的策略', lowest: '仅最低清晰度', stills: '仅图片（禁止实时视频）', block: '禁止新的实时视频（可填写原因放行）' },
+  /** The policy in force when it comes from the ship's current link: 仅图片（禁止实时视频）· FBB 链路策略 */
+  policyFromLink: '{{policy}} · {{link}} 链路策略',
+  /** Before the policy in force, in the statistics table. */
+  atFull: '用完后：{{policy}}',
   state: { normal: '正常', lowest: '已超额：最低清晰度', stills: '已超额：仅图片', block: '已超额：已禁止', override: '已超额：已放行（至 {{until}}）' },
   /** Short: it sits after the ship's name in the tree (the tooltip has the figures). */
   badge: '日 {{day}} · 月 {{month}}',
@@ -25,7 +29,7 @@ export const budgetsZhCN = {
     dayMb: '每日（MB）',
     monthMb: '每月（MB）',
     policy: '实时预算用完后',
-    hint: '留空表示不限。达到 80% 时通知该船操作员；达到 100% 时按所选策略处理新的实时视频，正在播放的视频不中断。',
+    hint: '留空表示不限。达到 80% 时通知该船操作员；达到 100% 时按所选策略处理新的实时视频，正在播放的视频不中断。“按船舶当前链路的策略”随船舶的链路变化（设置 → 链路策略；默认 FBB、铱星仅图片，其他链路仅最低清晰度）。',
     dayOverMonth: '每日上限不能大于每月上限',
     save: '保存',
     cancel: '取消',
@@ -66,7 +70,9 @@ export const budgetsZhCN = {
 
 export const budgetsEn: typeof budgetsZhCN = {
   purpose: { live: 'Live', playback: 'Playback', pictures: 'Pictures' },
-  policy: { lowest: 'Lowest definition only', stills: 'Pictures only (no live video)', block: 'No new live video (override with a reason)' },
+  policy: { link: "The policy of the ship's current link", lowest: 'Lowest definition only', stills: 'Pictures only (no live video)', block: 'No new live video (override with a reason)' },
+  policyFromLink: '{{policy}} · {{link}} link policy',
+  atFull: 'When used up: {{policy}}',
   state: { normal: 'Normal', lowest: 'Over: lowest definition', stills: 'Over: pictures only', block: 'Over: blocked', override: 'Over: overridden (until {{until}})' },
   badge: 'D {{day}} · M {{month}}',
   badgeTitle: '{{purpose}} data: today {{dayUsed}} / {{dayCap}}, this month {{monthUsed}} / {{monthCap}}',
@@ -89,7 +95,7 @@ export const budgetsEn: typeof budgetsZhCN = {
     dayMb: 'Per day (MB)',
     monthMb: 'Per month (MB)',
     policy: 'When the live budget is used up',
-    hint: "Empty means no cap. At 80 % the ship's operators are told; at 100 % new live views follow the policy, views already playing go on.",
+    hint: "Empty means no cap. At 80 % the ship's operators are told; at 100 % new live views follow the policy, views already playing go on. \"The policy of the ship's current link\" changes with the ship's link (Settings → Link policies; by default pictures only on FBB and Iridium, the lowest definition on other links).",
     dayOverMonth: "The day's cap cannot be larger than the month's",
     save: 'Save',
     cancel: 'Cancel',

@@ -15,10 +15,17 @@ export const linkPoliciesZhCN = {
     fewCells: '1/4 分屏',
     fullScreen: '全屏',
     stills: '图片模式',
+    budget: '流量预算用完后',
     source: '来源',
     actions: '操作',
   },
-  stillsHint: '开启后，该链路下以定时图片代替视频（每隔所填秒数一张）。设置会保存；实时窗格尚未使用图片模式。',
+  stillsHint: '开启后，该链路下的分屏窗格以定时图片代替视频（每隔所填秒数一张），全屏仍播放视频；窗格上可切换为视频。',
+  budgetHint: '船舶的实时流量预算用完时，新的实时视频按此处理——仅适用于流量预算选择“按船舶当前链路的策略”的船舶（统计 → 流量预算）。',
+  budgetPolicy: {
+    lowest: '仅最低清晰度',
+    stills: '仅图片',
+    block: '禁止（可放行）',
+  },
   /** The link types of the policies (VSAT includes Fleet Xpress; DEFAULT is any other or unknown link). */
   link: {
     VSAT: 'VSAT（含 FX）',
@@ -73,10 +80,17 @@ export const linkPoliciesEn: Widen<typeof linkPoliciesZhCN> = {
     fewCells: '1/4-cell grid',
     fullScreen: 'Full screen',
     stills: 'Stills',
+    budget: 'Budget used up',
     source: 'Source',
     actions: 'Actions',
   },
-  stillsHint: 'When on, this link shows a still every so many seconds instead of video. The setting is kept; live cells do not use stills yet.',
+  stillsHint: 'When on, grid cells on this link show a still every so many seconds instead of video (full screen plays video); a cell can switch to video.',
+  budgetHint: "What new live views get once a ship's live data budget is used up on this link — for ships whose budget says \"the policy of the ship's current link\" (Statistics → Data budgets).",
+  budgetPolicy: {
+    lowest: 'Lowest only',
+    stills: 'Pictures only',
+    block: 'Blocked (override)',
+  },
   link: {
     VSAT: 'VSAT (and FX)',
     FBB: 'FBB',

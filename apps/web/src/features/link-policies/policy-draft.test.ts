@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LinkPolicy } from '@ship-cctv/protocol';
 import { draftOf, problemOf, sameAs, updateOf } from './policy-draft.ts';
 
-const FBB: LinkPolicy = { linkType: 'FBB', manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard', stills: false, stillsEverySeconds: 10, custom: false, source: 'default' };
+const FBB: LinkPolicy = { linkType: 'FBB', manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard', stills: false, stillsEverySeconds: 10, budgetPolicy: 'stills', custom: false, source: 'default' };
 
 describe('a link policy being edited', () => {
   it('is the saved policy until a field differs', () => {
@@ -16,7 +16,7 @@ describe('a link policy being edited', () => {
     expect(problemOf({ ...draftOf(FBB), fewCells: 'standard' })).toBeUndefined();
     expect(problemOf({ ...draftOf(FBB), manyCells: 'standard' })).toBe('order');
     expect(problemOf({ ...draftOf(FBB), fullScreen: 'lowest', fewCells: 'standard' })).toBe('order');
-    expect(problemOf({ manyCells: 'best', fewCells: 'best', fullScreen: 'best', stills: false, stillsEverySeconds: 10 })).toBeUndefined();
+    expect(problemOf({ manyCells: 'best', fewCells: 'best', fullScreen: 'best', stills: false, stillsEverySeconds: 10, budgetPolicy: 'lowest' })).toBeUndefined();
   });
 
   it('needs whole seconds from 1 to 3600 between stills', () => {
@@ -25,7 +25,7 @@ describe('a link policy being edited', () => {
   });
 
   it('becomes the body of PUT only without a problem', () => {
-    expect(updateOf({ ...draftOf(FBB), stills: true, stillsEverySeconds: 20 })).toEqual({ manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard', stills: true, stillsEverySeconds: 20 });
+    expect(updateOf({ ...draftOf(FBB), stills: true, stillsEverySeconds: 20 })).toEqual({ manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard', stills: true, stillsEverySeconds: 20, budgetPolicy: 'stills' });
     expect(updateOf({ ...draftOf(FBB), stillsEverySeconds: null })).toBeUndefined();
     expect(updateOf({ ...draftOf(FBB), manyCells: 'best' })).toBeUndefined();
   });

@@ -1,18 +1,26 @@
-import { DEFINITION_LEVELS, type DefinitionLevel, type LinkPolicy, type LinkPolicyUpdate } from '@ship-cctv/protocol';
+import { type BudgetPolicy, DEFINITION_LEVELS, type DefinitionLevel, type LinkPolicy, type LinkPolicyUpdate } from '@ship-cctv/protocol';
 
 /**
  * A row of the link-policy screen being edited: the policy's fields, with the seconds empty while
  * the operator clears the box. Pure rules, so the screen only draws them.
  */
-export interface PolicyDraft extends Omit<LinkPolicyUpdate, 'stillsEverySeconds'> {
+export interface PolicyDraft extends Omit<LinkPolicyUpdate, 'stillsEverySeconds' | 'budgetPolicy'> {
   stillsEverySeconds: number | null;
+  budgetPolicy: BudgetPolicy;
 }
 
 export const STILLS_SECONDS = { min: 1, max: 3600 } as const;
 
 /** The fields a policy is saved with (what PUT takes). */
 export function draftOf(policy: LinkPolicy): PolicyDraft {
-  return { manyCells: policy.manyCells, fewCells: policy.fewCells, fullScreen: policy.fullScreen, stills: policy.stills, stillsEverySeconds: policy.stillsEverySeconds };
+  return {
+    manyCells: policy.manyCells,
+    fewCells: policy.fewCells,
+    fullScreen: policy.fullScreen,
+    stills: policy.stills,
+    stillsEverySeconds: policy.stillsEverySeconds,
+    budgetPolicy: policy.budgetPolicy,
+  };
 }
 
 export function sameAs(draft: PolicyDraft, policy: LinkPolicy): boolean {

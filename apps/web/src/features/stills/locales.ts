@@ -23,6 +23,7 @@ export const stillsZhCN = {
     busy: '船舶正忙',
   },
   offline: '船舶离线，显示最后一张图片',
+  picturesBudget: '图片流量预算已用完，暂停更新',
   noPicture: '暂无图片',
   error: '无法获取图片：{{message}}',
 };
@@ -50,6 +51,7 @@ export const stillsEn: typeof stillsZhCN = {
     busy: 'the ship is busy',
   },
   offline: 'Ship offline: the last picture',
+  picturesBudget: 'Pictures budget used up: no new stills',
   noPicture: 'No picture yet',
   error: 'Could not get the picture: {{message}}',
 };

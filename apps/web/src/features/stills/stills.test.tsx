@@ -40,6 +40,7 @@ function still(over: Partial<StillAnswer> = {}): StillAnswer {
     recentBytes: [10_000],
     took: false,
     offline: false,
+    picturesBudgetUsedUp: false,
     nextInMs: 30_000,
     ...over,
   };
@@ -170,6 +171,15 @@ describe('stills mode in a live cell (issue 19 item 3)', { timeout: 30_000 }, ()
     expect(await screen.findByText('3 分钟前')).toBeTruthy();
     expect(screen.getByText('≈ 1.20 MB/小时')).toBeTruthy();
     expect(screen.getByRole('button', { name: '切换为视频' })).toBeTruthy();
+  });
+
+  it('says that no new still comes while the pictures budget is used up, and keeps the last one', async () => {
+    vi.spyOn(Date, 'now').mockReturnValue(T0);
+    answerApi([still({ picturesBudgetUsedUp: true })]);
+    link('IRIDIUM');
+    renderCell('en');
+    expect(await screen.findByText('Pictures budget used up: no new stills')).toBeTruthy();
+    expect(screen.getByRole('img', { name: SOURCE.title }).getAttribute('data-picture-id')).toBe('pic00000001');
   });
 
   it('asks again when the answer says, on the clock; a new picture on its way shows its state', async () => {

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { useCallback, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../app/runtime-config.tsx';
@@ -63,7 +64,7 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
   );
 }
 
-type Translate = ReturnType<typeof useTranslation>['t'];
+type Translate = TFunction<'translation', undefined>;
 
 /** The live cell's overlay (shared/player-cell/player-view.ts) in words. */
 function frameOverlay(overlay: Overlay, t: Translate, actions: Record<'replay' | 'continue' | 'clickToPlay', { label: string; run(): void }>): FrameOverlay {

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { PlayOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import type { PlaybackSpeed } from '@ship-cctv/protocol';
@@ -88,7 +89,7 @@ function PauseIcon() {
   );
 }
 
-type Translate = ReturnType<typeof useTranslation>['t'];
+type Translate = TFunction<'translation', undefined>;
 
 /** The playback view's overlay (features/playback/playback-view.ts) in words. */
 function frameOverlay(overlay: PlaybackOverlay, t: Translate, actions: Record<'replay' | 'changeRange' | 'continue' | 'clickToPlay', { label: string; run(): void }>): FrameOverlay {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Flex, Form, InputNumber, Modal, Radio, Space, Typography } from 'antd';
 import { useBudgetTranslation as useTranslation } from '../texts.ts';
-import { BUDGET_POLICIES, BUDGET_PURPOSES, type BudgetCaps, type BudgetPolicy, type BudgetPurpose, type DataBudgetSetting } from '@ship-cctv/protocol';
+import { BUDGET_POLICY_CHOICES, BUDGET_PURPOSES, type BudgetCaps, type BudgetPolicyChoice, type BudgetPurpose, type DataBudgetSetting } from '@ship-cctv/protocol';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMessage } from '../../../shared/message.tsx';
 import { useDeleteBudget, useSaveBudget, useShipBudget } from '../api/data-budget.ts';
@@ -36,7 +36,8 @@ function BudgetForm({ target, initial, onClose }: { target: BudgetTarget; initia
   const message = useMessage();
   const save = useSaveBudget();
   const remove = useDeleteBudget();
-  const [policy, setPolicy] = useState<BudgetPolicy>(initial?.policy ?? 'lowest');
+  // A new budget follows the ship's link (FBB at sea: pictures only; port 4G: the lowest definition).
+  const [policy, setPolicy] = useState<BudgetPolicyChoice>(initial?.policy ?? 'link');
   const [figures, setFigures] = useState<Figures>(() => {
     const of = (p: BudgetPurpose) => ({ day: initial?.caps[p].dayMb ?? null, month: initial?.caps[p].monthMb ?? null });
     return { live: of('live'), playback: of('playback'), pictures: of('pictures') };
@@ -82,9 +83,9 @@ function BudgetForm({ target, initial, onClose }: { target: BudgetTarget; initia
       ))}
       {dayOverMonth ? <Alert type="error" showIcon title={t('budgets.dialog.dayOverMonth')} style={{ marginBottom: 8 }} /> : null}
       <Form.Item label={t('budgets.dialog.policy')}>
-        <Radio.Group value={policy} onChange={(e) => setPolicy(e.target.value as BudgetPolicy)}>
+        <Radio.Group value={policy} onChange={(e) => setPolicy(e.target.value as BudgetPolicyChoice)}>
           <Space direction="vertical">
-            {BUDGET_POLICIES.map((p) => (
+            {BUDGET_POLICY_CHOICES.map((p) => (
               <Radio key={p} value={p}>
                 {t(`budgets.policy.${p}`)}
               </Radio>

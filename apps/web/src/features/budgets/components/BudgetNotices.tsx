@@ -37,7 +37,10 @@ export function BudgetNotices({ ships }: { ships: readonly Ship[] }) {
           period: tr(`budgets.notice.${notice.period}`),
           used: formatBytes(notice.usedBytes, language),
           cap: formatBytes(notice.capBytes, language),
-          policy: tr(`budgets.policy.${notice.policy}`),
+          // The link's policy says so: "Pictures only · FBB link policy".
+          policy: notice.policyLink
+            ? tr('budgets.policyFromLink', { policy: tr(`budgets.policy.${notice.policy}`), link: tr(`cellDefinition.link.${notice.policyLink}`) })
+            : tr(`budgets.policy.${notice.policy}`),
         });
         void api.open({ type: notice.level === 100 ? 'error' : 'warning', content: <span data-testid="budget-notice">{text}</span>, duration: 10 });
         void queryClient.invalidateQueries({ queryKey: ['budgets'] });

@@ -80,6 +80,15 @@ export function BudgetTable({ org }: { org: { id: string; displayName: string } 
                 <Typography.Text type="secondary" style={{ fontSize: 11 }}>
                   {t(`budgets.source.${row.source}`)}
                 </Typography.Text>
+                {row.policy ? (
+                  <Typography.Text type="secondary" style={{ fontSize: 11 }} data-budget-policy={row.policy} data-budget-policy-link={row.policyLink}>
+                    {t('budgets.atFull', {
+                      policy: row.policyLink
+                        ? t('budgets.policyFromLink', { policy: t(`budgets.policy.${row.policy}`), link: t(`cellDefinition.link.${row.policyLink}`) })
+                        : t(`budgets.policy.${row.policy}`),
+                    })}
+                  </Typography.Text>
+                ) : null}
               </Flex>
             ),
           },

@@ -127,6 +127,9 @@ describe('LinkPolicyDialog', { timeout: 60_000 }, () => {
     await choose('FBB · 1/4-cell grid', 'Standard');
     fireEvent.click(fbb.getByLabelText('FBB · Stills'));
     fireEvent.change(fbb.getByLabelText('FBB · s'), { target: { value: '20' } });
+    // FBB's default for a used-up budget is pictures only; a block instead.
+    expect(shown(fbb, 'FBB · Budget used up')).toBe('Pictures only');
+    await choose('FBB · Budget used up', 'Blocked (override)');
     expect(fbb.getByText('Unsaved')).toBeTruthy();
 
     const release = server.holdNextSave();
@@ -137,7 +140,7 @@ describe('LinkPolicyDialog', { timeout: 60_000 }, () => {
     release();
     expect(await screen.findByText('FBB link policy saved')).toBeTruthy();
     expect(server.put).toHaveBeenCalledWith('PUT', '/cctv/linkPolicy/blueocean-tankers/FBB', {
-      body: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'standard', stills: true, stillsEverySeconds: 20 },
+      body: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'standard', stills: true, stillsEverySeconds: 20, budgetPolicy: 'block' },
     });
     await waitFor(() => expect(fbb.getByText('Custom').getAttribute('data-policy-source')).toBe('own'));
     expect(fbb.queryByText('Unsaved')).toBeNull();

@@ -1,7 +1,7 @@
 import { useState, type HTMLAttributes } from 'react';
 import { Alert, Button, Flex, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
 import { QuestionCircleOutlined } from '@ant-design/icons';
-import { DEFINITION_LEVELS, type DefinitionLevel, type LinkPolicy, type LinkPolicyList, type PolicyLink } from '@ship-cctv/protocol';
+import { BUDGET_POLICIES, type BudgetPolicy, DEFINITION_LEVELS, type DefinitionLevel, type LinkPolicy, type LinkPolicyList, type PolicyLink } from '@ship-cctv/protocol';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMessage } from '../../../shared/message.tsx';
 import { useLinkPolicyList, useRestoreLinkPolicy, useSaveLinkPolicy } from '../api/link-policies.ts';
@@ -19,7 +19,8 @@ const LEVEL_COLUMNS = ['manyCells', 'fewCells', 'fullScreen'] as const;
 
 /**
  * An organisation's link policies (issue 19 item 4): per link type, the definition a live cell asks
- * for in a 9/16-cell grid, a 1/4-cell grid and full screen, and the stills setting; whether each is
+ * for in a 9/16-cell grid, a 1/4-cell grid and full screen, the stills setting and what a used-up
+ * live budget does on that link (ships whose budget follows the link); whether each is
  * the organisation's own, one it follows from above, or the defaults. Its managers change a row
  * and save it, or restore the defaults; everyone else who sees the organisation reads them.
  */
@@ -33,7 +34,7 @@ export function LinkPolicyDialog({ org, open, onClose }: LinkPolicyDialogProps) 
       onCancel={onClose}
       footer={null}
       destroyOnHidden
-      width={1080}
+      width={1240}
     >
       {!org ? (
         <Typography.Text type="secondary">{t('linkPolicies.chooseOrganisation')}</Typography.Text>
@@ -152,14 +153,7 @@ function PolicyTable({ orgId, list }: { orgId: string; list: LinkPolicyList | un
           { title: t('linkPolicies.column.link'), key: 'link', render: (_, p) => <Typography.Text strong>{linkName(p.linkType)}</Typography.Text> },
           ...LEVEL_COLUMNS.map(levelColumn),
           {
-            title: (
-              <Space size={4}>
-                {t('linkPolicies.column.stills')}
-                <Tooltip title={t('linkPolicies.stillsHint')}>
-                  <QuestionCircleOutlined aria-label={t('linkPolicies.stillsHint')} />
-                </Tooltip>
-              </Space>
-            ),
+            title: <HintedTitle title={t('linkPolicies.column.stills')} hint={t('linkPolicies.stillsHint')} />,
             key: 'stills',
             render: (_, p) => {
               const draft = draftFor(p);
@@ -187,6 +181,25 @@ function PolicyTable({ orgId, list }: { orgId: string; list: LinkPolicyList | un
                     onChange={(seconds) => setDraft(p, { stillsEverySeconds: seconds })}
                   />
                 </Space>
+              );
+            },
+          },
+          {
+            title: <HintedTitle title={t('linkPolicies.column.budget')} hint={t('linkPolicies.budgetHint')} />,
+            key: 'budget',
+            render: (_, p) => {
+              if (!canEdit) return <span data-policy-field="budgetPolicy">{t(`linkPolicies.budgetPolicy.${p.budgetPolicy}`)}</span>;
+              return (
+                <Select<BudgetPolicy>
+                  size="small"
+                  style={{ width: 148 }}
+                  aria-label={t('linkPolicies.control', { link: linkName(p.linkType), what: t('linkPolicies.column.budget') })}
+                  data-policy-field="budgetPolicy"
+                  value={draftFor(p).budgetPolicy}
+                  disabled={pending.has(p.linkType)}
+                  onChange={(budgetPolicy) => setDraft(p, { budgetPolicy })}
+                  options={BUDGET_POLICIES.map((policy) => ({ value: policy, label: t(`linkPolicies.budgetPolicy.${policy}`) }))}
+                />
               );
             },
           },
@@ -247,5 +260,17 @@ function PolicyTable({ orgId, list }: { orgId: string; list: LinkPolicyList | un
         ]}
       />
     </Flex>
+  );
+}
+
+/** A column's title with a question mark whose tooltip explains it. */
+function HintedTitle({ title, hint }: { title: string; hint: string }) {
+  return (
+    <Space size={4}>
+      {title}
+      <Tooltip title={hint}>
+        <QuestionCircleOutlined aria-label={hint} />
+      </Tooltip>
+    </Space>
   );
 }

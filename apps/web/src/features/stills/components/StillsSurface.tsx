@@ -116,11 +116,12 @@ function StillsView({ cameraId, shipName, title, templateId, everySeconds: polic
   );
 }
 
-/** What the cell says of the next picture: on its way, failed, the ship offline, or the request failed. */
+/** What the cell says of the next picture: on its way, failed, the ship offline, the pictures budget used up, or the request failed. */
 function statusText({ answer, error, transfer }: StillState, t: ReturnType<typeof useStillsTranslation>['t']): string | undefined {
   if (error) return t('stills.error', { message: error.message });
   if (!answer) return undefined;
   if (answer.offline) return answer.picture ? t('stills.offline') : t('stills.failure.offline');
+  if (answer.picturesBudgetUsedUp) return t('stills.picturesBudget');
   const pending = answer.pending;
   if (!pending) return undefined;
   if (pending.state === 'failed') {

@@ -1,0 +1,1 @@
+ALTER TABLE "link_policies" ADD COLUMN "budget_policy" text;
