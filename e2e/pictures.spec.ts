@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { PlayGridPage } from './pages/play-grid-page.ts';
 import { type Language, PicturesPage } from './pages/pictures-page.ts';
 
@@ -161,6 +161,16 @@ test('shore photo playback lists the pictures, zooms in the viewer, and download
   await expect(drawer.getByRole('button', { name: tasks.submit })).toBeEnabled();
 });
 
+/** The enhancement's progress shows; when it does not, the log gets what the dialog says instead (an error, a result). */
+async function expectProgress(dialog: Locator): Promise<void> {
+  try {
+    await expect(dialog.getByTestId('enhance-progress')).toBeVisible({ timeout: 30_000 });
+  } catch (err) {
+    console.log(`[pictures] no enhancement progress; the dialog says: ${await dialog.innerText({ timeout: 2_000 }).catch(() => '(no dialog)')}`);
+    throw err;
+  }
+}
+
 test('AI enhance: a picture ×2 with progress and before/after; another enhancement cancelled', async ({ page, baseURL }) => {
   test.setTimeout(240_000);
   const pictures = await signedIn(page, baseURL);
@@ -173,7 +183,7 @@ test('AI enhance: a picture ×2 with progress and before/after; another enhancem
   await pictures.cards().nth(1).getByRole('button', { name: texts.button }).click();
   let dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: texts.x2 }).click();
-  await expect(dialog.getByTestId('enhance-progress')).toBeVisible({ timeout: 30_000 });
+  await expectProgress(dialog);
   await dialog.getByRole('button', { name: texts.cancel }).click();
   await expect(dialog.getByTestId('enhance-cancelled')).toBeVisible({ timeout: 5_000 });
   await page.keyboard.press('Escape');
@@ -185,7 +195,7 @@ test('AI enhance: a picture ×2 with progress and before/after; another enhancem
   // ×4 takes pictures up to 1280×720, the demo cameras' size.
   await expect(dialog.getByRole('button', { name: texts.x4 })).toBeEnabled();
   await dialog.getByRole('button', { name: texts.x2 }).click();
-  await expect(dialog.getByTestId('enhance-progress')).toBeVisible({ timeout: 30_000 });
+  await expectProgress(dialog);
   const enhanced = dialog.getByTestId('enhanced-picture');
   await expect(enhanced).toBeVisible({ timeout: 180_000 });
   expect(await pictures.decoded(enhanced)).toEqual({ width: 2560, height: 1440 });

@@ -113,8 +113,13 @@ export function enhancedUrl(jobId: string): string {
   return `/api/v1${AI}/result/${encodeURIComponent(jobId)}`;
 }
 
+/** Queues an enhancement; the job as queued is shown at once, before its first progress read. */
 export function useCommitEnhance() {
-  return useMutation({ mutationFn: (req: EnhanceRequest) => apiClient.post<EnhanceJob>(`${AI}/commit`, req) });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (req: EnhanceRequest) => apiClient.post<EnhanceJob>(`${AI}/commit`, req),
+    onSuccess: (job) => queryClient.setQueryData(['pictures', 'enhance', job.jobId], job),
+  });
 }
 
 export function useCancelEnhance() {

@@ -15,7 +15,8 @@ export function EnhanceDialog({ picture, onClose }: { picture: PictureInfo; onCl
   const commit = useCommitEnhance();
   const cancel = useCancelEnhance();
   const [jobId, setJobId] = useState<string>();
-  const job = useEnhanceJob(jobId).data;
+  const jobQuery = useEnhanceJob(jobId);
+  const job = jobQuery.data;
   const [view, setView] = useState<'compare' | 'before' | 'after'>('compare');
   const fits = (scale: 2 | 4) => picture.width * picture.height <= ENHANCE_MAX_INPUT[scale].width * ENHANCE_MAX_INPUT[scale].height;
   const running = job !== undefined && (job.state === 'queued' || job.state === 'running');
@@ -49,6 +50,8 @@ export function EnhanceDialog({ picture, onClose }: { picture: PictureInfo; onCl
           ) : null}
         </Flex>
         {commit.error ? <Alert type="error" showIcon message={t('pictures.enhance.failed', { message: commit.error.message })} /> : null}
+        {/* Polling goes on; the last read's failure is said, not hidden behind a still progress bar. */}
+        {jobQuery.error ? <Alert type="warning" showIcon message={t('pictures.enhance.progressFailed', { message: jobQuery.error.message })} /> : null}
         {running ? (
           <Flex gap={12} align="center" data-testid="enhance-progress">
             <Typography.Text>{job.state === 'queued' ? t('pictures.enhance.queued') : t('pictures.enhance.running')}</Typography.Text>
