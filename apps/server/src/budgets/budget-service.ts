@@ -9,6 +9,7 @@ import {
   type DataBudgetSetting,
   type DataBudgetStatistics,
   type DataBudgetUpdate,
+  LINK_POLICY_DEFAULTS,
   type LiveBudgetState,
   type PolicyLink,
   type ShipBudgetUse,
@@ -17,7 +18,7 @@ import {
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../lib/envelope.ts';
-import { type Access, subtreeIds } from '../services/access.ts';
+import { type Access, ancestorIds, subtreeIds } from '../services/access.ts';
 import { visibleSubtreeOrgIds } from '../services/org-scope.ts';
 import { crossings, liveState, useOf } from './budget-arithmetic.ts';
 import { endOfShipDay, shipPeriod } from './ship-calendar.ts';
@@ -27,13 +28,7 @@ import { UsageStore, emptyUsage } from './usage-store.ts';
 type SettingRow = typeof t.dataBudgets.$inferSelect;
 type ShipRow = Pick<typeof t.ships.$inferSelect, 'id' | 'name' | 'orgId' | 'timeZone'>;
 type Effective = { setting: SettingRow | undefined; source: ShipBudgetUse['source'] };
-
-/** An organisation and those above it, nearest first. */
-function orgChain(orgId: string, parent: ReadonlyMap<string, string | null>): string[] {
-  const chain: string[] = [];
-  for (let id: string | null | undefined = orgId; id && !chain.includes(id); id = parent.get(id)) chain.push(id);
-  return chain;
-}
+type LinkBudgetPolicy = { linkType: PolicyLink; policy: BudgetPolicy };
 
 export interface BudgetServiceOptions {
   db: Db;
@@ -42,10 +37,10 @@ export interface BudgetServiceOptions {
   /** Publishes a STOMP message to every instance's subscribers. */
   publish: (destination: string, body: string) => void;
   /**
-   * The link the ship is on now and what its organisation's policy for that link says about a
-   * used-up live budget (for budgets whose policy is `link`).
+   * The link each ship is on now and what its organisation's policy for that link says about a
+   * used-up live budget (for budgets whose policy is `link`), by ship id: one call for all of them.
    */
-  linkBudgetPolicy: (ship: { id: string; name: string; orgId: string }) => Promise<{ linkType: PolicyLink; policy: BudgetPolicy }>;
+  linkBudgetPolicies: (ships: readonly { id: string; name: string; orgId: string }[]) => Promise<Map<string, LinkBudgetPolicy>>;
   /** The clock (tests move it across days and months). */
   now?: () => number;
 }
@@ -108,8 +103,7 @@ export class BudgetService {
   /** The settings several ships follow (the organisations and their budgets read once for all). */
   private async effectiveOf(ships: readonly ShipRow[]): Promise<Map<string, Effective>> {
     const orgs = await this.allOrgs();
-    const parent = new Map(orgs.map((o) => [o.id, o.parentId]));
-    const chains = new Map(ships.map((ship) => [ship.id, orgChain(ship.orgId, parent)]));
+    const chains = new Map(ships.map((ship) => [ship.id, ancestorIds(orgs, ship.orgId)]));
     const orgIds = [...new Set([...chains.values()].flat())];
     const rows = orgIds.length ? await this.db.select().from(t.dataBudgets).where(inArray(t.dataBudgets.orgId, orgIds)) : [];
     const own = new Map(rows.filter((r) => r.shipId !== '').map((r) => [r.shipId, r]));
@@ -145,15 +139,19 @@ export class BudgetService {
     const at = this.now();
     const periods = new Map(ships.map((ship) => [ship.id, shipPeriod(at, ship.timeZone)]));
     const [settings, usages] = await Promise.all([this.effectiveOf(ships), this.usage.usageOf(ships.map((ship) => ({ shipId: ship.id, period: periods.get(ship.id)! })))]);
+    const choiceOf = (ship: ShipRow) => (settings.get(ship.id)?.setting?.policy as BudgetPolicyChoice | undefined) ?? null;
+    // `link`: the policy of the link the ship is on now (asked only for such budgets, once for all of them).
+    const following = ships.filter((ship) => choiceOf(ship) === 'link');
+    const linkPolicies = following.length > 0 ? await this.opts.linkBudgetPolicies(following) : new Map<string, LinkBudgetPolicy>();
     return Promise.all(
       ships.map(async (ship) => {
         const period = periods.get(ship.id)!;
         const { setting, source } = settings.get(ship.id) ?? { setting: undefined, source: 'none' as const };
         const use = useOf(setting?.caps, usages.get(ship.id) ?? emptyUsage());
-        const choice = (setting?.policy as BudgetPolicyChoice | undefined) ?? null;
-        // `link`: the policy of the link the ship is on now (asked only for such budgets).
-        const fromLink = choice === 'link' ? await this.opts.linkBudgetPolicy(ship) : undefined;
-        const policy: BudgetPolicy | null = fromLink ? fromLink.policy : (choice as BudgetPolicy | null);
+        const choice = choiceOf(ship);
+        const fromLink = choice === 'link' ? linkPolicies.get(ship.id) : undefined;
+        // (A ship the link lookup left out gets what a link of unknown type gets.)
+        const policy: BudgetPolicy | null = choice === 'link' ? (fromLink?.policy ?? LINK_POLICY_DEFAULTS.DEFAULT.budgetPolicy) : choice;
         const overrideUntil = userId && policy === 'block' && use.live.level === 100 ? await this.activeOverride(userId, ship.id, at) : undefined;
         return {
           shipId: ship.id,
@@ -202,9 +200,7 @@ export class BudgetService {
       ? await this.db.select({ id: t.ships.id, name: t.ships.name, orgId: t.ships.orgId, timeZone: t.ships.timeZone }).from(t.ships).where(inArray(t.ships.orgId, orgIds)).orderBy(t.ships.sort, t.ships.id)
       : [];
     if (onlyShips) ships = ships.filter((s) => onlyShips.includes(s.id));
-    const orgs = await this.allOrgs();
-    const parent = new Map(orgs.map((o) => [o.id, o.parentId]));
-    const chain = orgChain(orgId, parent);
+    const chain = ancestorIds(await this.allOrgs(), orgId);
     const defaults = (await this.db.select().from(t.dataBudgets).where(and(inArray(t.dataBudgets.orgId, chain), eq(t.dataBudgets.shipId, ''))))
       .sort((a, b) => chain.indexOf(a.orgId) - chain.indexOf(b.orgId))
       .filter((r) => access.visibleOrgIds.has(r.orgId))

@@ -13,7 +13,7 @@ import {
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { badRequest, forbidden } from '../lib/envelope.ts';
-import { type Access, type OrgRow, requireOrg, subtreeIds } from '../services/access.ts';
+import { type Access, type OrgRow, ancestorIds, requireOrg, subtreeIds } from '../services/access.ts';
 
 type PolicyRow = typeof t.linkPolicies.$inferSelect;
 
@@ -43,24 +43,27 @@ export class LinkPolicyService {
 
   /** The policy an organisation's ships follow on a link type, for the server's own use (no user asks). */
   async ruleFor(orgId: string, linkType: PolicyLink): Promise<LinkPolicy> {
-    const policies = await this.resolve(await this.allOrgs(), orgId, [linkType]);
-    return policies[0] as LinkPolicy;
+    return (await this.rulesFor([{ orgId, linkType }]))[0] as LinkPolicy;
   }
 
-  private async resolve(orgs: readonly OrgRow[], orgId: string, links: readonly PolicyLink[] = POLICY_LINKS): Promise<LinkPolicy[]> {
-    const chain = ancestry(orgs, orgId);
-    const rows = await this.db.select().from(t.linkPolicies).where(inArray(t.linkPolicies.orgId, chain));
-    return links.map((linkType): LinkPolicy => {
-      // The organisation's own row first, then its parent's, and so on up.
-      for (const id of chain) {
-        const row = rows.find((r) => r.orgId === id && r.linkType === linkType);
-        if (!row) continue;
-        if (id === orgId) return { linkType, ...toFields(row), custom: true, source: 'own' };
-        const from = orgs.find((o) => o.id === id);
-        return { linkType, ...toFields(row), custom: true, source: 'inherited', inheritedFrom: { orgId: id, displayName: from?.displayName ?? id } };
-      }
-      return { linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false, source: 'default' };
-    });
+  /** The policies for several organisations and link types: the organisations and their rows read once for all. */
+  async rulesFor(asks: readonly { orgId: string; linkType: PolicyLink }[]): Promise<LinkPolicy[]> {
+    if (asks.length === 0) return [];
+    const orgs = await this.allOrgs();
+    const chains = asks.map((a) => ancestorIds(orgs, a.orgId));
+    const rows = await this.rowsOf(chains.flat());
+    return asks.map((a, i) => pick(orgs, rows, chains[i] as string[], a.linkType));
+  }
+
+  private async resolve(orgs: readonly OrgRow[], orgId: string): Promise<LinkPolicy[]> {
+    const chain = ancestorIds(orgs, orgId);
+    const rows = await this.rowsOf(chain);
+    return POLICY_LINKS.map((linkType) => pick(orgs, rows, chain, linkType));
+  }
+
+  private async rowsOf(orgIds: readonly string[]): Promise<PolicyRow[]> {
+    if (orgIds.length === 0) return [];
+    return this.db.select().from(t.linkPolicies).where(inArray(t.linkPolicies.orgId, [...new Set(orgIds)]));
   }
 
   async update(access: Access, orgId: string, linkType: PolicyLink, update: LinkPolicyUpdate, by: string): Promise<LinkPolicyList> {
@@ -107,12 +110,16 @@ export class LinkPolicyService {
   }
 }
 
-/** The organisation and those above it, nearest first. */
-function ancestry(orgs: readonly OrgRow[], orgId: string): string[] {
-  const parents = new Map(orgs.map((o) => [o.id, o.parentId]));
-  const chain: string[] = [];
-  for (let id: string | null | undefined = orgId; id && !chain.includes(id); id = parents.get(id)) chain.push(id);
-  return chain;
+/** The policy of the first organisation of `chain` (itself, then up) with a row for the link type, else the default. */
+function pick(orgs: readonly OrgRow[], rows: readonly PolicyRow[], chain: readonly string[], linkType: PolicyLink): LinkPolicy {
+  for (const id of chain) {
+    const row = rows.find((r) => r.orgId === id && r.linkType === linkType);
+    if (!row) continue;
+    if (id === chain[0]) return { linkType, ...toFields(row), custom: true, source: 'own' };
+    const from = orgs.find((o) => o.id === id);
+    return { linkType, ...toFields(row), custom: true, source: 'inherited', inheritedFrom: { orgId: id, displayName: from?.displayName ?? id } };
+  }
+  return { linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false, source: 'default' };
 }
 
 /** A manager of the organisation or of one above it may change its policies (the budgets' rule). */

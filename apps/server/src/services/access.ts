@@ -10,6 +10,14 @@ export interface OrgRow {
   parentId: string | null;
 }
 
+/** An organisation and those above it, nearest first (a loop in the parent links ends the walk). */
+export function ancestorIds(all: readonly Pick<OrgRow, 'id' | 'parentId'>[], orgId: string): string[] {
+  const parents = new Map(all.map((o) => [o.id, o.parentId]));
+  const chain: string[] = [];
+  for (let id: string | null | undefined = orgId; id && !chain.includes(id); id = parents.get(id)) chain.push(id);
+  return chain;
+}
+
 /** Every organisation id below (and including) each root, walking the parent links. */
 export function subtreeIds(all: readonly OrgRow[], roots: Iterable<string>): Set<string> {
   const children = new Map<string, string[]>();

@@ -225,6 +225,13 @@ describe.each(['pglite', 'postgres'] as const)('data budgets (%s)', (kind) => {
     await link('FBB');
     expect(await shipUse('S1003')).toMatchObject({ policyChoice: 'link', policy: 'stills', policyLink: 'FBB', live: 'stills' });
     await expect(t.app.live.resolve(access, 'S1003-C01-1', undefined)).rejects.toMatchObject({ code: 'budgetStills' });
+    // Read for the whole fleet at once (one lookup of the links for all), each ship gets its own link's policy.
+    await t.app.status.linkReport('S1001', { linkType: 'FOURTHG', quality: 80, duplex: 'BOTH' });
+    await setBudget({ orgId: 'blueocean', shipId: 'S1001', policy: 'link', caps: caps({ dayMb: 0.5, monthMb: null }) });
+    const fleet = data<DataBudgetStatistics>(await call('GET', '/statistics/dataBudget/blueocean')).ships;
+    expect(fleet.find((s) => s.shipId === 'S1001')).toMatchObject({ policyChoice: 'link', policy: 'lowest', policyLink: 'FOURTHG' });
+    expect(fleet.find((s) => s.shipId === 'S1003')).toMatchObject({ policyChoice: 'link', policy: 'stills', policyLink: 'FBB' });
+    await call('POST', '/databudget/delete', { orgId: 'blueocean', shipId: 'S1001' });
     // Blue Ocean's manager makes a used-up budget on FBB a block.
     const fbb = { ...LINK_POLICY_DEFAULTS.FBB, budgetPolicy: 'block' } as const;
     const put = await t.app.inject({ method: 'PUT', url: `${CCTV}/linkPolicy/blueocean/FBB`, headers: { [TOKEN_HEADER]: demo }, payload: fbb });

@@ -16,10 +16,12 @@
  * The depth comes from the SPS's VUI when the camera writes it. Otherwise it is learnt: it starts
  * at 0 (a camera without B-frames needs nothing), and a picture that would have to be decoded
  * before the last decode time (it comes later in decode order than D allows) raises it by one and
- * starts the decode times again from that picture (`jumped`: the camera session marks a
- * discontinuity there). A camera's clock stepping back further than any reorder could (more than
- * 17 frames, the frame measured as the smallest step between presentation times), or ahead by as
- * much, starts them again the same way, without raising the depth.
+ * starts the decode times again from that picture (`jumped`). A camera's clock stepping back
+ * further than any reorder could (more than 17 frames, the frame measured as the smallest step
+ * between presentation times), or ahead by as much, starts them again the same way, without
+ * raising the depth. The reader passes on only the times: a start again steps the decode times
+ * back, which the camera session takes as a discontinuity by itself (a new recorder segment); a
+ * step ahead is one there only when longer than the session's MAX_GAP_MS.
  */
 
 /** The most reordering H.264 allows (a DPB of 16 frames). */

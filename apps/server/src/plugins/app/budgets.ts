@@ -30,10 +30,11 @@ export default fp<BudgetsPluginOptions>(
       publish: (destination, body) => {
         app.status.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'budgets: publishing failed'));
       },
-      linkBudgetPolicy: async (ship) => {
-        const [status] = await app.status.shipStatuses([ship]);
-        const linkType = policyLinkOf(status?.status ?? 'OFFLINE');
-        return { linkType, policy: (await app.linkPolicy.ruleFor(ship.orgId, linkType)).budgetPolicy };
+      linkBudgetPolicies: async (ships) => {
+        const statuses = await app.status.shipStatuses(ships);
+        const asks = ships.map((ship, i) => ({ orgId: ship.orgId, linkType: policyLinkOf(statuses[i]?.status ?? 'OFFLINE') }));
+        const rules = await app.linkPolicy.rulesFor(asks);
+        return new Map(ships.map((ship, i) => [ship.id, { linkType: asks[i]!.linkType, policy: rules[i]!.budgetPolicy }]));
       },
       ...(opts.now ? { now: opts.now } : {}),
     });
