@@ -34,6 +34,9 @@ test('a double-clicked channel plays: frames advance in its cell', async ({ page
   const firstPictureMs = Date.now() - started;
   await grid.expectPlaying('S1001-C01-1');
   await expect(grid.emptyCells).toHaveCount(3);
+  // The latency needs a shown picture matched to when its fragment left the encoder: a read right at
+  // the first frames can still show dashes (seen once: "延迟 – 缓冲 –" at 1 fps, first frame 345 ms).
+  await expect.poll(async () => grid.stats('S1001-C01-1'), { timeout: 10_000 }).toMatch(/延迟 \d+ ms/);
   const stats = await grid.stats('S1001-C01-1');
   console.log(`[play-grid] double-click to first picture: ${firstPictureMs} ms; cell stats: ${stats}`);
   // The latency is how old the picture on screen is (the ship stamps when each picture left its
