@@ -68,8 +68,13 @@ export function sharedJwtSecret(dataDir) {
 /**
  * haproxy's configuration. HTTP mode passes WebSocket upgrades through (the STOMP and media
  * sockets, the agent link) and holds them on `timeout tunnel`; `leastconn` spreads long-lived
- * sockets (every ship's link) evenly; the health check on /healthz takes a dead instance out
- * within two seconds, so reconnecting agents and browsers land on the living ones.
+ * sockets (every ship's link) evenly. A request whose connection an instance refuses (it died
+ * and its checks have not failed yet) is tried again on another instance (`retries`,
+ * `option redispatch 1`: every retry picks another server), so nobody is answered 503 while one
+ * instance of several lives; only refused connections are retried (`retry-on conn-failure`: the
+ * request never reached a server, so replaying it is safe). The health check on /healthz runs
+ * every second, every 250 ms once a check failed (`fastinter`), and takes a dead instance out after
+ * two failures, so reconnecting agents and browsers land on the living ones.
  */
 export function haproxyConfig(proxyPort, instances) {
   return [
@@ -77,7 +82,7 @@ export function haproxyConfig(proxyPort, instances) {
     '  maxconn 4096',
     'defaults',
     '  mode http',
-    '  timeout connect 3s',
+    '  timeout connect 2s',
     '  timeout client 60s',
     '  timeout server 60s',
     '  timeout http-request 10s',
@@ -90,7 +95,10 @@ export function haproxyConfig(proxyPort, instances) {
     '  balance leastconn',
     '  option httpchk GET /healthz',
     '  http-check expect status 200',
-    '  default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions',
+    '  retries 3',
+    '  option redispatch 1',
+    '  retry-on conn-failure',
+    '  default-server inter 1s fastinter 250ms downinter 1s fall 2 rise 2 on-marked-down shutdown-sessions',
     ...instances.map((i) => `  server ${i.name} 127.0.0.1:${i.port} check`),
     '',
   ].join('\n');
