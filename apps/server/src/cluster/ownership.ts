@@ -12,6 +12,10 @@ export interface OwnershipEvents {
   claimed: [shipId: string, epoch: number];
   /** This instance no longer owns the ship (a newer claim elsewhere, or its lease could not be kept): stop serving it. */
   lost: [shipId: string, epoch: number, why: string];
+  /** This instance's claim had lapsed (Redis was away longer than the lease) and was set again at its epoch: no claim came meanwhile. */
+  reasserted: [shipId: string, epoch: number];
+  /** Another instance claimed the ship (its agent connected there): streams of the ship are to be had through that instance now. */
+  claimedElsewhere: [shipId: string, owner: ShipOwner];
 }
 
 /**

@@ -10,10 +10,21 @@ local epoch = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. epoch, 'PX', ARGV[2])
 redis.call('PUBLISH', ARGV[3], ARGV[4] .. ' ' .. epoch .. ' ' .. ARGV[1])
 return epoch`;
-/** Extends the lease if the key is still this claim's (0: it is not, the ship was lost). */
+/**
+ * Extends the lease if the key is still this claim's (1). A key that lapsed (Redis stalled or was
+ * unreachable longer than the lease) is set again if no claim came since — the ship's epoch counter
+ * still holds this claim's epoch, or was lost with Redis's data, then it is set back to it — (2).
+ * 0: another instance claimed the ship, which is lost.
+ */
 const RENEW = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`;
+local value = redis.call('GET', KEYS[1])
+if value == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if value then return 0 end
+local epoch = redis.call('GET', KEYS[2])
+if epoch and epoch ~= ARGV[3] then return 0 end
+if not epoch then redis.call('SET', KEYS[2], ARGV[3]) end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 2`;
 /** Deletes the owner key if it is still this claim's. */
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -36,8 +47,15 @@ interface Held {
  * Ship ownership in Redis. Per ship: `owner:<ship>` = "<instance> <epoch>" with a lease (PX),
  * renewed every third of it while the link lives, and `owner-epoch:<ship>`, a counter (INCR) that
  * fences: every claim gets a higher epoch and is published, so the previous owner hears it at once
- * and stops serving the ship; an owner that cannot renew its lease in time (Redis unreachable, key
- * taken) gives the ship up as well, so a stale owner never serves a ship it lost.
+ * and stops serving the ship; an owner whose key another claim took gives the ship up at its next
+ * renewal as well (a claim it did not hear), so a stale owner never serves a ship it lost.
+ *
+ * Redis stalling or unreachable is not a reason to give ships up: only a ship's agent reconnecting
+ * elsewhere makes another claim, and while Redis is away nobody can claim. The holder keeps its
+ * links and keeps trying; once Redis answers, each renewal extends its key, or sets it again at the
+ * same epoch if it lapsed meanwhile and no claim came since (the epoch counter says so), or finds a
+ * newer claim and gives up that ship alone. So a stall drops no link, however long, and hands over
+ * only the ships whose agents moved, each when its own claim lands.
  */
 export class RedisOwnership implements ShipOwnership {
   readonly events = new EventEmitter<OwnershipEvents>();
@@ -46,6 +64,8 @@ export class RedisOwnership implements ShipOwnership {
   private readonly channel: string;
   private readonly leaseMs: number;
   private readonly timer: NodeJS.Timeout;
+  /** A renewal is on its way (during a stall it waits for Redis; the next one waits for it). */
+  private renewing = false;
 
   private constructor(
     private readonly cmd: Redis,
@@ -79,9 +99,12 @@ export class RedisOwnership implements ShipOwnership {
   private ownerKey(shipId: string) {
     return `${this.prefix}owner:${shipId}`;
   }
+  private epochKey(shipId: string) {
+    return `${this.prefix}owner-epoch:${shipId}`;
+  }
 
   async claim(shipId: string): Promise<ShipOwner> {
-    const epoch = Number(await this.cmd.eval(CLAIM, 2, this.ownerKey(shipId), `${this.prefix}owner-epoch:${shipId}`, this.instanceId, this.leaseMs, this.channel, shipId));
+    const epoch = Number(await this.cmd.eval(CLAIM, 2, this.ownerKey(shipId), this.epochKey(shipId), this.instanceId, this.leaseMs, this.channel, shipId));
     const previous = this.held.get(shipId);
     // A newer claim may already have been heard (and fenced this one) while this one was on its way.
     if (!previous || previous.epoch < epoch) this.held.set(shipId, { epoch, value: `${this.instanceId} ${epoch}`, renewedAt: Date.now() });
@@ -127,6 +150,7 @@ export class RedisOwnership implements ShipOwnership {
     if (!shipId || !instanceId || !Number.isFinite(epoch)) return;
     const held = this.held.get(shipId);
     if (held && held.epoch < epoch) this.lose(shipId, held.epoch, `claimed by instance ${instanceId} at epoch ${epoch}`);
+    if (instanceId !== this.instanceId) this.events.emit('claimedElsewhere', shipId, { instanceId, epoch });
   }
 
   private lose(shipId: string, epoch: number, why: string): void {
@@ -136,12 +160,19 @@ export class RedisOwnership implements ShipOwnership {
   }
 
   private async renew(): Promise<void> {
-    const held = [...this.held.entries()];
-    const verdicts = await renewLeases(this.cmd, RENEW, held.map(([shipId, h]) => ({ key: this.ownerKey(shipId), token: h.value, held: h })), this.leaseMs);
-    held.forEach(([shipId, h], i) => {
-      const verdict = verdicts[i];
-      if (verdict?.kind === 'taken') this.lose(shipId, h.epoch, 'the lease was taken or expired');
-      else if (verdict?.kind === 'unreachable') this.lose(shipId, h.epoch, `the lease could not be renewed: ${verdict.message}`);
-    });
+    if (this.renewing) return;
+    this.renewing = true;
+    try {
+      const held = [...this.held.entries()];
+      const leases = held.map(([shipId, h]) => ({ key: this.ownerKey(shipId), token: h.value, held: h, more: { keys: [this.epochKey(shipId)], args: [String(h.epoch)] } }));
+      const verdicts = await renewLeases(this.cmd, RENEW, leases, this.leaseMs);
+      held.forEach(([shipId, h], i) => {
+        const verdict = verdicts[i];
+        if (verdict?.kind === 'taken') this.lose(shipId, h.epoch, 'another instance claimed the ship');
+        else if (verdict?.kind === 'kept' && verdict.reasserted) this.events.emit('reasserted', shipId, h.epoch);
+      });
+    } finally {
+      this.renewing = false;
+    }
   }
 }

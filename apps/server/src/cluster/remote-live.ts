@@ -50,7 +50,10 @@ export class RemoteLive {
   ) {
     this.instanceId = ownership.instanceId;
     this.heartbeatMs = opts.heartbeatMs ?? 1_000;
-    this.sweep = setInterval(() => this.dropSilent(), this.heartbeatMs);
+    this.sweep = setInterval(() => {
+      this.dropSilent();
+      this.followOffline();
+    }, this.heartbeatMs);
     this.sweep.unref();
   }
 
@@ -78,9 +81,30 @@ export class RemoteLive {
     };
   }
 
-  /** Serves watches of ships this instance owns from this live service. */
+  /**
+   * Serves watches of ships this instance owns from this live service, and makes its streams follow
+   * their ship: when a ship's agent connects to another instance (a claim heard from there), or its
+   * link here goes while another instance owns it, every stream of the ship left offline here
+   * opens again through the origin (the new owner). Each heartbeat also looks up the owner of every
+   * ship with streams still offline here, in case a claim went unheard (Redis reconnected).
+   */
   serve(live: LiveService): void {
     this.live = live;
+    this.ownership.events.on('claimedElsewhere', (shipId) => {
+      if (!this.gateway.get(shipId)?.ready) live.reopenShip(shipId);
+    });
+    this.gateway.events.on('offline', (shipId) => void this.followShip(shipId));
+  }
+
+  /** Reopens the ship's offline streams here if another instance owns the ship now. */
+  private async followShip(shipId: string): Promise<void> {
+    try {
+      const owner = await this.ownership.ownerOf(shipId);
+      if (!owner || owner.instanceId === this.instanceId || this.gateway.get(shipId)?.ready) return;
+      this.live?.reopenShip(shipId);
+    } catch (err) {
+      this.log.warn({ err, shipId }, 'remote live: looking up the owner of a ship failed');
+    }
   }
 
   /** Watches served to other instances now (tests, introspection). */
@@ -145,6 +169,15 @@ export class RemoteLive {
     if (!served) return;
     this.served.delete(id);
     served.lease.release();
+  }
+
+  /** One owner look-up at a time for the ships whose streams wait offline here. */
+  private following = false;
+  private followOffline(): void {
+    const ships = this.live?.offlineShips().filter((shipId) => !this.gateway.get(shipId)) ?? [];
+    if (this.following || ships.length === 0) return;
+    this.following = true;
+    void Promise.all(ships.map((shipId) => this.followShip(shipId))).finally(() => (this.following = false));
   }
 
   private dropSilent(): void {

@@ -272,6 +272,21 @@ export class LiveService {
     if (entry?.lingering) this.registry.evict(entry.key, { stop: true });
   }
 
+  /**
+   * The ship's streams are to be had again, through another instance (its agent connected there):
+   * every source of the ship without a stream — offline since its link here went, or waiting to
+   * retry — opens it again through the origin, and its viewers get the new stream's init and
+   * pictures on the sockets they have.
+   */
+  reopenShip(shipId: string): void {
+    for (const s of this.sourcesOf(shipId)) s.onAgentOnline();
+  }
+
+  /** Ships with a stream waiting offline here (their link went and has not come back to this instance). */
+  offlineShips(): string[] {
+    return [...new Set(this.sourcesOf(undefined).filter((s) => s.currentState === 'offline').map((s) => s.shipId))];
+  }
+
   /** Uplinks currently requested from ships (for tests and introspection). */
   activeStreams(): { key: string; shipId: string; viewers: number; definition: number; state: string; lingering: boolean }[] {
     return this.registry.entries().map((e) => ({
@@ -288,11 +303,12 @@ export class LiveService {
     this.registry.stopAll();
   }
 
-  private sourcesOf(shipId: string): LiveSource[] {
+  /** The sources of one ship (undefined: of every ship). */
+  private sourcesOf(shipId: string | undefined): LiveSource[] {
     return this.registry
       .entries()
       .map((e) => e.source)
-      .filter((s) => s.shipId === shipId);
+      .filter((s) => shipId === undefined || s.shipId === shipId);
   }
 
   /** A measure of the ship's uplink backlog (ms): from the ship's report, or the stream lag seen on shore. */
