@@ -49,7 +49,7 @@ describe('live video follows its ship to another instance', () => {
     for (const app of [a, b]) await app.listen({ port: 0, host: '127.0.0.1' });
     key = await a.agentKeys.issue(SHIP);
     token = (await logon(a, 'demo')).token;
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
     await a?.close();

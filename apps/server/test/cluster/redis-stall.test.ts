@@ -89,7 +89,7 @@ describe('ship ownership through a Redis stall', () => {
     for (const app of [a, b]) await app.listen({ port: 0, host: '127.0.0.1' });
     for (const ship of SHIPS) keys.set(ship, await a.agentKeys.issue(ship));
     token = (await logon(b, 'demo')).token;
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
     await a?.close();
