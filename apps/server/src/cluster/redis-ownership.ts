@@ -148,9 +148,11 @@ export class RedisOwnership implements ShipOwnership {
     const [shipId, epochText, instanceId] = message.split(' ');
     const epoch = Number(epochText);
     if (!shipId || !instanceId || !Number.isFinite(epoch)) return;
+    // This instance's own newer claim (a new link of the ship here) replaces the older one in claim().
+    if (instanceId === this.instanceId) return;
     const held = this.held.get(shipId);
     if (held && held.epoch < epoch) this.lose(shipId, held.epoch, `claimed by instance ${instanceId} at epoch ${epoch}`);
-    if (instanceId !== this.instanceId) this.events.emit('claimedElsewhere', shipId, { instanceId, epoch });
+    this.events.emit('claimedElsewhere', shipId, { instanceId, epoch });
   }
 
   private lose(shipId: string, epoch: number, why: string): void {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
 import type { ShipOwner } from '../../src/cluster/ownership.ts';
+import { RedisOwnership } from '../../src/cluster/redis-ownership.ts';
 import { type Database } from '../../src/db/client.ts';
 import { TEST_JWT_SECRET, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
@@ -140,5 +141,21 @@ describe('ship ownership through a Redis stall', () => {
       `[redis stall ${pauseMs} ms > lease ${LEASE_MS} ms] S1001 kept its link and epoch; S1002 (moved during the stall) owned by B ${handedOver} ms after the stall began; ` +
         `a viewer of S1001 on the non-owner waited ${gap} ms for pictures`,
     );
+  });
+
+  it('Redis loses its data (restarted empty): the holder sets its claim back at its epoch; a later claim still fences it', async () => {
+    const holder = await RedisOwnership.connect(redis.url, redisPrefix, { leaseMs: LEASE_MS });
+    const usurper = await RedisOwnership.connect(redis.url, redisPrefix, { leaseMs: LEASE_MS });
+    closers.push(() => holder.close(), () => usurper.close());
+    const lost: number[] = [];
+    holder.events.on('lost', (_ship, epoch) => lost.push(epoch));
+    await holder.claim('S2001');
+    const mine = await holder.claim('S2001');
+    await redis.client.flushdb();
+    await expect.poll(() => ownerOf('S2001'), { timeout: LEASE_MS * 2 }).toEqual({ instanceId: holder.instanceId, epoch: mine.epoch });
+    expect(lost).toEqual([]);
+    const theirs = await usurper.claim('S2001');
+    expect(theirs.epoch).toBe(mine.epoch + 1);
+    await expect.poll(() => lost).toEqual([mine.epoch]);
   });
 });
