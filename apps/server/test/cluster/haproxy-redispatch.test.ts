@@ -1,20 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HAPROXY, haproxyConfig } from '../../../../scripts/demo-cluster.mjs';
-
-/** A free port to give haproxy (it cannot bind port 0 and tell us). */
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+import { freePort } from './dedicated-redis.ts';
 
 /** A stand-in shore instance: /healthz answers 200, anything else answers its name. */
 async function instance(name: string): Promise<{ name: string; port: number; server: Server }> {
