@@ -33,6 +33,7 @@ describe("the demo cluster's haproxy", () => {
     expect(backend).toMatch(/^ {2}option redispatch 1$/m);
     expect(backend).toMatch(/^ {2}retries [1-9]$/m);
     expect(backend).toMatch(/^ {2}retry-on conn-failure$/m);
+    expect(backend).toMatch(/^ {2}http-reuse never$/m);
     expect(backend).toMatch(/^ {2}default-server .*\bfastinter \d+ms\b.*\bon-marked-down shutdown-sessions\b/m);
     expect(backend).toMatch(/^ {2}server shore-1 127\.0\.0\.1:8081 check$/m);
     expect(backend).toMatch(/^ {2}server shore-2 127\.0\.0\.1:8082 check$/m);
