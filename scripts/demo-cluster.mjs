@@ -72,9 +72,7 @@ export function sharedJwtSecret(dataDir) {
  * and its checks have not failed yet) is tried again on another instance (`retries`,
  * `option redispatch 1`: every retry picks another server), so nobody is answered 503 while one
  * instance of several lives; only refused connections are retried (`retry-on conn-failure`: the
- * request never reached a server, so replaying it is safe), and every request gets a connection
- * of its own (`http-reuse never`: none is sent on an idle connection the dead instance held, which
- * would fail after the request left). The health check on /healthz runs
+ * request never reached a server, so replaying it is safe). The health check on /healthz runs
  * every second, every 250 ms once a check failed (`fastinter`), and takes a dead instance out after
  * two failures, so reconnecting agents and browsers land on the living ones.
  */
@@ -100,7 +98,6 @@ export function haproxyConfig(proxyPort, instances) {
     '  retries 3',
     '  option redispatch 1',
     '  retry-on conn-failure',
-    '  http-reuse never',
     '  default-server inter 1s fastinter 250ms downinter 1s fall 2 rise 2 on-marked-down shutdown-sessions',
     ...instances.map((i) => `  server ${i.name} 127.0.0.1:${i.port} check`),
     '',
