@@ -208,13 +208,12 @@ export class PictureInbox {
   private async finishNow(shipId: string, transfer: Transfer): Promise<void> {
     transfer.finishing = true;
     const { meta, owner } = transfer;
-    let inbox = this.inboxes.get(shipId);
     try {
       const verdict = await this.deps.files.complete(shipId, meta);
       if (!verdict.ok && verdict.later) return this.storeLater(shipId, transfer, verdict.reason);
       this.storing.delete(storingKey(shipId, meta.pictureId));
       // The link may have come back while the store was slow: answer on the inbox open now.
-      inbox = this.inboxes.get(shipId);
+      const inbox = this.inboxes.get(shipId);
       if (!verdict.ok) {
         this.deps.log.warn({ shipId, pictureId: meta.pictureId, reason: verdict.reason }, 'picture inbox: a picture from the ship was rejected');
         this.deps.publish({ event: 'failed', shipId, pictureId: meta.pictureId, cameraId: meta.cameraId, code: 'rejected', message: verdict.reason });
@@ -247,8 +246,9 @@ export class PictureInbox {
         if (kept?.file !== verdict.file) await this.deps.files.remove(verdict.file);
         if (kept?.thumbFile !== verdict.thumbFile) await this.deps.files.remove(verdict.thumbFile);
       }
-      if (inbox?.transfer === transfer) inbox.transfer = undefined;
-      inbox?.stream.send({ type: 'pictures.stored', streamId: inbox.stream.id, pictureId: meta.pictureId });
+      const current = this.inboxes.get(shipId);
+      if (current?.transfer === transfer) current.transfer = undefined;
+      current?.stream.send({ type: 'pictures.stored', streamId: current.stream.id, pictureId: meta.pictureId });
       this.deps.publish({ event: 'stored', shipId, pictureId: meta.pictureId, cameraId: meta.cameraId, bytes: meta.bytes, total: meta.bytes });
       this.deps.stored(shipId, meta.pictureId);
     } catch (err) {
