@@ -48,7 +48,7 @@ describe('a picture sent while the object store is stalled crosses the link once
     const natsUrl = new URL(NATS_URL);
     proxy = await tcpProxy(natsUrl.hostname, Number(natsUrl.port || 4222));
     const storage = { ...nats.storage, natsUrl: `nats://127.0.0.1:${proxy.port}` };
-    database = await freshDatabase('pglite');
+    database = await freshDatabase('postgres');
     app = await buildApp({
       database,
       jwtSecret: TEST_JWT_SECRET,
@@ -57,7 +57,7 @@ describe('a picture sent while the object store is stalled crosses the link once
       pictures: { dir: join(dir, 'pictures'), storeRetry: { firstMs: 500, maxMs: 2_000 } },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     proxy?.resume();
     await app?.close();

@@ -47,7 +47,7 @@ describe('a clip exported while the object store is stalled', () => {
     const natsUrl = new URL(NATS_URL);
     proxy = await tcpProxy(natsUrl.hostname, Number(natsUrl.port || 4222));
     const storage = { ...nats.storage, natsUrl: `nats://127.0.0.1:${proxy.port}` };
-    database = await freshDatabase('pglite');
+    database = await freshDatabase('postgres');
     app = await buildApp({
       database,
       jwtSecret: TEST_JWT_SECRET,
@@ -66,7 +66,7 @@ describe('a clip exported while the object store is stalled', () => {
     const page = await api<RecordQueryPage>('POST', '/api/v1/cctv/record/complexQuery/1/20', { cameraId: CAMERA });
     recordingId = page.records[0]!.id;
     segments = await api<RecordingSegment[]>('GET', `/api/v1/cctv/record/segments/${recordingId}`);
-  }, 90_000);
+  }, 180_000);
   afterAll(async () => {
     proxy?.resume();
     await app?.close();
