@@ -173,6 +173,13 @@ export class ShipPictures implements KindHandler<'pictures'> {
         this.outbox.remove(msg.pictureId);
         if (this.sending?.pictureId === msg.pictureId) this.stopSending();
         return this.pump();
+      case 'pictures.storing':
+        // Shore holds it whole and stores it later: wait for its `stored` (it stays in the outbox)
+        // rather than send it again; past the answer time it is offered again, which costs no bytes.
+        if (msg.streamId !== this.inbox || this.sending?.pictureId !== msg.pictureId) return;
+        clearTimeout(this.sending.timer);
+        this.sending.timer = this.answerTimer();
+        return;
       case 'pictures.rejected':
         if (msg.streamId !== this.inbox || this.sending?.pictureId !== msg.pictureId) return;
         this.stopSending();

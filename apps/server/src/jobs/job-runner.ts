@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { backoffMs, isTransientStorageError } from '../storage/transient.ts';
 import { type JobRow, type JobStore, type NewJob } from './job-store.ts';
 
 /** How long a stopping runner waits for its running jobs to be given back to the queue. */
@@ -19,6 +20,8 @@ export interface JobHandler {
   run(ctx: JobContext): Promise<Record<string, unknown> | void>;
   /** Jobs of this kind one instance runs at once. Default 1. */
   concurrency?: number;
+  /** Times a run that failed on a transient storage error is tried again. Default the runner's `transientRetries`. */
+  transientRetries?: number;
 }
 
 export interface JobRunnerOptions {
@@ -31,13 +34,23 @@ export interface JobRunnerOptions {
   pollMs?: number;
   /** Names this instance in the table. Default a random id. */
   instance?: string;
+  /**
+   * A run that fails on a transient storage error (the store timed out, its connection dropped) is
+   * tried again this many times, keeping its claim, after `retryFirstMs` doubling up to
+   * `retryMaxMs`. Defaults 6, 2 s and 60 s (about two minutes of waiting in all).
+   */
+  transientRetries?: number;
+  retryFirstMs?: number;
+  retryMaxMs?: number;
 }
 
 /**
  * Runs persisted jobs. Features register a handler per kind (clip export, picture transfer, …);
  * the runner claims jobs of those kinds from the jobs table — each job by exactly one instance,
  * taking turns between owners — runs them with progress and cancel, and renews their leases, so a
- * job whose instance died is taken up again elsewhere (or here after a restart).
+ * job whose instance died is taken up again elsewhere (or here after a restart). A run that fails
+ * because storage did not answer (a timeout, a dropped connection) is tried again with backoff
+ * while the job stays claimed (its message says so); any other error fails the job at once.
  */
 export class JobRunner {
   readonly store: JobStore;
@@ -177,7 +190,7 @@ export class JobRunner {
     beat.unref();
     const done = (async () => {
       try {
-        const result = await handler.run({ job, signal: abort.signal, progress: (p) => (progress = Math.max(progress, p)) });
+        const result = await this.runWithRetries(handler, { job, signal: abort.signal, progress: (p) => (progress = Math.max(progress, p)) });
         await this.store.finish(job.id, this.instance, { state: 'done', ...(result ? { result } : {}) });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
@@ -199,6 +212,33 @@ export class JobRunner {
     this.running.set(job.id, { kind: job.kind, abort, done });
   }
 
+  /**
+   * Runs the handler; a run that fails on a transient storage error is run again after a backoff
+   * (the lease is renewed meanwhile, cancel and stop still abort it). Out of tries, the job fails
+   * with what storage last said and how long it was tried.
+   */
+  private async runWithRetries(handler: JobHandler, ctx: JobContext): Promise<Record<string, unknown> | void> {
+    const retries = handler.transientRetries ?? this.opts.transientRetries ?? 6;
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await handler.run(ctx);
+      } catch (err) {
+        if (ctx.signal.aborted || !isTransientStorageError(err)) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        if (attempt > retries) {
+          throw new Error(`storage did not answer (${message}) in ${attempt} tries over ${Math.round((Date.now() - started) / 1000)} s; gave up`, { cause: err });
+        }
+        const wait = backoffMs(attempt, this.opts.retryFirstMs ?? 2_000, this.opts.retryMaxMs ?? 60_000);
+        this.opts.log.warn({ err, jobId: ctx.job.id, kind: ctx.job.kind, attempt, retryInMs: wait }, 'job: storage did not answer; trying again');
+        await this.store
+          .note(ctx.job.id, this.instance, `storage did not answer (${message}); trying again in ${Math.ceil(wait / 1000)} s (try ${attempt + 1} of ${retries + 1})`)
+          .catch(() => undefined);
+        await abortableSleep(wait, ctx.signal);
+      }
+    }
+  }
+
   /** Back to the queue without waiting (the database may be away; then the lease ends instead). */
   private giveBack(job: JobRow): void {
     const done = this.store
@@ -214,4 +254,20 @@ export class JobRunner {
     this.idleWaiters = [];
     for (const w of waiters) w();
   }
+}
+
+/** Waits `ms`; rejects with the signal's reason as soon as it is aborted. */
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }

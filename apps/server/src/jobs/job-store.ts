@@ -140,6 +140,14 @@ export class JobStore {
     return { cancel: row === undefined || row.cancel };
   }
 
+  /** Says what a running job is doing (e.g. waiting to try again) in its message, which finishing replaces. */
+  async note(id: string, instance: string, message: string): Promise<void> {
+    await this.db
+      .update(t.jobs)
+      .set({ message })
+      .where(and(eq(t.jobs.id, id), eq(t.jobs.instance, instance), eq(t.jobs.state, 'running')));
+  }
+
   async finish(id: string, instance: string, outcome: { state: 'done'; result?: Record<string, unknown> } | { state: 'failed' | 'cancelled'; message: string }): Promise<void> {
     await this.db
       .update(t.jobs)

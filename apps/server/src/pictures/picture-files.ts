@@ -4,6 +4,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import sharp from 'sharp';
 import type { PictureMeta } from '@ship-cctv/protocol';
 import { ObjectNotFoundError, type ObjectStore } from '../storage/object-store.ts';
+import { isTransientStorageError } from '../storage/transient.ts';
 
 /** Shore thumbnails are this wide (a gallery cell); the ship's own are smaller. */
 export const SHORE_THUMB_WIDTH = 320;
@@ -11,7 +12,12 @@ export const SHORE_THUMB_WIDTH = 320;
 /** A name safe as one path segment. */
 const segment = (s: string) => s.replace(/[^\w.-]/g, '_');
 
-export type Verdict = { ok: true; file: string; thumbFile: string; thumbBytes: number } | { ok: false; reason: string };
+/**
+ * What became of a picture whose last byte arrived: stored; refused (`later` absent: not the
+ * picture offered, thrown away); or good but not stored yet (`later`: the shared store did not
+ * take it for a reason that may pass — the bytes stay in `incoming/` for another try).
+ */
+export type Verdict = { ok: true; file: string; thumbFile: string; thumbBytes: number } | { ok: false; reason: string; later?: true };
 
 /**
  * Picture files on shore, under one folder (DATA_DIR/pictures): `<ship>/<yyyy-mm-dd>/<id>.jpg`
@@ -114,12 +120,15 @@ export class PictureFiles {
     const file = `${base}.jpg`;
     const thumbFile = `${base}.thumb.jpg`;
     if (this.shared) {
-      // Shared before it counts as stored: a picture the store refused is sent again by the ship.
+      // Shared before it counts as stored. A store that is slow or away keeps the picture here
+      // for another try (its bytes need not cross again); one that refuses it for good has the
+      // ship send it again.
       try {
         await this.shared.put(PictureFiles.key(file), bytes);
         await this.shared.put(PictureFiles.key(thumbFile), thumb);
       } catch (err) {
-        return reject(`the shared store did not take it: ${err instanceof Error ? err.message : String(err)}`);
+        const reason = `the shared store did not take it: ${err instanceof Error ? err.message : String(err)}`;
+        return isTransientStorageError(err) ? { ok: false, reason, later: true } : reject(reason);
       }
     }
     mkdirSync(dirname(this.path(file)), { recursive: true });

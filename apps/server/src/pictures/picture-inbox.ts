@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type AgentMessageOf, type PictureEvent, type PictureMeta, type SnapshotTaskSpec, type TaskShotReport, decodePictureChunk } from '@ship-cctv/protocol';
 import type { AgentGateway, LinkStream } from '../agent-link/gateway.ts';
+import { backoffMs } from '../storage/transient.ts';
 import type { PictureFiles } from './picture-files.ts';
 import type { NewPictureRow, PictureIndex } from './picture-index.ts';
 
@@ -23,12 +24,22 @@ export interface PictureInboxDeps {
   log: FastifyBaseLogger;
   /** Progress is told at most this often per picture. Default 250 ms. */
   progressEveryMs?: number;
+  /** A picture the shared store did not take yet is tried again after this, doubling up to `maxMs`. Default 2 s to 60 s. */
+  storeRetry?: { firstMs: number; maxMs: number };
   /** Snapshot tasks: what each ship is to hold, and what it says it holds and shot. */
   tasks?: {
     specsFor(shipId: string): Promise<SnapshotTaskSpec[]>;
     held(shipId: string, taskIds: readonly string[]): Promise<void>;
     shots(shipId: string, taskId: string, shots: readonly TaskShotReport[]): Promise<void>;
   };
+}
+
+/** A picture held whole in `incoming/` that the shared store has not taken yet, tried again later. */
+interface Storing {
+  transfer: Transfer;
+  /** Tries so far. */
+  attempts: number;
+  timer: NodeJS.Timeout | undefined;
 }
 
 interface Transfer {
@@ -49,10 +60,17 @@ interface Transfer {
  * (what it holds of the picture in `incoming/`, kept across outages and restarts of either
  * end), appends the chunks, and once the last byte is in checks the picture (size, checksum, a
  * JPEG that decodes) before it stores it and answers `stored`. Bytes that are not the picture
- * are thrown away and answered `rejected`: the ship sends it again from the start.
+ * are thrown away and answered `rejected`: the ship sends it again from the start. A good picture
+ * the shared store does not take yet (slow or away) stays whole in `incoming/`, is answered
+ * `storing` (the ship waits, and an offer of it again is answered `storing` with no bytes asked
+ * for), and is stored in the background, tried again with backoff until the store takes it; then
+ * `stored` goes on the ship's inbox open at that moment.
  */
 export class PictureInbox {
   private readonly inboxes = new Map<string, { stream: LinkStream<'pictures'>; transfer: Transfer | undefined }>();
+  private readonly storing = new Map<string, Storing>();
+  /** Pictures being checked and stored right now (`ship/picture`). */
+  private readonly finishing = new Set<string>();
   private readonly onOnline = (shipId: string) => this.open(shipId);
 
   constructor(private readonly deps: PictureInboxDeps) {
@@ -64,6 +82,14 @@ export class PictureInbox {
     this.deps.gateway.events.off('online', this.onOnline);
     for (const inbox of this.inboxes.values()) inbox.stream.close();
     this.inboxes.clear();
+    // What waits for the store stays in incoming/: the ship offers it again, and it is stored then.
+    for (const s of this.storing.values()) clearTimeout(s.timer);
+    this.storing.clear();
+  }
+
+  /** Pictures held whole here that the shared store has not taken yet. */
+  get waitingForStore(): number {
+    return this.storing.size;
   }
 
   private open(shipId: string): void {
@@ -118,6 +144,14 @@ export class PictureInbox {
       stream.send({ type: 'pictures.stored', streamId: stream.id, pictureId: meta.pictureId });
       return;
     }
+    const key = storingKey(shipId, meta.pictureId);
+    if (this.storing.has(key)) {
+      // Held whole here, waiting for the store: no byte of it is asked for again.
+      stream.send({ type: 'pictures.storing', streamId: stream.id, pictureId: meta.pictureId });
+      return;
+    }
+    // Being checked and stored now (offered again meanwhile): its answer follows when that is done.
+    if (this.finishing.has(key)) return;
     const owner = await this.deps.ownerOf(shipId, meta.cameraId);
     if (!owner) {
       stream.send({ type: 'pictures.rejected', streamId: stream.id, pictureId: meta.pictureId, reason: `camera ${meta.cameraId} is not known on shore` });
@@ -161,11 +195,25 @@ export class PictureInbox {
   }
 
   private async finish(shipId: string, transfer: Transfer): Promise<void> {
+    const key = storingKey(shipId, transfer.meta.pictureId);
+    if (this.finishing.has(key)) return;
+    this.finishing.add(key);
+    try {
+      await this.finishNow(shipId, transfer);
+    } finally {
+      this.finishing.delete(key);
+    }
+  }
+
+  private async finishNow(shipId: string, transfer: Transfer): Promise<void> {
     transfer.finishing = true;
     const { meta, owner } = transfer;
-    const inbox = this.inboxes.get(shipId);
     try {
       const verdict = await this.deps.files.complete(shipId, meta);
+      if (!verdict.ok && verdict.later) return this.storeLater(shipId, transfer, verdict.reason);
+      this.storing.delete(storingKey(shipId, meta.pictureId));
+      // The link may have come back while the store was slow: answer on the inbox open now.
+      const inbox = this.inboxes.get(shipId);
       if (!verdict.ok) {
         this.deps.log.warn({ shipId, pictureId: meta.pictureId, reason: verdict.reason }, 'picture inbox: a picture from the ship was rejected');
         this.deps.publish({ event: 'failed', shipId, pictureId: meta.pictureId, cameraId: meta.cameraId, code: 'rejected', message: verdict.reason });
@@ -198,14 +246,40 @@ export class PictureInbox {
         if (kept?.file !== verdict.file) await this.deps.files.remove(verdict.file);
         if (kept?.thumbFile !== verdict.thumbFile) await this.deps.files.remove(verdict.thumbFile);
       }
-      if (inbox?.transfer === transfer) inbox.transfer = undefined;
-      inbox?.stream.send({ type: 'pictures.stored', streamId: inbox.stream.id, pictureId: meta.pictureId });
+      const current = this.inboxes.get(shipId);
+      if (current?.transfer === transfer) current.transfer = undefined;
+      current?.stream.send({ type: 'pictures.stored', streamId: current.stream.id, pictureId: meta.pictureId });
       this.deps.publish({ event: 'stored', shipId, pictureId: meta.pictureId, cameraId: meta.cameraId, bytes: meta.bytes, total: meta.bytes });
       this.deps.stored(shipId, meta.pictureId);
     } catch (err) {
       transfer.finishing = false;
+      this.storing.delete(storingKey(shipId, meta.pictureId));
       this.deps.log.error({ err, shipId, pictureId: meta.pictureId }, 'picture inbox: storing a picture failed');
     }
+  }
+
+  /**
+   * The picture is good and held whole in `incoming/`, but the shared store did not take it: the
+   * ship hears `storing` (it waits instead of sending it again) and the store is tried again later.
+   */
+  private storeLater(shipId: string, transfer: Transfer, reason: string): void {
+    const { meta } = transfer;
+    const key = storingKey(shipId, meta.pictureId);
+    const entry = this.storing.get(key) ?? { transfer, attempts: 0, timer: undefined };
+    entry.attempts++;
+    this.storing.set(key, entry);
+    const inbox = this.inboxes.get(shipId);
+    if (inbox?.transfer === transfer) inbox.transfer = undefined;
+    if (entry.attempts === 1) inbox?.stream.send({ type: 'pictures.storing', streamId: inbox.stream.id, pictureId: meta.pictureId });
+    const { firstMs, maxMs } = this.deps.storeRetry ?? { firstMs: 2_000, maxMs: 60_000 };
+    const wait = backoffMs(entry.attempts, firstMs, maxMs);
+    this.deps.log.warn({ shipId, pictureId: meta.pictureId, attempts: entry.attempts, retryInMs: wait, reason }, 'picture inbox: the store did not take a picture yet; it is held here and tried again');
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined;
+      if (this.storing.get(key) !== entry) return;
+      void this.finish(shipId, transfer);
+    }, wait);
+    entry.timer.unref();
   }
 
   private progress(shipId: string, transfer: Transfer, held: number, force: boolean): void {
@@ -215,3 +289,5 @@ export class PictureInbox {
     this.deps.publish({ event: 'progress', shipId, pictureId: transfer.meta.pictureId, cameraId: transfer.meta.cameraId, bytes: held, total: transfer.meta.bytes });
   }
 }
+
+const storingKey = (shipId: string, pictureId: string) => `${shipId}/${pictureId}`;

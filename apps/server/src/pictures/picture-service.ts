@@ -41,6 +41,8 @@ export interface PictureServiceOptions {
   defaultListLimit: number;
   /** The longest time range one list covers. */
   maxRangeMs: number;
+  /** A picture the shared store did not take yet is tried again after `firstMs`, doubling up to `maxMs`. */
+  storeRetry: { firstMs: number; maxMs: number };
 }
 
 export const PICTURE_DEFAULTS: PictureServiceOptions = {
@@ -49,6 +51,7 @@ export const PICTURE_DEFAULTS: PictureServiceOptions = {
   maxBytes: 20 * 1024 ** 3,
   defaultListLimit: 48,
   maxRangeMs: 31 * 86_400_000,
+  storeRetry: { firstMs: 2_000, maxMs: 60_000 },
 };
 
 /** The picture config (spec §9: 720) is a 1280×720 picture unless the ship's definitions name it. */
@@ -110,6 +113,7 @@ export class PictureService {
       stored: (_shipId, pictureId) => this.arrived(pictureId),
       log,
       tasks: this.tasks,
+      storeRetry: this.opts.storeRetry,
     });
     streams.events.on('nudged', this.onNudged);
   }

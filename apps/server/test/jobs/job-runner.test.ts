@@ -204,6 +204,47 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the job runner on %s', (kin
     }
   });
 
+  it('runs a job again with backoff after a transient storage error; any other error, or running out of tries, fails it with a clear message', async () => {
+    const timeout = () => Object.assign(new Error('timeout'), { name: 'TimeoutError' });
+    const runs = new Map<string, number[]>();
+    const notes: (string | null)[] = [];
+    const r = runner({ transientRetries: 3, retryFirstMs: 100, retryMaxMs: 400 });
+    r.register('test.flaky', {
+      concurrency: 3,
+      run: async ({ job }) => {
+        const times = runs.get(job.id) ?? [];
+        times.push(Date.now());
+        runs.set(job.id, times);
+        notes.push((await store.get(job.id))?.message ?? null);
+        const { failures, permanent } = job.payload as { failures: number; permanent?: boolean };
+        if (permanent) throw new Error('no such recording');
+        if (times.length <= failures) throw timeout();
+        return { runs: times.length };
+      },
+    });
+    r.start();
+    const recovers = await r.enqueue({ kind: 'test.flaky', owner: 'u1', payload: { failures: 2 } });
+    const permanent = await r.enqueue({ kind: 'test.flaky', owner: 'u2', payload: { failures: 0, permanent: true } });
+    const never = await r.enqueue({ kind: 'test.flaky', owner: 'u3', payload: { failures: 99 } });
+    if (!recovers || !permanent || !never) throw new Error('not enqueued');
+
+    await expect.poll(() => state(recovers.id), { timeout: 10_000 }).toBe('done');
+    expect(await store.get(recovers.id)).toMatchObject({ result: { runs: 3 }, message: null, attempts: 1 });
+    const [t0, t1, t2] = runs.get(recovers.id)!;
+    // Backoff: 100 ms, then 200 ms.
+    expect(t1! - t0!).toBeGreaterThanOrEqual(90);
+    expect(t2! - t1!).toBeGreaterThanOrEqual(190);
+    expect(notes).toContain('storage did not answer (timeout); trying again in 1 s (try 2 of 4)');
+
+    await expect.poll(() => state(permanent.id)).toBe('failed');
+    expect((await store.get(permanent.id))?.message).toBe('no such recording');
+    expect(runs.get(permanent.id)).toHaveLength(1);
+
+    await expect.poll(() => state(never.id), { timeout: 10_000 }).toBe('failed');
+    expect((await store.get(never.id))?.message).toMatch(/^storage did not answer \(timeout\) in 4 tries over \d+ s; gave up$/);
+    expect(runs.get(never.id)).toHaveLength(4);
+  });
+
   it('enqueues a scheduled run once however many instances fire it', async () => {
     const r1 = runner({ instance: 's1' });
     const r2 = runner({ instance: 's2' });

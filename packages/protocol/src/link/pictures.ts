@@ -14,7 +14,10 @@ import { CameraId, EpochMs, StreamId, Text } from './common.ts';
  * after which the ship takes the picture out of its outbox (it stays in the ship's store). A
  * picture shore already has is answered `stored` at once (de-duplication by picture id); bytes
  * that do not make the picture offered (checksum, not a JPEG) are answered `rejected`, thrown
- * away, and offered again from the first byte.
+ * away, and offered again from the first byte. A good picture shore's store does not take at once
+ * (slow or away) is answered `storing`: shore holds it whole and stores it later, so the ship
+ * waits for `stored` rather than sending it again (an agent that does not know `storing` offers it
+ * again after its answer time, and costs only the offer).
  *
  * Thumbnails of a `list` answer follow it as binary frames on the request's stream:
  * `[index u16 BE][JPEG]`, index into `pictures`.
@@ -148,6 +151,12 @@ export const PicturesShoreMessages = [
   Type.Object({ type: Type.Literal('pictures.resume'), streamId: StreamId, pictureId: PictureId, offset: Type.Integer({ minimum: 0, maximum: PICTURE_MAX_BYTES }) }),
   /** Inbox: shore holds the picture; the ship may take it out of its outbox. */
   Type.Object({ type: Type.Literal('pictures.stored'), streamId: StreamId, pictureId: PictureId }),
+  /**
+   * Inbox: shore holds the whole picture, checked, but its store has not taken it yet (slow or
+   * away); shore keeps trying and says `stored` when it has. The ship keeps the picture in its
+   * outbox and waits: an offer of it again is answered `storing` with no bytes asked for.
+   */
+  Type.Object({ type: Type.Literal('pictures.storing'), streamId: StreamId, pictureId: PictureId }),
   /** Inbox: what arrived is not the picture offered; shore threw it away. Offer it again from the start. */
   Type.Object({ type: Type.Literal('pictures.rejected'), streamId: StreamId, pictureId: PictureId, reason: Text }),
   /**
