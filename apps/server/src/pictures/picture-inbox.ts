@@ -111,7 +111,7 @@ export class PictureInbox {
     if (msg.type !== 'pictures.offer') return;
     const { stream } = inbox;
     const meta = msg.picture;
-    if (await this.deps.index.get(meta.pictureId)) {
+    if (await heldFor(this.deps.index, shipId, meta.pictureId)) {
       // Delivered before (an acknowledgement lost with the link): shore keeps the one it has.
       inbox.transfer = undefined;
       this.deps.files.discard(shipId, meta.pictureId);
@@ -214,4 +214,13 @@ export class PictureInbox {
     transfer.lastProgressAt = now;
     this.deps.publish({ event: 'progress', shipId, pictureId: transfer.meta.pictureId, cameraId: transfer.meta.cameraId, bytes: held, total: transfer.meta.bytes });
   }
+}
+
+/**
+ * Whether shore holds this ship's picture of that id. Another ship's picture of the same id counts
+ * as none: a ship learns nothing of other ships' pictures from the inbox's answers (it is asked for
+ * the bytes as for an unknown id; the insert then keeps the other ship's picture).
+ */
+async function heldFor(index: Pick<PictureIndex, 'get'>, shipId: string, pictureId: string): Promise<boolean> {
+  return (await index.get(pictureId))?.shipId === shipId;
 }
