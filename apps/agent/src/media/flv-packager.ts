@@ -2,7 +2,7 @@ import { AccessUnitJoiner, type VideoPacket } from './access-unit.ts';
 import { type AvcConfig, parseAvcConfig } from './avc.ts';
 import { FlvReader } from './flv.ts';
 import { type AudioRun, TRACK_ID, initSegment, mediaFragment, withProducerTime } from '@ship-cctv/media';
-import { AAC_FRAME_SAMPLES, AAC_PRIMING_SAMPLES, aacLcConfig } from './aac.ts';
+import { AAC_FRAME_SAMPLES, AAC_PRIMING_SAMPLES, aacLcConfig, sameAacConfig } from './aac.ts';
 import { type Fmp4Unit, asBuffer } from './fmp4.ts';
 
 /**
@@ -99,14 +99,16 @@ export class FlvToFmp4 implements Fmp4Source {
 
   /**
    * Feeds the encoder's sound output (FLV of AAC frames) in order. Returns a new init segment only
-   * when the encoder's AudioSpecificConfig differs from the expected one (never for our encoder).
+   * when the encoder's AudioSpecificConfig describes other sound than the expected one (never for
+   * our encoder, whose config only adds an explicit "no SBR" to it: see sameAacConfig).
    */
   pushAudio(chunk: Uint8Array): Fmp4Unit[] {
     const out: Fmp4Unit[] = [];
     if (!this.opts.audio) throw new Error('sound fed to a stream without a sound track');
     for (const item of this.audioFlv.push(chunk)) {
       if (item.kind === 'audioConfig') {
-        if (this.audioConfig?.equals(item.config)) continue;
+        // The config the init segment named already (byte for byte, or the same sound said longer).
+        if (this.audioConfig && (this.audioConfig.equals(item.config) || sameAacConfig(this.audioConfig, item.config))) continue;
         this.audioConfig = Buffer.from(item.config);
         if (this.config && this.lastInit) out.push(this.init(this.lastInit.width, this.lastInit.height));
       } else if (item.kind === 'audio') {

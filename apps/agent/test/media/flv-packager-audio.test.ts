@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RelaySplitter, type InitSegment, type MediaFragment } from '../../../server/src/media/fmp4.ts';
+import { aacLcConfig, sameAacConfig } from '../../src/media/aac.ts';
 import { LIVE_SOUND, syntheticCameraArgs } from '../../src/media/ffmpeg-args.ts';
 import { FlvToFmp4 } from '../../src/media/flv-packager.ts';
 import type { Fmp4Unit } from '../../src/media/fmp4.ts';
@@ -58,6 +59,26 @@ describe('FlvToFmp4 with sound', () => {
     const runs = fragments.flatMap((f) => f.tracks.filter((t) => t.trackId === 2));
     expect(counted).toBe(runs.reduce((n, t) => n + t.bytes, 0));
     expect(counted).toBeGreaterThan(3 * 2000);
+  });
+
+  it("one init segment when the encoder's sound config comes after the first picture (its explicit no-SBR tail is the same sound)", () => {
+    const packager = new FlvToFmp4({ frameRate: encode.frameRate, audio: LIVE_SOUND });
+    const first = packager.push(readFileSync(join(tmp.dir, 'v.flv')));
+    expect(first.filter((u) => u.kind === 'init')).toHaveLength(1);
+    const later = packager.pushAudio(readFileSync(join(tmp.dir, 'a.flv')));
+    expect(later.filter((u) => u.kind === 'init')).toHaveLength(0);
+  });
+
+  it('tells the same AAC-LC sound from other sound', () => {
+    const expected = aacLcConfig(16_000, 1);
+    expect(sameAacConfig(expected, Buffer.from([0x14, 0x08]))).toBe(true);
+    // ffmpeg's own: sync extension 0x2B7, SBR (type 5) absent.
+    expect(sameAacConfig(expected, Buffer.from([0x14, 0x08, 0x56, 0xe5, 0x00]))).toBe(true);
+    // SBR present (HE-AAC), another rate, another channel count: other sound, a new init segment.
+    expect(sameAacConfig(expected, Buffer.from([0x14, 0x08, 0x56, 0xe5, 0x80]))).toBe(false);
+    expect(sameAacConfig(expected, aacLcConfig(48_000, 1))).toBe(false);
+    expect(sameAacConfig(expected, aacLcConfig(16_000, 2))).toBe(false);
+    expect(sameAacConfig(expected, Buffer.from([0x14]))).toBe(false);
   });
 
   it('ffmpeg reads both tracks back, and the tick sits at each whole UTC second of the picture', async () => {

@@ -16,6 +16,7 @@ import {
 } from '@ship-cctv/protocol';
 import type { StatusService } from '../status/status-service.ts';
 import { AgentConnection, type LinkCounter, type LivenessOptions, SHORE_VERSIONS } from './connection.ts';
+import { LogLimiter, type LogLimiterOptions } from '../lib/log-limiter.ts';
 
 /** Close code sent to an older connection of a ship when a newer one arrives. */
 export const CLOSE_REPLACED = 4000;
@@ -154,13 +155,18 @@ export class AgentGateway {
   /** Stream ids are unique on this instance (whatever the ship and kind), which keeps logs unambiguous. */
   private nextStreamId = 1;
   readonly events = new EventEmitter<GatewayEvents>();
+  /** Warnings about what a ship sent, at most a few a minute per ship (one ship cannot flood the log). */
+  private readonly shipWarnings: LogLimiter;
 
   constructor(
     private readonly status: StatusService,
     private readonly counterFor: (shipId: string) => LinkCounter,
     private readonly liveness: LivenessOptions,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    warnings: LogLimiterOptions = {},
+  ) {
+    this.shipWarnings = new LogLimiter(log, warnings);
+  }
 
   get(shipId: string): AgentConnection | undefined {
     return this.connections.get(shipId);
@@ -240,7 +246,7 @@ export class AgentGateway {
     conn.on('message', (msg) => {
       this.handle(conn, msg).catch((err: unknown) => this.log.error({ err, shipId }, 'agent message failed'));
     });
-    conn.on('refused', (reason) => this.log.warn({ shipId, reason }, 'agent message refused'));
+    conn.on('refused', (reason) => this.shipWarnings.warn('shipId', shipId, { reason }, 'agent message refused'));
     conn.on('close', (reason) => {
       this.log.info({ shipId, reason }, 'agent disconnected');
       for (const r of [...this.streams.values()]) if (r.conn === conn) r.lost(`ship link closed: ${reason}`);
@@ -253,6 +259,7 @@ export class AgentGateway {
   }
 
   closeAll(): void {
+    this.shipWarnings.close();
     for (const conn of this.connections.values()) conn.close(1001, 'server shutting down');
     this.connections.clear();
   }
@@ -271,7 +278,7 @@ export class AgentGateway {
 
   private drop(d: Dropped): void {
     if (d.reason === 'closed') this.log.debug(d, 'agent link message for a stream closed here dropped');
-    else this.log.warn(d, 'agent link message dropped');
+    else this.shipWarnings.warn('shipId', d.shipId, d, 'agent link message dropped');
     this.events.emit('dropped', d);
   }
 

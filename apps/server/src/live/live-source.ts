@@ -102,6 +102,8 @@ export class LiveSource implements Source {
   private stateReason: string | undefined;
   private effective: DefinitionModel;
   private codec: MediaServerMessage | undefined;
+  /** The current stream's init segment, once it came. */
+  private init: InitSegment | undefined;
   private timescale = 0;
   private readonly lag = new LagMeter();
   private retryTimer: NodeJS.Timeout | undefined;
@@ -210,6 +212,10 @@ export class LiveSource implements Source {
       // is left of these bytes belongs to the stream that just ended.
       if (this.stream !== stream) return;
       if (unit.kind === 'init') {
+        // The same init again (an encoder repeating itself) changes nothing: viewers and the
+        // recorder carry on with the stream they have, with no second codec message or recording.
+        if (this.init && sameBytes(this.init.data, unit.data)) continue;
+        this.init = unit;
         this.codec = {
           type: 'codec',
           mime: mimeFor(unit),
@@ -262,6 +268,7 @@ export class LiveSource implements Source {
     this.stream = stream;
     this.local = opened.relayed !== true;
     this.splitter = new RelaySplitter();
+    this.init = undefined;
     stream.send({ type: 'live.start', streamId: stream.id, cameraId: this.deps.cameraId, encode: encodeSpec(this.effective), audio: this.deps.audio ?? false });
     if (this.state !== 'playing') this.setState('starting');
   }
@@ -274,6 +281,7 @@ export class LiveSource implements Source {
     // Joiners must not get the ended stream's init or pictures: they wait for the next stream's.
     this.hub.reset();
     this.codec = undefined;
+    this.init = undefined;
     for (const tap of this.taps()) tap.end(this);
     stream.send({ type: 'live.stop', streamId: stream.id });
     stream.close();
@@ -289,4 +297,8 @@ export class LiveSource implements Source {
     this.stateReason = reason;
     for (const v of this.viewers) v.sendJson({ type: 'status', state, ...(reason ? { reason } : {}) });
   }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0;
 }

@@ -137,7 +137,7 @@ export class PictureInbox {
     if (msg.type !== 'pictures.offer') return;
     const { stream } = inbox;
     const meta = msg.picture;
-    if (await this.deps.index.get(meta.pictureId)) {
+    if (await heldFor(this.deps.index, shipId, meta.pictureId)) {
       // Delivered before (an acknowledgement lost with the link): shore keeps the one it has.
       inbox.transfer = undefined;
       this.deps.files.discard(shipId, meta.pictureId);
@@ -291,3 +291,12 @@ export class PictureInbox {
 }
 
 const storingKey = (shipId: string, pictureId: string) => `${shipId}/${pictureId}`;
+
+/**
+ * Whether shore holds this ship's picture of that id. Another ship's picture of the same id counts
+ * as none: a ship learns nothing of other ships' pictures from the inbox's answers (it is asked for
+ * the bytes as for an unknown id; the insert then keeps the other ship's picture).
+ */
+async function heldFor(index: Pick<PictureIndex, 'get'>, shipId: string, pictureId: string): Promise<boolean> {
+  return (await index.get(pictureId))?.shipId === shipId;
+}

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { backoffDelay, type DefinitionModel } from '@ship-cctv/protocol';
@@ -9,11 +9,18 @@ import type { NewRecording, NewSegment } from './store.ts';
 /** Retries of an index operation the database refused. */
 const INDEX_RETRY = { minMs: 250, maxMs: 30_000 };
 
+/**
+ * A recording that ends shorter than this, within its first segment, is not kept: a stream that
+ * ended or changed at once would list as a 0:00 recording beside the real one.
+ */
+export const MIN_RECORDING_MS = 1_000;
+
 /** What a camera recorder needs of the index. */
 export interface RecorderIndex {
   createRecording(r: NewRecording): Promise<void>;
   addSegment(s: NewSegment): Promise<void>;
   closeRecording(id: string): Promise<boolean>;
+  deleteRecording(id: string): Promise<void>;
 }
 
 export type RecordingEvent =
@@ -299,11 +306,29 @@ export class CameraRecorder {
   private finishRun(): void {
     const run = this.run;
     if (!run) return;
+    const seg = run.segment;
+    if (seg?.seq === 0 && ((seg.endTick - seg.startTick) * 1000) / run.init.timescale < MIN_RECORDING_MS) return this.discardRun(run, seg);
     this.closeSegment();
     this.run = undefined;
     // After the last segment's file work, which queues its indexing.
     this.enqueue('closing a recording', async () => {
       this.enqueueIndex('closing a recording', () => this.closeIndexed(run));
+    });
+  }
+
+  /** Drops a run still in its first segment and too short to keep: its file, its folder, its row. */
+  private discardRun(run: Run, seg: Segment): void {
+    run.segment = undefined;
+    this.run = undefined;
+    this.enqueue('discarding a recording cut short', async () => {
+      await seg.file?.abort();
+      await rm(join(this.deps.root, run.recordingId), { recursive: true, force: true });
+      // After its creation (queued before): the row goes, and the recording is said to have stopped.
+      this.enqueueIndex('discarding a recording cut short', async () => {
+        if (run.failed) return;
+        await this.deps.index.deleteRecording(run.recordingId);
+        this.deps.onEvent({ kind: 'stopped', cameraId: this.deps.cameraId, recordingId: run.recordingId, configId: run.configId, start: run.startMs, end: run.startMs });
+      });
     });
   }
 

@@ -168,6 +168,9 @@ export class RecorderService implements LiveMediaTap {
   // LiveMediaTap ---------------------------------------------------------------------------------
 
   init(source: LiveSource, init: InitSegment, model: DefinitionModel): void {
+    const known = this.sources.get(source);
+    // The same init again is the same stream: the recording goes on.
+    if (known && known.model.id === model.id && Buffer.compare(known.init.data, init.data) === 0) return;
     this.sources.set(source, { init, model });
     const rec = this.recorders.get(source.cameraId);
     // A new init of the source being recorded (a restart) starts a new recording.

@@ -73,4 +73,40 @@ describe('LiveSource', () => {
     source.stop();
     expect(sent.map((m) => m.type)).toEqual(['live.start', 'live.stop']);
   });
+
+  it('passes an identical init segment of the running stream on to no one: one codec message, one init to viewers and taps', async () => {
+    const clip = await loadClip(2);
+    let handler: StreamHandler<'live'> | undefined;
+    const tapped: string[] = [];
+    const source = new LiveSource({
+      shipId: 'S1',
+      cameraId: 'S1-C01-1',
+      requested: model(6, 640, 360),
+      lowest: model(5, 320, 180),
+      log: pino({ level: 'silent' }),
+      taps: new Set([{ init: () => tapped.push('init'), fragment: () => tapped.push('fragment'), end: () => tapped.push('end') }]),
+      openStream: (h) => {
+        handler = h;
+        const stream = { shipId: 'S1', kind: 'live', id: 1, open: true, send: () => undefined, sendBinary: () => undefined, close: () => undefined } as unknown as LinkStream<'live'>;
+        return { ok: true, stream };
+      },
+    });
+    const json: string[] = [];
+    const sent: string[] = [];
+    source.addViewer({
+      sendJson: (m) => json.push(m.type),
+      consumer: { send: (_data, unit) => sent.push(unit.kind), bufferedAmount: () => 0, drop: () => undefined },
+    });
+    source.start();
+    handler?.data?.(clip.init);
+    for (const f of clip.fragments.slice(0, 5)) handler?.data?.(f);
+    handler?.data?.(new Uint8Array(clip.init));
+    for (const f of clip.fragments.slice(5, 10)) handler?.data?.(f);
+    expect(json.filter((t) => t === 'codec')).toHaveLength(1);
+    expect(tapped.filter((t) => t === 'init')).toHaveLength(1);
+    expect(tapped.filter((t) => t === 'fragment')).toHaveLength(10);
+    expect(sent.filter((k) => k === 'init')).toHaveLength(1);
+    expect(sent.filter((k) => k === 'fragment').length).toBeGreaterThan(5);
+    source.stop();
+  });
 });

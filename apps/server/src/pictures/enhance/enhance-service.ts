@@ -1,6 +1,4 @@
-import { fork } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import { type EnhanceJob, ENHANCE_MAX_INPUT } from '@ship-cctv/protocol';
 import type { JobContext, JobRunner } from '../../jobs/job-runner.ts';
@@ -9,6 +7,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../../lib/envelope.ts
 import type { Access } from '../../services/access.ts';
 import type { PictureFiles } from '../picture-files.ts';
 import type { PictureIndex } from '../picture-index.ts';
+import { forkEnhancement } from './enhance-child.ts';
 import type { Scale } from './esrgan.ts';
 
 export const ENHANCE_JOB_KIND = 'picture.enhance';
@@ -112,8 +111,7 @@ export class EnhanceService {
       await this.deps.files.share(payload.output);
       return { output: payload.output, bytes: statSync(output).size };
     }
-    const script = fileURLToPath(new URL('./enhance-process.ts', import.meta.url));
-    const child = fork(script, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = forkEnhancement();
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
     return new Promise((resolve, reject) => {

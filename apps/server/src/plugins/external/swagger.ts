@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { PRODUCT_VERSION, TOKEN_HEADER } from '@ship-cctv/protocol';
+import { DOCS_CSP } from '../app/security-headers.ts';
 
 /** OpenAPI document generated from the route schemas, with Swagger UI at /docs. */
 export default fp(async (app) => {
@@ -19,5 +20,7 @@ export default fp(async (app) => {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Its own CSP on every answer under /docs (the page, its assets, the document); no validator:
+  // the page would otherwise load a badge from validator.swagger.io.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP, uiConfig: { validatorUrl: null } });
 });
