@@ -119,4 +119,35 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
     expect(video.muted).toBe(true);
     expect(screen.queryByRole('slider')).toBeNull();
   });
+
+  it.each([
+    ['en', 'Continue watching', 'the video closes in', 'Continue did not get through'],
+    ['zh-CN', '继续观看', '视频将在', '继续观看未生效'],
+  ] as const)('clears the watching limit banner the moment Continue is clicked, and brings it back saying so when the countdown goes on (%s)', async (language, button, countdown, failed) => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    let emit: ((type: string, payload: unknown) => void) | undefined;
+    vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(function (this: MsePlayer) {
+      emit = (this as unknown as { emit: (type: string, payload: unknown) => void }).emit.bind(this);
+    });
+    const sent = vi.spyOn(MsePlayer.prototype, 'continueWatching').mockImplementation(() => undefined);
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n(language)} queryClient={createQueryClient()}>
+        <PlayerCell source={testSource(5)} onClose={() => undefined} />
+      </AppProviders>,
+    );
+    await waitFor(() => expect(emit).toBeDefined());
+    const tick = (seconds: number) => act(() => emit?.('status', { type: 'status', state: 'limit', countdownSeconds: seconds }));
+    act(() => emit?.('state', { state: 'playing', previous: 'starting' }));
+    tick(30);
+    const region = screen.getByRole('region');
+    expect(region.textContent).toContain(countdown);
+    fireEvent.click(screen.getByRole('button', { name: button }));
+    // Gone with the click, before any word from the server.
+    expect(region.textContent).not.toContain(countdown);
+    expect(sent).toHaveBeenCalledTimes(1);
+    // The server's countdown goes on: Continue did not reach it.
+    tick(29);
+    expect(region.textContent).toContain(countdown);
+    expect(region.textContent).toContain(failed);
+  });
 });

@@ -65,7 +65,7 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
 
   const url = mediaSocketUrl(mediaPath, window.location);
   const ready = definition.ready && !cover && surfaces.every((c) => covered[c.id] !== undefined);
-  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, carouselId, ready, createLivePlayer);
+  const { player, view, replay, continueWatching } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, carouselId, ready, createLivePlayer);
   const { linkType } = useShipStatus(source.shipName);
   // The player's live latency target follows the link: low on 4G/LEO, room for jitter over satellite.
   useEffect(() => player?.setLink(toKnownLink(linkType)), [player, linkType]);
@@ -74,7 +74,6 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
   const banner = bannerFor(view, now);
   const stats = usePlayerStats(player, showStats);
 
-  const continueWatching = useCallback(() => player?.continueWatching(), [player]);
   // The browser refused to start muted video without a gesture: this click is the gesture.
   const clickToPlay = useCallback(() => void videoRef.current?.play().catch(() => undefined), []);
   const popupContainer = useCallback(() => cellRef.current ?? document.body, []);
@@ -101,7 +100,8 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
             <DefinitionSelect
               orgId={source.orgId}
               shipId={source.shipId}
-              value={definition.templateId ?? view.codec?.templateId}
+              // What plays (shore may have dropped it to the lowest), else what the cell asks for.
+              value={view.codec?.templateId ?? definition.templateId}
               onChange={definition.choose}
               reason={definition.reason}
               getPopupContainer={popupContainer}
