@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MsePlayer, type MsePlayerEventMap } from '@ship-cctv/player';
@@ -22,6 +23,16 @@ function TalkButton({ source, getPopupContainer }: CellControlProps) {
 }
 function PtzPad({ source }: CellControlProps) {
   return <div data-testid="ptz">{source.title}</div>;
+}
+/** What stills mode does: covers the cell with a picture and a "switch to video" button in its bottom caption. */
+function StillsCover({ onCover }: CellControlProps) {
+  const [on, setOn] = useState(true);
+  useEffect(() => onCover?.(on), [on, onCover]);
+  return on ? (
+    <button type="button" onClick={() => setOn(false)}>
+      Switch to video
+    </button>
+  ) : null;
 }
 
 describe('PlayerCell', { timeout: 30_000 }, () => {
@@ -149,5 +160,25 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
     tick(29);
     expect(region.textContent).toContain(countdown);
     expect(region.textContent).toContain(failed);
+  });
+
+  it("moves the controls over the picture (the PTZ pad) to the top while stills cover the cell, off the caption's switch-to-video button", async () => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n('en')} queryClient={createQueryClient()}>
+        <CellControlsProvider
+          controls={[
+            { id: 'ptz', placement: 'overlay', Component: PtzPad },
+            { id: 'stills', placement: 'surface', Component: StillsCover },
+          ]}
+        >
+          <PlayerCell source={testSource(6)} onClose={() => undefined} />
+        </CellControlsProvider>
+      </AppProviders>,
+    );
+    const slot = () => screen.getByTestId('ptz').closest('[data-cell-slot]');
+    await waitFor(() => expect(slot()?.getAttribute('data-cell-slot')).toBe('top'));
+    fireEvent.click(screen.getByRole('button', { name: 'Switch to video' }));
+    await waitFor(() => expect(slot()?.getAttribute('data-cell-slot')).toBe('bottom'));
   });
 });

@@ -133,7 +133,8 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
           </span>
         </div>
         {overlayControls.length > 0 ? (
-          <div className={styles.slot} data-cell-slot="">
+          // Over a surface (stills), the controls go to the top: its caption and "switch to video" button take the bottom.
+          <div className={styles.slot} data-cell-slot={cover ? 'top' : 'bottom'}>
             {overlayControls.map(({ id, Component }) => (
               <Component key={id} source={source} getPopupContainer={popupContainer} />
             ))}
