@@ -181,4 +181,21 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Switch to video' }));
     await waitFor(() => expect(slot()?.getAttribute('data-cell-slot')).toBe('bottom'));
   });
+
+  it('a click in the cell selects it (where a channel opened into a full grid goes); the selected cell is marked', () => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    const onSelect = vi.fn();
+    const ui = (selected: boolean) => (
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n('en')} queryClient={createQueryClient()}>
+        <PlayerCell source={testSource(7)} onClose={() => undefined} selected={selected} onSelect={onSelect} />
+      </AppProviders>
+    );
+    const view = render(ui(false));
+    const region = screen.getByRole('region');
+    expect(region.hasAttribute('data-selected')).toBe(false);
+    fireEvent.pointerDown(region.querySelector('video') as HTMLVideoElement);
+    expect(onSelect).toHaveBeenCalledWith(testSource(7).cameraId);
+    view.rerender(ui(true));
+    expect(screen.getByRole('region').hasAttribute('data-selected')).toBe(true);
+  });
 });

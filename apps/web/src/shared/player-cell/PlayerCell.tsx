@@ -38,6 +38,10 @@ export interface PlayerCellProps {
    * `templateId` or the operator's own pick says otherwise. Absent: the ship's default.
    */
   gridSize?: number;
+  /** The grid's selected cell (a channel opened into a full grid replaces it): outlined. */
+  selected?: boolean;
+  /** A click anywhere in the cell selects it. */
+  onSelect?(cameraId: string): void;
 }
 
 /**
@@ -45,7 +49,7 @@ export interface PlayerCellProps {
  * its own and those features add (shared/cell-controls.tsx: PTZ, talk), in the title bar or over
  * the picture.
  */
-export function PlayerCell({ source, onClose, carouselId, templateId: initialTemplateId, gridSize }: PlayerCellProps) {
+export function PlayerCell({ source, onClose, carouselId, templateId: initialTemplateId, gridSize, selected, onSelect }: PlayerCellProps) {
   const { t } = useTranslation();
   const { mediaPath } = useRuntimeConfig();
   const cellRef = useRef<HTMLDivElement>(null);
@@ -84,7 +88,16 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
 
   return (
     <ConfigProvider theme={CELL_THEME}>
-      <div ref={cellRef} className={styles.cell} role="region" aria-label={`${title} ${source.shipDisplayName}`} data-camera-id={source.cameraId} data-state={view.state}>
+      <div
+        ref={cellRef}
+        className={styles.cell}
+        role="region"
+        aria-label={`${title} ${source.shipDisplayName}`}
+        data-camera-id={source.cameraId}
+        data-state={view.state}
+        data-selected={selected ? '' : undefined}
+        onPointerDown={onSelect ? () => onSelect(source.cameraId) : undefined}
+      >
         <video ref={videoRef} className={styles.video} muted playsInline aria-label={title} onDoubleClick={fullscreen.toggle} />
         <div className={styles.bar}>
           <span className={styles.title} title={`${title} · ${source.shipDisplayName}`}>
