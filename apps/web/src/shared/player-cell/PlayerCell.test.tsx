@@ -57,8 +57,11 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
     expect(talk.dataset.inside).toBe('region');
     const region = screen.getByRole('region');
     expect(region.querySelector('[data-cell-slot] [data-testid="ptz"]')?.textContent).toBe(source.title);
-    // The bar control sits with the cell's own buttons.
-    expect(talk.parentElement?.contains(screen.getByRole('button', { name: 'Close' }))).toBe(true);
+    // The bar control sits with the cell's own secondary buttons (behind "more" in a narrow cell)…
+    expect(talk.parentElement?.contains(screen.getByRole('button', { name: 'Playback info' }))).toBe(true);
+    // …while full screen and close stay in the bar whatever the width, outside that group.
+    expect(talk.parentElement?.contains(screen.getByRole('button', { name: 'Close' }))).toBe(false);
+    expect(talk.parentElement?.contains(screen.getByRole('button', { name: 'Fullscreen' }))).toBe(false);
   });
 
   it('draws no slot when no feature adds a control', () => {
@@ -197,5 +200,32 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
     expect(onSelect).toHaveBeenCalledWith(testSource(7).cameraId);
     view.rerender(ui(true));
     expect(screen.getByRole('region').hasAttribute('data-selected')).toBe(true);
+  });
+
+  it.each([
+    ['en', 'More actions', 'Close', 'Fullscreen'],
+    ['zh-CN', '更多操作', '关闭', '全屏'],
+  ] as const)('"more" opens the secondary controls of a narrow cell; full screen and close stay in the bar (%s)', async (language, more, close, full) => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n(language)} queryClient={createQueryClient()}>
+        <CellControlsProvider controls={[{ id: 'talk', placement: 'bar', Component: TalkButton }]}>
+          <PlayerCell source={testSource(8)} onClose={() => undefined} />
+        </CellControlsProvider>
+      </AppProviders>,
+    );
+    const group = (await screen.findByTestId('talk')).closest('[data-cell-more]');
+    expect(group?.getAttribute('data-cell-more')).toBe('closed');
+    const moreButton = screen.getByRole('button', { name: more });
+    expect(moreButton.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(moreButton);
+    expect(group?.getAttribute('data-cell-more')).toBe('open');
+    expect(moreButton.getAttribute('aria-expanded')).toBe('true');
+    // The talk control is the same element (not drawn again): a talk in progress survives the panel.
+    expect(group?.contains(screen.getByTestId('talk'))).toBe(true);
+    expect(group?.contains(screen.getByRole('button', { name: close }))).toBe(false);
+    expect(group?.contains(screen.getByRole('button', { name: full }))).toBe(false);
+    // The title names the channel and, in its tooltip, the ship too.
+    expect(screen.getByTitle(`${testSource(8).title} · ${testSource(8).shipDisplayName}`).textContent).toContain(testSource(8).title);
   });
 });

@@ -15,7 +15,7 @@ import { mediaSocketUrl } from './media-url.ts';
 import { bannerFor, needsClock, overlayFor } from './player-view.ts';
 import { CellBanner, CellOverlay } from './CellOverlay.tsx';
 import { DefinitionSelect } from './DefinitionSelect.tsx';
-import { CloseIcon, FullscreenIcon, StatsIcon } from './icons.tsx';
+import { CloseIcon, FullscreenIcon, MoreIcon, StatsIcon } from './icons.tsx';
 import styles from './PlayerCell.module.css';
 import { StatsPanel } from './StatsPanel.tsx';
 import { SoundControl } from './SoundControl.tsx';
@@ -55,6 +55,8 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
   const cellRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
   const [showStats, setShowStats] = useState(false);
+  // A narrow cell keeps its secondary controls behind "more" (a CSS container query hides them).
+  const [moreOpen, setMoreOpen] = useState(false);
   const fullscreen = useFullscreen(cellRef);
   const cellView = gridSize === undefined ? undefined : { gridSize, fullScreen: fullscreen.active };
   const definition = useCellDefinition(source, cellView, initialTemplateId);
@@ -104,7 +106,8 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
             {title}
             <span className={styles.ship}>{source.shipDisplayName}</span>
           </span>
-          <span className={styles.controls}>
+          {/* Secondary controls: in the bar when the cell is wide, behind "more" when narrow (one copy either way, so a talk or a menu survives the switch). */}
+          <span className={styles.controls} data-cell-more={moreOpen ? 'open' : 'closed'}>
             <span ref={setBarSlot} />
             {barControls.map(({ id, Component }) => (
               <Component key={id} source={source} getPopupContainer={popupContainer} />
@@ -129,6 +132,14 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
                 onClick={() => setShowStats((v) => !v)}
               />
             </Tooltip>
+          </span>
+          {/* Always in the bar, whatever the cell's width: full screen and close. */}
+          <span className={styles.primary}>
+            <span className={styles.more}>
+              <Tooltip title={t('playerCell.more')} getPopupContainer={popupContainer}>
+                <Button size="small" type="text" aria-label={t('playerCell.more')} aria-expanded={moreOpen} icon={<MoreIcon />} onClick={() => setMoreOpen((v) => !v)} />
+              </Tooltip>
+            </span>
             <Tooltip title={fullscreen.active ? t('playerCell.exitFullscreen') : t('playerCell.fullscreen')} getPopupContainer={popupContainer}>
               <Button
                 size="small"

@@ -5,6 +5,7 @@
  */
 export const playerCellZhCN = {
   close: '关闭',
+  more: '更多操作',
   fullscreen: '全屏',
   exitFullscreen: '退出全屏',
   stats: '播放信息',
@@ -57,6 +58,7 @@ type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
 
 export const playerCellEn: Widen<typeof playerCellZhCN> = {
   close: 'Close',
+  more: 'More actions',
   fullscreen: 'Fullscreen',
   exitFullscreen: 'Exit fullscreen',
   stats: 'Playback info',
