@@ -87,8 +87,9 @@ test('right-click fills up to 16, the 17th is refused, the playlist survives a r
   await expect(grid.cells).toHaveCount(16);
   const ids = await grid.cameraIds();
   expect(ids.slice(14)).toEqual(['S1001-C01-1', 'S1001-C02-1']);
-  // A 16-cell grid's cells are narrow: the definition list sits behind an icon, the title keeps the room.
+  // A 16-cell grid's cells are narrow: the definition list sits behind an icon under "more", the title keeps the room.
   const narrow = grid.cell('S1001-C01-1');
+  await narrow.getByRole('button', { name: grid.texts.playerCell.more, exact: true }).click();
   await expect(narrow.getByRole('button', { name: grid.texts.playerCell.definition, exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(narrow.getByRole('combobox', { name: grid.texts.playerCell.definition })).toBeHidden();
 

@@ -57,6 +57,19 @@ export class DefinitionController {
     return this.degraded;
   }
 
+  /**
+   * The ship now carries less than it did when its link was judged congested (cells closed, a grid
+   * made smaller): that verdict was about a heavier load, so the streams step back up at once and
+   * the link is measured afresh. It counts as a restore: a relapse soon after doubles the hold.
+   */
+  judgeAfresh(now: number): void {
+    if (!this.degraded) return;
+    this.degraded = false;
+    this.over = 0;
+    this.clearSince = undefined;
+    this.restoredAt = now;
+  }
+
   report(queuedMs: number, now: number): DefinitionDecision {
     this.reportedAt = now;
     if (!this.degraded) {

@@ -77,6 +77,8 @@ export type PagedViewRule = (access: Access, cameraId: string, on: { carouselId?
 export class LiveService {
   private readonly registry: StreamRegistry<string, LiveSource>;
   private readonly controllers = new Map<string, DefinitionController>();
+  /** What each degraded ship's streams carried (kbps) when its link was judged congested. */
+  private readonly congestedKbps = new Map<string, number>();
   private readonly taps = new Set<LiveMediaTap>();
   /** Viewers riding another request's stream that carries their definition (see join). */
   private readonly guests = new Set<Guest>();
@@ -99,6 +101,7 @@ export class LiveService {
     });
     gateway.events.on('offline', (shipId) => {
       this.controllers.delete(shipId);
+      this.congestedKbps.delete(shipId);
       for (const s of this.sourcesOf(shipId)) s.onAgentOffline();
     });
   }
@@ -212,13 +215,21 @@ export class LiveService {
         this.guests.delete(guest);
         guest.current.source.removeViewer(viewer);
         guest.current.release({ linger: ticket.linger });
+        this.judgeLighterLoad(guest.shipId);
       },
     };
   }
 
   private joinOwn(ticket: JoinTicket, viewer: LiveViewer): Lease<LiveSource> {
+    let fresh: LiveSource | undefined;
+    if (!this.registry.get(ticket.key)) {
+      // A new stream on a degraded ship: if the ship now carries less than when it congested, all
+      // its streams step back up first and this one starts at the definition asked for.
+      fresh = ticket.source();
+      this.judgeLighterLoad(fresh.shipId, fresh.requestedDefinition.bitrateKbps);
+    }
     const lease = this.registry.lease(ticket.key, () => {
-      const s = ticket.source();
+      const s = fresh ?? ticket.source();
       // Another stream of the ship still running keeps the verdict current; with none, it may be stale.
       const others = this.sourcesOf(s.shipId).length > 0;
       const ctl = this.controllers.get(s.shipId);
@@ -232,8 +243,33 @@ export class LiveService {
       release: () => {
         lease.source.removeViewer(viewer);
         lease.release({ linger: ticket.linger });
+        this.judgeLighterLoad(lease.source.shipId);
       },
     };
+  }
+
+  /**
+   * A degraded ship whose watched streams, at the definitions asked for (plus `startingKbps`, a
+   * stream about to start), come to less than it carried when its link congested: the verdict
+   * was about a heavier load (a 16-cell grid made 1-cell), so the streams step back up now rather
+   * than after the hold time, and the link is measured afresh (a relapse doubles the hold). Streams
+   * nobody watches any more (lingering) stop instead of stepping up.
+   */
+  private judgeLighterLoad(shipId: string, startingKbps = 0): void {
+    const ctl = this.controllers.get(shipId);
+    const congested = this.congestedKbps.get(shipId);
+    if (!ctl?.isDegraded || congested === undefined) return;
+    const watched = this.registry.entries().filter((e) => e.source.shipId === shipId && !e.lingering);
+    const kbps = watched.reduce((sum, e) => sum + e.source.requestedDefinition.bitrateKbps, startingKbps);
+    if (kbps === 0 || kbps >= congested) return;
+    ctl.judgeAfresh(Date.now());
+    this.congestedKbps.delete(shipId);
+    this.log.info({ shipId, kbps, congestedKbps: congested }, 'ship uplink definition change: lighter load than when it congested');
+    this.opts.onDefinitionChange?.(shipId, 'restore');
+    for (const e of this.registry.entries()) {
+      if (e.source.shipId === shipId && e.lingering) this.registry.evict(e.key, { stop: true });
+    }
+    this.restoreWithGuests(shipId);
   }
 
   /** The key of a running stream of another request that now carries exactly what `wants` asks for. */
@@ -322,7 +358,11 @@ export class LiveService {
     if (!decision) return;
     this.log.info({ shipId, queuedMs, decision }, 'ship uplink definition change');
     this.opts.onDefinitionChange?.(shipId, decision);
-    if (decision === 'restore') return this.restoreWithGuests(shipId);
+    if (decision === 'restore') {
+      this.congestedKbps.delete(shipId);
+      return this.restoreWithGuests(shipId);
+    }
+    this.congestedKbps.set(shipId, this.sourcesOf(shipId).reduce((sum, s) => sum + s.definition.bitrateKbps, 0));
     for (const s of this.sourcesOf(shipId)) s.setDegraded(true);
   }
 

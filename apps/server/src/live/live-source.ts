@@ -130,6 +130,10 @@ export class LiveSource implements Source {
   get definition(): DefinitionModel {
     return this.effective;
   }
+  /** The definition its viewers asked for (what it carries unless the link is degraded). */
+  get requestedDefinition(): DefinitionModel {
+    return this.deps.requested;
+  }
   get viewerCount(): number {
     return this.viewers.size;
   }

@@ -99,6 +99,19 @@ describe('DefinitionController', () => {
     expect(c.degradedForNewStream(36_000)).toBe(true);
     expect(c.degradedForNewStream(46_000)).toBe(false);
   });
+
+  it('judged afresh for a lighter load, it steps up at once; a relapse soon after doubles the hold as after any restore', () => {
+    const c = new DefinitionController(opts);
+    c.report(2000, 0);
+    expect(c.report(2000, 1000)).toBe('degrade');
+    c.judgeAfresh(3000);
+    expect(c.isDegraded).toBe(false);
+    c.report(2000, 4000);
+    expect(c.report(2000, 5000)).toBe('degrade');
+    c.report(0, 6000);
+    expect(c.report(0, 16_000)).toBeUndefined(); // 10 s is no longer enough
+    expect(c.report(0, 26_000)).toBe('restore');
+  });
 });
 
 describe('LagMeter', () => {

@@ -13,6 +13,8 @@ export const liveZhCN = {
     emptyCell: '双击左侧通道播放视频',
     pickOrganisation: '请先在左侧选择组织，再双击通道播放视频',
     treeHint: '双击通道播放，右键船舶播放其前16个通道',
+    fullReplaced: '所有窗口已占用：{{channel}} 已替换 {{replaced}}。关闭一个窗口或切换到更多分屏可同时观看',
+    fullWaiting: '所有窗口已占用：{{count}} 个通道已加入播放列表，关闭窗口或切换到更多分屏后播放',
   },
 };
 
@@ -26,6 +28,8 @@ export const liveEn: LiveTexts = {
     emptyCell: 'Double-click a channel in the tree to play it',
     pickOrganisation: 'Choose an organisation on the left, then double-click a channel to play it',
     treeHint: 'Double-click a channel to play it; right-click a ship to play its first 16 channels',
+    fullReplaced: 'All cells are in use: {{channel}} replaced {{replaced}}. Close a cell or choose a larger layout to watch both',
+    fullWaiting: 'All cells are in use: channels added wait in the playlist ({{count}}). Close cells or choose a larger layout to play them',
   },
 };
 

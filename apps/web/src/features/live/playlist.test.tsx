@@ -8,6 +8,7 @@ import {
   addToPlaylist,
   createPlaylistStore,
   parseStoredPlaylist,
+  placeInGrid,
   PLAYLIST_MAX,
   PLAYLIST_STORAGE_KEY,
   removeFromPlaylist,
@@ -53,6 +54,40 @@ describe('addToPlaylist', () => {
   it('accepts a channel already playing even when the list is full', () => {
     const out = addToPlaylist(sources(16), source(16));
     expect(out.full).toBe(false);
+  });
+});
+
+describe('placeInGrid', () => {
+  it('takes the next free cell while there is one', () => {
+    const out = placeInGrid(sources(3), source(4), 4);
+    expect(ids(out.playlist)).toEqual(ids(sources(4)));
+    expect(out.replaced).toBeUndefined();
+  });
+
+  it('replaces the selected cell when every cell is in use; the replaced channel waits just past the grid', () => {
+    const out = placeInGrid(sources(5), source(6), 4, 'S1001-C03-1');
+    expect(ids(out.playlist)).toEqual(['S1001-C01-1', 'S1001-C02-1', 'S1001-C06-1', 'S1001-C04-1', 'S1001-C03-1', 'S1001-C05-1']);
+    expect(out.replaced?.cameraId).toBe('S1001-C03-1');
+  });
+
+  it('with no cell selected (or one no longer shown) replaces the first, the longest shown', () => {
+    for (const selected of [undefined, 'S1001-C05-1']) {
+      const out = placeInGrid(sources(5), source(6), 4, selected);
+      expect(ids(out.playlist).slice(0, 5)).toEqual(['S1001-C06-1', 'S1001-C02-1', 'S1001-C03-1', 'S1001-C04-1', 'S1001-C01-1']);
+      expect(out.replaced?.cameraId).toBe('S1001-C01-1');
+    }
+  });
+
+  it('brings a channel waiting past the grid into view; one in view stays put', () => {
+    const out = placeInGrid(sources(6), source(6), 4, 'S1001-C02-1');
+    expect(ids(out.playlist)).toEqual(['S1001-C01-1', 'S1001-C06-1', 'S1001-C03-1', 'S1001-C04-1', 'S1001-C02-1', 'S1001-C05-1']);
+    const list = sources(6);
+    expect(placeInGrid(list, source(3), 4).playlist).toBe(list);
+  });
+
+  it('refuses a new channel when the playlist holds 16, even in a smaller grid', () => {
+    const list = sources(16);
+    expect(placeInGrid(list, source(17), 4)).toEqual({ playlist: list, replaced: undefined, full: true });
   });
 });
 
@@ -154,7 +189,7 @@ describe('createPlaylistStore', () => {
 });
 
 describe('usePlaylistActions', () => {
-  function renderWith(store: PlaylistStore) {
+  function renderWith(store: PlaylistStore, language: 'zh-CN' | 'en' = 'zh-CN') {
     const actions: { current?: PlaylistActions } = {};
     function Probe() {
       actions.current = usePlaylistActions(store);
@@ -162,7 +197,7 @@ describe('usePlaylistActions', () => {
       return <output data-testid="probe">{`${gridSize}:${playlist.length}`}</output>;
     }
     render(
-      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n('zh-CN')}>
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n(language)}>
         <Probe />
       </AppProviders>,
     );
@@ -193,5 +228,29 @@ describe('usePlaylistActions', () => {
     act(() => get().remove('S1001-C02-1'));
     act(() => get().setGridSize(9));
     expect(screen.getByTestId('probe').textContent).toBe('9:2');
+  });
+
+  it.each([
+    ['zh-CN', '所有窗口已占用：Camera 5 · SHIP S1001 已替换 Camera 2 · SHIP S1001。关闭一个窗口或切换到更多分屏可同时观看'],
+    ['en', 'All cells are in use: Camera 5 · SHIP S1001 replaced Camera 2 · SHIP S1001. Close a cell or choose a larger layout to watch both'],
+  ] as const)('a 5th double-click in a full 4-cell grid replaces the selected cell and says so (%s)', async (language, text) => {
+    const store = createPlaylistStore(memoryStorage());
+    const get = renderWith(store, language);
+    act(() => get().addMany(sources(4)));
+    act(() => get().select('S1001-C02-1'));
+    act(() => get().add(source(5)));
+    expect(await screen.findByText(text)).toBeTruthy();
+    expect(ids(store.getSnapshot().playlist)).toEqual(['S1001-C01-1', 'S1001-C05-1', 'S1001-C03-1', 'S1001-C04-1', 'S1001-C02-1']);
+  });
+
+  it.each([
+    ['zh-CN', '所有窗口已占用：2 个通道已加入播放列表，关闭窗口或切换到更多分屏后播放'],
+    ['en', 'All cells are in use: channels added wait in the playlist (2). Close cells or choose a larger layout to play them'],
+  ] as const)('a ship opened into a full grid says its channels wait in the playlist (%s)', async (language, text) => {
+    const get = renderWith(createPlaylistStore(memoryStorage()), language);
+    act(() => get().addMany(sources(3)));
+    act(() => get().addMany(sources(3, 'S1002')));
+    expect(await screen.findByText(text)).toBeTruthy();
+    expect(screen.getByTestId('probe').textContent).toBe('4:6');
   });
 });

@@ -20,6 +20,8 @@ export const DEFAULT_GRID_SIZE: GridSize = 4;
 export interface PlaylistState {
   gridSize: GridSize;
   playlist: readonly PlayableSource[];
+  /** The cell the operator last clicked (its camera): a channel opened into a full grid replaces it. Not kept across reloads. */
+  selected?: string | undefined;
 }
 
 export const EMPTY_PLAYLIST_STATE: PlaylistState = { gridSize: DEFAULT_GRID_SIZE, playlist: [] };
@@ -41,6 +43,34 @@ export function addToPlaylist(playlist: readonly PlayableSource[], source: Playa
   if (playlist.some((s) => s.cameraId === source.cameraId)) return { playlist, full: false };
   if (playlist.length >= PLAYLIST_MAX) return { playlist, full: true };
   return { playlist: [...playlist, source], full: false };
+}
+
+export interface PlaceOutcome {
+  playlist: readonly PlayableSource[];
+  /** The channel whose cell it took, when every cell was in use (it moves just past the grid, still in the playlist). */
+  replaced: PlayableSource | undefined;
+  /** A new channel refused because the playlist already holds PLAYLIST_MAX entries. */
+  full: boolean;
+}
+
+/**
+ * Double-click on a channel in a grid of `gridSize` cells. One in view stays where it is; a new one
+ * takes the next free cell. With every cell in use it takes the selected cell (none selected: the
+ * first, the longest shown), and the channel it replaces moves just past the grid — still in the
+ * playlist, back in view with a larger layout or a closed cell. A channel waiting past the grid
+ * comes into view the same way. A full playlist refuses a new channel (spec: 16).
+ */
+export function placeInGrid(playlist: readonly PlayableSource[], source: PlayableSource, gridSize: number, selected?: string): PlaceOutcome {
+  const at = playlist.findIndex((s) => s.cameraId === source.cameraId);
+  if (at >= 0 && at < gridSize) return { playlist, replaced: undefined, full: false };
+  if (at < 0 && playlist.length >= PLAYLIST_MAX) return { playlist, replaced: undefined, full: true };
+  if (at < 0 && playlist.length < gridSize) return { playlist: [...playlist, source], replaced: undefined, full: false };
+  const rest = playlist.filter((s) => s.cameraId !== source.cameraId);
+  const chosen = rest.findIndex((s) => s.cameraId === selected);
+  const target = chosen >= 0 && chosen < gridSize ? chosen : 0;
+  const replaced = rest[target];
+  if (!replaced) return { playlist: [...rest, source], replaced: undefined, full: false };
+  return { playlist: [...rest.slice(0, target), source, ...rest.slice(target + 1, gridSize), replaced, ...rest.slice(gridSize)], replaced, full: false };
 }
 
 export interface AddManyOutcome {
@@ -153,16 +183,21 @@ export function createPlaylistStore(storage: StorageLike | undefined = safeStora
     },
     update(update) {
       const next = update(state);
-      if (next === state || (next.gridSize === state.gridSize && next.playlist === state.playlist)) return;
+      if (next === state || (next.gridSize === state.gridSize && next.playlist === state.playlist && next.selected === state.selected)) return;
+      const stored = next.gridSize !== state.gridSize || next.playlist !== state.playlist;
       state = next;
-      try {
-        storage?.setItem(PLAYLIST_STORAGE_KEY, JSON.stringify(state));
-      } catch {
-        // Quota or privacy mode: the in-memory state is still right for this page.
-      }
+      if (stored) writeState(storage, state);
       for (const listener of listeners) listener();
     },
   };
+}
+
+function writeState(storage: StorageLike | undefined, state: PlaylistState): void {
+  try {
+    storage?.setItem(PLAYLIST_STORAGE_KEY, JSON.stringify({ gridSize: state.gridSize, playlist: state.playlist }));
+  } catch {
+    // Quota or privacy mode: the in-memory state is still right for this page.
+  }
 }
 
 function readItem(storage: StorageLike | undefined): string | null {
@@ -184,13 +219,24 @@ export function usePlaylist(store: PlaylistStore = playlistStore): PlaylistState
 }
 
 export interface PlaylistActions {
-  /** Double-click on a channel; warns "只能同时播放16个通道" when the list is full. */
+  /**
+   * Double-click on a channel; warns "只能同时播放16个通道" when the list is full. Into a grid whose
+   * cells are all in use it replaces the selected cell (placeInGrid) and says so.
+   */
   add(source: PlayableSource): void;
-  /** Right-click on a group; warns "只能同时播放前16个通道" when it had to leave some out. */
+  /** Right-click on a group; warns "只能同时播放前16个通道" when it had to leave some out, and says when channels added wait past a full grid. */
   addMany(sources: PlayableSource[]): void;
   remove(cameraId: string): void;
+  /** The operator clicked a cell: a channel opened into a full grid goes there. */
+  select(cameraId: string): void;
   setGridSize(size: GridSize): void;
 }
+
+/** How long the grid-full note shows (s). */
+const GRID_FULL_NOTE_S = 6;
+
+/** A channel as the grid-full note names it: channel and ship. */
+const nameOf = (source: PlayableSource) => `${source.title} · ${source.shipDisplayName}`;
 
 export function usePlaylistActions(store: PlaylistStore = playlistStore): PlaylistActions {
   const { t } = useTranslation();
@@ -199,26 +245,31 @@ export function usePlaylistActions(store: PlaylistStore = playlistStore): Playli
     (content: string) => void message.warning({ content, duration: LIMITS.warningToastMs / 1000 }),
     [message],
   );
+  // Longer than a warning: it names channels and what to do.
+  const inform = useCallback((content: string) => void message.info({ content, duration: GRID_FULL_NOTE_S }), [message]);
 
   return useMemo<PlaylistActions>(
     () => ({
       add(source) {
-        let full = false;
+        let outcome: PlaceOutcome | undefined;
         store.update((s) => {
-          const outcome = addToPlaylist(s.playlist, source);
-          full = outcome.full;
+          outcome = placeInGrid(s.playlist, source, s.gridSize, s.selected);
           return { ...s, playlist: outcome.playlist };
         });
-        if (full) warn(t('live.playlistFull'));
+        if (outcome?.full) warn(t('live.playlistFull'));
+        else if (outcome?.replaced) inform(t('live.grid.fullReplaced', { channel: nameOf(source), replaced: nameOf(outcome.replaced) }));
       },
       addMany(sources) {
         let cut = false;
+        let waiting = 0;
         store.update((s) => {
           const outcome = addManyToPlaylist(s.playlist, sources);
           cut = outcome.cut;
+          waiting = outcome.playlist.length - Math.max(s.playlist.length, s.gridSize);
           return { ...s, playlist: outcome.playlist };
         });
         if (cut) warn(t('live.playlistFullGroup'));
+        else if (waiting > 0) inform(t('live.grid.fullWaiting', { count: waiting }));
       },
       remove(cameraId) {
         store.update((s) => ({ ...s, playlist: removeFromPlaylist(s.playlist, cameraId) }));
@@ -226,7 +277,10 @@ export function usePlaylistActions(store: PlaylistStore = playlistStore): Playli
       setGridSize(size) {
         store.update((s) => ({ ...s, gridSize: size }));
       },
+      select(cameraId) {
+        store.update((s) => ({ ...s, selected: cameraId }));
+      },
     }),
-    [store, t, warn],
+    [store, t, warn, inform],
   );
 }

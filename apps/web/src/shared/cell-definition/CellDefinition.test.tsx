@@ -166,4 +166,37 @@ describe('a live cell picks its definition by grid size, full screen and link (i
     await waitFor(() => expect(templatesPlayed(play)).toEqual([6]));
     expect(reason()).toBe('Standard resolution: VSAT link, 16-cell grid');
   });
+
+  it.each([
+    ['en', 'Bad network: switched to the lowest resolution automatically', 'Network recovered: back to the chosen resolution'],
+    ['zh-CN', '网络不佳，已自动切换到最低清晰度', '网络已恢复，已切换回所选清晰度'],
+  ] as const)('names the definition that plays, not the one asked for, and its warning follows the stream (%s)', async (language, lowest, restored) => {
+    answerApi();
+    let emit: ((type: 'codec' | 'notice', payload: unknown) => void) | undefined;
+    const play = vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(function (this: MsePlayer) {
+      emit = (this as unknown as { emit: (type: string, payload: unknown) => void }).emit.bind(this);
+    });
+    renderCell(1, language);
+    link('FOURTHG');
+    // Run alone, this test loads the rules' chunk (an import() with the policies): seconds on a busy machine.
+    await waitFor(() => expect(templatesPlayed(play)).toEqual([6]), { timeout: 10_000 });
+    const region = screen.getByRole('region');
+    const codec = (templateId: number, width: number, height: number) => ({ type: 'codec', mime: 'video/mp4; codecs="avc1.42c01e"', width, height, frameRate: 5, templateId });
+    // The ship's link was judged congested: shore plays the lowest instead of the standard asked for.
+    act(() => {
+      emit?.('notice', { type: 'notice', code: 'lowestDefinition', templateId: 5 });
+      emit?.('codec', codec(5, 320, 180));
+    });
+    await waitFor(() => expect(region.textContent).toContain(lowest));
+    expect(region.querySelector('.ant-select')?.textContent).toContain('320×180');
+    expect(region.querySelector('.ant-select')?.textContent).not.toContain('640×360');
+    // Back at the standard: the label says so, and the warning goes with the lowest.
+    act(() => {
+      emit?.('notice', { type: 'notice', code: 'definitionRestored', templateId: 6 });
+      emit?.('codec', codec(6, 640, 360));
+    });
+    await waitFor(() => expect(region.querySelector('.ant-select')?.textContent).toContain('640×360'));
+    expect(region.textContent).not.toContain(lowest);
+    expect(region.textContent).toContain(restored);
+  });
 });

@@ -53,7 +53,10 @@ export function CellBanner({ banner, onContinue }: { banner: Banner; onContinue(
     <div className={styles.banner} role="status" aria-live="polite">
       {banner.kind === 'limitCountdown' ? (
         <>
-          <span>{t('playerCell.limitCountdown', { seconds: banner.seconds })}</span>
+          <span>
+            {t('playerCell.limitCountdown', { seconds: banner.seconds })}
+            {banner.failed ? <span className={styles.continueFailed}>{t('playerCell.continueFailed')}</span> : null}
+          </span>
           <Button size="small" type="primary" onClick={onContinue}>
             {t('playerCell.continue')}
           </Button>

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MsePlayer, type MsePlayerEventMap } from '@ship-cctv/player';
@@ -23,6 +24,16 @@ function TalkButton({ source, getPopupContainer }: CellControlProps) {
 function PtzPad({ source }: CellControlProps) {
   return <div data-testid="ptz">{source.title}</div>;
 }
+/** What stills mode does: covers the cell with a picture and a "switch to video" button in its bottom caption. */
+function StillsCover({ onCover }: CellControlProps) {
+  const [on, setOn] = useState(true);
+  useEffect(() => onCover?.(on), [on, onCover]);
+  return on ? (
+    <button type="button" onClick={() => setOn(false)}>
+      Switch to video
+    </button>
+  ) : null;
+}
 
 describe('PlayerCell', { timeout: 30_000 }, () => {
   it("draws the controls features add, in the title bar and over the picture, each given the cell's channel", async () => {
@@ -46,8 +57,11 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
     expect(talk.dataset.inside).toBe('region');
     const region = screen.getByRole('region');
     expect(region.querySelector('[data-cell-slot] [data-testid="ptz"]')?.textContent).toBe(source.title);
-    // The bar control sits with the cell's own buttons.
-    expect(talk.parentElement?.contains(screen.getByRole('button', { name: 'Close' }))).toBe(true);
+    // The bar control sits with the cell's own secondary buttons (behind "more" in a narrow cell)…
+    expect(talk.parentElement?.contains(screen.getByRole('button', { name: 'Playback info' }))).toBe(true);
+    // …while full screen and close stay in the bar whatever the width, outside that group.
+    expect(talk.parentElement?.contains(screen.getByRole('button', { name: 'Close' }))).toBe(false);
+    expect(talk.parentElement?.contains(screen.getByRole('button', { name: 'Fullscreen' }))).toBe(false);
   });
 
   it('draws no slot when no feature adds a control', () => {
@@ -118,5 +132,100 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Mute' }));
     expect(video.muted).toBe(true);
     expect(screen.queryByRole('slider')).toBeNull();
+  });
+
+  it.each([
+    ['en', 'Continue watching', 'the video closes in', 'Continue did not get through'],
+    ['zh-CN', '继续观看', '视频将在', '继续观看未生效'],
+  ] as const)('clears the watching limit banner the moment Continue is clicked, and brings it back saying so when the countdown goes on (%s)', async (language, button, countdown, failed) => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    let emit: ((type: string, payload: unknown) => void) | undefined;
+    vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(function (this: MsePlayer) {
+      emit = (this as unknown as { emit: (type: string, payload: unknown) => void }).emit.bind(this);
+    });
+    const sent = vi.spyOn(MsePlayer.prototype, 'continueWatching').mockImplementation(() => undefined);
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n(language)} queryClient={createQueryClient()}>
+        <PlayerCell source={testSource(5)} onClose={() => undefined} />
+      </AppProviders>,
+    );
+    await waitFor(() => expect(emit).toBeDefined());
+    const tick = (seconds: number) => act(() => emit?.('status', { type: 'status', state: 'limit', countdownSeconds: seconds }));
+    act(() => emit?.('state', { state: 'playing', previous: 'starting' }));
+    tick(30);
+    const region = screen.getByRole('region');
+    expect(region.textContent).toContain(countdown);
+    fireEvent.click(screen.getByRole('button', { name: button }));
+    // Gone with the click, before any word from the server.
+    expect(region.textContent).not.toContain(countdown);
+    expect(sent).toHaveBeenCalledTimes(1);
+    // The server's countdown goes on: Continue did not reach it.
+    tick(29);
+    expect(region.textContent).toContain(countdown);
+    expect(region.textContent).toContain(failed);
+  });
+
+  it("moves the controls over the picture (the PTZ pad) to the top while stills cover the cell, off the caption's switch-to-video button", async () => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n('en')} queryClient={createQueryClient()}>
+        <CellControlsProvider
+          controls={[
+            { id: 'ptz', placement: 'overlay', Component: PtzPad },
+            { id: 'stills', placement: 'surface', Component: StillsCover },
+          ]}
+        >
+          <PlayerCell source={testSource(6)} onClose={() => undefined} />
+        </CellControlsProvider>
+      </AppProviders>,
+    );
+    const slot = () => screen.getByTestId('ptz').closest('[data-cell-slot]');
+    await waitFor(() => expect(slot()?.getAttribute('data-cell-slot')).toBe('top'));
+    fireEvent.click(screen.getByRole('button', { name: 'Switch to video' }));
+    await waitFor(() => expect(slot()?.getAttribute('data-cell-slot')).toBe('bottom'));
+  });
+
+  it('a click in the cell selects it (where a channel opened into a full grid goes); the selected cell is marked', () => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    const onSelect = vi.fn();
+    const ui = (selected: boolean) => (
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n('en')} queryClient={createQueryClient()}>
+        <PlayerCell source={testSource(7)} onClose={() => undefined} selected={selected} onSelect={onSelect} />
+      </AppProviders>
+    );
+    const view = render(ui(false));
+    const region = screen.getByRole('region');
+    expect(region.hasAttribute('data-selected')).toBe(false);
+    fireEvent.pointerDown(region.querySelector('video') as HTMLVideoElement);
+    expect(onSelect).toHaveBeenCalledWith(testSource(7).cameraId);
+    view.rerender(ui(true));
+    expect(screen.getByRole('region').hasAttribute('data-selected')).toBe(true);
+  });
+
+  it.each([
+    ['en', 'More actions', 'Close', 'Fullscreen'],
+    ['zh-CN', '更多操作', '关闭', '全屏'],
+  ] as const)('"more" opens the secondary controls of a narrow cell; full screen and close stay in the bar (%s)', async (language, more, close, full) => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n(language)} queryClient={createQueryClient()}>
+        <CellControlsProvider controls={[{ id: 'talk', placement: 'bar', Component: TalkButton }]}>
+          <PlayerCell source={testSource(8)} onClose={() => undefined} />
+        </CellControlsProvider>
+      </AppProviders>,
+    );
+    const group = (await screen.findByTestId('talk')).closest('[data-cell-more]');
+    expect(group?.getAttribute('data-cell-more')).toBe('closed');
+    const moreButton = screen.getByRole('button', { name: more });
+    expect(moreButton.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(moreButton);
+    expect(group?.getAttribute('data-cell-more')).toBe('open');
+    expect(moreButton.getAttribute('aria-expanded')).toBe('true');
+    // The talk control is the same element (not drawn again): a talk in progress survives the panel.
+    expect(group?.contains(screen.getByTestId('talk'))).toBe(true);
+    expect(group?.contains(screen.getByRole('button', { name: close }))).toBe(false);
+    expect(group?.contains(screen.getByRole('button', { name: full }))).toBe(false);
+    // The title names the channel and, in its tooltip, the ship too.
+    expect(screen.getByTitle(`${testSource(8).title} · ${testSource(8).shipDisplayName}`).textContent).toContain(testSource(8).title);
   });
 });

@@ -15,7 +15,7 @@ import { mediaSocketUrl } from './media-url.ts';
 import { bannerFor, needsClock, overlayFor } from './player-view.ts';
 import { CellBanner, CellOverlay } from './CellOverlay.tsx';
 import { DefinitionSelect } from './DefinitionSelect.tsx';
-import { CloseIcon, FullscreenIcon, StatsIcon } from './icons.tsx';
+import { CloseIcon, FullscreenIcon, MoreIcon, StatsIcon } from './icons.tsx';
 import styles from './PlayerCell.module.css';
 import { StatsPanel } from './StatsPanel.tsx';
 import { SoundControl } from './SoundControl.tsx';
@@ -38,6 +38,10 @@ export interface PlayerCellProps {
    * `templateId` or the operator's own pick says otherwise. Absent: the ship's default.
    */
   gridSize?: number;
+  /** The grid's selected cell (a channel opened into a full grid replaces it): outlined. */
+  selected?: boolean;
+  /** A click anywhere in the cell selects it. */
+  onSelect?(cameraId: string): void;
 }
 
 /**
@@ -45,12 +49,14 @@ export interface PlayerCellProps {
  * its own and those features add (shared/cell-controls.tsx: PTZ, talk), in the title bar or over
  * the picture.
  */
-export function PlayerCell({ source, onClose, carouselId, templateId: initialTemplateId, gridSize }: PlayerCellProps) {
+export function PlayerCell({ source, onClose, carouselId, templateId: initialTemplateId, gridSize, selected, onSelect }: PlayerCellProps) {
   const { t } = useTranslation();
   const { mediaPath } = useRuntimeConfig();
   const cellRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
   const [showStats, setShowStats] = useState(false);
+  // A narrow cell keeps its secondary controls behind "more" (a CSS container query hides them).
+  const [moreOpen, setMoreOpen] = useState(false);
   const fullscreen = useFullscreen(cellRef);
   const cellView = gridSize === undefined ? undefined : { gridSize, fullScreen: fullscreen.active };
   const definition = useCellDefinition(source, cellView, initialTemplateId);
@@ -65,7 +71,7 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
 
   const url = mediaSocketUrl(mediaPath, window.location);
   const ready = definition.ready && !cover && surfaces.every((c) => covered[c.id] !== undefined);
-  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, carouselId, ready, createLivePlayer);
+  const { player, view, replay, continueWatching } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, carouselId, ready, createLivePlayer);
   const { linkType } = useShipStatus(source.shipName);
   // The player's live latency target follows the link: low on 4G/LEO, room for jitter over satellite.
   useEffect(() => player?.setLink(toKnownLink(linkType)), [player, linkType]);
@@ -74,7 +80,6 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
   const banner = bannerFor(view, now);
   const stats = usePlayerStats(player, showStats);
 
-  const continueWatching = useCallback(() => player?.continueWatching(), [player]);
   // The browser refused to start muted video without a gesture: this click is the gesture.
   const clickToPlay = useCallback(() => void videoRef.current?.play().catch(() => undefined), []);
   const popupContainer = useCallback(() => cellRef.current ?? document.body, []);
@@ -85,14 +90,24 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
 
   return (
     <ConfigProvider theme={CELL_THEME}>
-      <div ref={cellRef} className={styles.cell} role="region" aria-label={`${title} ${source.shipDisplayName}`} data-camera-id={source.cameraId} data-state={view.state}>
+      <div
+        ref={cellRef}
+        className={styles.cell}
+        role="region"
+        aria-label={`${title} ${source.shipDisplayName}`}
+        data-camera-id={source.cameraId}
+        data-state={view.state}
+        data-selected={selected ? '' : undefined}
+        onPointerDown={onSelect ? () => onSelect(source.cameraId) : undefined}
+      >
         <video ref={videoRef} className={styles.video} muted playsInline aria-label={title} onDoubleClick={fullscreen.toggle} />
         <div className={styles.bar}>
           <span className={styles.title} title={`${title} · ${source.shipDisplayName}`}>
             {title}
             <span className={styles.ship}>{source.shipDisplayName}</span>
           </span>
-          <span className={styles.controls}>
+          {/* Secondary controls: in the bar when the cell is wide, behind "more" when narrow (one copy either way, so a talk or a menu survives the switch). */}
+          <span className={styles.controls} data-cell-more={moreOpen ? 'open' : 'closed'}>
             <span ref={setBarSlot} />
             {barControls.map(({ id, Component }) => (
               <Component key={id} source={source} getPopupContainer={popupContainer} />
@@ -101,7 +116,8 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
             <DefinitionSelect
               orgId={source.orgId}
               shipId={source.shipId}
-              value={definition.templateId ?? view.codec?.templateId}
+              // What plays (shore may have dropped it to the lowest), else what the cell asks for.
+              value={view.codec?.templateId ?? definition.templateId}
               onChange={definition.choose}
               reason={definition.reason}
               getPopupContainer={popupContainer}
@@ -116,6 +132,14 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
                 onClick={() => setShowStats((v) => !v)}
               />
             </Tooltip>
+          </span>
+          {/* Always in the bar, whatever the cell's width: full screen and close. */}
+          <span className={styles.primary}>
+            <span className={styles.more}>
+              <Tooltip title={t('playerCell.more')} getPopupContainer={popupContainer}>
+                <Button size="small" type="text" aria-label={t('playerCell.more')} aria-expanded={moreOpen} icon={<MoreIcon />} onClick={() => setMoreOpen((v) => !v)} />
+              </Tooltip>
+            </span>
             <Tooltip title={fullscreen.active ? t('playerCell.exitFullscreen') : t('playerCell.fullscreen')} getPopupContainer={popupContainer}>
               <Button
                 size="small"
@@ -133,7 +157,8 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
           </span>
         </div>
         {overlayControls.length > 0 ? (
-          <div className={styles.slot} data-cell-slot="">
+          // Over a surface (stills), the controls go to the top: its caption and "switch to video" button take the bottom.
+          <div className={styles.slot} data-cell-slot={cover ? 'top' : 'bottom'}>
             {overlayControls.map(({ id, Component }) => (
               <Component key={id} source={source} getPopupContainer={popupContainer} />
             ))}

@@ -53,3 +53,11 @@ export function DefinitionIcon() {
     </svg>
   );
 }
+
+export function MoreIcon() {
+  return (
+    <svg viewBox="0 0 16 16" {...base}>
+      <path d="M2 6.5h3v3H2zM6.5 6.5h3v3h-3zM11 6.5h3v3h-3z" />
+    </svg>
+  );
+}

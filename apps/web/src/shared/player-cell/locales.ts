@@ -5,6 +5,7 @@
  */
 export const playerCellZhCN = {
   close: '关闭',
+  more: '更多操作',
   fullscreen: '全屏',
   exitFullscreen: '退出全屏',
   stats: '播放信息',
@@ -38,6 +39,7 @@ export const playerCellZhCN = {
   limitCountdown: '已达到连续观看时长，视频将在 {{seconds}} 秒后关闭',
   limitReached: '已达到连续观看时长，视频已暂停',
   continue: '继续观看',
+  continueFailed: '（继续观看未生效，请重试）',
   info: {
     latency: '延迟',
     latencyHint: '画面从船端编码器输出到显示的时间（按船端时钟）',
@@ -56,6 +58,7 @@ type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
 
 export const playerCellEn: Widen<typeof playerCellZhCN> = {
   close: 'Close',
+  more: 'More actions',
   fullscreen: 'Fullscreen',
   exitFullscreen: 'Exit fullscreen',
   stats: 'Playback info',
@@ -89,6 +92,7 @@ export const playerCellEn: Widen<typeof playerCellZhCN> = {
   limitCountdown: 'Continuous watching limit reached: the video closes in {{seconds}} s',
   limitReached: 'Continuous watching limit reached: the video is paused',
   continue: 'Continue watching',
+  continueFailed: ' (Continue did not get through: try again)',
   info: {
     latency: 'Latency',
     latencyHint: 'From the ship’s encoder to this screen (by the ship’s clock)',

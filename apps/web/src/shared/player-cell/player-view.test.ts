@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlayerError, PlayerState } from '@ship-cctv/player';
 import {
   bannerFor,
+  continuedView,
   initialPlayerView,
   limitSecondsLeft,
   needsClock,
@@ -123,7 +124,7 @@ describe('reducePlayerEvent', () => {
   it('shows the limit countdown as a banner while playing, and drops it when stopped', () => {
     let v = view({ state: 'playing' });
     v = reducePlayerEvent(v, { type: 'status', payload: { type: 'status', state: 'limit', countdownSeconds: 30 } }, 100);
-    expect(bannerFor(v, 100)).toEqual({ kind: 'limitCountdown', seconds: 30 });
+    expect(bannerFor(v, 100)).toEqual({ kind: 'limitCountdown', seconds: 30, failed: false });
     expect(needsClock(v, 100)).toBe(true);
     v = reducePlayerEvent(v, { type: 'status', payload: { type: 'status', state: 'limit', countdownSeconds: 0 } }, 30_100);
     v = reducePlayerEvent(v, { type: 'state', payload: { state: 'limit', previous: 'playing' } }, 30_100);
@@ -145,5 +146,36 @@ describe('reducePlayerEvent', () => {
     const v = reducePlayerEvent(view({ state: 'playing' }), { type: 'notice', payload: { type: 'notice', code: 'budgetLowest', templateId: 5 } }, 0);
     expect(bannerFor(v, 3_600_000)).toEqual({ kind: 'budgetLowest' });
     expect(needsClock(v, 0)).toBe(false);
+  });
+
+  it('drops the limit banner the moment Continue is pressed, before the server stops its ticks', () => {
+    let v = view({ state: 'playing' });
+    v = reducePlayerEvent(v, { type: 'status', payload: { type: 'status', state: 'limit', countdownSeconds: 30 } }, 100);
+    v = continuedView(v, 1_000);
+    expect(bannerFor(v, 1_000)).toBeUndefined();
+    // Minutes later the next limit counts down as usual, with no failure to tell.
+    v = reducePlayerEvent(v, { type: 'status', payload: { type: 'status', state: 'limit', countdownSeconds: 30 } }, 600_000);
+    expect(bannerFor(v, 600_000)).toEqual({ kind: 'limitCountdown', seconds: 30, failed: false });
+  });
+
+  it('brings the limit banner back, saying Continue failed, when the countdown goes on after it', () => {
+    let v = view({ state: 'playing' });
+    v = reducePlayerEvent(v, { type: 'status', payload: { type: 'status', state: 'limit', countdownSeconds: 30 } }, 100);
+    v = continuedView(v, 1_000);
+    v = reducePlayerEvent(v, { type: 'status', payload: { type: 'status', state: 'limit', countdownSeconds: 29 } }, 1_400);
+    expect(bannerFor(v, 1_400)).toEqual({ kind: 'limitCountdown', seconds: 29, failed: true });
+    // It keeps saying so for the rest of this countdown; another Continue tries again.
+    v = reducePlayerEvent(v, { type: 'status', payload: { type: 'status', state: 'limit', countdownSeconds: 25 } }, 5_400);
+    expect(bannerFor(v, 5_400)).toMatchObject({ failed: true });
+    expect(bannerFor(continuedView(v, 5_500), 5_500)).toBeUndefined();
+  });
+
+  it('ends the lowest-definition warning when the stream plays another definition (no restored notice needed)', () => {
+    let v = view({ state: 'playing' });
+    v = reducePlayerEvent(v, { type: 'notice', payload: { type: 'notice', code: 'lowestDefinition', templateId: 5 } }, 0);
+    v = reducePlayerEvent(v, { type: 'codec', payload: { type: 'codec', mime: 'video/mp4; codecs="avc1.42c01e"', width: 320, height: 180, frameRate: 5, templateId: 5 } }, 100);
+    expect(bannerFor(v, 200)).toEqual({ kind: 'lowestDefinition' });
+    v = reducePlayerEvent(v, { type: 'codec', payload: { type: 'codec', mime: 'video/mp4; codecs="avc1.42c01e"', width: 640, height: 360, frameRate: 10, templateId: 6 } }, 300);
+    expect(bannerFor(v, 400)).toBeUndefined();
   });
 });

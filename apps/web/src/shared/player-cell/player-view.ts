@@ -14,13 +14,17 @@ export interface PlayerView {
   waitUntil: number | undefined;
   /** The continuous-watching limit's countdown, as last sent, and when it was received. */
   limit: { seconds: number; at: number } | undefined;
-  /** The last definition notice and when it came (the restored note fades after a while). */
-  notice: { code: NoticeInfo['code']; at: number } | undefined;
+  /** The last definition notice, the definition it names and when it came (the restored note fades after a while). */
+  notice: { code: NoticeInfo['code']; templateId: number; at: number } | undefined;
   codec: CodecInfo | undefined;
+  /** When the operator last pressed Continue on the limit's countdown (its banner goes at once). */
+  continuedAt: number | undefined;
+  /** The countdown went on after Continue: the server did not take it (the banner says so). */
+  continueFailed: boolean;
 }
 
 export function initialPlayerView(): PlayerView {
-  return { state: 'idle', error: undefined, waitUntil: undefined, limit: undefined, notice: undefined, codec: undefined };
+  return { state: 'idle', error: undefined, waitUntil: undefined, limit: undefined, notice: undefined, codec: undefined, continuedAt: undefined, continueFailed: false };
 }
 
 export type PlayerEvent = { [K in keyof PlayerEventMap]: { type: K; payload: PlayerEventMap[K] } }[keyof PlayerEventMap];
@@ -52,18 +56,31 @@ export function reducePlayerEvent(view: PlayerView, event: PlayerEvent, now: num
         return { ...view, waitUntil: view.waitUntil === undefined ? deadline : Math.min(view.waitUntil, deadline) };
       }
       if (status.state === 'limit' && status.countdownSeconds !== undefined && status.countdownSeconds > 0) {
-        return { ...view, limit: { seconds: status.countdownSeconds, at: now } };
+        // A tick right after Continue: the server did not take it, the countdown runs on.
+        const failed = view.continuedAt !== undefined && now - view.continuedAt < LIMIT_STALE_MS;
+        return { ...view, limit: { seconds: status.countdownSeconds, at: now }, continueFailed: failed || view.continueFailed };
       }
       return view;
     }
     case 'notice':
-      return { ...view, notice: { code: event.payload.code, at: now } };
-    case 'codec':
-      return { ...view, codec: event.payload };
+      return { ...view, notice: { code: event.payload.code, templateId: event.payload.templateId, at: now } };
+    case 'codec': {
+      // The "lowest definition" warning holds while the lowest plays: a stream at another definition ends it.
+      const stale = view.notice?.code === 'lowestDefinition' && view.notice.templateId !== event.payload.templateId;
+      return { ...view, codec: event.payload, ...(stale ? { notice: undefined } : {}) };
+    }
     case 'reconnect':
     case 'firstFrame':
       return view;
   }
+}
+
+/**
+ * The operator pressed Continue on the limit's countdown: its banner goes at once, without waiting
+ * for the server's ticks to stop; a tick that still comes brings it back, saying Continue failed.
+ */
+export function continuedView(view: PlayerView, now: number): PlayerView {
+  return { ...view, limit: undefined, continuedAt: now, continueFailed: false };
 }
 
 /** Whole seconds left until `deadline`, never negative; rounds up so "1" shows until the end. */
@@ -178,14 +195,15 @@ function errorOverlay(error: PlayerError | undefined): Overlay {
 
 /** A banner over a picture that keeps playing: the limit countdown or a definition notice. */
 export type Banner =
-  | { kind: 'limitCountdown'; seconds: number }
+  /** `failed`: the operator's Continue did not stop the countdown. */
+  | { kind: 'limitCountdown'; seconds: number; failed: boolean }
   | { kind: 'lowestDefinition' }
   | { kind: 'definitionRestored' }
   | { kind: 'budgetLowest' };
 
 export function bannerFor(view: PlayerView, now: number): Banner | undefined {
   const seconds = limitSecondsLeft(view.limit, now);
-  if (seconds !== undefined && view.state === 'playing') return { kind: 'limitCountdown', seconds };
+  if (seconds !== undefined && view.state === 'playing') return { kind: 'limitCountdown', seconds, failed: view.continueFailed };
   if (view.notice?.code === 'lowestDefinition') return { kind: 'lowestDefinition' };
   // The ship's data budget is used up: this view streams its lowest definition for as long as it runs.
   if (view.notice?.code === 'budgetLowest') return { kind: 'budgetLowest' };

@@ -13,8 +13,8 @@ import { useOrganisations } from '../../../shared/source-tree/index.ts';
  */
 export function PlayGrid() {
   const { t } = useTranslation();
-  const { gridSize, playlist } = usePlaylist();
-  const { remove, setGridSize } = usePlaylistActions();
+  const { gridSize, playlist, selected: selectedCell } = usePlaylist();
+  const { remove, setGridSize, select } = usePlaylistActions();
   useOrganisationPlaylist();
   const side = Math.sqrt(gridSize);
   const shown = playlist.slice(0, gridSize);
@@ -39,7 +39,7 @@ export function PlayGrid() {
       <div className={styles.grid} style={{ gridTemplateColumns: `repeat(${side}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${side}, minmax(0, 1fr))` }}>
         {/* Keyed by camera: closing a cell moves the later ones up without restarting their streams. */}
         {shown.map((source) => (
-          <PlayerCell key={source.cameraId} source={source} onClose={remove} gridSize={gridSize} />
+          <PlayerCell key={source.cameraId} source={source} onClose={remove} gridSize={gridSize} selected={source.cameraId === selectedCell} onSelect={select} />
         ))}
         {Array.from({ length: empty }, (_, i) => (
           <div key={`empty-${i}`} className={styles.empty} data-empty-cell="">
