@@ -51,7 +51,7 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
       barExtra={
         <span className={styles.frameExtras}>
           {definition.reason ? (
-            <small className={styles.frameReason} data-definition-reason={definition.reason}>
+            <small className={styles.frameReason} data-definition-reason={definition.reason} data-frame-text="" title={definition.reason}>
               {definition.reason}
             </small>
           ) : null}

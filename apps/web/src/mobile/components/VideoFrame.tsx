@@ -36,10 +36,10 @@ export function VideoFrame({ source, videoRef, state, overlay, banner, onClose, 
   return (
     <div className={styles.frame} data-camera-id={source.cameraId} data-state={state}>
       <video ref={videoRef} className={styles.video} muted playsInline aria-label={source.title} />
-      <div className={styles.frameBar}>
-        <span className={styles.frameTitle}>
-          {source.title}
-          <small>{source.shipDisplayName}</small>
+      <div className={styles.frameBar} data-frame-bar="">
+        <span className={styles.frameTitle} data-frame-title="">
+          <span data-frame-text="">{source.title}</span>
+          <small data-frame-text="">{source.shipDisplayName}</small>
         </span>
         {barExtra}
         <button type="button" className={styles.iconButton} aria-label={t('mobile.video.close')} onClick={onClose}>
