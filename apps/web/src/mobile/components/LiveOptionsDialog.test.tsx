@@ -17,10 +17,10 @@ const CONFIG: ShipConfig = {
   audio: false,
 };
 
-function renderDialog(language: Language) {
+function renderDialog(language: Language, config: ShipConfig = CONFIG) {
   const s = source(1);
   const queryClient = createQueryClient();
-  queryClient.setQueryData(shipConfigQuery(s.orgId, s.shipId).queryKey, CONFIG);
+  queryClient.setQueryData(shipConfigQuery(s.orgId, s.shipId).queryKey, config);
   render(
     <MobileProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n(language)} queryClient={queryClient}>
       <LiveOptionsDialog source={s} onPlay={() => undefined} onClose={() => undefined} />
@@ -39,5 +39,24 @@ describe('mobile live options: the default definition is marked in the language�
     renderDialog('en');
     expect(screen.getByText('Standard (default)')).toBeTruthy();
     expect(screen.getByText('流畅')).toBeTruthy();
+  });
+});
+
+describe('mobile live options: each resolution’s group in the page’s language', () => {
+  const named: ShipConfig = {
+    ...CONFIG,
+    groupAliasResDTOS: CONFIG.groupAliasResDTOS.map((g) => ({ ...g, displayName: '标准', displayNameEn: 'Standard group' })),
+  };
+
+  it('English: the group’s English name under every resolution, no Chinese', () => {
+    renderDialog('en', named);
+    expect(screen.getAllByText('Standard group')).toHaveLength(2);
+    expect(screen.queryByText('标准')).toBeNull();
+  });
+
+  it('Chinese: the group’s Chinese name', () => {
+    renderDialog('zh-CN', named);
+    expect(screen.getAllByText('标准')).toHaveLength(2);
+    expect(screen.queryByText('Standard group')).toBeNull();
   });
 });

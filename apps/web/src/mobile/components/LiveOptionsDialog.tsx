@@ -60,7 +60,8 @@ export function LiveOptionsDialog({ source, onPlay, onClose }: LiveOptionsDialog
             options={choices.map((choice) => ({
               value: choice.model.id,
               label: choice.model.id === defaultModelId ? t('mobile.liveOptions.defaultChoice', { name: definitionName(choice.model, i18n.language) }) : definitionName(choice.model, i18n.language),
-              description: choice.groupName,
+              // The group in the page's language too: "Standard" in English, "标准" in Chinese.
+              description: definitionName({ displayName: choice.groupName, displayNameEn: choice.groupNameEn }, i18n.language),
             }))}
             onChange={([next]) => {
               setPicked(next);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MsePlayer } from '@ship-cctv/player';
 import { LINK_POLICY_DEFAULTS, POLICY_LINKS, dest, type PlayCommand, type ShipConfig } from '@ship-cctv/protocol';
 import { createI18n } from '../../i18n/index.ts';
@@ -66,4 +66,21 @@ describe('mobile live video: definition by the link policy', { timeout: 30_000 }
     await waitFor(() => expect(played(play)).toEqual([7]));
     expect(screen.getByText('Chosen by you: this cell keeps this resolution')).toBeTruthy();
   });
+
+  for (const [language, mode, toVideo] of [
+    ['zh-CN', '每 30 秒一张图片', '切换为视频'],
+    ['en', 'Stills every 30 s', 'Switch to video'],
+  ] as const) {
+    it(`shows stills where the link policy says so (Iridium), as the desktop does, and video once switched (${language})`, async () => {
+      const play = vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(() => undefined);
+      act(() => stomp.publish(dest.shipStatus(source.shipName), { status: 'IRIDIUM', quality: 40 }));
+      const { container } = renderVideo(undefined, language);
+      expect(await screen.findByText(mode, {}, { timeout: 10_000 })).toBeTruthy();
+      expect(container.querySelector('[data-stills-mode="policy"]')).not.toBeNull();
+      expect(play).not.toHaveBeenCalled();
+      fireEvent.click(screen.getByRole('button', { name: toVideo }));
+      await waitFor(() => expect(play).toHaveBeenCalled());
+      expect(container.querySelector('[data-stills-mode]')).toBeNull();
+    });
+  }
 });

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { useCallback, useRef } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../app/runtime-config.tsx';
 import type { PlayableSource } from '../../shared/playable-source.ts';
@@ -9,7 +9,7 @@ import { mediaSocketUrl } from '../../shared/player-cell/index.ts';
 import { bannerFor, needsClock, overlayFor, type Overlay } from '../../shared/player-cell/index.ts';
 import { soundCodecOf } from '../../shared/player-cell/index.ts';
 import { useShipStatus } from '../../lib/realtime/index.ts';
-import { useCellDefinition } from '../../shared/cell-definition/index.ts';
+import { useCellDefinition, useLinkPolicies } from '../../shared/cell-definition/index.ts';
 import { MobileSound } from './MobileSound.tsx';
 import { MobilePtzPad } from '../../features/ptz/index.ts';
 import { MobileTalkButton } from '../../features/talk/index.ts';
@@ -17,6 +17,13 @@ import styles from '../mobile.module.css';
 import { VideoFrame, type FrameOverlay } from './VideoFrame.tsx';
 
 const PHONE_VIEW = { gridSize: 1, fullScreen: false } as const;
+
+/**
+ * Stills mode, as on the desktop: a ship whose link policy says stills shows its camera's latest
+ * picture, refreshed, with a switch to video. Loaded when a live video first opens, so the phone's
+ * first screen does not carry it.
+ */
+const StillsSurface = lazy(() => import('../../features/stills/cell-control.ts').then((m) => ({ default: m.STILLS_SURFACE.Component })));
 
 /** Live video of one camera at a definition (undefined: the ship's default), with the desktop's player. */
 export function LiveVideo({ source, templateId, onClose }: { source: PlayableSource; templateId: number | undefined; onClose(): void }) {
@@ -26,14 +33,20 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
   const url = mediaSocketUrl(mediaPath, window.location);
   // The phone shows one video: a 1-cell view for the link policy, unless the operator picked a definition.
   const definition = useCellDefinition(source, PHONE_VIEW, templateId);
-  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, undefined, definition.ready);
+  const policies = useLinkPolicies(source.orgId);
+  // No stream until stills mode has said whether it shows the pictures instead.
+  const [covered, setCovered] = useState<boolean>();
+  const [barSlot, setBarSlot] = useState<HTMLElement | null>(null);
+  const frameRef = useRef<HTMLSpanElement>(null);
+  const ready = definition.ready && covered === false;
+  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, undefined, ready);
   const { linkType } = useShipStatus(source.shipName);
   const now = useNow(needsClock(view, performance.now()));
   const continueWatching = useCallback(() => player?.continueWatching(), [player]);
   // The browser refused to start muted video without a gesture: this tap is the gesture.
   const clickToPlay = useCallback(() => void videoRef.current?.play().catch(() => undefined), []);
 
-  const overlay = overlayFor(view, now, linkType === 'OFFLINE');
+  const overlay = covered ? ({ kind: 'none' } as const) : overlayFor(view, now, linkType === 'OFFLINE');
   const actions = {
     replay: { label: t('playerCell.replay'), run: replay },
     continue: { label: t('playerCell.continue'), run: continueWatching },
@@ -45,13 +58,29 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
       videoRef={videoRef}
       state={view.state}
       overlay={frameOverlay(overlay, t, actions)}
-      banner={bannerFor(view, now)}
+      banner={covered ? undefined : bannerFor(view, now)}
+      surface={
+        <Suspense fallback={null}>
+          <StillsSurface
+            source={source}
+            getPopupContainer={() => frameRef.current ?? document.body}
+            view={PHONE_VIEW}
+            templateId={definition.templateId}
+            refusal={view.error?.kind === 'server' ? view.error.code : undefined}
+            policies={policies.isError ? null : policies.data?.byLink}
+            onCover={setCovered}
+            bar={barSlot}
+          />
+        </Suspense>
+      }
       onClose={onClose}
       onContinue={continueWatching}
       barExtra={
-        <span className={styles.frameExtras}>
-          {definition.reason ? (
-            <small className={styles.frameReason} data-definition-reason={definition.reason}>
+        <span className={styles.frameExtras} ref={frameRef}>
+          {/* Stills mode's "back to stills" button, once the operator switched to video. */}
+          <span ref={setBarSlot} className={styles.frameSlot} />
+          {definition.reason && !covered ? (
+            <small className={styles.frameReason} data-definition-reason={definition.reason} data-frame-text="" title={definition.reason}>
               {definition.reason}
             </small>
           ) : null}
@@ -59,7 +88,8 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
           {soundCodecOf(view.codec?.mime) ? <MobileSound videoRef={videoRef} player={player} /> : null}
         </span>
       }
-      footer={<MobilePtzPad source={source} />}
+      // While pictures show, the PTZ pad would lie over their caption and its switch to video.
+      footer={covered ? undefined : <MobilePtzPad source={source} />}
     />
   );
 }

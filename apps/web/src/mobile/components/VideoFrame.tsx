@@ -24,6 +24,8 @@ export interface VideoFrameProps {
   footer?: ReactNode;
   /** Controls in the bar before the close button (live sound). */
   barExtra?: ReactNode;
+  /** What may show instead of the video, under the bar (stills). */
+  surface?: ReactNode;
 }
 
 /**
@@ -31,15 +33,16 @@ export interface VideoFrameProps {
  * picture while there is none (progress, or why not and a big button for what to do), and the
  * watch-limit and network notices as a notice bar (spec §8, §9).
  */
-export function VideoFrame({ source, videoRef, state, overlay, banner, onClose, onContinue, footer, barExtra }: VideoFrameProps) {
+export function VideoFrame({ source, videoRef, state, overlay, banner, onClose, onContinue, footer, barExtra, surface }: VideoFrameProps) {
   const { t } = useTranslation();
   return (
     <div className={styles.frame} data-camera-id={source.cameraId} data-state={state}>
       <video ref={videoRef} className={styles.video} muted playsInline aria-label={source.title} />
-      <div className={styles.frameBar}>
-        <span className={styles.frameTitle}>
-          {source.title}
-          <small>{source.shipDisplayName}</small>
+      {surface}
+      <div className={styles.frameBar} data-frame-bar="">
+        <span className={styles.frameTitle} data-frame-title="">
+          <span data-frame-text="">{source.title}</span>
+          <small data-frame-text="">{source.shipDisplayName}</small>
         </span>
         {barExtra}
         <button type="button" className={styles.iconButton} aria-label={t('mobile.video.close')} onClick={onClose}>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@ship-cctv/protocol';
@@ -11,6 +11,7 @@ import { PlaybackOptionsDialog } from '../components/PlaybackOptionsDialog.tsx';
 import { PlaybackVideo } from '../components/PlaybackVideo.tsx';
 import { SourceList } from '../components/SourceList.tsx';
 import { TitleBar } from '../components/TitleBar.tsx';
+import { useOrganisationScope } from '../hooks/useOrganisationScope.ts';
 import { useOrientation } from '../orientation.ts';
 import { isOpenOptionsState, type OpenOptionsState, type PlayMode, type ScreenStep } from '../play-session.ts';
 import { MOBILE_HOME, MOBILE_PLAYBACK } from '../routes.ts';
@@ -57,6 +58,9 @@ export function MobileScreen({ mode }: { mode: PlayMode }) {
 
   const fill = orientation === 'landscape' && playing !== undefined;
   const close = () => setStep({ kind: 'idle' });
+  // Another organisation picked: the old one's video stops and its dialogs close.
+  useOrganisationScope(playing?.source, useCallback(() => setPlaying(undefined), []));
+  useOrganisationScope(step.kind === 'idle' ? undefined : step.source, useCallback(() => setStep({ kind: 'idle' }), []));
 
   return (
     <div className={styles.screen} style={{ minWidth: LIMITS.minWidthMobilePx }} data-orientation={orientation} data-layout={fill ? 'fill' : orientation}>
