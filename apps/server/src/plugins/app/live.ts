@@ -22,6 +22,9 @@ function asBuffer(data: unknown): Buffer {
   return Buffer.from(String(data));
 }
 
+/** Messages a media socket may send before its session is checked. */
+const EARLY_MESSAGE_LIMIT = 10 * MEDIA_SOCKET_LIMITS.burst;
+
 export interface LivePluginOptions extends Partial<LiveServiceOptions>, Partial<WatchClock> {}
 
 /** The media socket (PATHS.media) and the live-stream service behind it. */
@@ -61,8 +64,9 @@ export default fp<LivePluginOptions>(
       const early: EarlyMessage[] = [];
       const keep = (data: unknown, isBinary: boolean) => {
         early.push({ data: asBuffer(data), isBinary });
-        // No player sends more than a burst before it is even signed in.
-        if (early.length > MEDIA_SOCKET_LIMITS.burst) socket.close(CLOSE_TOO_MANY_MESSAGES, 'too many messages');
+        // Held until the session is checked: a player sends a play or two, a talk its first second
+        // of voice packets; far more is a flood, not a slow check.
+        if (early.length > EARLY_MESSAGE_LIMIT) socket.close(CLOSE_TOO_MANY_MESSAGES, 'too many messages');
       };
       socket.on('message', keep);
       const query = req.query as { token?: unknown };
