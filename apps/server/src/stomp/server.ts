@@ -11,6 +11,7 @@ import {
   type StompHeaders,
   serializeFrame,
 } from './frame.ts';
+import { TokenBucket } from '../lib/token-bucket.ts';
 
 /**
  * A STOMP 1.2 server over WebSocket for a publish-only broker: clients CONNECT, SUBSCRIBE and
@@ -80,6 +81,19 @@ export interface StompServerOptions<P, R = unknown> {
   maxHeaderBytes?: number | undefined;
   /** Per connection; default 256. */
   maxSubscriptions?: number | undefined;
+  /**
+   * Per principal across all its connections (with `principalKey`); default 512: two browser tabs
+   * subscribed to as many ships as one connection may.
+   */
+  maxSubscriptionsPerPrincipal?: number | undefined;
+  /** Names the principal whose subscriptions count together (a user id); none: no such limit. */
+  principalKey?: ((principal: P) => string) | undefined;
+  /**
+   * Frames a connection may send at once (default 512: a client subscribing to every destination
+   * it may, and some) and a second after that (default 50). Past them: ERROR, then close.
+   */
+  frameBurst?: number | undefined;
+  framesPerSecond?: number | undefined;
   /** Server preferences (CONNECTED heart-beat sx,sy); default 1000,1000 as the spec's clients ask. */
   heartBeat?: HeartBeatPreference | undefined;
   /** Added to twice the agreed client interval before a silent connection is dropped; default 1000. */
@@ -139,7 +153,10 @@ interface Connection<P> {
   readonly parser: FrameParser;
   state: ConnectionState;
   principal: P | undefined;
+  /** The principal's key, whose subscriptions count together across connections. */
+  principalKey: string | undefined;
   readonly subscriptions: Map<string, Subscription<P>>;
+  readonly frames: TokenBucket;
   chain: Promise<void>;
   queued: number;
   lastReceivedAt: number;
@@ -154,6 +171,9 @@ export class StompServer<P, R = unknown> {
   private readonly log: StompLogger;
   private snapshotProvider: SnapshotProvider<P> | undefined;
   private readonly maxSubscriptions: number;
+  private readonly maxPerPrincipal: number;
+  /** Subscriptions of each principal key, over all its connections. */
+  private readonly principalSubscriptions = new Map<string, number>();
   private readonly heartBeat: HeartBeatPreference;
   private readonly graceMs: number;
   private readonly maxBufferedBytes: number;
@@ -169,6 +189,7 @@ export class StompServer<P, R = unknown> {
     this.log = opts.logger ?? NOOP_LOGGER;
     this.snapshotProvider = opts.snapshot;
     this.maxSubscriptions = opts.maxSubscriptions ?? 256;
+    this.maxPerPrincipal = opts.maxSubscriptionsPerPrincipal ?? 512;
     this.heartBeat = opts.heartBeat ?? { outgoingMs: 1000, incomingMs: 1000 };
     this.graceMs = opts.heartBeatGraceMs ?? 1000;
     this.maxBufferedBytes = opts.maxBufferedBytes ?? 1024 * 1024;
@@ -197,7 +218,9 @@ export class StompServer<P, R = unknown> {
       }),
       state: 'awaiting-connect',
       principal: undefined,
+      principalKey: undefined,
       subscriptions: new Map(),
+      frames: new TokenBucket(this.opts.frameBurst ?? 512, this.opts.framesPerSecond ?? 50),
       chain: Promise.resolve(),
       queued: 0,
       lastReceivedAt: now,
@@ -308,7 +331,16 @@ export class StompServer<P, R = unknown> {
     if (conn.state === 'closing' || conn.parser.failed) return;
     const chunk = Array.isArray(data) ? Buffer.concat(data) : data;
     try {
-      conn.parser.push(chunk, (frame) => this.enqueue(conn, () => this.handleFrame(conn, request, frame)));
+      conn.parser.push(chunk, (frame) => {
+        if (conn.state === 'closing') return;
+        if (!conn.frames.take()) {
+          const { capacity, perSecond } = conn.frames;
+          this.log.warn({ connection: conn.id, burst: capacity, perSecond }, 'stomp client sends too many frames; closing it');
+          this.fail(conn, { message: `Too many frames: at most ${capacity} at once and ${perSecond} a second` }, CLOSE.policy);
+          return;
+        }
+        this.enqueue(conn, () => this.handleFrame(conn, request, frame));
+      });
     } catch (err) {
       if (err instanceof StompFrameError) {
         // After the frames before it, which are already queued.
@@ -323,7 +355,11 @@ export class StompServer<P, R = unknown> {
     conn.queued++;
     // Back-pressure: stop reading a client that sends faster than its frames are handled.
     if (conn.queued > MAX_QUEUED_FRAMES && !conn.ws.isPaused) conn.ws.pause();
+    // Each frame on a fresh turn of the event loop: a frame's work may be a chain of database reads
+    // that (on the embedded database) never yields, and many frames at once must not hold the
+    // loop for everyone else.
     conn.chain = conn.chain
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .then(work)
       .catch((err: unknown) => this.internalError(conn, err))
       .finally(() => {
@@ -383,6 +419,7 @@ export class StompServer<P, R = unknown> {
     // The socket may have closed, or the connect timer fired, while authenticating.
     if (conn.state !== 'awaiting-connect') return;
     conn.principal = principal;
+    conn.principalKey = this.opts.principalKey?.(principal);
     conn.state = 'connected';
     this.clearTimers(conn);
 
@@ -437,6 +474,10 @@ export class StompServer<P, R = unknown> {
     if (conn.subscriptions.size >= this.maxSubscriptions) {
       return this.fail(conn, { message: `Too many subscriptions: at most ${this.maxSubscriptions} per connection` }, CLOSE.policy, frame);
     }
+    if (conn.principalKey !== undefined && (this.principalSubscriptions.get(conn.principalKey) ?? 0) >= this.maxPerPrincipal) {
+      this.log.warn({ connection: conn.id, principal: conn.principalKey }, 'stomp principal has too many subscriptions');
+      return this.fail(conn, { message: `Too many subscriptions: at most ${this.maxPerPrincipal} per user over all connections` }, CLOSE.policy, frame);
+    }
     const principal = conn.principal as P;
     let allowed: boolean;
     try {
@@ -453,6 +494,7 @@ export class StompServer<P, R = unknown> {
     const provider = this.snapshotProvider;
     const sub: Subscription<P> = { id, destination, conn, pending: provider ? [] : undefined };
     conn.subscriptions.set(id, sub);
+    this.countFor(conn, 1);
     this.index(sub);
 
     if (provider) {
@@ -483,12 +525,22 @@ export class StompServer<P, R = unknown> {
     const sub = conn.subscriptions.get(id);
     if (sub) {
       conn.subscriptions.delete(id);
+      this.countFor(conn, -1);
       this.unindex(sub);
     }
     this.receipt(conn, frame);
   }
 
   // ---- subscriptions index -----------------------------------------------------------------
+
+  /** Keeps the count of the connection's principal's subscriptions. */
+  private countFor(conn: Connection<P>, delta: number): void {
+    const key = conn.principalKey;
+    if (key === undefined || delta === 0) return;
+    const n = (this.principalSubscriptions.get(key) ?? 0) + delta;
+    if (n > 0) this.principalSubscriptions.set(key, n);
+    else this.principalSubscriptions.delete(key);
+  }
 
   private index(sub: Subscription<P>): void {
     let set = this.byDestination.get(sub.destination);
@@ -617,6 +669,7 @@ export class StompServer<P, R = unknown> {
     this.clearTimers(conn);
     this.connections.delete(conn);
     for (const sub of conn.subscriptions.values()) this.unindex(sub);
+    this.countFor(conn, -conn.subscriptions.size);
     conn.subscriptions.clear();
     if (conn.ws.isPaused) conn.ws.resume();
   }

@@ -10,7 +10,8 @@ import type { ActiveTalk, TalkService } from './talk-service.ts';
 const StartCommand = Compile(
   Type.Object({
     type: Type.Literal('talk.start'),
-    cameraId: Type.String({ minLength: 1, maxLength: 64 }),
+    // No control characters (NUL included): such an id is refused here, not by the database.
+    cameraId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\u0000-\\u001f\\u007f]+$' }),
     format: Type.Union([Type.Literal('opus'), Type.Literal('webm')]),
   }),
 );
@@ -45,7 +46,10 @@ export class TalkSocket {
     this.ws.on('close', () => this.finish());
     this.ws.on('error', () => this.finish());
     for (const m of rest) this.receive(m.data, m.isBinary);
-    if (!StartCommand.Check(first)) return this.fail('badRequest', 'expected {"type":"talk.start","cameraId":…,"format":"opus"|"webm"}');
+    if (!StartCommand.Check(first)) {
+      this.log.info({ userId: this.auth.user.id }, 'talk: start command refused');
+      return this.fail('badRequest', 'expected {"type":"talk.start","cameraId":… (1 to 64 characters, no control characters),"format":"opus"|"webm"}');
+    }
     this.service
       .start(this.auth, first.cameraId, first.format, { ended: (reason, message) => this.ended(reason, message) })
       .then((started) => {

@@ -73,6 +73,43 @@ describe('web hardening', () => {
     expect(await upgrade(media, {})).toBe(101);
   });
 
+  it('every upgrade is checked, whatever its path: percent-encoded STOMP and media paths refuse a foreign page too', async () => {
+    const { token } = await logon(t.app, 'demo');
+    // The router decodes these to the STOMP and media routes.
+    const stomp = `${base}/cctvv3-server/%63ctv/`;
+    const media = `${base}/cctvv3-server/v3/%6Dedia?token=${encodeURIComponent(token)}`;
+    expect(await upgrade(stomp, { origin: 'https://evil.example' }, ['v12.stomp'])).toBe(403);
+    expect(await upgrade(media, { origin: 'https://evil.example' })).toBe(403);
+    // A path no socket lives at is refused for the foreign page before routing, too.
+    expect(await upgrade(`${base}/cctvv3-server/%61gent-link`, { origin: 'https://evil.example' })).toBe(403);
+    expect(await upgrade(stomp, { origin: `http://${host}` }, ['v12.stomp'])).toBe(101);
+    expect(await upgrade(media, { origin: `http://${host}` })).toBe(101);
+    // The ship agents' link: no browser, no Origin.
+    expect(await upgrade(`${base}${PATHS.agentLink}`, {})).not.toBe(403);
+  });
+
+  it('ALLOWED_ORIGINS opens the sockets to the pages it names, and only to them, on encoded paths as well', async () => {
+    const other = await build({ allowedOrigins: ['https://ops.example'] });
+    try {
+      await other.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = other.app.server.address();
+      if (!address || typeof address === 'string') throw new Error('no port');
+      const otherBase = `ws://127.0.0.1:${address.port}`;
+      const { token } = await logon(other.app, 'demo');
+      for (const path of [PATHS.stomp, '/cctvv3-server/%63ctv/']) {
+        expect(await upgrade(`${otherBase}${path}`, { origin: 'https://ops.example' }, ['v12.stomp'])).toBe(101);
+        expect(await upgrade(`${otherBase}${path}`, { origin: 'https://evil.example' }, ['v12.stomp'])).toBe(403);
+      }
+      for (const path of [PATHS.media, '/cctvv3-server/v3/%6Dedia']) {
+        const url = `${otherBase}${path}?token=${encodeURIComponent(token)}`;
+        expect(await upgrade(url, { origin: 'https://ops.example' })).toBe(101);
+        expect(await upgrade(url, { origin: 'https://evil.example' })).toBe(403);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it('configured origins replace the same-host rule', () => {
     expect(originAllowed('https://ops.example', 'shore:8080', ['https://ops.example'])).toBe(true);
     expect(originAllowed('http://shore:8080', 'shore:8080', ['https://ops.example'])).toBe(false);

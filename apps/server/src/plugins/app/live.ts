@@ -4,7 +4,8 @@ import { CODES, COOKIES, MESSAGES, PATHS, TOKEN_HEADER } from '@ship-cctv/protoc
 import { ApiError } from '../../lib/envelope.ts';
 import { LiveService, type LiveServiceOptions } from '../../live/live-service.ts';
 import { type EarlyMessage, MediaSocketExtensions } from '../../live/media-socket-extensions.ts';
-import { ViewerSession, type WatchClock } from '../../live/viewer-session.ts';
+import { PlayGate } from '../../live/play-gate.ts';
+import { CLOSE_TOO_MANY_MESSAGES, MEDIA_SOCKET_LIMITS, ViewerSession, type WatchClock } from '../../live/viewer-session.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,6 +21,9 @@ function asBuffer(data: unknown): Buffer {
   if (data instanceof ArrayBuffer) return Buffer.from(data);
   return Buffer.from(String(data));
 }
+
+/** Messages a media socket may send before its session is checked. */
+const EARLY_MESSAGE_LIMIT = 10 * MEDIA_SOCKET_LIMITS.burst;
 
 export interface LivePluginOptions extends Partial<LiveServiceOptions>, Partial<WatchClock> {}
 
@@ -38,6 +42,8 @@ export default fp<LivePluginOptions>(
     const sessions = new Set<ViewerSession>();
     const mediaErrors = app.metrics.product.mediaSocketErrors;
     const clock: WatchClock = { minuteMs: opts.minuteMs ?? 60_000 };
+    const gate = new PlayGate(MEDIA_SOCKET_LIMITS.resolvingPerUser);
+    const log = app.log.child({ module: 'media-socket' });
 
     // Logout and displacement end the session's players too.
     app.sessions.events.on('ended', ({ sessionId, reason }) => {
@@ -56,7 +62,12 @@ export default fp<LivePluginOptions>(
     app.get(PATHS.media, { websocket: true, schema: { hide: true } }, async (socket, req) => {
       // A player sends `play` as soon as the socket opens: keep what arrives while the token is checked.
       const early: EarlyMessage[] = [];
-      const keep = (data: unknown, isBinary: boolean) => early.push({ data: asBuffer(data), isBinary });
+      const keep = (data: unknown, isBinary: boolean) => {
+        early.push({ data: asBuffer(data), isBinary });
+        // Held until the session is checked: a player sends a play or two, a talk its first second
+        // of voice packets; far more is a flood, not a slow check.
+        if (early.length > EARLY_MESSAGE_LIMIT) socket.close(CLOSE_TOO_MANY_MESSAGES, 'too many messages');
+      };
       socket.on('message', keep);
       const query = req.query as { token?: unknown };
       const header = req.headers[TOKEN_HEADER];
@@ -86,7 +97,7 @@ export default fp<LivePluginOptions>(
         const [first, ...rest] = messages;
         const claimed = first && extensions.ownerOf(first);
         if (claimed) return claimed.owner(socket, auth, claimed.command, rest);
-        const session = new ViewerSession(socket, auth, live, clock, app.playback, (code) => mediaErrors.inc({ code }));
+        const session = new ViewerSession(socket, auth, live, clock, { playback: app.playback, onError: (code) => mediaErrors.inc({ code }), log, gate });
         sessions.add(session);
         socket.on('close', () => sessions.delete(session));
         for (const m of messages) session.handleText(m.data.toString('utf8'));

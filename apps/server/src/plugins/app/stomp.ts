@@ -27,6 +27,9 @@ export type StompPluginOptions = Pick<
   | 'connectTimeoutMs'
   | 'maxFrameBytes'
   | 'maxSubscriptions'
+  | 'maxSubscriptionsPerPrincipal'
+  | 'frameBurst'
+  | 'framesPerSecond'
   | 'maxBufferedBytes'
   | 'closeTimeoutMs'
 >;
@@ -51,6 +54,8 @@ export default fp<StompPluginOptions>(
     const stomp: AppStompServer = new StompServer<AuthContext, FastifyRequest>({
       ...opts,
       serverName: `ship-cctv/${PRODUCT_VERSION}`,
+      // A user's subscriptions count together over all the user's connections (tabs, devices).
+      principalKey: (auth) => auth.user.id,
       logger: app.log.child({ module: 'stomp' }),
       async authenticate({ headers, request }) {
         const token = headers[TOKEN_HEADER] || headers.passcode || request.cookies[COOKIES.token] || undefined;

@@ -1,16 +1,13 @@
 import fp from 'fastify-plugin';
-import { CODES, PATHS } from '@ship-cctv/protocol';
+import { CODES } from '@ship-cctv/protocol';
 
 export interface WebSocketOriginOptions {
   /**
-   * Origins (scheme://host[:port]) whose pages may open the STOMP and media sockets. Empty: only
+   * Origins (scheme://host[:port]) whose pages may open this server's WebSockets. Empty: only
    * pages served by this server itself (the Origin's host equals the request's Host).
    */
   allowedOrigins?: readonly string[] | undefined;
 }
-
-/** Sockets a browser page opens with the user's cookie; the agent link authenticates by ship key. */
-const BROWSER_SOCKETS = new Set<string>([PATHS.stomp, PATHS.media]);
 
 /**
  * Whether a WebSocket upgrade's Origin may connect. No Origin means no browser (a browser always
@@ -30,15 +27,15 @@ export function originAllowed(origin: string | undefined, host: string | undefin
 export default fp<WebSocketOriginOptions>(
   async (app, opts) => {
     const allowed = opts.allowedOrigins ?? [];
+    // Every upgrade, whatever its path: the router decodes a path (`%63ctv` is `cctv`), so a check
+    // that picked sockets by the raw path could be walked around. Ship agents send no Origin.
     app.addHook('onRequest', async (req, reply) => {
       if (req.headers.upgrade?.toLowerCase() !== 'websocket') return;
-      const path = req.url.split('?')[0] ?? '';
-      if (!BROWSER_SOCKETS.has(path)) return;
       if (originAllowed(req.headers.origin, req.headers.host, allowed)) return;
-      req.log.warn({ origin: req.headers.origin }, 'websocket from a foreign origin refused');
+      req.log.warn({ origin: req.headers.origin, url: req.url }, 'websocket from a foreign origin refused');
       // No upgrade follows: the connection ends with the answer instead of lingering half-open.
       reply.header('connection', 'close');
-      return reply.code(CODES.forbidden).send({ code: CODES.forbidden, message: 'This page may not open the socket: its origin is not allowed (ALLOWED_ORIGINS)', data: null });
+      return reply.code(CODES.forbidden).send({ code: CODES.forbidden, message: '此页面的来源不被允许，不能打开该连接 (This page may not open the socket: its origin is not allowed, ALLOWED_ORIGINS)', data: null });
     });
   },
   { name: 'websocket-origin' },
