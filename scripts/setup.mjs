@@ -65,6 +65,10 @@ if (mode === 'test') {
   wanted.push({ file: '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc', pkg: 'fonts-wqy-microhei' });
   // The shared object store's tests run against a real NATS with JetStream.
   wanted.push({ file: '/usr/sbin/nats-server', pkg: 'nats-server' });
+  // The demo cluster's haproxy is tested with a real haproxy (an instance killed behind it), and a
+  // Redis stall with a redis-server of the test's own (the machine's shared one is never paused).
+  wanted.push({ file: '/usr/sbin/haproxy', pkg: 'haproxy' });
+  wanted.push({ bin: 'redis-server', pkg: 'redis-server' });
 }
 if (cluster) {
   // The reverse proxy that spreads browsers and ship agents over the instances (why haproxy:
