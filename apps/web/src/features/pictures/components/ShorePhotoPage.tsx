@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { PictureFilter, PictureInfo } from '@ship-cctv/protocol';
 import { formatBytes } from '../../../lib/format-bytes.ts';
 import { pickOrg, shipDisplayName, shipsOf, useOrganisations, useShipChannels } from '../../../shared/source-tree/index.ts';
+import { usePageLinks } from '../../../shared/pagination/page-links.tsx';
 import { pictureUrl, useShorePictures } from '../api/pictures.ts';
 import { dayMarks } from '../day-timeline.ts';
 import { EnhanceDialog } from './EnhanceDialog.tsx';
@@ -60,6 +61,7 @@ export function ShorePhotoPage() {
     if (index >= 0) setViewer({ open: true, current: index });
   };
   const reset = () => setPage(1);
+  const pageLinks = usePageLinks();
 
   return (
     <Flex vertical gap={12} style={{ flex: 1, padding: 12, minHeight: 0 }} data-testid="shore-photo-page">
@@ -203,7 +205,7 @@ export function ShorePhotoPage() {
           </div>
           <Flex justify="space-between" align="center">
             <Typography.Text type="secondary">{t('pictures.shore.total', { count: list.data.total })}</Typography.Text>
-            <Pagination current={page} pageSize={PAGE_SIZE} total={list.data.total} showSizeChanger={false} onChange={setPage} size="small" />
+            <Pagination current={page} pageSize={PAGE_SIZE} total={list.data.total} showSizeChanger={false} onChange={setPage} size="small" itemRender={pageLinks} />
           </Flex>
         </>
       )}
