@@ -115,66 +115,21 @@ export const TIME_ZONE_NAMES_ZH: Readonly<Record<string, string>> = {
 };
 
 /**
- * Other names of main port and business cities, keyed by an IANA zone the list carries, for the
- * zone search: their Chinese names, and English names that are no IANA zone's ("San Francisco").
- * A city whose name the entry's own text already has (伦敦, 东京) is not repeated here.
+ * Chinese names of main port and business cities, by an IANA zone the list carries, for the zone
+ * search ("纽约" finds Eastern Time). A city the entry's own Chinese text names (伦敦, 东京) is not
+ * repeated. One string (zone:names, entries split by "|"): the phone's bundle carries it too.
  */
-export const CITY_NAMES: Readonly<Record<string, readonly string[]>> = {
-  'America/New_York': ['纽约', '华盛顿', '波士顿', '费城', '迈阿密', 'Washington', 'Boston', 'Philadelphia', 'Miami', 'Savannah', 'Norfolk'],
-  'America/Toronto': ['多伦多'],
-  'America/Montreal': ['蒙特利尔'],
-  'America/Detroit': ['底特律'],
-  'America/Chicago': ['芝加哥', '休斯敦', '新奥尔良', '达拉斯', 'Houston', 'New Orleans', 'Dallas'],
-  'America/Winnipeg': ['温尼伯'],
-  'America/Denver': ['丹佛'],
-  'America/Phoenix': ['凤凰城'],
-  'America/Los_Angeles': ['洛杉矶', '旧金山', '西雅图', '长滩', '奥克兰（美国）', 'San Francisco', 'Seattle', 'Long Beach', 'Oakland'],
-  'America/Vancouver': ['温哥华'],
-  'America/Anchorage': ['安克雷奇'],
-  'Pacific/Honolulu': ['檀香山', '火奴鲁鲁'],
-  'America/Panama': ['巴拿马'],
-  'America/Lima': ['利马'],
-  'America/Santiago': ['瓦尔帕莱索', 'Valparaiso'],
-  'America/Sao_Paulo': ['圣保罗', '里约热内卢', '桑托斯', 'Rio de Janeiro', 'Santos'],
-  'America/Buenos_Aires': ['布宜诺斯艾利斯'],
-  'Europe/London': ['南安普敦', '费利克斯托', 'Southampton', 'Felixstowe', 'Liverpool'],
-  'Europe/Amsterdam': ['鹿特丹', 'Rotterdam'],
-  'Europe/Berlin': ['汉堡', '不来梅', 'Hamburg', 'Bremen'],
-  'Europe/Brussels': ['安特卫普', 'Antwerp'],
-  'Europe/Paris': ['勒阿弗尔', '马赛', 'Le Havre', 'Marseille'],
-  'Europe/Rome': ['热那亚', 'Genoa'],
-  'Europe/Madrid': ['巴塞罗那', '瓦伦西亚', 'Barcelona', 'Valencia'],
-  'Europe/Oslo': ['奥斯陆'],
-  'Europe/Copenhagen': ['哥本哈根'],
-  'Europe/Athens': ['比雷埃夫斯', 'Piraeus'],
-  'Europe/Istanbul': ['伊斯坦布尔'],
-  'Europe/Moscow': ['莫斯科'],
-  'Africa/Cairo': ['亚历山大', '苏伊士', '塞得港', 'Alexandria', 'Suez', 'Port Said'],
-  'Africa/Johannesburg': ['约翰内斯堡', '开普敦', '德班', 'Johannesburg', 'Cape Town', 'Durban'],
-  'Africa/Lagos': ['拉各斯'],
-  'Africa/Nairobi': ['蒙巴萨', 'Mombasa'],
-  'Asia/Dubai': ['迪拜', '杰贝阿里', 'Jebel Ali'],
-  'Asia/Qatar': ['多哈', 'Doha'],
-  'Asia/Riyadh': ['吉达', '达曼', 'Jeddah', 'Dammam'],
-  'Asia/Karachi': ['卡拉奇'],
-  'Asia/Kolkata': ['孟买', '钦奈'],
-  'Asia/Colombo': ['科伦坡'],
-  'Asia/Dhaka': ['吉大港', 'Chittagong'],
-  'Asia/Bangkok': ['林查班', 'Laem Chabang'],
-  'Asia/Saigon': ['胡志明市', '海防', 'Ho Chi Minh City', 'Haiphong'],
-  'Asia/Jakarta': ['泗水', 'Surabaya'],
-  'Asia/Singapore': ['新加坡'],
-  'Asia/Kuala_Lumpur': ['巴生港', 'Port Klang'],
-  'Asia/Manila': ['马尼拉'],
-  'Asia/Shanghai': ['上海', '宁波', '青岛', '天津', '大连', '广州', '深圳', '厦门', 'Ningbo', 'Qingdao', 'Tianjin', 'Dalian', 'Guangzhou', 'Shenzhen', 'Xiamen'],
-  'Asia/Hong_Kong': ['香港'],
-  'Asia/Macau': ['澳门'],
-  'Asia/Taipei': ['高雄', 'Kaohsiung'],
-  'Asia/Seoul': ['釜山', '仁川', 'Busan', 'Incheon'],
-  'Asia/Tokyo': ['横滨', '神户', '名古屋', 'Yokohama', 'Kobe', 'Nagoya'],
-  'Australia/Sydney': ['悉尼'],
-  'Australia/Melbourne': ['墨尔本'],
-  'Australia/Perth': ['弗里曼特尔', 'Fremantle'],
-  'Pacific/Auckland': ['奥克兰（新西兰）'],
-  'Asia/Vladivostok': ['海参崴'],
-};
+const CITIES_ZH =
+  'America/New_York:纽约 华盛顿 波士顿 费城 迈阿密|America/Toronto:多伦多|America/Chicago:芝加哥 休斯敦 新奥尔良|America/Denver:丹佛|' +
+  'America/Los_Angeles:洛杉矶 旧金山 西雅图 长滩|America/Vancouver:温哥华|Pacific/Honolulu:檀香山|America/Panama:巴拿马|' +
+  'America/Sao_Paulo:圣保罗 里约热内卢 桑托斯|Europe/Amsterdam:鹿特丹|Europe/Berlin:汉堡|Europe/Brussels:安特卫普|Europe/Athens:比雷埃夫斯|' +
+  'Africa/Cairo:亚历山大 苏伊士 塞得港|Africa/Johannesburg:开普敦 德班|Asia/Dubai:迪拜|Asia/Qatar:多哈|Asia/Riyadh:吉达|' +
+  'Asia/Saigon:胡志明市 海防|Asia/Manila:马尼拉|Asia/Shanghai:上海 宁波 青岛 天津 大连 广州 深圳 厦门|Asia/Macau:澳门|' +
+  'Asia/Taipei:高雄|Asia/Seoul:釜山 仁川|Asia/Tokyo:横滨 神户 名古屋|Australia/Perth:弗里曼特尔|Asia/Vladivostok:海参崴';
+
+export const CITY_NAMES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  CITIES_ZH.split('|').map((entry) => {
+    const [zone = '', names = ''] = entry.split(':');
+    return [zone, names.split(' ')];
+  }),
+);
