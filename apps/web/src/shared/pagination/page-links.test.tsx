@@ -11,7 +11,7 @@ function Pages() {
   return <Pagination current={8} pageSize={10} total={500} onChange={() => undefined} itemRender={usePageLinks()} />;
 }
 
-describe('page arrows', () => {
+describe('page arrows', { timeout: 30_000 }, () => {
   it.each<[Language, string[]]>([
     ['en', ['Previous page', 'Next page', 'Previous 5 pages', 'Next 5 pages']],
     ['zh-CN', ['上一页', '下一页', '向前 5 页', '向后 5 页']],

@@ -81,7 +81,7 @@ describe('source tree, first use', () => {
     renderTree(language);
     const button = await screen.findByRole('button', { name });
     expect(button.getAttribute('title')).toBe(name);
-  });
+  }, 20_000);
 
   it("shows the ships of sub-organisations, with their link state subscribed, before anything is expanded", async () => {
     const client = new FakeStompClient();

@@ -7,7 +7,7 @@ import { DEFAULT_RUNTIME_CONFIG } from '../../../lib/runtime-config.ts';
 import { addCarouselTexts } from '../texts.ts';
 import { CarouselGrid } from './CarouselGrid.tsx';
 
-describe('carousel layout and unused cells', () => {
+describe('carousel layout and unused cells', { timeout: 30_000 }, () => {
   it('names a layout with the plural its count takes, in both languages', () => {
     const en = createI18n('en');
     addCarouselTexts(en);
