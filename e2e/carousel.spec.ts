@@ -48,7 +48,7 @@ test('a carousel task: made, started, watched page by page across a reload, in b
   await expect.poll(() => carousel.chosenChannels()).toEqual([...PAGE_1, 'S1002-C03', 'S1002-C01']);
   await carousel.chosen('S1002-C03').getByRole('button', { name: new RegExp(`^${c.editor.moveDown}`) }).click();
   await expect.poll(() => carousel.chosenChannels()).toEqual([...PAGE_1, ...PAGE_2]);
-  await editor.getByRole('radio', { name: c.layoutOption.replace('{{count}}', '4'), exact: true }).check();
+  await editor.getByRole('radio', { name: c.layoutOption_other.replace('{{count}}', '4'), exact: true }).check();
   await editor.getByLabel(c.editor.time, { exact: true }).fill('1');
   await editor.getByLabel(c.editor.seconds, { exact: true }).fill('20');
   // The uplink estimate: 6 channels on 2 pages, per hour against always on.

@@ -98,8 +98,12 @@ test('a snapshot task: created for a channel, handed to the ship, its shots on a
   await expect(task.getByTestId('task-state')).toHaveText(texts.state.active);
   // A new task opens with its shots shown.
   await expect(task.getByRole('button', { name: texts.shots })).toHaveAttribute('aria-expanded', 'true');
-  // A day at one picture a quarter of an hour: 96 shots, all planned (the first is minutes away).
-  await expect(task.locator('[data-shot-state]')).toHaveCount(96, { timeout: 15_000 });
+  // A day at one picture a quarter of an hour: 96 shots, all planned (the first is minutes away),
+  // in 48 bars of 30 minutes, each naming its stretch and its count.
+  const bars = task.locator('[data-shot-bucket]');
+  await expect(bars).toHaveCount(48, { timeout: 15_000 });
+  await expect(bars.first()).toHaveAccessibleName(new RegExp(`${texts.shot.planned} \\d+$`));
+  await expect(task.getByTestId('task-rate')).toHaveText('每 15 分钟一张');
   await page.screenshot({ path: `${SCREENSHOTS}/snapshot-tasks-zh-CN.png` });
   await task.getByRole('button', { name: texts.delete }).click();
   await page.getByRole('button', { name: /OK|确 ?定/ }).click();

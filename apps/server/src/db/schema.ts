@@ -346,7 +346,7 @@ export const pictures = pgTable(
     cameraId: text('camera_id').notNull(),
     /** When the picture shows. */
     takenAt: timestamp('taken_at', { withTimezone: true, mode: 'date' }).notNull(),
-    /** manual (snapshot now) | task (a snapshot task's shot). */
+    /** manual (snapshot now) | task (a snapshot task's shot) | stills (stills mode's snapshot). */
     origin: text('origin').notNull(),
     taskId: text('task_id'),
     mime: text('mime').notNull(),

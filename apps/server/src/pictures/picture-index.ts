@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, sql, sum, type SQL } from 'drizzle-orm';
-import type { PictureInfo, ShipPictureEntry } from '@ship-cctv/protocol';
+import type { PictureInfo, ShipPictureEntry, ShorePictureOrigin } from '@ship-cctv/protocol';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 
@@ -14,15 +14,23 @@ export interface PictureQuery {
   cameraId?: string | undefined;
   from?: number | undefined;
   to?: number | undefined;
-  origin?: 'manual' | 'task' | undefined;
+  origin?: ShorePictureOrigin | undefined;
 }
 
 /** The pictures table (what shore holds) and the ship_pictures cache (what ships said they hold). */
 export class PictureIndex {
   constructor(private readonly db: Db) {}
 
-  /** Adds a stored picture; false when one with the id exists (a duplicate delivery). */
+  /**
+   * Adds a stored picture; false when one with the id exists (a duplicate delivery). A snapshot
+   * that stills mode asked for (the camera's latest take in camera_stills) is stored as a still:
+   * the ship takes it as any snapshot and knows nothing of stills.
+   */
   async insert(row: NewPictureRow): Promise<boolean> {
+    if (row.origin === 'manual') {
+      const [still] = await this.db.select({ id: t.cameraStills.cameraId }).from(t.cameraStills).where(eq(t.cameraStills.pictureId, row.id)).limit(1);
+      if (still) row = { ...row, origin: 'stills' };
+    }
     const inserted = await this.db.insert(t.pictures).values(row).onConflictDoNothing({ target: t.pictures.id }).returning({ id: t.pictures.id });
     return inserted.length > 0;
   }
@@ -158,7 +166,7 @@ export function toInfo(p: PictureRow, shipName: string): PictureInfo {
     channelId: p.channelId,
     cameraId: p.cameraId,
     takenAt: p.takenAt.getTime(),
-    origin: p.origin === 'task' ? 'task' : 'manual',
+    origin: p.origin === 'task' || p.origin === 'stills' ? p.origin : 'manual',
     taskId: p.taskId,
     bytes: p.bytes,
     width: p.width,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BINARY_KIND, type PictureMeta, type ShoreMessage, type StillAnswer, TOKEN_HEADER, encodePictureChunk } from '@ship-cctv/protocol';
+import { BINARY_KIND, type PictureMeta, type PicturePage, type ShoreMessage, type StillAnswer, TOKEN_HEADER, encodePictureChunk } from '@ship-cctv/protocol';
 import { RawAgent } from '../agent-link/raw-agent.ts';
 import { type TestApp, build, logon, scrapeMetrics } from '../helpers/build.ts';
 import * as schema from '../../src/db/schema.ts';
@@ -124,6 +124,10 @@ describe('stills: the latest still of a camera, one take per period for every vi
     // The picture reaches shore through the outbox, counted as pictures on the link.
     const id = takes()[0]!.pictureId;
     await expect.poll(async () => (await t.app.pictures.index.get(id))?.id).toBe(id);
+    // Shore lists it as a still, not as a manual snapshot, and the origin filter finds it.
+    const listed = await t.app.inject({ method: 'POST', url: '/api/v1/cctv/snapshot/complexQuery/1/10', headers: { [TOKEN_HEADER]: demo }, payload: { shipId: SHIP, origin: 'stills' } });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json<{ data: PicturePage }>().data.pictures.map((p) => [p.id, p.origin])).toEqual([[id, 'stills']]);
     const stored = answerOf(await ask());
     expect(stored.picture).toMatchObject({ pictureId: id, width: 320, height: 180, bytes: held.get(id)!.bytes.length });
     expect(stored.pending).toBeUndefined();

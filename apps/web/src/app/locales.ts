@@ -22,6 +22,13 @@ export const shellZhCN = {
   collapseSidebar: '收起侧边栏',
   expandSidebar: '展开侧边栏',
   statistics: '统计信息',
+  /** The arrows of a list's pages. */
+  pagination: {
+    previous: '上一页',
+    next: '下一页',
+    previousPages: '向前 5 页',
+    nextPages: '向后 5 页',
+  },
 };
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
@@ -45,4 +52,10 @@ export const shellEn: Widen<typeof shellZhCN> = {
   collapseSidebar: 'Collapse sidebar',
   expandSidebar: 'Expand sidebar',
   statistics: 'Statistics',
+  pagination: {
+    previous: 'Previous page',
+    next: 'Next page',
+    previousPages: 'Previous 5 pages',
+    nextPages: 'Next 5 pages',
+  },
 };

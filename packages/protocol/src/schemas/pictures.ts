@@ -13,6 +13,12 @@ import { epochMs } from './common.ts';
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$', description });
 const PictureIdParam = Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'Picture id' });
 export const PictureOriginName = Type.Union([Type.Literal('manual'), Type.Literal('task')]);
+/**
+ * Where a picture on shore came from: the ship's two (snapshot now, a snapshot task) and stills
+ * mode's pictures, which the ship takes as snapshots and shore knows as stills.
+ */
+export const ShorePictureOrigin = Type.Union([Type.Literal('manual'), Type.Literal('task'), Type.Literal('stills')]);
+export type ShorePictureOrigin = Static<typeof ShorePictureOrigin>;
 
 export const SnapshotParams = Type.Object({
   shipId: Id('Ship'),
@@ -54,7 +60,7 @@ export const PictureFilterSchema = Type.Object(
     cameraId: Type.Optional(Id('Camera')),
     from: Type.Optional(epochMs('Taken at or after')),
     to: Type.Optional(epochMs('Taken before')),
-    origin: Type.Optional(PictureOriginName),
+    origin: Type.Optional(ShorePictureOrigin),
   },
   { additionalProperties: false },
 );
@@ -68,7 +74,7 @@ export const PictureInfoSchema = Type.Object({
   channelId: Type.String(),
   cameraId: Type.String(),
   takenAt: Type.Integer(),
-  origin: PictureOriginName,
+  origin: ShorePictureOrigin,
   taskId: Type.Union([Type.String(), Type.Null()]),
   bytes: Type.Integer(),
   width: Type.Integer(),

@@ -95,8 +95,15 @@ export function AppHeader() {
 
   return (
     <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 16, paddingInline: 16, background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
-      {/* At most 200 px: the top menu keeps room for its five items in English too. */}
-      <Typography.Title level={4} style={{ margin: 0, whiteSpace: 'nowrap', maxWidth: 200 }} ellipsis={{ tooltip: true }} data-testid="brand">
+      {/* At most 200 px: the top menu keeps room for its five items in English too. A long name
+          takes a second line before it is cut, and the whole name is its tooltip. */}
+      <Typography.Title
+        level={4}
+        style={{ margin: 0, maxWidth: 200, flex: 'none', fontSize: 16, lineHeight: 1.25 }}
+        ellipsis={{ rows: 2, tooltip: true }}
+        title={selected?.displayName ?? t('app.title')}
+        data-testid="brand"
+      >
         {selected?.displayName ?? t('app.title')}
       </Typography.Title>
       {hasSidebarToggle(pathname) ? (

@@ -3,6 +3,8 @@
  * `pictures`. zh-CN is the source of the keys; en must have the same shape. Spec text used
  * verbatim: 图片传输失败 (picture transfer failed).
  */
+import type { pictureListsZhCN } from './list-texts.ts';
+
 export const picturesZhCN = {
   menu: {
     shipPhoto: '船端图片回放',
@@ -79,7 +81,6 @@ export const picturesZhCN = {
     delete: '删除',
     deleteConfirm: '删除后船端停止抓拍，已拍的图片会保留。确定删除？',
     deleted: '抓拍计划已删除',
-    every: '每 {{hours}} 小时一张',
     progress: '已回岸 {{onShore}} / 共 {{total}}',
     failedCount: '失败 {{count}}',
     onItsWayCount: '传输中 {{count}}',
@@ -118,6 +119,9 @@ export const picturesZhCN = {
   },
   loadFailed: '图片加载失败：{{message}}',
 };
+
+/** The texts of the lists and tasks that load with the photo screens (list-texts.ts), for i18next's key types. */
+export type PictureListsTexts = typeof pictureListsZhCN;
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
 
@@ -196,7 +200,6 @@ export const picturesEn: Widen<typeof picturesZhCN> = {
     delete: 'Delete',
     deleteConfirm: 'The ship stops shooting; the pictures taken are kept. Delete?',
     deleted: 'The snapshot task was deleted',
-    every: 'One every {{hours}} h',
     progress: '{{onShore}} of {{total}} on shore',
     failedCount: '{{count}} failed',
     onItsWayCount: '{{count}} on their way',

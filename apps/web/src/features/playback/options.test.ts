@@ -88,10 +88,11 @@ describe('time-zone list', () => {
     const newfoundland = zone('Newfoundland Standard Time');
     expect(timeZoneLabel(newfoundland, 'en', november)).toBe('(UTC-03:30) Newfoundland');
     expect(timeZoneLabel(newfoundland, 'en', may)).toBe('(UTC-02:30) Newfoundland (DST)');
-    // Named after a summer time: that offset all year, and "summer time" said once.
-    const pacificSummer = zone('Pacific Daylight Time');
-    expect(timeZoneLabel(pacificSummer, 'zh-CN', november)).toBe('(UTC-07:00) 太平洋夏令时（美国和加拿大）');
-    expect(timeZoneLabel(pacificSummer, 'en', may)).toBe('(UTC-07:00) Pacific Daylight Time (US & Canada)');
+    // The list's summer twin leads to the standard entry, whose offset is the one in force then.
+    const pacific = zone('Pacific Daylight Time');
+    expect(pacific.id).toBe('Pacific Standard Time');
+    expect(timeZoneLabel(pacific, 'zh-CN', november)).toBe('(UTC-08:00) 太平洋标准时间（美国和加拿大）');
+    expect(timeZoneLabel(pacific, 'en', may)).toBe('(UTC-07:00) Pacific Standard Time (US & Canada) (DST)');
     // Rules changed since the list was written: Caracas is −04:00 (listed −04:30), Tehran keeps no summer time.
     expect(timeZoneLabel(zone('Venezuela Standard Time'), 'en', may)).toBe('(UTC-04:00) Caracas');
     expect(timeZoneLabel(zone('Iran Standard Time'), 'en', may)).toBe('(UTC+03:30) Tehran');
@@ -113,6 +114,32 @@ describe('time-zone list', () => {
     const gmt = TIME_ZONES.filter((z) => z.value === 'GMT Standard Time');
     expect(gmt.map((z) => z.id)).toEqual(['GMT Standard Time', 'GMT Standard Time|GDT']);
     expect(findTimeZone('GMT Standard Time|GDT')?.text).toBe('(UTC) Dublin, Lisbon');
+  });
+
+  it('lists each place once: no summer twin of Eastern, Pacific or London time', () => {
+    const november = Date.UTC(2026, 10, 24);
+    const labels = (language: 'zh-CN' | 'en') => timeZonesAt(november).map((z) => timeZoneLabel(z, language, november));
+    expect(labels('en').filter((l) => l.includes('London'))).toEqual(['(UTC+00:00) Edinburgh, London']);
+    expect(labels('zh-CN').filter((l) => l.includes('伦敦'))).toEqual(['(UTC+00:00) 爱丁堡，伦敦']);
+    expect(labels('en').filter((l) => /Daylight|Summer/.test(l))).toEqual([]);
+    expect(labels('zh-CN').filter((l) => l.includes('美国和加拿大') && l.includes('夏令时'))).toEqual([]);
+    expect(labels('en')).toContain('(UTC-05:00) Eastern Time (US & Canada)');
+    expect(new Set(TIME_ZONES.map((z) => z.text)).size).toBe(TIME_ZONES.length);
+    // In summer the one London entry is +01:00 and says so.
+    expect(timeZoneLabel(zone('British Summer Time'), 'en', Date.UTC(2026, 6, 1))).toBe('(UTC+01:00) Edinburgh, London (DST)');
+    expect(findTimeZone('Eastern Daylight Time')?.id).toBe('Eastern Standard Time');
+  });
+
+  it('finds zones by city names with spaces, and by the Chinese names of main cities', () => {
+    const search = (q: string) => TIME_ZONES.filter((z) => matchesTimeZone(z, q)).map((z) => z.id);
+    expect(search('New York')).toEqual(['Eastern Standard Time']);
+    expect(search('new_york')).toEqual(['Eastern Standard Time']);
+    expect(search('Los Angeles')).toEqual(['Pacific Standard Time']);
+    expect(search('纽约')).toEqual(['Eastern Standard Time']);
+    expect(search('洛杉矶')).toEqual(['Pacific Standard Time']);
+    expect(search('鹿特丹')).toEqual(['W. Europe Standard Time']);
+    expect(search('上海')).toEqual(['China Standard Time']);
+    expect(search('London')).toEqual(['GMT Standard Time']);
   });
 
   it('finds zones by Chinese or English name, IANA zone, abbreviation or offset', () => {

@@ -12,7 +12,7 @@
  */
 import timezones from 'timezones.json';
 import { DEFAULT_REMOTE_SPEED, PLAYBACK_SPEEDS, SHIP_PLAYBACK_MAX_RANGE_MS, type PlaybackSpeed, type ShipConfig, type ShipPlaybackCommand } from '@ship-cctv/protocol';
-import { TIME_ZONE_NAMES_ZH } from './time-zone-names.ts';
+import { CITY_NAMES, TIME_ZONE_NAMES_ZH } from './time-zone-names.ts';
 
 export type TextLanguage = 'zh-CN' | 'en';
 
@@ -41,7 +41,10 @@ export const DEFAULT_TIME_ZONE_ID = 'China Standard Time';
 
 const TEXT_PREFIX = /^\(UTC[^)]*\)\s*/;
 
-function buildTimeZones(): TimeZoneEntry[] {
+/** An entry named after a summer time ("Pacific Daylight Time", "British Summer Time"). */
+const SUMMER_TIME_VALUE = /Daylight|Summer/;
+
+function buildAllTimeZones(): TimeZoneEntry[] {
   const seen = new Set<string>();
   return timezones.map((zone) => {
     const id = seen.has(zone.value) ? `${zone.value}|${zone.abbr}` : zone.value;
@@ -52,11 +55,32 @@ function buildTimeZones(): TimeZoneEntry[] {
   });
 }
 
-/** Every entry of timezones.json, west to east as listed (offsets −12 … +13). */
-export const TIME_ZONES: readonly TimeZoneEntry[] = buildTimeZones();
+/**
+ * The list names three places twice: once for their standard time and once for their summer time
+ * (Eastern, Pacific, London), with the same IANA zones. Each standard entry's clock already follows
+ * summer time (its offset is read for the moment), so the summer twin is dropped from the list and
+ * its id leads to the standard entry: a November list offers no "−04:00 Eastern Daylight Time".
+ */
+function summerTwins(all: readonly TimeZoneEntry[]): Map<string, TimeZoneEntry> {
+  const twins = new Map<string, TimeZoneEntry>();
+  for (const zone of all) {
+    if (!SUMMER_TIME_VALUE.test(zone.value) || zone.utc.length === 0) continue;
+    const standard = all.find((other) => other !== zone && !SUMMER_TIME_VALUE.test(other.value) && zone.utc.every((iana) => other.utc.includes(iana)));
+    if (standard) twins.set(zone.id, standard);
+  }
+  return twins;
+}
+
+const ALL_TIME_ZONES = buildAllTimeZones();
+const SUMMER_TWINS = summerTwins(ALL_TIME_ZONES);
+
+/** Every place of timezones.json once, west to east as listed (offsets −12 … +13). */
+export const TIME_ZONES: readonly TimeZoneEntry[] = ALL_TIME_ZONES.filter((zone) => !SUMMER_TWINS.has(zone.id));
 
 export function findTimeZone(idOrValue: string | undefined): TimeZoneEntry | undefined {
   if (!idOrValue) return undefined;
+  const twin = SUMMER_TWINS.get(idOrValue);
+  if (twin) return twin;
   return TIME_ZONES.find((zone) => zone.id === idOrValue) ?? TIME_ZONES.find((zone) => zone.value === idOrValue);
 }
 
@@ -153,12 +177,22 @@ export function timeZonesAt(at: number): TimeZoneEntry[] {
     .map((e) => e.zone);
 }
 
-/** Search in both languages, the zone's name, its abbreviation, its IANA zones and its offset at a moment. */
+/** Lower case, with the IANA names' underscores and hyphens read as spaces ("America/New_York" → "america/new york"). */
+function searchable(text: string): string {
+  return text.toLowerCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Search in both languages: the zone's name, its abbreviation, its IANA zones (their cities with
+ * spaces: "New York", "Los Angeles"), the Chinese and other names of the main cities in them
+ * ("纽约", "San Francisco") and its offset at a moment.
+ */
 export function matchesTimeZone(zone: TimeZoneEntry, query: string, at: number = Date.now()): boolean {
-  const q = query.trim().toLowerCase();
+  const q = searchable(query);
   if (!q) return true;
-  const haystack = [timeZoneLabel(zone, 'zh-CN', at), timeZoneLabel(zone, 'en', at), zone.value, zone.abbr, ...zone.utc];
-  return haystack.some((text) => text.toLowerCase().includes(q));
+  const cities = zone.utc.flatMap((iana) => CITY_NAMES[iana] ?? []);
+  const haystack = [timeZoneLabel(zone, 'zh-CN', at), timeZoneLabel(zone, 'en', at), zone.value, zone.abbr, ...zone.utc, ...cities];
+  return haystack.some((text) => searchable(text).includes(q));
 }
 
 // ---------------------------------------------------------------------------------------------

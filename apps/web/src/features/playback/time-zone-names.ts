@@ -113,3 +113,23 @@ export const TIME_ZONE_NAMES_ZH: Readonly<Record<string, string>> = {
   "(UTC+13:00) Nuku'alofa": "努库阿洛法",
   "(UTC+13:00) Samoa": "萨摩亚",
 };
+
+/**
+ * Chinese names of main port and business cities, by an IANA zone the list carries, for the zone
+ * search ("纽约" finds Eastern Time). A city the entry's own Chinese text names (伦敦, 东京) is not
+ * repeated. One string (zone:names, entries split by "|"): the phone's bundle carries it too.
+ */
+const CITIES_ZH =
+  'America/New_York:纽约 华盛顿 波士顿 费城 迈阿密|America/Toronto:多伦多|America/Chicago:芝加哥 休斯敦 新奥尔良|America/Denver:丹佛|' +
+  'America/Los_Angeles:洛杉矶 旧金山 西雅图 长滩|America/Vancouver:温哥华|Pacific/Honolulu:檀香山|America/Panama:巴拿马|' +
+  'America/Sao_Paulo:圣保罗 里约热内卢 桑托斯|Europe/Amsterdam:鹿特丹|Europe/Berlin:汉堡|Europe/Brussels:安特卫普|Europe/Athens:比雷埃夫斯|' +
+  'Africa/Cairo:亚历山大 苏伊士 塞得港|Africa/Johannesburg:开普敦 德班|Asia/Dubai:迪拜|Asia/Qatar:多哈|Asia/Riyadh:吉达|' +
+  'Asia/Saigon:胡志明市 海防|Asia/Manila:马尼拉|Asia/Shanghai:上海 宁波 青岛 天津 大连 广州 深圳 厦门|Asia/Macau:澳门|' +
+  'Asia/Taipei:高雄|Asia/Seoul:釜山 仁川|Asia/Tokyo:横滨 神户 名古屋|Australia/Perth:弗里曼特尔|Asia/Vladivostok:海参崴';
+
+export const CITY_NAMES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  CITIES_ZH.split('|').map((entry) => {
+    const [zone = '', names = ''] = entry.split(':');
+    return [zone, names.split(' ')];
+  }),
+);

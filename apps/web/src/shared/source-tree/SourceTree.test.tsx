@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dest, type Channel, type OrgShipTree, type OrgShipTreeNode, type Ship, type UserInfo } from '@ship-cctv/protocol';
 import { AppProviders } from '../../app/providers.tsx';
-import { createI18n } from '../../i18n/index.ts';
+import { createI18n, type Language } from '../../i18n/index.ts';
 import { apiClient } from '../../lib/api-client.ts';
 import { createQueryClient } from '../../lib/query-client.ts';
 import { realtime } from '../../lib/realtime/index.ts';
@@ -27,9 +27,9 @@ const bridge: Channel = { id: 'S1-C1', name: 'Bridge', shipId: 'S1', block: 0, s
 
 const actions = { open: () => undefined, hint: 'double-click' };
 
-function renderTree() {
+function renderTree(language: Language = 'en') {
   return render(
-    <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n('en')} queryClient={createQueryClient()}>
+    <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n(language)} queryClient={createQueryClient()}>
       <div style={{ height: 600 }}>
         <SourceTree actions={actions} />
       </div>
@@ -73,6 +73,15 @@ describe('source tree, first use', () => {
     expect(fireEvent.mouseDown(name, { detail: 1 })).toBe(true);
     expect(fireEvent.mouseDown(name, { detail: 2 })).toBe(false);
   });
+
+  it.each<[Language, string]>([
+    ['en', 'Search'],
+    ['zh-CN', '搜索'],
+  ])('names the search button and gives it a tooltip (%s)', async (language, name) => {
+    renderTree(language);
+    const button = await screen.findByRole('button', { name });
+    expect(button.getAttribute('title')).toBe(name);
+  }, 20_000);
 
   it("shows the ships of sub-organisations, with their link state subscribed, before anything is expanded", async () => {
     const client = new FakeStompClient();

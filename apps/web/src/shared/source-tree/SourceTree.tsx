@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState, type Key, type ReactNode } from 'react';
-import { Empty, Flex, Select, Spin, Tree, Typography } from 'antd';
+import { SearchOutlined } from '@ant-design/icons';
+import { Button, Empty, Flex, Select, Spin, Tree, Typography } from 'antd';
 // antd's Input index attaches TextArea, Password and OTP to Input, so importing it keeps them all
 // (~8 KB gzip the live preview's first screen does not use); the search box alone is this module.
 import InputSearch from 'antd/es/input/Search';
@@ -88,6 +89,8 @@ function OrgSourceTree({ org, actions }: { org: OrgOption; actions: SourceTreeAc
         allowClear
         placeholder={t('sourceTree.searchPrompt')}
         aria-label={t('sourceTree.searchPrompt')}
+        // The search runs as one types; the button says what it is (it has only an icon).
+        enterButton={<Button icon={<SearchOutlined />} aria-label={t('sourceTree.searchButton')} title={t('sourceTree.searchButton')} />}
         value={search}
         loading={remoteSearching}
         onChange={(e) => setSearch(e.target.value)}

@@ -49,6 +49,7 @@ export interface CarouselGridProps {
  * and their streams stop. Only the page on screen and that short pre-warm ever stream.
  */
 export function CarouselGrid({ carouselId, layout, templateId, cells, next }: CarouselGridProps) {
+  const { t } = useTranslation();
   const side = Math.max(1, Math.round(Math.sqrt(layout)));
   const mounted = mountedCells(cells, next);
   const emptySlots = Array.from({ length: Math.max(0, layout - cells.length) }, (_, i) => cells.length + i);
@@ -77,7 +78,11 @@ export function CarouselGrid({ carouselId, layout, templateId, cells, next }: Ca
       })}
       {emptySlots.map((slot) => {
         const place = gridPlace(slot, layout);
-        return <div key={`empty-${slot}`} className={styles.emptySlot} style={{ gridRow: place.row, gridColumn: place.column }} data-empty-cell="" />;
+        return (
+          <div key={`empty-${slot}`} className={styles.emptySlot} style={{ gridRow: place.row, gridColumn: place.column }} data-empty-cell="">
+            {t('carousel.player.emptyCell')}
+          </div>
+        );
       })}
     </div>
   );

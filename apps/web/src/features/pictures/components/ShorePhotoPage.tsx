@@ -2,12 +2,14 @@ import { useMemo, useState } from 'react';
 import { CloudDownloadOutlined, ScheduleOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Alert, Button, DatePicker, Empty, Flex, Image, Pagination, Select, Spin, Tag, Tooltip, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useTranslation } from 'react-i18next';
-import type { PictureFilter, PictureInfo } from '@ship-cctv/protocol';
+import type { PictureFilter, PictureInfo, ShorePictureOrigin } from '@ship-cctv/protocol';
 import { formatBytes } from '../../../lib/format-bytes.ts';
 import { pickOrg, shipDisplayName, shipsOf, useOrganisations, useShipChannels } from '../../../shared/source-tree/index.ts';
+import { usePageLinks } from '../../../shared/pagination/page-links.tsx';
 import { pictureUrl, useShorePictures } from '../api/pictures.ts';
 import { dayMarks } from '../day-timeline.ts';
+import { usePictureListTranslation as useTranslation } from '../list-texts.ts';
+import { pictureShipName } from '../ship-name.ts';
 import { EnhanceDialog } from './EnhanceDialog.tsx';
 import { TaskDrawer } from './TaskDrawer.tsx';
 import styles from './pictures.module.css';
@@ -29,7 +31,7 @@ export function ShorePhotoPage() {
   const [shipId, setShipId] = useState<string>();
   const [cameraId, setCameraId] = useState<string>();
   const [day, setDay] = useState<Dayjs | null>(() => dayjs().startOf('day'));
-  const [origin, setOrigin] = useState<'manual' | 'task'>();
+  const [origin, setOrigin] = useState<ShorePictureOrigin>();
   const [page, setPage] = useState(1);
   const [viewer, setViewer] = useState<{ open: boolean; current: number }>({ open: false, current: 0 });
   const [enhancing, setEnhancing] = useState<PictureInfo>();
@@ -55,11 +57,18 @@ export function ShorePhotoPage() {
   const viewed: PictureInfo[] = (day ? wholeDay.data?.pictures : list.data?.pictures) ?? [];
   const marks = useMemo(() => (day ? dayMarks(wholeDay.data?.pictures ?? [], day.startOf('day').valueOf(), day.startOf('day').add(1, 'day').valueOf() - day.startOf('day').valueOf()) : []), [day, wholeDay.data]);
   const size = (n: number) => formatBytes(n, i18n.language);
+  // A card names its ship in the page's language (its English name in English); its tooltip both names.
+  const shipName = (p: PictureInfo) => pictureShipName(ships.find((s) => s.id === p.shipId), p.shipName, i18n.language);
+  const shipFull = (p: PictureInfo) => {
+    const known = ships.find((s) => s.id === p.shipId);
+    return known ? shipDisplayName(known) : p.shipName;
+  };
   const openAt = (id: string) => {
     const index = viewed.findIndex((p) => p.id === id);
     if (index >= 0) setViewer({ open: true, current: index });
   };
   const reset = () => setPage(1);
+  const pageLinks = usePageLinks();
 
   return (
     <Flex vertical gap={12} style={{ flex: 1, padding: 12, minHeight: 0 }} data-testid="shore-photo-page">
@@ -127,8 +136,8 @@ export function ShorePhotoPage() {
           placeholder={t('pictures.shore.allOrigins')}
           allowClear
           value={origin}
-          options={(['manual', 'task'] as const).map((o) => ({ value: o, label: t(`pictures.ship.origin.${o}`) }))}
-          onChange={(o?: 'manual' | 'task') => {
+          options={(['manual', 'task', 'stills'] as const).map((o) => ({ value: o, label: t(`pictureLists.origin.${o}`) }))}
+          onChange={(o?: ShorePictureOrigin) => {
             setOrigin(o);
             reset();
           }}
@@ -178,17 +187,19 @@ export function ShorePhotoPage() {
           <div className={styles.grid} role="list" aria-label={t('pictures.shore.title')}>
             {list.data.pictures.map((p) => (
               <div key={p.id} role="listitem" className={styles.card} data-picture-id={p.id}>
-                <button type="button" onClick={() => openAt(p.id)} style={{ padding: 0, border: 'none', background: 'none', cursor: 'zoom-in' }} aria-label={`${p.shipName} ${dayjs(p.takenAt).format('YYYY-MM-DD HH:mm:ss')}`}>
+                <button type="button" onClick={() => openAt(p.id)} style={{ padding: 0, border: 'none', background: 'none', cursor: 'zoom-in' }} aria-label={`${shipName(p)} ${dayjs(p.takenAt).format('YYYY-MM-DD HH:mm:ss')}`}>
                   <img src={pictureUrl(p.id, { thumb: true })} alt="" className={styles.thumb} loading="lazy" />
                 </button>
                 <span className={styles.caption}>
                   <span>{dayjs(p.takenAt).format('YYYY-MM-DD HH:mm:ss')}</span>
                 </span>
                 <span className={styles.caption}>
-                  <Typography.Text ellipsis style={{ fontSize: 12, maxWidth: 90 }} title={p.shipName}>
-                    {p.shipName}
+                  <Typography.Text ellipsis style={{ fontSize: 12, maxWidth: 90 }} title={shipFull(p)} data-testid="picture-ship">
+                    {shipName(p)}
                   </Typography.Text>
-                  <Tag style={{ marginInlineEnd: 0 }}>{t(`pictures.ship.origin.${p.origin}`)}</Tag>
+                  <Tag style={{ marginInlineEnd: 0 }} data-origin={p.origin}>
+                    {t(`pictureLists.origin.${p.origin}`)}
+                  </Tag>
                 </span>
                 <span className={styles.caption}>
                   <Button size="small" type="link" style={{ padding: 0 }} icon={<ThunderboltOutlined />} onClick={() => setEnhancing(p)}>
@@ -203,13 +214,13 @@ export function ShorePhotoPage() {
           </div>
           <Flex justify="space-between" align="center">
             <Typography.Text type="secondary">{t('pictures.shore.total', { count: list.data.total })}</Typography.Text>
-            <Pagination current={page} pageSize={PAGE_SIZE} total={list.data.total} showSizeChanger={false} onChange={setPage} size="small" />
+            <Pagination current={page} pageSize={PAGE_SIZE} total={list.data.total} showSizeChanger={false} onChange={setPage} size="small" itemRender={pageLinks} />
           </Flex>
         </>
       )}
       {enhancing ? <EnhanceDialog picture={enhancing} onClose={() => setEnhancing(undefined)} /> : null}
       <Image.PreviewGroup
-        items={viewed.map((p) => ({ src: pictureUrl(p.id), alt: `${p.shipName} ${dayjs(p.takenAt).format('YYYY-MM-DD HH:mm:ss')}` }))}
+        items={viewed.map((p) => ({ src: pictureUrl(p.id), alt: `${shipName(p)} ${dayjs(p.takenAt).format('YYYY-MM-DD HH:mm:ss')}` }))}
         preview={{
           open: viewer.open,
           current: viewer.current,

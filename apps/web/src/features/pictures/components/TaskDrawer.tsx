@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, DatePicker, Drawer, Empty, Flex, Form, InputNumber, List, Popconfirm, Progress, Select, Tag, Tooltip, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useTranslation } from 'react-i18next';
-import type { SnapshotTaskStatus, TaskShot } from '@ship-cctv/protocol';
+import { SHOT_STATES, type SnapshotTaskStatus, type TaskShot } from '@ship-cctv/protocol';
 import { useShipChannels } from '../../../shared/source-tree/index.ts';
 import { useDeleteTask, useSubmitTask, useTaskDetail, useTasks } from '../api/pictures.ts';
+import { usePictureListTranslation as useTranslation } from '../list-texts.ts';
+import { rateUnit, shotBuckets, sizeUnit, type ShotBucket } from '../shot-buckets.ts';
 import styles from './pictures.module.css';
 import { useMessage } from '../../../shared/message.tsx';
 
@@ -42,6 +43,10 @@ export function TaskDrawer({ ship: source, open, onClose }: { ship: TaskShip | u
   const channelOptions = channels?.status === 'ready' ? channels.channels.map((c) => ({ value: c.id, label: c.name })) : source?.channel ? [{ value: source.channel.id, label: source.channel.name }] : [];
   const [form] = Form.useForm<TaskForm>();
   const [expanded, setExpanded] = useState<string>();
+  const rateText = (rateHours: number) => {
+    const { unit, count } = rateUnit(rateHours);
+    return t(`pictureLists.rate.${unit}`, { count });
+  };
 
   const create = (values: TaskForm) => {
     if (!shipId) return;
@@ -114,7 +119,7 @@ export function TaskDrawer({ ship: source, open, onClose }: { ship: TaskShip | u
                     <Tag color={STATE_COLOUR[task.state]} data-testid="task-state">
                       {t(`pictures.tasks.state.${task.state}`)}
                     </Tag>
-                    <Typography.Text>{t('pictures.tasks.every', { hours: Number(task.rateHours.toFixed(4)) })}</Typography.Text>
+                    <Typography.Text data-testid="task-rate">{rateText(task.rateHours)}</Typography.Text>
                     <Typography.Text type="secondary">
                       {dayjs(task.start).format('MM-DD HH:mm')} — {dayjs(task.end).format('MM-DD HH:mm')}
                     </Typography.Text>
@@ -143,32 +148,62 @@ export function TaskDrawer({ ship: source, open, onClose }: { ship: TaskShip | u
   );
 }
 
-/** Every shot of a task as a dot on the task's window, coloured by its state; the reason of a failure on hover. */
+/**
+ * A task's shots on its window, gathered in bars of one stretch (minutes to days, at most 48 bars):
+ * each bar is split by the states of its shots and says on hover or focus when it runs and how
+ * many of its shots are on shore, on their way, failed or planned (with the failures' reasons).
+ */
 function ShotTimeline({ taskId }: { taskId: string }) {
   const { t } = useTranslation();
   const detail = useTaskDetail(taskId);
   const data = detail.data;
   if (!data) return null;
-  const span = Math.max(1, data.task.end - data.task.start);
+  const { start, end } = data.task;
+  const span = Math.max(1, end - start);
+  const { size, buckets } = shotBuckets(data.shots, start, end);
+  const day = size >= 24 * 3_600_000;
+  const time = (at: number) => dayjs(at).format(day ? 'MM-DD' : 'MM-DD HH:mm');
+  const reasons = (bucket: ShotBucket) => [...new Set(data.shots.filter((s) => s.reason && s.plannedAt >= bucket.from && s.plannedAt < bucket.to).map((s) => s.reason))].slice(0, 3);
+  const describe = (bucket: ShotBucket) =>
+    t('pictureLists.bucket', {
+      from: time(bucket.from),
+      to: time(bucket.to),
+      counts: SHOT_STATES.filter((state) => bucket.counts[state] > 0)
+        .map((state) => t('pictureLists.bucketCount', { state: t(`pictures.tasks.shot.${state}`), count: bucket.counts[state] }))
+        .join(t('pictureLists.separator')),
+    });
+  const { unit, count } = sizeUnit(size);
   return (
     <div>
       <div className={styles.timeline} data-testid="task-timeline">
-        {data.shots.map((s) => (
-          <Tooltip key={`${s.cameraId}-${s.index}`} title={`${dayjs(s.plannedAt).format('MM-DD HH:mm')} · ${t(`pictures.tasks.shot.${s.state}`)}${s.reason ? ` · ${s.reason}` : ''}`}>
-            <span
-              className={styles.dot}
-              data-shot-state={s.state}
-              style={{ insetInlineStart: `${((s.plannedAt - data.task.start) / span) * 100}%`, background: SHOT_COLOUR[s.state] }}
-            />
-          </Tooltip>
-        ))}
+        {buckets.map((b) => {
+          const failures = b.counts.failed > 0 ? reasons(b) : [];
+          return (
+            <Tooltip key={b.from} title={[describe(b), ...failures].join(' · ')}>
+              <button
+                type="button"
+                className={styles.bucket}
+                aria-label={describe(b)}
+                data-shot-bucket=""
+                style={{ insetInlineStart: `${((b.from - start) / span) * 100}%`, width: `${((b.to - b.from) / span) * 100}%` }}
+              >
+                {SHOT_STATES.filter((state) => b.counts[state] > 0).map((state) => (
+                  <span key={state} data-shot-state={state} style={{ flexGrow: b.counts[state], background: SHOT_COLOUR[state] }} />
+                ))}
+              </button>
+            </Tooltip>
+          );
+        })}
       </div>
-      <Flex gap={12} style={{ fontSize: 12, marginTop: 4 }}>
+      <Flex gap={12} style={{ fontSize: 12, marginTop: 4 }} wrap>
         {(['planned', 'onItsWay', 'onShore', 'failed'] as const).map((state) => (
           <span key={state}>
             <span className={styles.legend} style={{ background: SHOT_COLOUR[state] }} /> {t(`pictures.tasks.shot.${state}`)}
           </span>
         ))}
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="task-bucket-size">
+          {t('pictureLists.bucketSize', { size: t(`pictureLists.size.${unit}`, { count }) })}
+        </Typography.Text>
       </Flex>
     </div>
   );

@@ -14,6 +14,7 @@ import { type TimeWindow, centreOn, timelineRows } from '../timeline.ts';
 import { ClipExport } from './ClipExport.tsx';
 import { RecordingTimeline } from './RecordingTimeline.tsx';
 import { ShorePlayer } from './ShorePlayer.tsx';
+import { usePageLinks } from '../../../shared/pagination/page-links.tsx';
 
 const PAGE_SIZE = 50;
 const DAY = 86_400_000;
@@ -43,6 +44,7 @@ export function ShorePlaybackPage() {
   });
   const [filter, setFilter] = useState<Filter>(draft);
   const [page, setPage] = useState(1);
+  const pageLinks = usePageLinks();
   const [playing, setPlaying] = useState<{ recording: RecordingSummary; at: number; seq: number }>();
   const [shownTime, setShownTime] = useState<number>();
   const [window, setWindow] = useState<TimeWindow>({ start: filter.start, end: filter.end });
@@ -160,12 +162,14 @@ export function ShorePlaybackPage() {
                 total: recordings.data?.total ?? 0,
                 showSizeChanger: false,
                 showTotal: (count) => t('shorePlayback.list.total', { count }),
+                itemRender: pageLinks,
                 onChange: setPage,
               }}
               scroll={{ y: 360 }}
               // Headers on one line in both languages ("Duration" wrapped as "Durati / on" at 70 px).
               columns={[
-                { key: 'channel', onHeaderCell: oneLineHeader, title: t('shorePlayback.list.channel'), render: (_, r) => cameraLabel(r.cameraId), ellipsis: true },
+                // The channel's whole name, wrapped when long ("Blue Ocean Shipping · Bridge" was cut to "Blue Ocean Shippi…").
+                { key: 'channel', onHeaderCell: oneLineHeader, title: t('shorePlayback.list.channel'), render: (_, r) => <span style={{ overflowWrap: 'anywhere' }}>{cameraLabel(r.cameraId)}</span> },
                 { key: 'start', onHeaderCell: oneLineHeader, title: t('shorePlayback.list.start'), width: 150, render: (_, r) => formatTime(r.start) },
                 { key: 'duration', onHeaderCell: oneLineHeader, title: t('shorePlayback.list.duration'), width: 88, render: (_, r) => formatDuration(r.end - r.start) },
                 { key: 'size', onHeaderCell: oneLineHeader, title: t('shorePlayback.list.size'), width: 80, render: (_, r) => formatBytes(r.bytes) },
