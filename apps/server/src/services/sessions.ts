@@ -158,7 +158,7 @@ function toUserInfo(user: typeof users.$inferSelect, access: Access): UserInfo {
     id: user.id,
     username: user.username,
     displayName: user.displayName,
-    role: 'manager',
+    role: access.role ?? 'operator',
     orgIds: access.memberOrgIds,
   };
 }
