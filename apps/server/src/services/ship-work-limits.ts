@@ -158,6 +158,11 @@ export class RedisBucketStore implements BucketStore {
   }
 
   async take(userKey: string, shipKey: string | undefined, limit: ShipWorkLimit): Promise<BucketAnswer> {
+    // Not connected (starting, or Redis away): decide at once rather than queue behind a reconnect.
+    if (this.redis.status !== 'ready') {
+      this.onError(new Error(`redis is ${this.redis.status}`));
+      return this.fallback.take(userKey, shipKey, limit);
+    }
     const ttl = Math.ceil(Math.max(limit.userBurst / limit.userPerSecond, limit.shipBurst / limit.shipPerSecond) * 1000) + 1000;
     try {
       const take = (this.redis as unknown as { shipWorkTake(...args: (string | number)[]): Promise<[number, number]> }).shipWorkTake;
@@ -177,6 +182,11 @@ export class RedisBucketStore implements BucketStore {
       this.onError(err as Error);
       return this.fallback.take(userKey, shipKey, limit);
     }
+  }
+
+  /** Resolves once connected to Redis (until then this instance's buckets decide). */
+  async connected(): Promise<void> {
+    if (this.redis.status !== 'ready') await new Promise((resolve) => this.redis.once('ready', resolve));
   }
 
   async close(): Promise<void> {
