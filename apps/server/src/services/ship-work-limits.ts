@@ -57,12 +57,12 @@ export class TooManyRequests extends ApiError {
   }
 }
 
-/** Whether a user's and a ship's bucket both had a token (then both gave one), else whose was empty and for how long. */
-export type BucketAnswer = { ok: true } | { ok: false; scope: LimitScope; waitMs: number };
+/** Whether the bucket had a token (then it gave one), else how long until it has one. */
+export type BucketAnswer = { ok: true } | { ok: false; waitMs: number };
 
-/** Takes one token from a user's and a ship's bucket together, or none. */
+/** Token buckets by key: `burst` tokens at most, refilled at `perSecond`. */
 export interface BucketStore {
-  take(userKey: string, shipKey: string | undefined, limit: ShipWorkLimit): Promise<BucketAnswer>;
+  take(key: string, burst: number, perSecond: number): Promise<BucketAnswer>;
   close(): Promise<void>;
 }
 
@@ -75,69 +75,39 @@ export class MemoryBucketStore implements BucketStore {
   private readonly buckets = new Map<string, Bucket>();
   constructor(private readonly now: () => number = Date.now) {}
 
-  async take(userKey: string, shipKey: string | undefined, limit: ShipWorkLimit): Promise<BucketAnswer> {
+  async take(key: string, burst: number, perSecond: number): Promise<BucketAnswer> {
     const now = this.now();
-    const user = this.refill(userKey, limit.userBurst, limit.userPerSecond, now);
-    if (user.tokens < 1) return { ok: false, scope: 'user', waitMs: waitMs(user.tokens, limit.userPerSecond) };
-    const ship = shipKey === undefined ? undefined : this.refill(shipKey, limit.shipBurst, limit.shipPerSecond, now);
-    if (ship && ship.tokens < 1) return { ok: false, scope: 'ship', waitMs: waitMs(ship.tokens, limit.shipPerSecond) };
-    user.tokens -= 1;
-    this.buckets.set(userKey, user);
-    if (ship && shipKey !== undefined) {
-      ship.tokens -= 1;
-      this.buckets.set(shipKey, ship);
-    }
+    const b = this.buckets.get(key);
+    const tokens = b ? Math.min(burst, b.tokens + ((now - b.at) * perSecond) / 1000) : burst;
+    if (tokens < 1) return { ok: false, waitMs: Math.ceil(((1 - tokens) * 1000) / perSecond) };
+    this.buckets.set(key, { tokens: tokens - 1, at: now });
     if (this.buckets.size > 50_000) this.prune(now);
     return { ok: true };
   }
 
   async close(): Promise<void> {}
 
-  private refill(key: string, burst: number, perSecond: number, now: number): Bucket {
-    const b = this.buckets.get(key);
-    if (!b) return { tokens: burst, at: now };
-    return { tokens: Math.min(burst, b.tokens + ((now - b.at) * perSecond) / 1000), at: now };
-  }
-
-  /** Forgets buckets that are full again (a full bucket and no bucket are the same). */
+  /** Forgets buckets untouched for ten minutes (full again: a full bucket and no bucket are the same). */
   private prune(now: number): void {
     for (const [k, b] of this.buckets) if (now - b.at > 600_000) this.buckets.delete(k);
   }
 }
 
-function waitMs(tokens: number, perSecond: number): number {
-  return Math.ceil(((1 - tokens) * 1000) / perSecond);
-}
-
 /**
- * Both buckets in one round trip, on Redis's clock: KEYS user, ship (or the user's again, with a
- * ship burst of 0 meaning "no ship"); ARGV user burst, per ms, ship burst, per ms, key lifetime ms.
- * Answers {0} taken, or {1|2, wait ms} for the user's or the ship's empty bucket.
+ * One bucket in one round trip, on Redis's clock: KEYS the bucket; ARGV burst, tokens per ms, key
+ * lifetime ms. Answers 0 when it gave a token, else the ms until it has one.
  */
 const TAKE_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local function level(key, burst, rate)
-  local v = redis.call('HMGET', key, 't', 'a')
-  local tokens, at = tonumber(v[1]), tonumber(v[2])
-  if tokens == nil or at == nil then return burst end
-  return math.min(burst, tokens + math.max(0, now - at) * rate)
-end
-local ub, ur, sb, sr, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local u = level(KEYS[1], ub, ur)
-if u < 1 then return {1, math.ceil((1 - u) / ur)} end
-local s = 1
-if sb > 0 then
-  s = level(KEYS[2], sb, sr)
-  if s < 1 then return {2, math.ceil((1 - s) / sr)} end
-end
-redis.call('HSET', KEYS[1], 't', tostring(u - 1), 'a', tostring(now))
+local burst, rate, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local v = redis.call('HMGET', KEYS[1], 't', 'a')
+local tokens, at = tonumber(v[1]), tonumber(v[2])
+if tokens == nil or at == nil then tokens = burst else tokens = math.min(burst, tokens + math.max(0, now - at) * rate) end
+if tokens < 1 then return math.ceil((1 - tokens) / rate) end
+redis.call('HSET', KEYS[1], 't', tostring(tokens - 1), 'a', tostring(now))
 redis.call('PEXPIRE', KEYS[1], ttl)
-if sb > 0 then
-  redis.call('HSET', KEYS[2], 't', tostring(s - 1), 'a', tostring(now))
-  redis.call('PEXPIRE', KEYS[2], ttl)
-end
-return {0, 0}
+return 0
 `;
 
 /**
@@ -154,33 +124,22 @@ export class RedisBucketStore implements BucketStore {
   ) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
     this.redis.on('error', () => {});
-    this.redis.defineCommand('shipWorkTake', { numberOfKeys: 2, lua: TAKE_SCRIPT });
+    this.redis.defineCommand('shipWorkTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
   }
 
-  async take(userKey: string, shipKey: string | undefined, limit: ShipWorkLimit): Promise<BucketAnswer> {
+  async take(key: string, burst: number, perSecond: number): Promise<BucketAnswer> {
     // Not connected (starting, or Redis away): decide at once rather than queue behind a reconnect.
     if (this.redis.status !== 'ready') {
       this.onError(new Error(`redis is ${this.redis.status}`));
-      return this.fallback.take(userKey, shipKey, limit);
+      return this.fallback.take(key, burst, perSecond);
     }
-    const ttl = Math.ceil(Math.max(limit.userBurst / limit.userPerSecond, limit.shipBurst / limit.shipPerSecond) * 1000) + 1000;
     try {
-      const take = (this.redis as unknown as { shipWorkTake(...args: (string | number)[]): Promise<[number, number]> }).shipWorkTake;
-      const [code, wait] = await take.call(
-        this.redis,
-        `${this.prefix}limit:${userKey}`,
-        `${this.prefix}limit:${shipKey ?? userKey}`,
-        limit.userBurst,
-        limit.userPerSecond / 1000,
-        shipKey === undefined ? 0 : limit.shipBurst,
-        limit.shipPerSecond / 1000,
-        ttl,
-      );
-      if (code === 0) return { ok: true };
-      return { ok: false, scope: code === 1 ? 'user' : 'ship', waitMs: wait };
+      const take = (this.redis as unknown as { shipWorkTake(...args: (string | number)[]): Promise<number> }).shipWorkTake;
+      const wait = await take.call(this.redis, `${this.prefix}limit:${key}`, burst, perSecond / 1000, Math.ceil((burst / perSecond) * 1000) + 1000);
+      return wait === 0 ? { ok: true } : { ok: false, waitMs: wait };
     } catch (err) {
       this.onError(err as Error);
-      return this.fallback.take(userKey, shipKey, limit);
+      return this.fallback.take(key, burst, perSecond);
     }
   }
 
@@ -195,9 +154,10 @@ export class RedisBucketStore implements BucketStore {
 }
 
 /**
- * Admits a request that makes a ship work, or throws 429: the user's bucket, then the ship's
- * bucket, then the ship's requests in flight on this instance. The caller checks first that the
- * user may see the ship, so no one spends another organisation's ship's allowance.
+ * Admits a request that makes a ship work, or throws 429: first the user's bucket (before any
+ * database work, so a burst costs little), then the access check (403: no one spends another
+ * organisation's ship's allowance), then the ship's requests in flight on this instance and the
+ * ship's bucket.
  */
 export class ShipWorkLimiter {
   private readonly inFlight = new Map<string, number>();
@@ -207,13 +167,15 @@ export class ShipWorkLimiter {
   ) {}
 
   /** Runs `work` once admitted; the ship's place in flight is given back when it ends. */
-  async run<T>(kind: ShipWorkKind, userId: string, shipId: string, work: () => Promise<T>): Promise<T> {
+  async run<T>(kind: ShipWorkKind, userId: string, shipOf: () => Promise<string>, work: () => Promise<T>): Promise<T> {
     const limit = this.limits[kind];
+    const user = await this.store.take(`u:${kind}:${userId}`, limit.userBurst, limit.userPerSecond);
+    if (!user.ok) throw new TooManyRequests(kind, 'user', seconds(user.waitMs));
+    const shipId = await shipOf();
     const flightKey = `${kind}:${shipId}`;
-    const busy = this.inFlight.get(flightKey) ?? 0;
-    if (busy >= limit.shipInFlight) throw new TooManyRequests(kind, 'ship', 1);
-    const answer = await this.store.take(`u:${kind}:${userId}`, `s:${kind}:${shipId}`, limit);
-    if (!answer.ok) throw new TooManyRequests(kind, answer.scope, Math.max(1, Math.ceil(answer.waitMs / 1000)));
+    if ((this.inFlight.get(flightKey) ?? 0) >= limit.shipInFlight) throw new TooManyRequests(kind, 'ship', 1);
+    const ship = await this.store.take(`s:${kind}:${shipId}`, limit.shipBurst, limit.shipPerSecond);
+    if (!ship.ok) throw new TooManyRequests(kind, 'ship', seconds(ship.waitMs));
     // Counted again after the store's answer: others may have been admitted meanwhile.
     const now = this.inFlight.get(flightKey) ?? 0;
     if (now >= limit.shipInFlight) throw new TooManyRequests(kind, 'ship', 1);
@@ -230,4 +192,8 @@ export class ShipWorkLimiter {
   close(): Promise<void> {
     return this.store.close();
   }
+}
+
+function seconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
 }

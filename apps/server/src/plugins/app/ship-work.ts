@@ -48,13 +48,11 @@ export default fp<ShipWorkPluginOptions>(
     const limiter = new ShipWorkLimiter(store, limits);
     app.addHook('onClose', () => limiter.close());
     app.decorate('shipWork', {
-      async forShip(access, kind, shipId, work) {
-        await app.fleet.requireShip(access, shipId);
-        return limiter.run(kind, access.userId, shipId, work);
+      forShip(access, kind, shipId, work) {
+        return limiter.run(kind, access.userId, async () => (await app.fleet.requireShip(access, shipId)).id, work);
       },
-      async forCamera(access, kind, cameraId, work) {
-        const row = await app.fleet.requireCamera(access, cameraId);
-        return limiter.run(kind, access.userId, row.ship.id, work);
+      forCamera(access, kind, cameraId, work) {
+        return limiter.run(kind, access.userId, async () => (await app.fleet.requireCamera(access, cameraId)).ship.id, work);
       },
     } satisfies ShipWork);
   },
