@@ -23,7 +23,7 @@ export type ShipWorkLimits = Record<ShipWorkKind, ShipWorkLimit>;
 export const DEFAULT_SHIP_WORK_LIMITS: ShipWorkLimits = {
   // A picture is tens of kB up a satellite link: a few at once, then one every few seconds.
   snapshot: { userBurst: 20, userPerSecond: 1, shipBurst: 30, shipPerSecond: 0.5, shipInFlight: 8 },
-  shipQuery: { userBurst: 20, userPerSecond: 2, shipBurst: 20, shipPerSecond: 2, shipInFlight: 4 },
+  shipQuery: { userBurst: 60, userPerSecond: 5, shipBurst: 60, shipPerSecond: 5, shipInFlight: 10 },
   // A held control repeats its move every half of its time-out (about 4 a second at most).
   ptz: { userBurst: 20, userPerSecond: 5, shipBurst: 30, shipPerSecond: 10, shipInFlight: 8 },
   // Stills share one take per camera and period already; a grid of cells asks for its cameras together.
