@@ -220,6 +220,7 @@ if (!up) {
     demo    sees every demo organisation
     njzsz   sees only the organisation njzsz
     duty    sees Blue Ocean Shipping (a second operator on its ships)
+    viewer  sees Blue Ocean Shipping as an operator, not a manager (changes no settings)
 
   Stop with Ctrl+C.
 `);

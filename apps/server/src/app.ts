@@ -43,6 +43,7 @@ import vodRoutes from './routes/cctvv3-server/vod.ts';
 import databasePlugin, { type DatabasePluginOptions } from './plugins/app/database.ts';
 import sessionsPlugin, { type SessionsPluginOptions } from './plugins/app/sessions.ts';
 import fleetPlugin from './plugins/app/fleet.ts';
+import shipWorkPlugin, { type ShipWorkPluginOptions } from './plugins/app/ship-work.ts';
 import linkPolicyPlugin from './plugins/app/link-policy.ts';
 import linkPolicyRoutes from './routes/link-policy/index.ts';
 import rootRoutes from './routes/root.ts';
@@ -93,6 +94,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   /** Data budgets (how often counted bytes are written, the clock). */
   budgets?: BudgetsPluginOptions;
   stills?: StillsPluginOptions;
+  /** Limits on snapshots, ship queries, PTZ and stills per user and per ship (defaults in ship-work-limits.ts). */
+  shipWorkLimits?: ShipWorkPluginOptions['limits'];
 }
 
 export type App = FastifyInstance;
@@ -119,7 +122,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     logger: redactingLogger(opts.logger),
     // Only behind a known reverse proxy may X-Forwarded-For name the client (it keys the sign-in limit).
     trustProxy: opts.trustProxy ?? false,
-    bodyLimit: 1_048_576,
+    // Every route takes small JSON (the largest, a list of 1,000 ship ids, is under 70 kB); a larger
+    // body is refused (413) before it is read into memory and parsed on the event loop.
+    bodyLimit: 131_072,
     // Migrations and the demo seed on the embedded database can take a while on a loaded machine.
     pluginTimeout: 120_000,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: true } },
@@ -132,7 +137,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
 
   app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; headers?: unknown }, req, reply) => {
-    if (err instanceof ApiError) return reply.code(err.code).send({ code: err.code, message: err.message, data: null });
+    if (err instanceof ApiError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply.code(err.code).send({ code: err.code, message: err.message, data: null });
+    }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // A client's mistake: one line with the reason, no stack trace.
@@ -178,6 +186,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
   await app.register(jobsPlugin, { ...(opts.instanceName ? { instance: instanceId } : {}), ...opts.jobs });
   await app.register(fleetPlugin);
+  await app.register(shipWorkPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, limits: opts.shipWorkLimits });
   await app.register(linkPolicyPlugin);
   await app.register(statusPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, refreshMs: opts.statusRefreshMs });
   await app.register(stompPlugin, opts.stomp ?? {});

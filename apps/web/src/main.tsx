@@ -31,8 +31,13 @@ async function readConfig(): Promise<RuntimeConfig> {
 async function start(): Promise<void> {
   // The app's code and the runtime config download side by side.
   const [renderApp, config] = await Promise.all([loadApp(), readConfig()]);
-  apiClient.configure({ baseUrl: config.apiBase, timeoutMs: config.httpTimeoutMs });
   const i18n = createI18n(detectLanguage(config.defaultLanguage));
+  apiClient.configure({
+    baseUrl: config.apiBase,
+    timeoutMs: config.httpTimeoutMs,
+    // A 429 over a limit reads in the page's language at the moment it comes.
+    describeTooMany: (scope, seconds) => i18n.t(scope === 'ship' ? 'requests.tooManyShip' : 'requests.tooManyUser', { seconds }),
+  });
 
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from index.html');

@@ -90,8 +90,8 @@ export class BudgetService {
 
   private async requireShip(access: Access, shipId: string): Promise<ShipRow> {
     const [ship] = await this.db.select({ id: t.ships.id, name: t.ships.name, orgId: t.ships.orgId, timeZone: t.ships.timeZone }).from(t.ships).where(eq(t.ships.id, shipId));
-    if (!ship) throw notFound('Ship');
-    if (!access.visibleOrgIds.has(ship.orgId)) throw forbidden();
+    // An unknown ship answers as another organisation's: ship ids outside the user's stay unknown.
+    if (!ship || !access.visibleOrgIds.has(ship.orgId)) throw forbidden();
     return ship;
   }
 

@@ -37,12 +37,17 @@ export const demoOrganizations = [
   { id: 'njzsz', name: '南京智水舟', displayName: 'NJZSZ Shipping', parentId: null, waitTimeSeconds: 10 },
 ] as const;
 
-export const demoUsers = [
-  { id: 'u-demo', username: 'demo', displayName: 'Demo Operator', orgIds: ['blueocean', 'njzsz'] },
-  { id: 'u-njzsz', username: 'njzsz', displayName: 'NJZSZ Operator', orgIds: ['njzsz'] },
+/** Membership roles: a manager also changes the organisation's settings (watching limit, link policies, budgets). */
+export type DemoRole = 'manager' | 'operator';
+
+export const demoUsers: readonly { id: string; username: string; displayName: string; orgIds: readonly string[]; role: DemoRole }[] = [
+  { id: 'u-demo', username: 'demo', displayName: 'Demo Operator', orgIds: ['blueocean', 'njzsz'], role: 'manager' },
+  { id: 'u-njzsz', username: 'njzsz', displayName: 'NJZSZ Operator', orgIds: ['njzsz'], role: 'manager' },
   /** A second operator of Blue Ocean: two people on one ship (talkback occupied, PTZ who moves it). */
-  { id: 'u-duty', username: 'duty', displayName: 'Duty Officer', orgIds: ['blueocean'] },
-] as const;
+  { id: 'u-duty', username: 'duty', displayName: 'Duty Officer', orgIds: ['blueocean'], role: 'manager' },
+  /** An operator of Blue Ocean who is not a manager: watches and steers, changes no settings. */
+  { id: 'u-viewer', username: 'viewer', displayName: 'Watch Keeper', orgIds: ['blueocean'], role: 'operator' },
+];
 
 /** Definition tiers; ids are fixed so the spec's default config id (6) is the standard tier. */
 export const demoDefinitionTiers = [

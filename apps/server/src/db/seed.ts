@@ -75,7 +75,7 @@ async function seedFleet(db: Db): Promise<boolean> {
     await tx.insert(t.users).values(demoUsers.map((u) => ({ id: u.id, username: u.username, displayName: u.displayName, passwordHash })));
     await tx
       .insert(t.memberships)
-      .values(demoUsers.flatMap((u) => u.orgIds.map((orgId) => ({ userId: u.id, orgId, role: 'manager' }))));
+      .values(demoUsers.flatMap((u) => u.orgIds.map((orgId) => ({ userId: u.id, orgId, role: u.role }))));
 
     for (const g of GROUPS) {
       const defaultModelId = g.firstModelId === null ? null : g.firstModelId + 1;

@@ -7,6 +7,8 @@ export function ok<T>(data: T): EnvelopeOf<T> {
 /** A failure that is answered as `{code, message, data: null}` with the same HTTP status. */
 export class ApiError extends Error {
   readonly code: number;
+  /** Headers the answer carries (e.g. Retry-After of a 429). */
+  headers: Record<string, string> | undefined;
   constructor(code: number, message: string) {
     super(message);
     this.code = code;

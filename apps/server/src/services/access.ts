@@ -44,11 +44,13 @@ export interface Access {
   memberOrgIds: string[];
   /** Those organisations and all their sub-organisations. */
   visibleOrgIds: Set<string>;
+  /** `manager` when the user manages any of their organisations, else `operator` (watches, changes no settings). */
+  role?: 'manager' | 'operator';
 }
 
 export async function loadAccess(db: Db, userId: string): Promise<Access> {
   const [member, all] = await Promise.all([
-    db.select({ orgId: memberships.orgId }).from(memberships).where(eq(memberships.userId, userId)),
+    db.select({ orgId: memberships.orgId, role: memberships.role }).from(memberships).where(eq(memberships.userId, userId)),
     db
       .select({
         id: organizations.id,
@@ -59,7 +61,8 @@ export async function loadAccess(db: Db, userId: string): Promise<Access> {
       .from(organizations),
   ]);
   const memberOrgIds = member.map((m) => m.orgId).sort();
-  return { userId, memberOrgIds, visibleOrgIds: subtreeIds(all, memberOrgIds) };
+  const role = member.some((m) => m.role === 'manager') ? 'manager' : 'operator';
+  return { userId, memberOrgIds, visibleOrgIds: subtreeIds(all, memberOrgIds), role };
 }
 
 /** Throws 404 for an organisation that does not exist and 403 for one outside the user's. */

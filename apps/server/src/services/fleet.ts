@@ -55,7 +55,10 @@ export class FleetService {
     return roots;
   }
 
-  /** A camera the user may see, with its channel, ship and organisation: 404 unknown, 403 another organisation's. */
+  /**
+   * A camera the user may see, with its channel, ship and organisation: 403 alike for an unknown
+   * camera and another organisation's, so its answers do not tell which ids exist elsewhere.
+   */
   async requireCamera(access: Access, cameraId: string) {
     const [row] = await this.db
       .select({ camera: t.cameras, channel: t.channels, ship: t.ships, org: t.organizations })
@@ -64,14 +67,13 @@ export class FleetService {
       .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
       .innerJoin(t.organizations, eq(t.organizations.id, t.ships.orgId))
       .where(eq(t.cameras.id, cameraId));
-    if (!row) throw notFound('Camera');
-    if (!access.visibleOrgIds.has(row.ship.orgId)) throw forbidden();
+    if (!row || !access.visibleOrgIds.has(row.ship.orgId)) throw forbidden();
     return row;
   }
 
   /**
-   * A camera of a given ship: 403 for another organisation's ship, 404 for an unknown ship or a
-   * camera that is not on it (a camera of some other ship is simply not on this one).
+   * A camera of a given ship: 403 for an unknown ship or another organisation's, 404 for a camera
+   * that is not on it (a camera of some other ship is simply not on this one).
    */
   async requireCameraOfShip(access: Access, shipId: string, cameraId: string) {
     await this.requireShip(access, shipId);
@@ -86,11 +88,13 @@ export class FleetService {
     return row;
   }
 
-  /** A ship the user may see: 404 when unknown, 403 when in another organisation. */
+  /**
+   * A ship the user may see. An unknown ship and another organisation's answer the same 403 (same
+   * message), so no one learns which ship ids exist outside their organisations.
+   */
   async requireShip(access: Access, shipId: string): Promise<ShipRow> {
     const [ship] = await this.db.select().from(t.ships).where(eq(t.ships.id, shipId));
-    if (!ship) throw notFound('Ship');
-    if (!access.visibleOrgIds.has(ship.orgId)) throw forbidden();
+    if (!ship || !access.visibleOrgIds.has(ship.orgId)) throw forbidden();
     return ship;
   }
 

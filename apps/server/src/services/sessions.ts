@@ -104,9 +104,24 @@ export class SessionService {
     return { token, expiresAt, user: toUserInfo(user, access) };
   }
 
-  /** Answers the session a token names, or throws 401 (bad, expired, logged out) / 402 (displaced). */
+  /** Session lookups under way, by token: simultaneous requests with one token share one lookup. */
+  private readonly lookups = new Map<string, Promise<AuthContext>>();
+
+  /**
+   * Answers the session a token names, or throws 401 (bad, expired, logged out) / 402 (displaced).
+   * Requests that arrive while the same token's lookup is under way share its answer, so a burst
+   * of one user's requests reads the session and the organisations once, not once per request.
+   */
   async authenticate(token: string | undefined): Promise<AuthContext> {
     if (!token) throw authFailed();
+    const pending = this.lookups.get(token);
+    if (pending) return pending;
+    const lookup = this.lookup(token).finally(() => this.lookups.delete(token));
+    this.lookups.set(token, lookup);
+    return lookup;
+  }
+
+  private async lookup(token: string): Promise<AuthContext> {
     let sid: string;
     let sub: string;
     try {
@@ -158,7 +173,7 @@ function toUserInfo(user: typeof users.$inferSelect, access: Access): UserInfo {
     id: user.id,
     username: user.username,
     displayName: user.displayName,
-    role: 'manager',
+    role: access.role ?? 'operator',
     orgIds: access.memberOrgIds,
   };
 }

@@ -202,8 +202,8 @@ describe('fleet API', () => {
       expectError(await get(channelUrl('S3001'), tokens.tanker), 403, MESSAGES.forbidden);
     });
 
-    it('answers 404 for an unknown ship', async () => {
-      expectError(await get(channelUrl('S9999'), tokens.demo), 404, /not found/i);
+    it('answers an unknown ship as another organisation’s (403, same message): ship ids outside the user’s stay unknown', async () => {
+      expectError(await get(channelUrl('S9999'), tokens.demo), 403, MESSAGES.forbidden);
     });
 
     it('answers 400 for a malformed ship id, 401 without a token', async () => {
@@ -289,9 +289,9 @@ describe('fleet API', () => {
       expectError(await get(groupUrl({ orgId: 'njzsz', shipId: 'S1001' }), tokens.njzsz), 403, MESSAGES.forbidden);
     });
 
-    it('answers 404 for an unknown organisation or ship, and for a ship of another organisation', async () => {
+    it('answers 404 for an unknown organisation and for a ship of another organisation, 403 for an unknown ship', async () => {
       expectError(await get(groupUrl({ orgId: 'nowhere', shipId: 'S1001' }), tokens.demo), 404);
-      expectError(await get(groupUrl({ orgId: 'blueocean', shipId: 'S9999' }), tokens.demo), 404);
+      expectError(await get(groupUrl({ orgId: 'blueocean', shipId: 'S9999' }), tokens.demo), 403, MESSAGES.forbidden);
       expectError(await get(groupUrl({ orgId: 'njzsz', shipId: 'S1001' }), tokens.demo), 404);
     });
 

@@ -335,7 +335,8 @@ describe.each(['pglite', 'postgres'] as const)('data budgets (%s)', (kind) => {
     expectError(await call('POST', '/databudget/update', { ...body, shipId: undefined }, viewer), 403);
     expectError(await call('POST', '/databudget/update', body, null), 401);
     expectError(await call('POST', '/databudget/update', { ...body, orgId: 'nowhere', shipId: undefined }), 404);
-    expectError(await call('POST', '/databudget/update', { ...body, shipId: 'S9999' }), 404);
+    // An unknown ship answers as another organisation's (403): ship ids outside the user's stay unknown.
+    expectError(await call('POST', '/databudget/update', { ...body, shipId: 'S9999' }), 403);
     expectError(await call('POST', '/databudget/delete', { orgId: 'blueocean', shipId: 'S1001' }, viewer), 403);
     expectError(await call('GET', '/statistics/dataBudget/blueocean', undefined, njzsz), 403);
     expectError(await call('GET', '/databudget/findByShipId?shipId=S1001', undefined, njzsz), 403);

@@ -72,7 +72,8 @@ describe('GET /cctvv3-server/v3/vod/query: what the ship recorder holds', () => 
     expectError(await get(url(SHIP, CAMERA, now, now)), 400, /must be before end/);
     expectError(await get(url(SHIP, CAMERA, 'yesterday', now)), 400);
     expectError(await get(url(SHIP, CAMERA, now - 40 * 24 * HOUR, now)), 400, /at most 31 days/);
-    expectError(await get(url('S9999', CAMERA, now - HOUR, now)), 404);
+    // An unknown ship answers as another organisation's: ship ids outside the user's stay unknown.
+    expectError(await get(url('S9999', CAMERA, now - HOUR, now)), 403, /You do not have permission to do this/);
     expectError(await get(url(SHIP, 'S1001-C99-1', now - HOUR, now)), 404);
     // A camera of another ship (here: of another organisation) is not on this ship.
     expectError(await get(url(SHIP, 'S3001-C01-1', now - HOUR, now)), 404);

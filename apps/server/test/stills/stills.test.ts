@@ -218,11 +218,11 @@ describe('stills: the latest still of a camera, one take per period for every vi
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/cctv/databudget/delete', headers: { [TOKEN_HEADER]: demo }, payload: { orgId: 'blueocean', shipId: SHIP } })).statusCode).toBe(200);
   });
 
-  it('checks who asks and what: 401, 403 for another organisation, 404, 400 for a bad camera id, template or field', async () => {
+  it('checks who asks and what: 401, 403 for another organisation and alike for an unknown camera, 400 for a bad camera id, template or field', async () => {
     const before = await t.app.database.db.select().from(schema.cameraStills);
     expectError(await ask(null), 401);
     expectError(await ask(njzsz), 403);
-    expectError(await ask(demo, 'S9999-C01-1'), 404);
+    expectError(await ask(demo, 'S9999-C01-1'), 403);
     expectError(await ask(demo, 'bad camera!'), 400);
     expectError(await ask(demo, CAMERA, { templateId: 999 }), 400, /template 999/);
     expectError(await ask(demo, CAMERA, { templateId: 0 }), 400);

@@ -194,3 +194,27 @@ describe('api client failures', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
+
+describe('api client: a 429 over a user’s or a ship’s limit', () => {
+  const tooMany = (scope: string) =>
+    new Response(JSON.stringify({ code: 429, message: '此船的云台控制请求已达上限，请 3 秒后再试 (the ship has too many PTZ requests; try again in 3 s)', data: null }), {
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '3', 'x-limit-scope': scope },
+    });
+
+  it('is worded in the page’s language by describeTooMany, with whose limit and the seconds to wait', async () => {
+    let language = 'en';
+    const describeTooMany = (scope: 'user' | 'ship', seconds: number) => (language === 'en' ? `${scope} busy, ${seconds} s` : `${scope} 忙，${seconds} 秒`);
+    const ship = createApiClient({ baseUrl: '/api/v1', timeoutMs: 1000, fetch: stubFetch(() => tooMany('ship')).fetch, describeTooMany });
+    const err = await failure(ship.get('/x'));
+    expect(err).toMatchObject({ code: 429, message: 'ship busy, 3 s' });
+    language = 'zh-CN';
+    const user = createApiClient({ baseUrl: '/api/v1', timeoutMs: 1000, fetch: stubFetch(() => tooMany('user')).fetch, describeTooMany });
+    expect((await failure(user.get('/x'))).message).toBe('user 忙，3 秒');
+  });
+
+  it('keeps the server’s text for a 429 without a limit scope (sign-in attempts)', async () => {
+    const client = createApiClient({ baseUrl: '/api/v1', timeoutMs: 1000, fetch: stubFetch(() => json({ code: 429, message: 'Too many sign-in attempts', data: null }, 429)).fetch, describeTooMany: () => 'no' });
+    expect((await failure(client.get('/x'))).message).toBe('Too many sign-in attempts');
+  });
+});

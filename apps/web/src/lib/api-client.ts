@@ -39,6 +39,11 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
   /** Defaults to the newOrgToken cookie. */
   getToken?: () => string | undefined;
+  /**
+   * Words a 429 over a user's or a ship's limit (the answer's X-Limit-Scope and Retry-After) in the
+   * page's language; unset keeps the server's text.
+   */
+  describeTooMany?: (scope: 'user' | 'ship', retryAfterSeconds: number) => string;
 }
 
 export type QueryValue = string | number | boolean | undefined;
@@ -95,6 +100,14 @@ function buildUrl(baseUrl: string, path: string, query: RequestOptions['query'],
     if (qs) url += `?${qs}`;
   }
   return url;
+}
+
+/** The page-language text of a 429 that names whose limit it hit; undefined for any other answer. */
+function tooManyText(res: Response, code: number, describe: ApiClientOptions['describeTooMany']): string | undefined {
+  const scope = res.headers.get('x-limit-scope');
+  if (code !== CODES.tooMany || !describe || (scope !== 'user' && scope !== 'ship')) return undefined;
+  const seconds = Number(res.headers.get('retry-after'));
+  return describe(scope, Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 1);
 }
 
 export function createApiClient(initial: ApiClientOptions): ApiClient {
@@ -155,7 +168,7 @@ export function createApiClient(initial: ApiClientOptions): ApiClient {
       let error: ApiError;
       if (isEnvelope(parsed)) {
         if (res.ok && parsed.code === CODES.ok) return parsed.data as T;
-        error = new ApiError('envelope', parsed.code, parsed.message, res.status);
+        error = new ApiError('envelope', parsed.code, tooManyText(res, parsed.code, options.describeTooMany) ?? parsed.message, res.status);
       } else if (!res.ok) {
         error = new ApiError('http', res.status, res.statusText || `HTTP ${res.status}`, res.status);
       } else {

@@ -39,7 +39,8 @@ export default fp<SessionsPluginOptions>(
     app.decorate('sessions', service);
     app.decorateRequest('auth', null as unknown as AuthContext);
     app.decorate('authenticate', async (req: FastifyRequest) => {
-      req.auth = await service.authenticate(requestToken(req));
+      // A copy per request: simultaneous requests with one token share one lookup.
+      req.auth = { ...(await service.authenticate(requestToken(req))) };
     });
   },
   { dependencies: ['@fastify/cookie'] },

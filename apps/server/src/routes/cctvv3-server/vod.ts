@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, ErrorEnvelope, VodQueryParams, VodQueryResultSchema } from '@ship-cctv/protocol';
 import { ok } from '../../lib/envelope.ts';
 
-const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 503: ErrorEnvelope };
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope, 503: ErrorEnvelope };
 const security = [{ casJwt: [] }];
 
 /** /cctvv3-server/v3/vod/...: what the ship recorder holds (spec §7 "Playback and pictures"). */
@@ -23,7 +23,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const { shipId, cameraId, start, end } = req.params;
-      return ok(await app.vod.query(req.auth, shipId, cameraId, start, end));
+      return ok(await app.shipWork.forShip(req.auth, 'shipQuery', shipId, () => app.vod.query(req.auth, shipId, cameraId, start, end)));
     },
   );
 };

@@ -27,6 +27,8 @@ import {
 import { ok } from '../../lib/envelope.ts';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 503: ErrorEnvelope };
+/** Calls that make the ship send or work also answer 429 (with Retry-After) over the user's or the ship's limit. */
+const shipErrors = { ...errors, 429: ErrorEnvelope };
 const security = [{ casJwt: [] }];
 const tags = ['pictures'];
 
@@ -46,10 +48,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           'Snapshot now (`source` live) or from the ship recorder at a time (`source` an epoch ms): answers the picture id at once; STOMP /pictures/{shipName} tells when it is taken and as it crosses. 503 while the ship is offline.',
         security,
         params: SnapshotParams,
-        response: { 200: Envelope(SnapshotAnswerSchema), ...errors },
+        response: { 200: Envelope(SnapshotAnswerSchema), ...shipErrors },
       },
     },
-    async (req) => ok(await app.pictures.snapshot(req.auth, req.params)),
+    async (req) => ok(await app.shipWork.forShip(req.auth, 'snapshot', req.params.shipId, () => app.pictures.snapshot(req.auth, req.params))),
   );
 
   app.get(
@@ -99,10 +101,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: ShipPicListParams,
         body: ShipPicListBody,
-        response: { 200: Envelope(ShipPicListSchema), ...errors },
+        response: { 200: Envelope(ShipPicListSchema), ...shipErrors },
       },
     },
-    async (req) => ok(await app.pictures.shipList(req.auth, req.params.shipId, req.body)),
+    async (req) => ok(await app.shipWork.forShip(req.auth, 'shipQuery', req.params.shipId, () => app.pictures.shipList(req.auth, req.params.shipId, req.body))),
   );
 
   app.post(
@@ -113,10 +115,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Fetch a picture the ship holds: it goes first in the ship's outbox; STOMP /pictures/{shipName} tells its progress, getById shows it once stored.",
         security,
         params: PictureFetchParams,
-        response: { 200: Envelope(PictureFetchAnswerSchema), ...errors },
+        response: { 200: Envelope(PictureFetchAnswerSchema), ...shipErrors },
       },
     },
-    async (req) => ok(await app.pictures.fetch(req.auth, req.params.shipId, req.params.id)),
+    async (req) => ok(await app.shipWork.forShip(req.auth, 'snapshot', req.params.shipId, () => app.pictures.fetch(req.auth, req.params.shipId, req.params.id))),
   );
 
   // ── snapshot tasks (spec §7 "Snapshot tasks") ──────────────────────────────────────────────────

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, ErrorEnvelope, StillAnswerSchema, StillParams, StillRequestSchema } from '@ship-cctv/protocol';
 import { ok } from '../../lib/envelope.ts';
 
-const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };
 const security = [{ casJwt: [] }];
 const tags = ['pictures'];
 
@@ -24,7 +24,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(StillAnswerSchema), ...errors },
       },
     },
-    async (req) => ok(await app.stills.latest(req.auth, req.params.cameraId, req.body.templateId)),
+    async (req) => ok(await app.shipWork.forCamera(req.auth, 'still', req.params.cameraId, () => app.stills.latest(req.auth, req.params.cameraId, req.body.templateId))),
   );
 };
 

@@ -140,7 +140,7 @@ export function AppHeader() {
         >
           {t('shell.statistics')}
         </Button>
-        <Tag data-testid="role">{t('shell.role', { role: t('shell.roleManager') })}</Tag>
+        <Tag data-testid="role">{t('shell.role', { role: t(user?.role === 'operator' ? 'shell.roleOperator' : 'shell.roleManager') })}</Tag>
         <Dropdown menu={settingsMenu} trigger={['click']}>
           <Button type="text" icon={<SettingOutlined />} aria-label={t('shell.settings')}>
             {t('shell.settings')}

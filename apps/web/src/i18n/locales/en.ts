@@ -37,6 +37,10 @@ export const en: Messages = {
     title: 'Ship Remote CCTV Monitoring',
     version: 'Version {{version}}',
   },
+  requests: {
+    tooManyUser: 'Too many requests from you; try again in {{seconds}} s',
+    tooManyShip: 'The ship has too many requests right now; try again in {{seconds}} s',
+  },
   language: {
     label: 'Language',
     zhCN: '中文',

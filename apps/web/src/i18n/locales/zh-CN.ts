@@ -43,6 +43,11 @@ export const zhCN = {
     title: '船舶远程视频监控',
     version: '版本 {{version}}',
   },
+  /** A server's 429 for work that reaches a ship (snapshots, ship queries, PTZ, stills). */
+  requests: {
+    tooManyUser: '您的请求过于频繁，请 {{seconds}} 秒后再试',
+    tooManyShip: '此船当前请求过多，请 {{seconds}} 秒后再试',
+  },
   language: {
     label: '语言',
     zhCN: '中文',
