@@ -71,8 +71,10 @@ export function sharedJwtSecret(dataDir) {
  * sockets (every ship's link) evenly. A request whose connection an instance refuses (it died
  * and its checks have not failed yet) is tried again on another instance (`retries`,
  * `option redispatch 1`: every retry picks another server), so nobody is answered 503 while one
- * instance of several lives; only refused connections are retried (`retry-on conn-failure`: the
- * request never reached a server, so replaying it is safe). The health check on /healthz runs
+ * instance of several lives. A refused connection is retried (`conn-failure`: the request never
+ * reached a server), and so is a GET or HEAD sent on a kept-alive connection to an instance as it
+ * died, which answered nothing (`empty-response`); any other method is never sent twice
+ * (`disable-l7-retry`). The health check on /healthz runs
  * every second, every 250 ms once a check failed (`fastinter`), and takes a dead instance out after
  * two failures, so reconnecting agents and browsers land on the living ones.
  */
@@ -97,7 +99,8 @@ export function haproxyConfig(proxyPort, instances) {
     '  http-check expect status 200',
     '  retries 3',
     '  option redispatch 1',
-    '  retry-on conn-failure',
+    '  retry-on conn-failure empty-response',
+    '  http-request disable-l7-retry unless METH_GET || METH_HEAD',
     '  default-server inter 1s fastinter 250ms downinter 1s fall 2 rise 2 on-marked-down shutdown-sessions',
     ...instances.map((i) => `  server ${i.name} 127.0.0.1:${i.port} check`),
     '',
