@@ -68,7 +68,9 @@ describe('commands and ship-end playback through the owner', () => {
 
   beforeAll(async () => {
     database = await openDatabase({});
-    const opts = { database, redisUrl: REDIS_URL, redisPrefix };
+    // The PTZ case times 100 moves of one operator back to back (a measurement, not a use): the
+    // per-operator PTZ limit would answer most of them 429, so these shores allow that many.
+    const opts = { database, redisUrl: REDIS_URL, redisPrefix, shipWorkLimits: { ptz: { userBurst: 1_000, shipBurst: 1_000 } } };
     a = await startShore(opts);
     b = await startShore(opts);
     key = await a.app.agentKeys.issue(SHIP);

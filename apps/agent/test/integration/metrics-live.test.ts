@@ -64,7 +64,8 @@ describe('/metrics after a live view (prom-client, the product families)', () =>
     expect(sample(text, 'shipcctv_ship_playbacks')).toBe(0);
     expect(sample(text, 'shipcctv_stomp_connections')).toBe(1);
     expect(sample(text, 'shipcctv_stomp_subscriptions')).toBe(1);
-    expect(sample(text, 'shipcctv_media_socket_errors_total{code="notFound"}')).toBe(1);
+    // An unknown camera is refused as one of another organisation (the answer tells no ids apart).
+    expect(sample(text, 'shipcctv_media_socket_errors_total{code="forbidden"}')).toBe(1);
     expect(sample(text, 'shipcctv_definition_switches_total{direction="degrade"}')).toBe(0);
     expect(sample(text, 'shipcctv_recorder_segments_total{result="written"}')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'shipcctv_recorder_segments_total{result="failed"}')).toBe(0);

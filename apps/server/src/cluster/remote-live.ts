@@ -228,6 +228,8 @@ export class RemoteLive {
         this.log.info({ id, from: owner, to: now.instanceId }, 'remote live: the ship moved; watching through its new owner');
         forget(id, owner);
         id = randomUUID();
+        // The new owner's stream begins with its own init and times: the source hears it start.
+        first = true;
         await listen();
         if (!open) return forget(id, undefined);
       }

@@ -186,7 +186,13 @@ export class LiveSource implements Source {
   }
 
   onStreamMessage(msg: AgentMessageOf<'live'>): void {
-    if (msg.type === 'live.started') return;
+    if (msg.type === 'live.started') {
+      // The stream begins (again): its first init goes to everyone even when it repeats the last
+      // one's bytes, as when a relayed stream follows its ship to a new owner, whose encoder starts
+      // its pictures' times anew.
+      this.init = undefined;
+      return;
+    }
     this.deps.log.warn({ shipId: this.deps.shipId, cameraId: this.deps.cameraId, msg }, 'ship stream stopped');
     this.release();
     if (msg.type === 'live.failed') {

@@ -107,6 +107,16 @@ describe('LiveSource', () => {
     expect(tapped.filter((t) => t === 'fragment')).toHaveLength(10);
     expect(sent.filter((k) => k === 'init')).toHaveLength(1);
     expect(sent.filter((k) => k === 'fragment').length).toBeGreaterThan(5);
+
+    // The stream begins again on the same link stream (a relay that followed its ship to a new
+    // owner): that start's init reaches everyone though its bytes are the same, since its pictures'
+    // times begin anew.
+    handler?.message({ type: 'live.started', streamId: 1 });
+    handler?.data?.(new Uint8Array(clip.init));
+    for (const f of clip.fragments.slice(0, 3)) handler?.data?.(f);
+    expect(json.filter((t) => t === 'codec')).toHaveLength(2);
+    expect(tapped.filter((t) => t === 'init')).toHaveLength(2);
+    expect(sent.filter((k) => k === 'init')).toHaveLength(2);
     source.stop();
   });
 });
