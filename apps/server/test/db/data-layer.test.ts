@@ -361,7 +361,8 @@ describe.each(['pglite', 'postgres'] as const)('data layer on %s', (kind) => {
 
     const njzsz = await loadAccess(db, 'u-njzsz');
     await expect(fleet.channels(njzsz, 'S1001')).rejects.toMatchObject({ code: 403 });
-    await expect(fleet.channels(njzsz, 'nope')).rejects.toMatchObject({ code: 404 });
+    // An unknown ship is refused as another organisation's is: the answer tells no ids apart.
+    await expect(fleet.channels(njzsz, 'nope')).rejects.toMatchObject({ code: 403 });
     const njzszTree: OrgShipTreeNode[] = await fleet.orgShipTree(njzsz);
     expect(njzszTree.map((n) => n.organizationid)).toEqual(['njzsz']);
 

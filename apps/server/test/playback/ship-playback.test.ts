@@ -87,8 +87,9 @@ describe('ship-end playback on the media socket', () => {
     const noDefault = await c.nextError();
     expect(noDefault.code).toBe('noDefaultTemplate');
     expect(noDefault.message).toContain('无默认清晰度模板');
+    // An unknown camera is refused as another organisation's is: the answer tells no ids apart.
     play(c, { cameraId: 'S1001-C99-1' });
-    expect((await c.nextError()).code).toBe('notFound');
+    expect((await c.nextError()).code).toBe('forbidden');
     play(c, { templateId: 999 });
     expect((await c.nextError()).message).toMatch(/template 999 is not configured/);
 

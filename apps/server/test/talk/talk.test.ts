@@ -135,8 +135,9 @@ describe('talkback on shore', () => {
     expect((await unsupported.next('talk.error')).code).toBe('unsupported');
     const foreign = await talk(njzsz);
     expect((await foreign.next('talk.error')).code).toBe('forbidden');
+    // An unknown camera is refused as another organisation's is: the answer tells no ids apart.
     const unknown = await talk(demo, 'S9999-C01-1');
-    expect((await unknown.next('talk.error')).code).toBe('notFound');
+    expect((await unknown.next('talk.error')).code).toBe('forbidden');
   });
 
   it('ends the talk when its user signs out, and frees the ship', async () => {
