@@ -24,8 +24,8 @@ for (const language of ['en', 'zh-CN'] as const) {
     const mobile = new MobilePage(page, language);
     await mobile.openSignIn();
     await mobile.signIn(iphone ? 'demo' : 'duty');
-    // demo sees two organisations; duty only Blue Ocean, selected by itself.
-    if (iphone) await mobile.pickOrganisation('Blue Ocean Shipping');
+    // demo sees two organisations, duty Blue Ocean and its tankers: both pick Blue Ocean.
+    await mobile.pickOrganisation('Blue Ocean Shipping');
     await mobile.pickShip('S1001');
     await mobile.longPress('S1001-C01-1');
     await mobile.choose('live');
