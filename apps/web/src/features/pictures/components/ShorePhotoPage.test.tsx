@@ -62,3 +62,21 @@ describe('shore picture cards', { timeout: 30_000 }, () => {
     expect(manual.getByText(text.manual)).toBeTruthy();
   });
 });
+
+describe('shore picture cards with no organisation chosen', { timeout: 30_000 }, () => {
+  it('name the ship in English from the whole fleet the user sees', async () => {
+    // Two organisations and none picked: the page lists every picture and still knows each ship.
+    const njzsz = { organizationid: 'njzsz', organizationname: 'njzsz', displayName: 'NJZSZ Shipping', parentId: null, orgShipTreeNodes: [], shipList: [] };
+    const twoOrgs = { orgShipTreeNodes: [...fleet.orgShipTreeNodes, njzsz] } as OrgShipTree;
+    pickOrg('none-of-these');
+    vi.spyOn(apiClient, 'get').mockImplementation((path: string) => (path.includes('getOrgShipTreeUnion') ? Promise.resolve(twoOrgs as never) : new Promise(() => undefined)));
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n('en')} queryClient={createQueryClient()}>
+        <ShorePhotoPage />
+      </AppProviders>,
+    );
+    await within(document.body).findAllByText('BLUE OCEAN STAR');
+    const card = within((await screen.findAllByRole('listitem')).find((c) => c.getAttribute('data-picture-id') === 'pic-manual') as HTMLElement);
+    expect(card.getByTestId('picture-ship').textContent).toBe('BLUE OCEAN STAR');
+  });
+});

@@ -58,9 +58,11 @@ export function ShorePhotoPage() {
   const marks = useMemo(() => (day ? dayMarks(wholeDay.data?.pictures ?? [], day.startOf('day').valueOf(), day.startOf('day').add(1, 'day').valueOf() - day.startOf('day').valueOf()) : []), [day, wholeDay.data]);
   const size = (n: number) => formatBytes(n, i18n.language);
   // A card names its ship in the page's language (its English name in English); its tooltip both names.
-  const shipName = (p: PictureInfo) => pictureShipName(ships.find((s) => s.id === p.shipId), p.shipName, i18n.language);
+  // Every ship the user sees names its pictures, also while no organisation is chosen.
+  const knownShips = useMemo(() => orgs.flatMap((o) => shipsOf(o.node)), [orgs]);
+  const shipName = (p: PictureInfo) => pictureShipName(knownShips.find((s) => s.id === p.shipId), p.shipName, i18n.language);
   const shipFull = (p: PictureInfo) => {
-    const known = ships.find((s) => s.id === p.shipId);
+    const known = knownShips.find((s) => s.id === p.shipId);
     return known ? shipDisplayName(known) : p.shipName;
   };
   const openAt = (id: string) => {
