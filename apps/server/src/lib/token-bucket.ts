@@ -17,11 +17,21 @@ export class TokenBucket {
 
   /** Takes a token; false when the bucket is empty (the thing is over the rate). */
   take(): boolean {
+    return this.takeOrWait() === 0;
+  }
+
+  /** Takes a token and answers 0, or answers the ms until the bucket has one (taking nothing). */
+  takeOrWait(): number {
     const now = this.now();
     this.tokens = Math.min(this.capacity, this.tokens + ((now - this.at) / 1000) * this.perSecond);
     this.at = now;
-    if (this.tokens < 1) return false;
+    if (this.tokens < 1) return Math.ceil(((1 - this.tokens) * 1000) / this.perSecond);
     this.tokens -= 1;
-    return true;
+    return 0;
+  }
+
+  /** When the bucket was last asked (on its clock). */
+  get lastUsed(): number {
+    return this.at;
   }
 }

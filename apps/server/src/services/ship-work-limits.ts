@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { CODES } from '@ship-cctv/protocol';
 import { ApiError } from '../lib/envelope.ts';
+import { TokenBucket } from '../lib/token-bucket.ts';
 
 /**
  * What makes a ship send or work, each limited on its own: snapshots and pictures fetched from the
@@ -66,30 +67,26 @@ export interface BucketStore {
   close(): Promise<void>;
 }
 
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
 export class MemoryBucketStore implements BucketStore {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets = new Map<string, TokenBucket>();
   constructor(private readonly now: () => number = Date.now) {}
 
   async take(key: string, burst: number, perSecond: number): Promise<BucketAnswer> {
-    const now = this.now();
-    const b = this.buckets.get(key);
-    const tokens = b ? Math.min(burst, b.tokens + ((now - b.at) * perSecond) / 1000) : burst;
-    if (tokens < 1) return { ok: false, waitMs: Math.ceil(((1 - tokens) * 1000) / perSecond) };
-    this.buckets.set(key, { tokens: tokens - 1, at: now });
-    if (this.buckets.size > 50_000) this.prune(now);
-    return { ok: true };
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = new TokenBucket(burst, perSecond, this.now);
+      this.buckets.set(key, bucket);
+      if (this.buckets.size > 50_000) this.prune(this.now());
+    }
+    const waitMs = bucket.takeOrWait();
+    return waitMs === 0 ? { ok: true } : { ok: false, waitMs };
   }
 
   async close(): Promise<void> {}
 
   /** Forgets buckets untouched for ten minutes (full again: a full bucket and no bucket are the same). */
   private prune(now: number): void {
-    for (const [k, b] of this.buckets) if (now - b.at > 600_000) this.buckets.delete(k);
+    for (const [k, b] of this.buckets) if (now - b.lastUsed > 600_000) this.buckets.delete(k);
   }
 }
 
