@@ -7,8 +7,8 @@
  * Pure apart from the clock it is given.
  */
 import { type BudgetPolicy, type BudgetPolicyChoice, type DefinitionLevel, LINK_POLICY_DEFAULTS, type LiveBudgetState, levelFor, policyLinkOf } from '@ship-cctv/protocol';
-import { crossings, liveState, useOf, type Usage } from '../../server/src/budgets/budget-arithmetic.ts';
-import { endOfShipDay, shipPeriod } from '../../server/src/budgets/ship-calendar.ts';
+import { crossings, liveState, useOf, type Usage } from '../../server/src/modules/budgets/budget-arithmetic.ts';
+import { endOfShipDay, shipPeriod } from '../../server/src/modules/budgets/ship-calendar.ts';
 import { LinkSchedule, ManualClock, PROFILES, type LinkProfileName, type LinkScheduleSpec } from '../src/link/index.ts';
 
 export const DAY_MS = 24 * 3_600_000;

@@ -32,7 +32,7 @@ import { eq } from 'drizzle-orm';
 import { LINK_POLICY_DEFAULTS, type LinkReport, type SnapshotAnswer, TOKEN_HEADER, levelFor, policyLinkOf } from '@ship-cctv/protocol';
 import { type App, buildApp } from '@ship-cctv/server';
 import * as t from '@ship-cctv/server/schema';
-import { demoShips } from '../../server/src/db/demo-fleet.ts';
+import { demoShips } from '../../server/src/core/db/demo-fleet.ts';
 import { ShipAgent } from '../src/agent.ts';
 import { LinkShaper, PROFILES, demoScheduleFor, seededRandom, type LinkProfileName } from '../src/link/index.ts';
 import { MediaClient } from '../test/helpers/media-client.ts';

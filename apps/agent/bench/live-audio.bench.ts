@@ -19,7 +19,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { decodeStreamFrame, type EncodeSpec } from '@ship-cctv/protocol';
-import { RelaySplitter, type MediaFragment } from '../../server/src/media/fmp4.ts';
+import { RelaySplitter, type MediaFragment } from '../../server/src/core/media/fmp4.ts';
 import { LIVE_SOUND, type SoundSpec, syntheticCameraArgs } from '../src/media/ffmpeg-args.ts';
 import { FlvReader } from '../src/media/flv.ts';
 import { type LiveLink, LiveStreams } from '../src/media/live-streams.ts';

@@ -20,10 +20,10 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { buildApp } from '@ship-cctv/server';
 import { openDatabase } from '@ship-cctv/server/db';
-import { seedDemoFleet } from '../../server/src/db/seed.ts';
+import { seedDemoFleet } from '../../server/src/core/db/seed.ts';
 import { shipConfigs } from '@ship-cctv/server/schema';
 import { type LinkReport, type LinkType } from '@ship-cctv/protocol';
-import { RelaySplitter } from '../../server/src/media/fmp4.ts';
+import { RelaySplitter } from '../../server/src/core/media/fmp4.ts';
 import { ShipAgent } from '../src/agent.ts';
 import { LinkShaper, PROFILES, seededRandom, type LinkDirectionStats, type LinkProfileName } from '../src/link/index.ts';
 import type { ChildProcess } from 'node:child_process';

@@ -44,7 +44,7 @@ import { build } from 'esbuild';
 import WebSocket from 'ws';
 import { type Browser, chromium } from '@playwright/test';
 import { type MediaServerMessage, PATHS, decodeCaptureCode, decodeStreamFrame } from '@ship-cctv/protocol';
-import { RelaySplitter } from '../../server/src/media/fmp4.ts';
+import { RelaySplitter } from '../../server/src/core/media/fmp4.ts';
 import { readBaseDecodeTime, readTimescale } from '@ship-cctv/media';
 import { ShipAgent } from '../src/agent.ts';
 import { PROFILES, lossRate, seededRandom } from '../src/link/index.ts';

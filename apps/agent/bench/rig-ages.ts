@@ -7,7 +7,7 @@
  * delay shows where it starts.
  */
 import { readProducerTime, readTrackSamples, readVideoDecoderSetup, type VideoDecoderSetup } from '@ship-cctv/media';
-import { RelaySplitter } from '../../server/src/media/fmp4.ts';
+import { RelaySplitter } from '../../server/src/core/media/fmp4.ts';
 import { splitNals } from '../src/media/access-unit.ts';
 import type { SessionEvent } from '../src/media/camera-session.ts';
 import { avcParameterSets } from '../src/media/avc.ts';

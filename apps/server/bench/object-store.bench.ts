@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Objm } from '@nats-io/obj';
 import { connect } from '@nats-io/transport-node';
-import { LocalObjectStore } from '../src/storage/local-object-store.ts';
-import { NatsObjectStore } from '../src/storage/nats-object-store.ts';
-import type { ObjectStore } from '../src/storage/object-store.ts';
+import { LocalObjectStore } from '../src/core/storage/local-object-store.ts';
+import { NatsObjectStore } from '../src/core/storage/nats-object-store.ts';
+import type { ObjectStore } from '../src/core/storage/object-store.ts';
 
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const MB = arg('mb', 32);

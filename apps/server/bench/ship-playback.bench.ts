@@ -20,11 +20,11 @@ import { type LinkReport, type LogonData, type MediaServerMessage, PATHS, type P
 import { ShipAgent } from '../../agent/src/agent.ts';
 import { LinkShaper, PROFILES } from '../../agent/src/link/index.ts';
 import { buildApp } from '../src/app.ts';
-import { openDatabase } from '../src/db/client.ts';
-import { DEMO_PASSWORD } from '../src/db/demo-fleet.ts';
-import { seedDemoFleet } from '../src/db/seed.ts';
-import { chooseTemplate } from '../src/live/templates.ts';
-import { loadAccess } from '../src/services/access.ts';
+import { openDatabase } from '../src/core/db/client.ts';
+import { DEMO_PASSWORD } from '../src/core/db/demo-fleet.ts';
+import { seedDemoFleet } from '../src/core/db/seed.ts';
+import { chooseTemplate } from '../src/modules/fleet/templates.ts';
+import { loadAccess } from '../src/core/orgs/access.ts';
 
 type ProfileName = 'VSAT' | 'FBB';
 const ALL: ProfileName[] = ['VSAT', 'FBB'];

@@ -27,7 +27,7 @@ import WebSocket from 'ws';
 import { PATHS, TOKEN_HEADER, dest } from '@ship-cctv/protocol';
 import { type LinkStatusSource, ShipAgent } from '../../agent/src/agent.ts';
 import { readFleetFile } from '../../agent/src/config.ts';
-import { demoShips } from '../src/db/demo-fleet.ts';
+import { demoShips } from '../src/core/db/demo-fleet.ts';
 
 const HARD_LIMIT_MS = 400_000;
 /** A burst not dealt with by then is reported as such and the run goes on. */
@@ -51,7 +51,7 @@ async function runShoreChild(port: number): Promise<void> {
   const send = (msg: FromChild) => process.send?.(msg);
   try {
     const { buildApp } = await import('../src/app.ts');
-    const { writeFleetFile } = await import('../src/services/fleet-file.ts');
+    const { writeFleetFile } = await import('../src/modules/fleet/fleet-file.ts');
     const app = await buildApp({ seedDemo: true, logger: false });
     await app.listen({ port, host: '127.0.0.1' });
     const dir = mkdtempSync(join(tmpdir(), 'socket-abuse-bench-'));

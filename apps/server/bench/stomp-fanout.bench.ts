@@ -83,7 +83,7 @@ async function runShoreChild(): Promise<void> {
   const send = (msg: FromChild) => process.send?.(msg);
   try {
     const { buildApp } = await import('../src/app.ts');
-    const { writeFleetFile } = await import('../src/services/fleet-file.ts');
+    const { writeFleetFile } = await import('../src/modules/fleet/fleet-file.ts');
     const app = await buildApp({ seedDemo: true, logger: false, metricsToken: METRICS_TOKEN });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { shootSynthetic } from '../../agent/src/pictures/capture.ts';
-import { MODEL_OF_SCALE, type ModelVariant, type Scale, loadModel, upscale } from '../src/pictures/enhance/esrgan.ts';
+import { MODEL_OF_SCALE, type ModelVariant, type Scale, loadModel, upscale } from '../src/modules/pictures/enhance/esrgan.ts';
 
 const argv = process.argv.slice(2);
 const SCALES = (argv.find((a) => a.startsWith('--scales='))?.slice(9) ?? '2,4').split(',').map(Number) as Scale[];

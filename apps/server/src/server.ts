@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts';
 import { readConfig } from './config.ts';
-import { writeFleetFile } from './services/fleet-file.ts';
+import { writeFleetFile } from './modules/fleet/fleet-file.ts';
 
 /** Bootstrap only: read the environment, build, listen, and shut down cleanly on a signal. */
 const config = readConfig();

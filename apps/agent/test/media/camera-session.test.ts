@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AgentStreamMessage, decodeStreamFrame } from '@ship-cctv/protocol';
-import { RelaySplitter, type MediaFragment } from '../../../server/src/media/fmp4.ts';
+import { RelaySplitter, type MediaFragment } from '../../../server/src/core/media/fmp4.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
 import { CameraSessions } from '../../src/media/camera-session.ts';
 import type { LiveLink } from '../../src/media/live-streams.ts';

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RelaySplitter, type InitSegment, type MediaFragment } from '../../../server/src/media/fmp4.ts';
+import { RelaySplitter, type InitSegment, type MediaFragment } from '../../../server/src/core/media/fmp4.ts';
 import { aacLcConfig, sameAacConfig } from '../../src/media/aac.ts';
 import { LIVE_SOUND, syntheticCameraArgs } from '../../src/media/ffmpeg-args.ts';
 import { FlvToFmp4 } from '../../src/media/flv-packager.ts';

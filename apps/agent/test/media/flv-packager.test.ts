@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RelaySplitter, type InitSegment, type MediaFragment } from '../../../server/src/media/fmp4.ts';
+import { RelaySplitter, type InitSegment, type MediaFragment } from '../../../server/src/core/media/fmp4.ts';
 import { parseAvcConfig, spsPictureSize } from '../../src/media/avc.ts';
 import { syntheticCameraArgs } from '../../src/media/ffmpeg-args.ts';
 import { readProducerTime } from '@ship-cctv/media';

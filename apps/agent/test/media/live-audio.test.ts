@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type AgentStreamMessage, decodeStreamFrame } from '@ship-cctv/protocol';
-import { RelaySplitter, type InitSegment, type MediaFragment } from '../../../server/src/media/fmp4.ts';
+import { RelaySplitter, type InitSegment, type MediaFragment } from '../../../server/src/core/media/fmp4.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
 import { type LiveLink, LiveStreams } from '../../src/media/live-streams.ts';
 import { SPEAKER_SAMPLE_RATE, SpeakerFeeds } from '../../src/media/speaker-feed.ts';

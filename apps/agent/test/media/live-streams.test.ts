@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type AgentStreamMessage, BINARY_KIND, decodeStreamFrame } from '@ship-cctv/protocol';
-import { RelaySplitter, type InitSegment, type MediaFragment } from '../../../server/src/media/fmp4.ts';
+import { RelaySplitter, type InitSegment, type MediaFragment } from '../../../server/src/core/media/fmp4.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
 import type { InputProbe } from '../../src/media/ffmpeg-args.ts';
 import { isSyncSample, readFirstSampleFlags, readProducerTime } from '@ship-cctv/media';

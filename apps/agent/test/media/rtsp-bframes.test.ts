@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AgentMessage, type AgentStreamMessage, decodeStreamFrame } from '@ship-cctv/protocol';
-import { RelaySplitter, type MediaFragment, type InitSegment } from '../../../server/src/media/fmp4.ts';
+import { RelaySplitter, type MediaFragment, type InitSegment } from '../../../server/src/core/media/fmp4.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
 import { type VideoPacket, isSlice, splitNals } from '../../src/media/access-unit.ts';
 import { isBSlice } from '../../src/media/avc.ts';

@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RelaySplitter, type MediaFragment } from '../../../server/src/media/fmp4.ts';
+import { RelaySplitter, type MediaFragment } from '../../../server/src/core/media/fmp4.ts';
 import { NAL_PPS, NAL_SPS, isSlice, nalType, splitNals, startsPicture } from '../../src/media/access-unit.ts';
 import { urlCameraArgs } from '../../src/media/ffmpeg-args.ts';
 import { FlvToFmp4, TIMESCALE } from '../../src/media/flv-packager.ts';

@@ -9,8 +9,8 @@ import {
   TOKEN_HEADER,
   type VodQueryResult,
 } from '@ship-cctv/protocol';
-import { wsFrameOverhead } from '../../src/agent-link/connection.ts';
-import type { Dropped } from '../../src/agent-link/gateway.ts';
+import { wsFrameOverhead } from '../../src/core/ship-link/connection.ts';
+import type { Dropped } from '../../src/core/ship-link/gateway.ts';
 import { type TestApp, build, logon, scrapeMetrics } from '../helpers/build.ts';
 import { type Clip, MediaClient, ScriptedAgent, linkBytes, loadClip } from '../playback/helpers.ts';
 import { RawAgent } from './raw-agent.ts';

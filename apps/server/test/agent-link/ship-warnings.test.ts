@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BINARY_KIND } from '@ship-cctv/protocol';
-import { LogLimiter } from '../../src/lib/log-limiter.ts';
+import { LogLimiter } from '../../src/core/lib/log-limiter.ts';
 import { type TestApp, build } from '../helpers/build.ts';
 import { RawAgent } from './raw-agent.ts';
 

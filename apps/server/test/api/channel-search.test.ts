@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_HEADER, type ChannelSearchResult } from '@ship-cctv/protocol';
-import { searchChannels } from '../../src/services/channel-search.ts';
-import { loadAccess } from '../../src/services/access.ts';
+import { searchChannels } from '../../src/modules/fleet/channel-search.ts';
+import { loadAccess } from '../../src/core/orgs/access.ts';
 import { type TestApp, build, logon } from '../helpers/build.ts';
 import { addUser } from '../helpers/users.ts';
 

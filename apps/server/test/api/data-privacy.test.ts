@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
-import { openDatabase } from '../../src/db/client.ts';
-import { settings } from '../../src/db/schema.ts';
-import { signingKeyFile } from '../../src/services/signing-key.ts';
+import { openDatabase } from '../../src/core/db/client.ts';
+import { settings } from '../../src/core/db/schema.ts';
+import { signingKeyFile } from '../../src/modules/sessions/signing-key.ts';
 import { logon } from '../helpers/build.ts';
 
 function walk(dir: string, out: { path: string; mode: number; dir: boolean }[] = []) {

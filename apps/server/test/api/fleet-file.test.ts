@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFleetFile } from '../../src/services/fleet-file.ts';
+import { writeFleetFile } from '../../src/modules/fleet/fleet-file.ts';
 import { type TestApp, build } from '../helpers/build.ts';
 
 interface FleetFile {

@@ -14,7 +14,7 @@ import {
   type ShipsAndChannels,
   type WaitTime,
 } from '@ship-cctv/protocol';
-import { demoOrganizations, demoShips } from '../../src/db/demo-fleet.ts';
+import { demoOrganizations, demoShips } from '../../src/core/db/demo-fleet.ts';
 import { type TestApp, build, logon } from '../helpers/build.ts';
 import { addUser } from '../helpers/users.ts';
 

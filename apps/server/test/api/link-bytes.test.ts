@@ -13,7 +13,7 @@ import {
   type LinkBytesStatistics,
   type ShipLinkBytes,
 } from '@ship-cctv/protocol';
-import { wsFrameOverhead } from '../../src/agent-link/connection.ts';
+import { wsFrameOverhead } from '../../src/core/ship-link/connection.ts';
 import { type TestApp, build, logon, scrapeMetrics } from '../helpers/build.ts';
 import { addUser } from '../helpers/users.ts';
 

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINK_POLICY_DEFAULTS, POLICY_LINKS, TOKEN_HEADER, type LinkPolicyList } from '@ship-cctv/protocol';
-import { memberships } from '../../src/db/schema.ts';
+import { memberships } from '../../src/core/db/schema.ts';
 import { type TestApp, build, logon } from '../helpers/build.ts';
 import { addUser } from '../helpers/users.ts';
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '@ship-cctv/protocol';
-import { redactUrl } from '../../src/lib/log-redaction.ts';
+import { redactUrl } from '../../src/core/http/log-redaction.ts';
 import { type TestApp, build, logon } from '../helpers/build.ts';
 
 describe('tokens never reach the logs', () => {

@@ -4,8 +4,8 @@ import { SignJWT, UnsecuredJWT, decodeJwt } from 'jose';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COOKIES, MESSAGES, TOKEN_HEADER, type LogonData, type UserInfo } from '@ship-cctv/protocol';
-import { sessions } from '../../src/db/schema.ts';
-import { DEMO_PASSWORD } from '../../src/db/demo-fleet.ts';
+import { sessions } from '../../src/core/db/schema.ts';
+import { DEMO_PASSWORD } from '../../src/core/db/demo-fleet.ts';
 import { TEST_JWT_SECRET, type TestApp, build, logon } from '../helpers/build.ts';
 import { addUser } from '../helpers/users.ts';
 

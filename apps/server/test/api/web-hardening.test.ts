@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '@ship-cctv/protocol';
-import { originAllowed } from '../../src/plugins/app/websocket-origin.ts';
+import { originAllowed } from '../../src/core/http/websocket-origin.ts';
 import { type TestApp, build, logon } from '../helpers/build.ts';
 
 /** Opens a socket and resolves with the HTTP status of a refused upgrade, or 101. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { crossings, levelOf, liveState, purposeUse, useOf } from '../../src/budgets/budget-arithmetic.ts';
-import { endOfShipDay, monthDays, shipPeriod } from '../../src/budgets/ship-calendar.ts';
-import { UsageRecorder } from '../../src/budgets/usage-recorder.ts';
+import { crossings, levelOf, liveState, purposeUse, useOf } from '../../src/modules/budgets/budget-arithmetic.ts';
+import { endOfShipDay, monthDays, shipPeriod } from '../../src/modules/budgets/ship-calendar.ts';
+import { UsageRecorder } from '../../src/modules/budgets/usage-recorder.ts';
 
 /** The ship's calendar and the budget arithmetic: pure, on given instants. */
 describe('ship calendar', () => {

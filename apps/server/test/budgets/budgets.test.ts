@@ -15,10 +15,10 @@ import {
   TOKEN_HEADER,
 } from '@ship-cctv/protocol';
 import { buildApp, type App } from '../../src/app.ts';
-import { openDatabase } from '../../src/db/client.ts';
-import { memberships } from '../../src/db/schema.ts';
-import { LiveRequestError } from '../../src/live/stream-access.ts';
-import { loadAccess } from '../../src/services/access.ts';
+import { openDatabase } from '../../src/core/db/client.ts';
+import { memberships } from '../../src/core/db/schema.ts';
+import { LiveRequestError } from '../../src/modules/fleet/stream-access.ts';
+import { loadAccess } from '../../src/core/orgs/access.ts';
 import { TEST_JWT_SECRET, type TestApp, build, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
 import { addUser } from '../helpers/users.ts';

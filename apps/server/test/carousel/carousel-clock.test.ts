@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { carouselPages } from '@ship-cctv/protocol';
-import { pageAt, scheduleAt, taskPosition, wallClock } from '../../src/carousel/carousel-clock.ts';
+import { pageAt, scheduleAt, taskPosition, wallClock } from '../../src/modules/carousel/carousel-clock.ts';
 
 const MIN = 60_000;
 /** 2026-11-23 was a Monday. */

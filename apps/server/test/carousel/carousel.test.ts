@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Carousel, type CarouselDetail, type CarouselEstimate, type CarouselStatus, TOKEN_HEADER } from '@ship-cctv/protocol';
-import { loadAccess } from '../../src/services/access.ts';
+import { loadAccess } from '../../src/core/orgs/access.ts';
 import { type TestApp, build, logon } from '../helpers/build.ts';
 
 /**

@@ -4,10 +4,10 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMessage, LinkKind, ShoreMessage } from '@ship-cctv/protocol';
-import type { GatewayEvents, LinkStream, OpenStreamResult, StreamHandler } from '../../src/agent-link/gateway.ts';
-import { LinkRelay, type RelayGateway } from '../../src/cluster/link-relay.ts';
-import { type RelayHeader, decodeRelay, encodeRelay } from '../../src/cluster/link-relay-codec.ts';
-import type { ShipOwnership } from '../../src/cluster/ownership.ts';
+import type { GatewayEvents, LinkStream, OpenStreamResult, StreamHandler } from '../../src/core/ship-link/gateway.ts';
+import { LinkRelay, type RelayGateway } from '../../src/core/ship-link/link-relay.ts';
+import { type RelayHeader, decodeRelay, encodeRelay } from '../../src/core/ship-link/link-relay-codec.ts';
+import type { ShipOwnership } from '../../src/core/ship-link/ownership.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SHIP = 'S1001';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
-import { CLOSE_OWNED_ELSEWHERE } from '../../src/cluster/ship-claims.ts';
-import { type Database } from '../../src/db/client.ts';
+import { CLOSE_OWNED_ELSEWHERE } from '../../src/core/ship-link/ship-claims.ts';
+import { type Database } from '../../src/core/db/client.ts';
 import { TEST_JWT_SECRET, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
 import { MediaClient } from '../playback/helpers.ts';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
-import { RedisOwnership } from '../../src/cluster/redis-ownership.ts';
-import { CLOSE_OWNED_ELSEWHERE } from '../../src/cluster/ship-claims.ts';
-import { type Database } from '../../src/db/client.ts';
+import { RedisOwnership } from '../../src/core/ship-link/redis-ownership.ts';
+import { CLOSE_OWNED_ELSEWHERE } from '../../src/core/ship-link/ship-claims.ts';
+import { type Database } from '../../src/core/db/client.ts';
 import { RawAgent } from '../agent-link/raw-agent.ts';
 import { TEST_JWT_SECRET } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
-import type { ShipOwner } from '../../src/cluster/ownership.ts';
-import { RedisOwnership } from '../../src/cluster/redis-ownership.ts';
-import { type Database } from '../../src/db/client.ts';
+import type { ShipOwner } from '../../src/core/ship-link/ownership.ts';
+import { RedisOwnership } from '../../src/core/ship-link/redis-ownership.ts';
+import { type Database } from '../../src/core/db/client.ts';
 import { TEST_JWT_SECRET, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
 import { MediaClient } from '../playback/helpers.ts';

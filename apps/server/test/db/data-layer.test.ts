@@ -7,19 +7,19 @@ import { PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOURCE_TYPE_NAMES, cameraSource, type Channel, type OrgShipTreeNode, type ShipsAndChannels } from '@ship-cctv/protocol';
-import { type Database, type Db, openDatabase } from '../../src/db/client.ts';
-import * as schema from '../../src/db/schema.ts';
-import { DEMO_PASSWORD, demoShips } from '../../src/db/demo-fleet.ts';
-import { seedDemoFleet } from '../../src/db/seed.ts';
-import { loadAccess } from '../../src/services/access.ts';
-import { FleetService } from '../../src/services/fleet.ts';
-import { type SessionEndReason, SessionService } from '../../src/services/sessions.ts';
+import { type Database, type Db, openDatabase } from '../../src/core/db/client.ts';
+import * as schema from '../../src/core/db/schema.ts';
+import { DEMO_PASSWORD, demoShips } from '../../src/core/db/demo-fleet.ts';
+import { seedDemoFleet } from '../../src/core/db/seed.ts';
+import { loadAccess } from '../../src/core/orgs/access.ts';
+import { FleetService } from '../../src/modules/fleet/fleet-service.ts';
+import { type SessionEndReason, SessionService } from '../../src/modules/sessions/session-service.ts';
 import { type DatabaseKind, POSTGRES_ADMIN_URL, freshDatabase } from '../helpers/database.ts';
 
 const t = schema;
 
 const journal = JSON.parse(
-  readFileSync(new URL('../../src/db/migrations/meta/_journal.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../src/core/db/migrations/meta/_journal.json', import.meta.url), 'utf8'),
 ) as { entries: { tag: string }[] };
 
 // Instances sharing a database share a JWT_SECRET.

@@ -1,6 +1,6 @@
 import type { LogonData } from '@ship-cctv/protocol';
 import { type App, type AppOptions, buildApp } from '../../src/app.ts';
-import { DEMO_PASSWORD } from '../../src/db/demo-fleet.ts';
+import { DEMO_PASSWORD } from '../../src/core/db/demo-fleet.ts';
 import { type DatabaseKind, freshDatabase } from './database.ts';
 
 export interface TestApp {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type Database, openDatabase } from '../../src/db/client.ts';
+import { type Database, openDatabase } from '../../src/core/db/client.ts';
 
 /** The machine's PostgreSQL (trust auth). Override with TEST_POSTGRES_URL. */
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

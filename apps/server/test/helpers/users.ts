@@ -1,7 +1,7 @@
-import type { Db } from '../../src/db/client.ts';
-import { memberships, users } from '../../src/db/schema.ts';
-import { DEMO_PASSWORD } from '../../src/db/demo-fleet.ts';
-import { hashPassword } from '../../src/lib/passwords.ts';
+import type { Db } from '../../src/core/db/client.ts';
+import { memberships, users } from '../../src/core/db/schema.ts';
+import { DEMO_PASSWORD } from '../../src/core/db/demo-fleet.ts';
+import { hashPassword } from '../../src/core/lib/passwords.ts';
 
 export interface ExtraUser {
   id: string;

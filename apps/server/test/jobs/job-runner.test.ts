@@ -1,9 +1,9 @@
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../src/db/client.ts';
-import { type JobContext, JobRunner } from '../../src/jobs/job-runner.ts';
-import { JobStore, OwnerLimitError } from '../../src/jobs/job-store.ts';
-import { Schedules } from '../../src/jobs/schedules.ts';
+import { type Database, openDatabase } from '../../src/core/db/client.ts';
+import { type JobContext, JobRunner } from '../../src/core/jobs/job-runner.ts';
+import { JobStore, OwnerLimitError } from '../../src/core/jobs/job-store.ts';
+import { Schedules } from '../../src/core/jobs/schedules.ts';
 import { type DatabaseKind, freshDatabase } from '../helpers/database.ts';
 
 const log = pino({ level: 'silent' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ShipConfig } from '@ship-cctv/protocol';
-import { DefinitionController } from '../../src/live/definition-controller.ts';
-import { chooseTemplate } from '../../src/live/templates.ts';
+import { DefinitionController } from '../../src/modules/live/definition-controller.ts';
+import { chooseTemplate } from '../../src/modules/fleet/templates.ts';
 
 const model = (id: number, width: number, height: number, frameRate: number, bitrateKbps: number) => ({
   id,
@@ -116,7 +116,7 @@ describe('DefinitionController', () => {
 
 describe('LagMeter', () => {
   it('reports how far arriving media falls behind real time, beyond its best moment, once per interval', async () => {
-    const { LagMeter } = await import('../../src/live/live-source.ts');
+    const { LagMeter } = await import('../../src/modules/live/live-source.ts');
     const m = new LagMeter(1000);
     expect(m.fragment(10, 0)).toBeUndefined(); // the first fragment sets the baseline
     // Media arrives at real-time pace with 200 ms of jitter: no lag to report.

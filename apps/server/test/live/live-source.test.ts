@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { ShoreMessageOf } from '@ship-cctv/protocol';
-import type { LinkStream, StreamHandler } from '../../src/agent-link/gateway.ts';
-import { LiveSource } from '../../src/live/live-source.ts';
+import type { LinkStream, StreamHandler } from '../../src/core/ship-link/gateway.ts';
+import { LiveSource } from '../../src/modules/live/live-source.ts';
 import { loadClip } from '../playback/helpers.ts';
 
 const model = (id: number, width: number, height: number) => ({ id, displayName: `${width}x${height}`, width, height, frameRate: 10, bitrateKbps: 300, codec: 'h264' });

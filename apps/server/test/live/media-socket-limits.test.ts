@@ -3,8 +3,8 @@ import { asc, eq } from 'drizzle-orm';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '@ship-cctv/protocol';
-import * as t from '../../src/db/schema.ts';
-import { CLOSE_TOO_MANY_MESSAGES, MEDIA_SOCKET_LIMITS } from '../../src/live/viewer-session.ts';
+import * as t from '../../src/core/db/schema.ts';
+import { CLOSE_TOO_MANY_MESSAGES, MEDIA_SOCKET_LIMITS } from '../../src/modules/viewer/viewer-session.ts';
 import { type TestApp, build, logon } from '../helpers/build.ts';
 
 interface Received {

@@ -9,7 +9,7 @@ import {
   type InitSegment,
   type MediaFragment,
   mimeFor,
-} from '../../src/media/fmp4.ts';
+} from '../../src/core/media/fmp4.ts';
 import { isCompleteInitSegment, parseInitSegment } from '@ship-cctv/media';
 import {
   type ClipSpec,

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { HubFragment, HubInit, MediaConsumer, SentUnit } from '../../src/media/stream-hub.ts';
+import type { HubFragment, HubInit, MediaConsumer, SentUnit } from '../../src/core/media/stream-hub.ts';
 
 const run = promisify(execFile);
 

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RelaySplitter, type InitSegment, type MediaFragment } from '../../src/media/fmp4.ts';
-import { StreamHub, type StreamHubOptions } from '../../src/media/stream-hub.ts';
+import { RelaySplitter, type InitSegment, type MediaFragment } from '../../src/core/media/fmp4.ts';
+import { StreamHub, type StreamHubOptions } from '../../src/core/media/stream-hub.ts';
 import { FakeConsumer, makeClip, probe, writeParts } from './helpers.ts';
 
 interface Stream {

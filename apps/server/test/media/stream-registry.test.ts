@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Source, StreamRegistry, type Timers } from '../../src/media/stream-registry.ts';
+import { type Source, StreamRegistry, type Timers } from '../../src/core/media/stream-registry.ts';
 
 /** A source that records its life; `stop()` may only be called once. */
 class FakeSource implements Source {

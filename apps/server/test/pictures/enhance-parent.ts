@@ -3,7 +3,7 @@
  * does (forkEnhancement), asks it to enhance argv[2] into argv[3], and prints the child's pid once
  * the child reports progress (it is then upscaling). It then waits to be killed.
  */
-import { forkEnhancement } from '../../src/pictures/enhance/enhance-child.ts';
+import { forkEnhancement } from '../../src/modules/pictures/enhance/enhance-child.ts';
 
 const [input, output] = process.argv.slice(2);
 const child = forkEnhancement();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPlaybackCommand } from '../../src/playback/commands.ts';
+import { checkPlaybackCommand } from '../../src/modules/playback/commands.ts';
 
 const now = 1_800_000_000_000;
 const HOUR = 3_600_000;

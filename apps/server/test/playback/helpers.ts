@@ -19,7 +19,7 @@ import {
   checkShoreMessage,
   encodeStreamFrame,
 } from '@ship-cctv/protocol';
-import { RelaySplitter } from '../../src/media/fmp4.ts';
+import { RelaySplitter } from '../../src/core/media/fmp4.ts';
 import { makeClip } from '../media/helpers.ts';
 
 export interface Clip {

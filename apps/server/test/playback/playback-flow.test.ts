@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MediaServerMessage, ShoreMessageOf } from '@ship-cctv/protocol';
-import type { LinkStream } from '../../src/agent-link/gateway.ts';
-import { PlaybackRun, type PlaybackTicket } from '../../src/playback/playback-run.ts';
+import type { LinkStream } from '../../src/core/ship-link/gateway.ts';
+import { PlaybackRun, type PlaybackTicket } from '../../src/modules/playback/playback-run.ts';
 import { type Clip, loadClip } from './helpers.ts';
 
 /**

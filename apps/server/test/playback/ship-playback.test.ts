@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { organizations } from '../../src/db/schema.ts';
+import { organizations } from '../../src/core/db/schema.ts';
 import { type TestApp, build, logon, scrapeMetrics } from '../helpers/build.ts';
 import { type Clip, MediaClient, ScriptedAgent, type ScriptedAgentOptions, linkBytes, loadClip } from './helpers.ts';
 

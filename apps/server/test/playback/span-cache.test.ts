@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SpanCache, mergeSpans } from '../../src/playback/span-cache.ts';
+import { SpanCache, mergeSpans } from '../../src/modules/playback/span-cache.ts';
 
 const K = 'S1001/S1001-C01-1';
 

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { JobRunner } from '../../src/jobs/job-runner.ts';
-import { JobStore } from '../../src/jobs/job-store.ts';
-import { ClipLimitError, ClipService } from '../../src/recorder/clip.ts';
+import { JobRunner } from '../../src/core/jobs/job-runner.ts';
+import { JobStore } from '../../src/core/jobs/job-store.ts';
+import { ClipLimitError, ClipService } from '../../src/modules/recorder/clip.ts';
 import { type DatabaseKind, freshDatabase } from '../helpers/database.ts';
 
 type Db = Awaited<ReturnType<typeof freshDatabase>>;

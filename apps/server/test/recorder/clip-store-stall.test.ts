@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClipJob, EnvelopeOf, RecordQueryPage, RecordingSegment } from '@ship-cctv/protocol';
 import { type App, buildApp } from '../../src/app.ts';
-import { type Database } from '../../src/db/client.ts';
+import { type Database } from '../../src/core/db/client.ts';
 import { TEST_JWT_SECRET, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
 import { NATS_URL, testNatsStorage } from '../helpers/nats-store.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
-import { type Database, openDatabase } from '../../src/db/client.ts';
+import { type Database, openDatabase } from '../../src/core/db/client.ts';
 import { POSTGRES_ADMIN_URL } from '../helpers/database.ts';
 import { tcpProxy } from '../helpers/tcp-proxy.ts';
 import { STANDARD, decodesCleanly, fakeSource, liveStream, segmentFilesIn } from './helpers.ts';

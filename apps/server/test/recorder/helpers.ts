@@ -8,10 +8,10 @@ import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { DefinitionModel } from '@ship-cctv/protocol';
-import type { LiveMediaTap, LiveSource } from '../../src/live/live-source.ts';
-import { RelaySplitter, type InitSegment, type MediaFragment } from '../../src/media/fmp4.ts';
+import type { LiveMediaTap, LiveSource } from '../../src/modules/live/live-source.ts';
+import { RelaySplitter, type InitSegment, type MediaFragment } from '../../src/core/media/fmp4.ts';
 import { makeClip } from '../media/helpers.ts';
-import { RECORDING_META_FILE } from '../../src/recorder/segment-file.ts';
+import { RECORDING_META_FILE } from '../../src/modules/recorder/segment-file.ts';
 
 /** The segment files in a recording's folder, sorted (its description file aside). */
 export const segmentFilesIn = (folder: string): string[] => readdirSync(folder).filter((n) => n !== RECORDING_META_FILE).sort();

@@ -6,7 +6,7 @@ import type { IMessage } from '@stomp/stompjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS, dest } from '@ship-cctv/protocol';
 import { type App, buildApp } from '../../src/app.ts';
-import { type Database } from '../../src/db/client.ts';
+import { type Database } from '../../src/core/db/client.ts';
 import { TEST_JWT_SECRET, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
 import { Inbox, connected, listenStomp, stompClient, subscribe } from '../stomp/helpers.ts';

@@ -12,7 +12,7 @@ import {
   type RecordingSegment,
   dest,
 } from '@ship-cctv/protocol';
-import { applyRetention } from '../../src/recorder/retention.ts';
+import { applyRetention } from '../../src/modules/recorder/retention.ts';
 import { type TestApp, build, logon } from '../helpers/build.ts';
 import { Inbox, connected, listenStomp, stompClient, subscribe } from '../stomp/helpers.ts';
 import { type LiveStream, STANDARD, decodesCleanly, fakeSource, feed, liveStream, probeFile, segmentFilesIn } from './helpers.ts';

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClipJob, EnvelopeOf, RecordQueryPage, RecordingSegment } from '@ship-cctv/protocol';
 import { type App, buildApp } from '../../src/app.ts';
-import { type Database, openDatabase } from '../../src/db/client.ts';
+import { type Database, openDatabase } from '../../src/core/db/client.ts';
 import { TEST_JWT_SECRET, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
 import { testNatsStorage } from '../helpers/nats-store.ts';
 import { STANDARD, fakeSource, feed, liveStream, probeFile } from './helpers.ts';
-import { applyRetention } from '../../src/recorder/retention.ts';
-import { CLIPS_FOLDER } from '../../src/recorder/recovery.ts';
+import { applyRetention } from '../../src/modules/recorder/retention.ts';
+import { CLIPS_FOLDER } from '../../src/modules/recorder/recovery.ts';
 
 const CAMERA = 'S1001-C01-1';
 

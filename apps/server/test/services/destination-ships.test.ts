@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cameraSource, dest } from '@ship-cctv/protocol';
-import * as t from '../../src/db/schema.ts';
+import * as t from '../../src/core/db/schema.ts';
 import { type TestApp, build } from '../helpers/build.ts';
 
 /** Which ships a /mediaList destination speaks of follows the same rule as where a camera publishes. */

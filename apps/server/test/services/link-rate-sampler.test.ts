@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LinkPurpose } from '@ship-cctv/protocol';
-import { type LinkDirection, LinkRateSampler } from '../../src/services/link-bytes.ts';
+import { type LinkDirection, LinkRateSampler } from '../../src/modules/status/link-bytes.ts';
 
 /** Counters the test moves by hand, and a clock it sets. */
 function setup() {

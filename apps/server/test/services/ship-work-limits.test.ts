@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MemoryBucketStore, RedisBucketStore, ShipWorkLimiter, type ShipWorkLimit, TooManyRequests } from '../../src/services/ship-work-limits.ts';
+import { MemoryBucketStore, RedisBucketStore, ShipWorkLimiter, type ShipWorkLimit, TooManyRequests } from '../../src/modules/ship-work/ship-work-limits.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT: ShipWorkLimit = { userBurst: 3, userPerSecond: 1, shipBurst: 4, shipPerSecond: 0.5, shipInFlight: 10 };

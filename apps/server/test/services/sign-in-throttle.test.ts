@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MemoryThrottleStore, RedisThrottleStore, SignInThrottle, type ThrottleStore } from '../../src/services/sign-in-throttle.ts';
+import { MemoryThrottleStore, RedisThrottleStore, SignInThrottle, type ThrottleStore } from '../../src/modules/sessions/sign-in-throttle.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMITS = { maxFailures: 3, windowMs: 60_000, lockMs: 1_000 };

@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BINARY_KIND, type PictureMeta, type PicturePage, type ShoreMessage, type StillAnswer, TOKEN_HEADER, encodePictureChunk } from '@ship-cctv/protocol';
 import { RawAgent } from '../agent-link/raw-agent.ts';
 import { type TestApp, build, logon, scrapeMetrics } from '../helpers/build.ts';
-import * as schema from '../../src/db/schema.ts';
-import { stillDue } from '../../src/stills/still-rules.ts';
+import * as schema from '../../src/core/db/schema.ts';
+import { stillDue } from '../../src/modules/stills/still-rules.ts';
 
 const SHIP = 'S1001';
 const CAMERA = 'S1001-C01-1';

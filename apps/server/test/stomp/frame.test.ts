@@ -7,7 +7,7 @@ import {
   parseFrames,
   serializeFrame,
   unescapeHeader,
-} from '../../src/stomp/frame.ts';
+} from '../../src/core/bus/stomp-frame.ts';
 
 function collect(parser: FrameParser, ...chunks: (string | Buffer)[]): StompFrame[] {
   const out: StompFrame[] = [];

@@ -3,9 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, type IFrame, type IMessage, type IStompSocket, type StompConfig } from '@stomp/stompjs';
 import { WebSocket, WebSocketServer } from 'ws';
-import { FrameParser, type OutgoingFrame, type StompFrame, serializeFrame } from '../../src/stomp/frame.ts';
-import { StompError, StompServer, type StompServerOptions } from '../../src/stomp/server.ts';
-import { STOMP_SUBPROTOCOL, chooseSubprotocol } from '../../src/plugins/external/websocket.ts';
+import { FrameParser, type OutgoingFrame, type StompFrame, serializeFrame } from '../../src/core/bus/stomp-frame.ts';
+import { StompError, StompServer, type StompServerOptions } from '../../src/core/bus/stomp-server.ts';
+import { STOMP_SUBPROTOCOL, chooseSubprotocol } from '../../src/core/http/websocket.ts';
 
 /** Items pushed by event handlers, taken in order by a test; `next` waits for the next one. */
 export class Inbox<T> {

@@ -1,6 +1,6 @@
 import type { IMessage } from '@stomp/stompjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StompServerOptions } from '../../src/stomp/server.ts';
+import type { StompServerOptions } from '../../src/core/bus/stomp-server.ts';
 import type { IncomingMessage } from 'node:http';
 import { Inbox, type Principal, RawClient, type TestStomp, connected, observe, startStomp, stompClient, subscribe } from './helpers.ts';
 

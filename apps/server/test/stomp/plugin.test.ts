@@ -5,11 +5,11 @@ import type { Client, IMessage } from '@stomp/stompjs';
 import { WebSocket } from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CODES, MESSAGES, PATHS } from '@ship-cctv/protocol';
-import { ApiError } from '../../src/lib/envelope.ts';
-import type { AuthContext, SessionEvents, SessionService } from '../../src/services/sessions.ts';
-import type { FleetService } from '../../src/services/fleet.ts';
-import websocketPlugin from '../../src/plugins/external/websocket.ts';
-import stompPlugin from '../../src/plugins/app/stomp.ts';
+import { ApiError } from '../../src/core/http/envelope.ts';
+import type { AuthContext, SessionEvents, SessionService } from '../../src/modules/sessions/session-service.ts';
+import type { FleetService } from '../../src/modules/fleet/fleet-service.ts';
+import websocketPlugin from '../../src/core/http/websocket.ts';
+import stompPlugin from '../../src/core/bus/stomp-plugin.ts';
 import { Inbox, connected, listenStomp, observe, stompClient, subscribe } from './helpers.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { IMessage } from '@stomp/stompjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FORBIDDEN_MESSAGE, type StompServerOptions } from '../../src/stomp/server.ts';
-import { chooseSubprotocol } from '../../src/plugins/external/websocket.ts';
+import { FORBIDDEN_MESSAGE, type StompServerOptions } from '../../src/core/bus/stomp-server.ts';
+import { chooseSubprotocol } from '../../src/core/http/websocket.ts';
 import type { IncomingMessage } from 'node:http';
 import type { Client } from '@stomp/stompjs';
 import { WebSocket } from 'ws';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseByteRange } from '../../src/storage/http-range.ts';
+import { parseByteRange } from '../../src/core/storage/http-range.ts';
 
 describe('parseByteRange', () => {
   it('reads the three forms of one byte range, clamped to the object', () => {

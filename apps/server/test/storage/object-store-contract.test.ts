@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalObjectStore } from '../../src/storage/local-object-store.ts';
-import { NatsObjectStore } from '../../src/storage/nats-object-store.ts';
-import { ObjectNotFoundError, type ObjectStore } from '../../src/storage/object-store.ts';
+import { LocalObjectStore } from '../../src/core/storage/local-object-store.ts';
+import { NatsObjectStore } from '../../src/core/storage/nats-object-store.ts';
+import { ObjectNotFoundError, type ObjectStore } from '../../src/core/storage/object-store.ts';
 
 /** The machine's NATS with JetStream. Override with TEST_NATS_URL. */
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';

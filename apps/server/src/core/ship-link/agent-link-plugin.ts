@@ -1,0 +1,59 @@
+import fp from 'fastify-plugin';
+import type {} from '@fastify/websocket';
+import { AGENT_HEADERS, CODES, PATHS } from '@ship-cctv/protocol';
+import { AgentGateway } from './gateway.ts';
+import type { LivenessOptions } from './connection.ts';
+import { AgentKeyService } from './agent-keys.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    agents: AgentGateway;
+    agentKeys: AgentKeyService;
+  }
+}
+
+export interface AgentLinkOptions {
+  liveness?: LivenessOptions | undefined;
+}
+
+/**
+ * Where ship agents dial in: a WebSocket at PATHS.agentLink, authenticated on the upgrade by the
+ * ship id and its key, so an unauthenticated socket never opens.
+ */
+export default fp<AgentLinkOptions>(
+  async (app, opts) => {
+    const keys = new AgentKeyService(app.database.db);
+    const gateway = new AgentGateway(
+      app.status,
+      (shipId) => {
+        app.metrics.initShip(shipId);
+        return (direction, purpose, bytes) => app.metrics.countLink(shipId, direction, purpose, bytes);
+      },
+      opts.liveness ?? { pingMs: 5_000, timeoutMs: 12_000 },
+      app.log,
+    );
+    app.decorate('agentKeys', keys);
+    app.decorate('agents', gateway);
+    app.addHook('preClose', () => gateway.closeAll());
+
+    app.get(
+      PATHS.agentLink,
+      {
+        websocket: true,
+        schema: { hide: true },
+        preValidation: async (req, reply) => {
+          const shipId = req.headers[AGENT_HEADERS.shipId];
+          const auth = req.headers[AGENT_HEADERS.authorization];
+          const key = typeof auth === 'string' && auth.startsWith('Ship ') ? auth.slice(5) : '';
+          if (typeof shipId !== 'string' || !shipId || !key || !(await keys.verify(shipId, key))) {
+            return reply.code(CODES.unauthorized).send({ code: CODES.unauthorized, message: 'Unknown ship or wrong agent key', data: null });
+          }
+        },
+      },
+      (socket, req) => {
+        gateway.attach(String(req.headers[AGENT_HEADERS.shipId]), socket, req.raw.socket);
+      },
+    );
+  },
+  { name: 'agent-link', dependencies: ['status'] },
+);

@@ -1,0 +1,321 @@
+import { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import {
+  type AgentMessage,
+  type AgentMessageOf,
+  type HelloMessage,
+  type LinkFrame,
+  type LinkKind,
+  type LinkQueueMessage,
+  type ShoreMessageOf,
+  agreedVersion,
+  isAgentMessageOf,
+  isBinaryKind,
+  routeOf,
+} from '@ship-cctv/protocol';
+import type { StatusService } from '../../modules/status/status-service.ts';
+import { AgentConnection, type LinkCounter, type LivenessOptions, SHORE_VERSIONS } from './connection.ts';
+import { LogLimiter, type LogLimiterOptions } from '../lib/log-limiter.ts';
+
+/** Close code sent to an older connection of a ship when a newer one arrives. */
+export const CLOSE_REPLACED = 4000;
+
+/** What a stream's owner hears from the ship about that stream. */
+export interface StreamHandler<K extends LinkKind> {
+  /** A message of the stream's kind naming this stream, from the ship that owns it. */
+  message(msg: AgentMessageOf<K>): void;
+  /** Bytes the ship sent on this stream (binary kinds). Without it such bytes are dropped. */
+  data?(payload: Uint8Array): void;
+  /** The link the stream was opened on is gone; the stream is closed (not called for close()). */
+  closed?(reason: string): void;
+}
+
+/** One stream (or request) on one ship's link: the id shore handed out, and how to talk on it. */
+export interface LinkStream<K extends LinkKind> {
+  readonly shipId: string;
+  readonly kind: K;
+  readonly id: number;
+  /** Until close(), or until the link it was opened on is gone. */
+  readonly open: boolean;
+  /** Sends a message about this stream (it must name this stream's id); nothing once closed. */
+  send(msg: ShoreMessageOf<K>): void;
+  /** Sends bytes of this stream down to the ship (binary kinds: talkback audio); nothing once closed. */
+  sendBinary(payload: Uint8Array): void;
+  /** Ends the stream here: later messages naming it are dropped. Tells the ship nothing. */
+  close(): void;
+}
+
+export type OpenStreamResult<K extends LinkKind> =
+  | { ok: true; stream: LinkStream<K> }
+  /** `offline`: the ship's agent is not connected (or has not said hello); `unsupported`: it does not handle the kind. */
+  | { ok: false; reason: 'offline' | 'unsupported'; message: string };
+
+/** Opens a stream of one kind on one ship's link (what a stream owner is given). */
+export type StreamOpener<K extends LinkKind> = (handler: StreamHandler<K>) => OpenStreamResult<K>;
+
+/** Why a message or frame from a ship was not delivered. */
+export interface Dropped {
+  shipId: string;
+  kind: LinkKind | undefined;
+  id: number | undefined;
+  /**
+   * `notOwned`: no stream of this kind and id was opened on this ship's link (unknown, or another
+   * ship's); `closed`: the stream was closed here a short while ago (bytes and answers still on
+   * their way when shore stopped it — expected, logged at debug level).
+   */
+  reason: 'notOwned' | 'closed' | 'unknownKind' | 'short' | 'noData';
+  detail: string;
+}
+
+export interface GatewayEvents {
+  /** The ship's agent said hello on a new connection (also after a reconnect). */
+  online: [shipId: string, conn: AgentConnection];
+  offline: [shipId: string];
+  /** The ship's report of its uplink queue. */
+  queue: [shipId: string, report: LinkQueueMessage];
+  /** Every accepted message of a ship's current connection, as it arrives (for traces; routing is openStream's). */
+  message: [shipId: string, msg: AgentMessage];
+  /** Every binary frame of a ship's current connection, as it arrives (for traces). */
+  binary: [shipId: string, frame: LinkFrame];
+  /** A message or frame was dropped (it is logged too). */
+  dropped: [Dropped];
+}
+
+class OpenLinkStream<K extends LinkKind> implements LinkStream<K> {
+  private isOpen = true;
+
+  constructor(
+    readonly shipId: string,
+    readonly kind: K,
+    readonly id: number,
+    readonly conn: AgentConnection,
+    private readonly handler: StreamHandler<K>,
+    private readonly onClose: () => void,
+  ) {}
+
+  get open(): boolean {
+    return this.isOpen && this.conn.isOpen;
+  }
+
+  send(msg: ShoreMessageOf<K>): void {
+    const route = routeOf(msg);
+    if (route?.kind !== this.kind || route.id !== this.id) {
+      throw new Error(`${msg.type} names ${route?.kind ?? 'no'} stream ${route?.id ?? ''}, not ${this.kind} stream ${this.id}`);
+    }
+    if (this.open) this.conn.send(msg);
+  }
+
+  sendBinary(payload: Uint8Array): void {
+    const kind: LinkKind = this.kind;
+    if (!isBinaryKind(kind)) throw new Error(`a ${kind} stream carries no bytes`);
+    if (this.open) this.conn.sendBinary(kind, this.id, payload);
+  }
+
+  close(): void {
+    if (!this.isOpen) return;
+    this.isOpen = false;
+    this.onClose();
+  }
+
+  /** The link went away under the stream. */
+  lost(reason: string): void {
+    if (!this.isOpen) return;
+    this.close();
+    this.handler.closed?.(reason);
+  }
+}
+
+/** Where the router delivers what a ship sends about one open stream. */
+interface Route {
+  conn: AgentConnection;
+  /** Delivers a message if it is of the stream's kind (answers false otherwise). */
+  message(msg: AgentMessage): boolean;
+  data: ((payload: Uint8Array) => void) | undefined;
+  lost(reason: string): void;
+}
+
+const streamKey = (shipId: string, kind: LinkKind, id: number) => `${shipId}\u0000${kind}\u0000${id}`;
+
+/** How long a closed stream's id is remembered, so what was still on its way is not taken for a stranger's. */
+const RETIRED_MS = 60_000;
+
+/**
+ * The agents connected to this instance, one per ship, and the one router of their links. It turns
+ * the agents' reports into fleet status, hands out stream ids (`openStream`), and delivers each
+ * message and binary frame from a ship to the stream it names — by (ship, kind, id): a ship can
+ * reach only streams opened on its own link, so a message naming another ship's stream is dropped
+ * and logged, never delivered.
+ */
+export class AgentGateway {
+  private readonly connections = new Map<string, AgentConnection>();
+  private readonly streams = new Map<string, Route>();
+  /** Streams closed lately, in closing order: key → the connection they were on, and until when they are remembered. */
+  private readonly retired = new Map<string, { conn: AgentConnection; until: number }>();
+  /** Stream ids are unique on this instance (whatever the ship and kind), which keeps logs unambiguous. */
+  private nextStreamId = 1;
+  readonly events = new EventEmitter<GatewayEvents>();
+  /** Warnings about what a ship sent, at most a few a minute per ship (one ship cannot flood the log). */
+  private readonly shipWarnings: LogLimiter;
+
+  constructor(
+    private readonly status: StatusService,
+    private readonly counterFor: (shipId: string) => LinkCounter,
+    private readonly liveness: LivenessOptions,
+    private readonly log: FastifyBaseLogger,
+    warnings: LogLimiterOptions = {},
+  ) {
+    this.shipWarnings = new LogLimiter(log, warnings);
+  }
+
+  get(shipId: string): AgentConnection | undefined {
+    return this.connections.get(shipId);
+  }
+
+  connectedShips(): string[] {
+    return [...this.connections.keys()];
+  }
+
+  /**
+   * Opens a stream of `kind` on the ship's current link and hands out its id; the handler hears
+   * every message and frame the ship sends naming it, until the stream is closed. Refused while
+   * the ship's agent has not said hello, or when its hello did not list the kind.
+   */
+  openStream<K extends LinkKind>(shipId: string, kind: K, handler: StreamHandler<K>): OpenStreamResult<K> {
+    const conn = this.connections.get(shipId);
+    if (!conn?.ready) return { ok: false, reason: 'offline', message: `ship ${shipId} is not connected` };
+    if (!conn.capabilities.has(kind)) {
+      return { ok: false, reason: 'unsupported', message: `the agent of ship ${shipId} does not handle ${kind} (it handles: ${[...conn.capabilities].join(', ') || 'nothing'})` };
+    }
+    let id = this.nextStreamId;
+    while (this.streams.has(streamKey(shipId, kind, id))) id = id >= 0xffff_ffff ? 1 : id + 1;
+    this.nextStreamId = id >= 0xffff_ffff ? 1 : id + 1;
+    const key = streamKey(shipId, kind, id);
+    const stream = new OpenLinkStream(shipId, kind, id, conn, handler, () => {
+      if (this.streams.get(key) !== route) return;
+      this.streams.delete(key);
+      const now = Date.now();
+      for (const [k, r] of this.retired) {
+        if (r.until > now && r.conn.isOpen) break;
+        this.retired.delete(k);
+      }
+      if (conn.isOpen) this.retired.set(key, { conn, until: now + RETIRED_MS });
+    });
+    const { data } = handler;
+    const route: Route = {
+      conn,
+      message: (msg) => {
+        if (!isAgentMessageOf(kind, msg)) return false;
+        handler.message(msg);
+        return true;
+      },
+      data: data && ((payload) => data.call(handler, payload)),
+      lost: (reason) => stream.lost(reason),
+    };
+    this.streams.set(key, route);
+    return { ok: true, stream };
+  }
+
+  /** How many streams are open now (for tests and introspection). */
+  get openStreamCount(): number {
+    return this.streams.size;
+  }
+
+  attach(shipId: string, ws: WebSocket, raw?: ConstructorParameters<typeof AgentConnection>[4]): AgentConnection {
+    const conn = new AgentConnection(shipId, ws, this.counterFor(shipId), this.liveness, raw);
+    const previous = this.connections.get(shipId);
+    this.connections.set(shipId, conn);
+    previous?.close(CLOSE_REPLACED, 'replaced by a newer connection');
+    this.log.info({ shipId }, 'agent connected');
+
+    conn.on('frame', (parsed) => {
+      if (this.connections.get(shipId) !== conn) return;
+      if (!parsed.ok) return this.drop({ shipId, kind: undefined, id: undefined, reason: parsed.error, detail: parsed.message });
+      this.events.emit('binary', shipId, parsed.frame);
+      const { kind, streamId, payload } = parsed.frame;
+      const stream = this.streamOf(conn, kind, streamId);
+      if (!stream) return this.drop({ shipId, kind, id: streamId, reason: this.unowned(conn, kind, streamId), detail: `binary frame for ${kind} stream ${streamId}` });
+      if (!stream.data) return this.drop({ shipId, kind, id: streamId, reason: 'noData', detail: `${kind} stream ${streamId} takes no bytes` });
+      try {
+        stream.data(payload);
+      } catch (err) {
+        // One stream's handler failing must not take the server (and every other ship's link) down.
+        this.log.error({ err, shipId, kind, streamId }, 'a stream handler failed on bytes from the ship');
+      }
+    });
+    conn.on('message', (msg) => {
+      this.handle(conn, msg).catch((err: unknown) => this.log.error({ err, shipId }, 'agent message failed'));
+    });
+    conn.on('refused', (reason) => this.shipWarnings.warn('shipId', shipId, { reason }, 'agent message refused'));
+    conn.on('close', (reason) => {
+      this.log.info({ shipId, reason }, 'agent disconnected');
+      for (const r of [...this.streams.values()]) if (r.conn === conn) r.lost(`ship link closed: ${reason}`);
+      if (this.connections.get(shipId) !== conn) return;
+      this.connections.delete(shipId);
+      this.events.emit('offline', shipId);
+      this.status.agentOffline(shipId).catch((err: unknown) => this.log.error({ err, shipId }, 'marking ship offline failed'));
+    });
+    return conn;
+  }
+
+  closeAll(): void {
+    this.shipWarnings.close();
+    for (const conn of this.connections.values()) conn.close(1001, 'server shutting down');
+    this.connections.clear();
+  }
+
+  /** The open stream of (ship, kind, id), if it was opened on this very connection. */
+  private streamOf(conn: AgentConnection, kind: LinkKind, id: number): Route | undefined {
+    const stream = this.streams.get(streamKey(conn.shipId, kind, id));
+    return stream?.conn === conn ? stream : undefined;
+  }
+
+  /** Why no open stream takes (kind, id) from this connection: closed here lately, or never this ship's. */
+  private unowned(conn: AgentConnection, kind: LinkKind, id: number): 'closed' | 'notOwned' {
+    const r = this.retired.get(streamKey(conn.shipId, kind, id));
+    return r?.conn === conn && r.until > Date.now() ? 'closed' : 'notOwned';
+  }
+
+  private drop(d: Dropped): void {
+    if (d.reason === 'closed') this.log.debug(d, 'agent link message for a stream closed here dropped');
+    else this.shipWarnings.warn('shipId', d.shipId, d, 'agent link message dropped');
+    this.events.emit('dropped', d);
+  }
+
+  private async handle(conn: AgentConnection, msg: AgentMessage): Promise<void> {
+    const { shipId } = conn;
+    if (this.connections.get(shipId) !== conn) return;
+    this.events.emit('message', shipId, msg);
+    switch (msg.type) {
+      case 'hello':
+        return this.hello(conn, msg);
+      case 'link':
+        return this.status.linkReport(shipId, msg);
+      case 'camera':
+        return this.status.cameraReport(shipId, msg);
+      case 'link.queue':
+        this.events.emit('queue', shipId, msg);
+        return;
+      default: {
+        const route = routeOf(msg);
+        if (!route) return;
+        const stream = this.streamOf(conn, route.kind, route.id);
+        if (!stream?.message(msg)) {
+          return this.drop({ shipId, kind: route.kind, id: route.id, reason: this.unowned(conn, route.kind, route.id), detail: `${msg.type} for ${route.kind} stream ${route.id}` });
+        }
+      }
+    }
+  }
+
+  private async hello(conn: AgentConnection, msg: HelloMessage): Promise<void> {
+    const { shipId } = conn;
+    // The connection refuses a hello whose versions do not meet shore's before it gets here.
+    const protocol = agreedVersion(msg.protocol, SHORE_VERSIONS);
+    if (protocol === undefined) return;
+    conn.send({ type: 'welcome', shipId, serverTime: Date.now(), protocol });
+    await this.status.agentOnline(shipId, msg.link, msg.cameras);
+    conn.markReady(protocol, msg.capabilities);
+    this.log.info({ shipId, protocol, agentVersion: msg.agentVersion, capabilities: msg.capabilities }, 'agent said hello');
+    if (this.connections.get(shipId) === conn) this.events.emit('online', shipId, conn);
+  }
+}

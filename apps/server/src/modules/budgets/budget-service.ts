@@ -1,0 +1,337 @@
+import { and, desc, eq, gt, inArray } from 'drizzle-orm';
+import {
+  type BudgetNoticeMessage,
+  type BudgetOverride,
+  type BudgetOverrideRequest,
+  type BudgetPolicy,
+  type BudgetPolicyChoice,
+  type DataBudgetDelete,
+  type DataBudgetSetting,
+  type DataBudgetStatistics,
+  type DataBudgetUpdate,
+  LINK_POLICY_DEFAULTS,
+  type LiveBudgetState,
+  type PolicyLink,
+  type ShipBudgetUse,
+  dest,
+} from '@ship-cctv/protocol';
+import type { Db } from '../../core/db/client.ts';
+import * as t from '../../core/db/schema.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
+import { type Access, ancestorIds, subtreeIds } from '../../core/orgs/access.ts';
+import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
+import { crossings, liveState, useOf } from './budget-arithmetic.ts';
+import { endOfShipDay, shipPeriod } from './ship-calendar.ts';
+import { type LinkCounterReader, UsageRecorder } from './usage-recorder.ts';
+import { UsageStore, emptyUsage } from './usage-store.ts';
+
+type SettingRow = typeof t.dataBudgets.$inferSelect;
+type ShipRow = Pick<typeof t.ships.$inferSelect, 'id' | 'name' | 'orgId' | 'timeZone'>;
+type Effective = { setting: SettingRow | undefined; source: ShipBudgetUse['source'] };
+type LinkBudgetPolicy = { linkType: PolicyLink; policy: BudgetPolicy };
+
+export interface BudgetServiceOptions {
+  db: Db;
+  /** This instance's link counters (the metrics' totals). */
+  readCounter: LinkCounterReader;
+  /** Publishes a STOMP message to every instance's subscribers. */
+  publish: (destination: string, body: string) => void;
+  /**
+   * The link each ship is on now and what its organisation's policy for that link says about a
+   * used-up live budget (for budgets whose policy is `link`), by ship id: one call for all of them.
+   */
+  linkBudgetPolicies: (ships: readonly { id: string; name: string; orgId: string }[]) => Promise<Map<string, LinkBudgetPolicy>>;
+  /** The clock (tests move it across days and months). */
+  now?: () => number;
+}
+
+const toSetting = (r: SettingRow): DataBudgetSetting => ({
+  orgId: r.orgId,
+  ...(r.shipId ? { shipId: r.shipId } : {}),
+  policy: r.policy as BudgetPolicyChoice,
+  caps: r.caps,
+  updatedBy: r.updatedBy,
+  updatedAt: r.updatedAt.getTime(),
+});
+
+/**
+ * Data budgets: settings per ship with defaults per organisation (the nearest organisation up the
+ * tree that has one), use counted from the link counters into the database by the ship's days, the
+ * notices at 80 % and 100 % (once per period, whichever instance sees it first), what a live
+ * request gets once the live budget is used up, and the log of overrides.
+ */
+export class BudgetService {
+  readonly usage: UsageStore;
+  private readonly recorder: UsageRecorder;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: BudgetServiceOptions) {
+    this.usage = new UsageStore(opts.db);
+    this.recorder = new UsageRecorder(opts.readCounter);
+    this.now = opts.now ?? Date.now;
+  }
+
+  private get db(): Db {
+    return this.opts.db;
+  }
+
+  private allOrgs() {
+    return this.db.select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId }).from(t.organizations);
+  }
+
+  /** Whether the user manages the organisation (a manager of it or of one above it). */
+  async canManage(access: Access, orgId: string): Promise<boolean> {
+    const managed = await this.db
+      .select({ orgId: t.memberships.orgId })
+      .from(t.memberships)
+      .where(and(eq(t.memberships.userId, access.userId), eq(t.memberships.role, 'manager')));
+    return subtreeIds(await this.allOrgs(), managed.map((m) => m.orgId)).has(orgId);
+  }
+
+  private async requireShip(access: Access, shipId: string): Promise<ShipRow> {
+    const [ship] = await this.db.select({ id: t.ships.id, name: t.ships.name, orgId: t.ships.orgId, timeZone: t.ships.timeZone }).from(t.ships).where(eq(t.ships.id, shipId));
+    // An unknown ship answers as another organisation's: ship ids outside the user's stay unknown.
+    if (!ship || !access.visibleOrgIds.has(ship.orgId)) throw forbidden();
+    return ship;
+  }
+
+  /** The setting a ship follows: its own, else the nearest organisation default up the tree. */
+  private async effective(ship: ShipRow): Promise<Effective> {
+    return (await this.effectiveOf([ship])).get(ship.id) ?? { setting: undefined, source: 'none' };
+  }
+
+  /** The settings several ships follow (the organisations and their budgets read once for all). */
+  private async effectiveOf(ships: readonly ShipRow[]): Promise<Map<string, Effective>> {
+    const orgs = await this.allOrgs();
+    const chains = new Map(ships.map((ship) => [ship.id, ancestorIds(orgs, ship.orgId)]));
+    const orgIds = [...new Set([...chains.values()].flat())];
+    const rows = orgIds.length ? await this.db.select().from(t.dataBudgets).where(inArray(t.dataBudgets.orgId, orgIds)) : [];
+    const own = new Map(rows.filter((r) => r.shipId !== '').map((r) => [r.shipId, r]));
+    const orgDefault = new Map(rows.filter((r) => r.shipId === '').map((r) => [r.orgId, r]));
+    const out = new Map<string, Effective>();
+    for (const ship of ships) {
+      const mine = own.get(ship.id);
+      const nearest = chains.get(ship.id)?.find((id) => orgDefault.has(id));
+      const d = nearest === undefined ? undefined : orgDefault.get(nearest);
+      out.set(ship.id, mine ? { setting: mine, source: 'ship' } : d ? { setting: d, source: 'org' } : { setting: undefined, source: 'none' });
+    }
+    return out;
+  }
+
+  private async activeOverride(userId: string, shipId: string, at: number): Promise<number | undefined> {
+    const [row] = await this.db
+      .select({ validUntil: t.budgetOverrides.validUntil })
+      .from(t.budgetOverrides)
+      .where(and(eq(t.budgetOverrides.shipId, shipId), eq(t.budgetOverrides.userId, userId), gt(t.budgetOverrides.validUntil, new Date(at))))
+      .orderBy(desc(t.budgetOverrides.validUntil))
+      .limit(1);
+    return row?.validUntil.getTime();
+  }
+
+  private async shipUse(ship: ShipRow, userId: string | undefined): Promise<ShipBudgetUse> {
+    const [use] = await this.shipUses([ship], userId);
+    if (!use) throw new Error(`no budget use for ship ${ship.id}`);
+    return use;
+  }
+
+  /** Several ships' use against their budgets: settings and counts read once for all of them. */
+  private async shipUses(ships: readonly ShipRow[], userId: string | undefined): Promise<ShipBudgetUse[]> {
+    const at = this.now();
+    const periods = new Map(ships.map((ship) => [ship.id, shipPeriod(at, ship.timeZone)]));
+    const [settings, usages] = await Promise.all([this.effectiveOf(ships), this.usage.usageOf(ships.map((ship) => ({ shipId: ship.id, period: periods.get(ship.id)! })))]);
+    const choiceOf = (ship: ShipRow) => (settings.get(ship.id)?.setting?.policy as BudgetPolicyChoice | undefined) ?? null;
+    // `link`: the policy of the link the ship is on now (asked only for such budgets, once for all of them).
+    const following = ships.filter((ship) => choiceOf(ship) === 'link');
+    const linkPolicies = following.length > 0 ? await this.opts.linkBudgetPolicies(following) : new Map<string, LinkBudgetPolicy>();
+    return Promise.all(
+      ships.map(async (ship) => {
+        const period = periods.get(ship.id)!;
+        const { setting, source } = settings.get(ship.id) ?? { setting: undefined, source: 'none' as const };
+        const use = useOf(setting?.caps, usages.get(ship.id) ?? emptyUsage());
+        const choice = choiceOf(ship);
+        const fromLink = choice === 'link' ? linkPolicies.get(ship.id) : undefined;
+        // (A ship the link lookup left out gets what a link of unknown type gets.)
+        const policy: BudgetPolicy | null = choice === 'link' ? (fromLink?.policy ?? LINK_POLICY_DEFAULTS.DEFAULT.budgetPolicy) : choice;
+        const overrideUntil = userId && policy === 'block' && use.live.level === 100 ? await this.activeOverride(userId, ship.id, at) : undefined;
+        return {
+          shipId: ship.id,
+          shipName: ship.name,
+          orgId: ship.orgId,
+          timeZone: ship.timeZone,
+          day: period.day,
+          month: period.month,
+          source,
+          ...(source === 'org' && setting ? { sourceOrgId: setting.orgId } : {}),
+          policy,
+          policyChoice: choice,
+          ...(fromLink ? { policyLink: fromLink.linkType } : {}),
+          use,
+          live: liveState(policy, use.live, overrideUntil !== undefined),
+          ...(overrideUntil !== undefined ? { overrideUntil } : {}),
+        };
+      }),
+    );
+  }
+
+  /** What a new live view of the ship by this user gets now (the live request path asks). */
+  async liveAdmission(access: Access, shipId: string): Promise<LiveBudgetState> {
+    const ship = await this.requireShip(access, shipId);
+    // Most ships have no budget: no need to add up their use.
+    const { setting } = await this.effective(ship);
+    if (!setting || (setting.caps.live.dayMb === undefined && setting.caps.live.monthMb === undefined)) return 'normal';
+    return (await this.shipUse(ship, access.userId)).live;
+  }
+
+  /** Whether the ship's pictures cap (of the day or the month) is reached: automatic pictures (stills) wait. */
+  async picturesUsedUp(shipId: string): Promise<boolean> {
+    const ship = (await this.shipsById([shipId])).get(shipId);
+    if (!ship) return false;
+    const { setting } = await this.effective(ship);
+    if (!setting || (setting.caps.pictures.dayMb === undefined && setting.caps.pictures.monthMb === undefined)) return false;
+    // Only the pictures' use: not the policy, nor the link that `link` would ask for.
+    const usage = await this.usage.usage(ship.id, shipPeriod(this.now(), ship.timeZone));
+    return useOf(setting.caps, usage).pictures.level === 100;
+  }
+
+  /** The budgets and use of an organisation's ships (and its sub-organisations') the user sees. */
+  async statistics(access: Access, orgId: string, onlyShips?: readonly string[]): Promise<DataBudgetStatistics> {
+    const orgIds = await visibleSubtreeOrgIds(this.db, access, orgId);
+    let ships: ShipRow[] = orgIds.length
+      ? await this.db.select({ id: t.ships.id, name: t.ships.name, orgId: t.ships.orgId, timeZone: t.ships.timeZone }).from(t.ships).where(inArray(t.ships.orgId, orgIds)).orderBy(t.ships.sort, t.ships.id)
+      : [];
+    if (onlyShips) ships = ships.filter((s) => onlyShips.includes(s.id));
+    const chain = ancestorIds(await this.allOrgs(), orgId);
+    const defaults = (await this.db.select().from(t.dataBudgets).where(and(inArray(t.dataBudgets.orgId, chain), eq(t.dataBudgets.shipId, ''))))
+      .sort((a, b) => chain.indexOf(a.orgId) - chain.indexOf(b.orgId))
+      .filter((r) => access.visibleOrgIds.has(r.orgId))
+      .map(toSetting);
+    return { orgId, defaults, ships: await this.shipUses(ships, access.userId), canEdit: await this.canManage(access, orgId) };
+  }
+
+  /** A ship's own setting (if any), for the editor. */
+  async shipSetting(access: Access, shipId: string): Promise<DataBudgetSetting | null> {
+    const ship = await this.requireShip(access, shipId);
+    const [row] = await this.db.select().from(t.dataBudgets).where(and(eq(t.dataBudgets.orgId, ship.orgId), eq(t.dataBudgets.shipId, ship.id)));
+    return row ? toSetting(row) : null;
+  }
+
+  /** Where a setting is kept: the organisation's default, or a ship of it (checked: visible, managed, in it). */
+  private async target(access: Access, body: { orgId: string; shipId?: string | undefined }): Promise<{ orgId: string; shipId: string }> {
+    const [org] = await this.db.select({ id: t.organizations.id }).from(t.organizations).where(eq(t.organizations.id, body.orgId));
+    if (!org) throw notFound('Organisation');
+    if (!access.visibleOrgIds.has(body.orgId)) throw forbidden();
+    if (body.shipId === undefined) {
+      if (!(await this.canManage(access, body.orgId))) throw forbidden();
+      return { orgId: body.orgId, shipId: '' };
+    }
+    const ship = await this.requireShip(access, body.shipId);
+    if (!subtreeIds(await this.allOrgs(), [body.orgId]).has(ship.orgId)) throw badRequest(`ship ${body.shipId} is not in organisation ${body.orgId}`);
+    if (!(await this.canManage(access, ship.orgId))) throw forbidden();
+    return { orgId: ship.orgId, shipId: ship.id };
+  }
+
+  async update(access: Access, body: DataBudgetUpdate): Promise<DataBudgetSetting> {
+    for (const [purpose, cap] of Object.entries(body.caps)) {
+      if (cap.dayMb !== undefined && cap.monthMb !== undefined && cap.dayMb > cap.monthMb) {
+        throw badRequest(`caps.${purpose}: the day's cap (${cap.dayMb} MB) is larger than the month's (${cap.monthMb} MB)`);
+      }
+    }
+    const where = await this.target(access, body);
+    const [user] = await this.db.select({ username: t.users.username }).from(t.users).where(eq(t.users.id, access.userId));
+    const values = { ...where, policy: body.policy, caps: body.caps, updatedBy: user?.username ?? access.userId, updatedAt: new Date(this.now()) };
+    const [row] = await this.db
+      .insert(t.dataBudgets)
+      .values(values)
+      .onConflictDoUpdate({ target: [t.dataBudgets.orgId, t.dataBudgets.shipId], set: { policy: values.policy, caps: values.caps, updatedBy: values.updatedBy, updatedAt: values.updatedAt } })
+      .returning();
+    return toSetting(row as SettingRow);
+  }
+
+  async remove(access: Access, body: DataBudgetDelete): Promise<void> {
+    const where = await this.target(access, body);
+    const gone = await this.db
+      .delete(t.dataBudgets)
+      .where(and(eq(t.dataBudgets.orgId, where.orgId), eq(t.dataBudgets.shipId, where.shipId)))
+      .returning({ orgId: t.dataBudgets.orgId });
+    if (gone.length === 0) throw notFound(where.shipId ? `A budget of ship ${where.shipId}` : `A default budget of organisation ${where.orgId}`);
+  }
+
+  /**
+   * Lets this user start live views of a ship whose live budget blocks them, until the end of the
+   * ship's day; logged with who, when and why. Refused (409) when the ship is not blocked.
+   */
+  async override(access: Access, body: BudgetOverrideRequest): Promise<BudgetOverride> {
+    const ship = await this.requireShip(access, body.shipId);
+    const state = (await this.shipUse(ship, access.userId)).live;
+    if (state !== 'block' && state !== 'override') throw new ApiError(409, `live views of ship ${ship.id} are not blocked by its data budget (${state})`);
+    const [user] = await this.db.select({ username: t.users.username }).from(t.users).where(eq(t.users.id, access.userId));
+    const at = this.now();
+    const [row] = await this.db
+      .insert(t.budgetOverrides)
+      .values({ shipId: ship.id, orgId: ship.orgId, userId: access.userId, username: user?.username ?? access.userId, reason: body.reason.trim(), createdAt: new Date(at), validUntil: new Date(endOfShipDay(at, ship.timeZone)) })
+      .returning();
+    const r = row as typeof t.budgetOverrides.$inferSelect;
+    return { ...r, shipName: ship.name, createdAt: r.createdAt.getTime(), validUntil: r.validUntil.getTime() };
+  }
+
+  /** The override log of an organisation's visible subtree, newest first. */
+  async overrides(access: Access, orgId: string): Promise<BudgetOverride[]> {
+    const orgIds = await visibleSubtreeOrgIds(this.db, access, orgId);
+    if (orgIds.length === 0) return [];
+    const rows = await this.db
+      .select({ o: t.budgetOverrides, shipName: t.ships.name })
+      .from(t.budgetOverrides)
+      .innerJoin(t.ships, eq(t.ships.id, t.budgetOverrides.shipId))
+      .where(inArray(t.budgetOverrides.orgId, orgIds))
+      .orderBy(desc(t.budgetOverrides.createdAt), desc(t.budgetOverrides.id))
+      .limit(500);
+    return rows.map(({ o, shipName }) => ({ ...o, shipName, createdAt: o.createdAt.getTime(), validUntil: o.validUntil.getTime() }));
+  }
+
+  /**
+   * Moves what this instance's links counted since the last flush into the database, by each ship's
+   * day, then sends the notices those ships newly earned. Counts that could not be written are
+   * carried to the next flush.
+   */
+  async flush(connectedShips: Iterable<string>): Promise<void> {
+    const at = this.now();
+    const ids = new Set(connectedShips);
+    const known = await this.shipsById([...new Set([...ids, ...this.recorder.ships()])]);
+    const increments = this.recorder.take(ids, (shipId) => shipPeriod(at, known.get(shipId)?.timeZone ?? 'UTC').day);
+    try {
+      await this.usage.add(increments);
+    } catch (err) {
+      this.recorder.giveBack(increments);
+      throw err;
+    }
+    const touched = [...new Set(increments.map((i) => i.shipId))].flatMap((shipId) => known.get(shipId) ?? []);
+    const uses = await this.shipUses(touched, undefined);
+    for (const [i, ship] of touched.entries()) await this.notify(ship, uses[i]!);
+  }
+
+  private async shipsById(ids: string[]): Promise<Map<string, ShipRow>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.select({ id: t.ships.id, name: t.ships.name, orgId: t.ships.orgId, timeZone: t.ships.timeZone }).from(t.ships).where(inArray(t.ships.id, ids));
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** Sends each level a ship reached in a period once: the notice row decides which instance sends it. */
+  private async notify(ship: ShipRow, use: ShipBudgetUse): Promise<void> {
+    if (!use.policy) return;
+    const periodKey = { day: use.day, month: use.month };
+    const fresh: BudgetNoticeMessage[] = [];
+    for (const c of crossings(use.use)) {
+      const inserted = await this.db
+        .insert(t.budgetNotices)
+        .values({ shipId: ship.id, purpose: c.purpose, period: periodKey[c.period], level: c.level, sentAt: new Date(this.now()) })
+        .onConflictDoNothing()
+        .returning({ level: t.budgetNotices.level });
+      if (inserted.length > 0) fresh.push({ shipId: ship.id, shipName: ship.name, purpose: c.purpose, period: c.period, periodKey: periodKey[c.period], level: c.level, usedBytes: c.usedBytes, capBytes: c.capBytes, policy: use.policy, ...(use.policyLink ? { policyLink: use.policyLink } : {}) });
+    }
+    // Crossing 80 % and 100 % in one flush tells the operators once, of the 100 %.
+    for (const n of fresh) {
+      if (n.level === 80 && fresh.some((m) => m.level === 100 && m.purpose === n.purpose && m.period === n.period)) continue;
+      this.opts.publish(dest.budget(ship.name), JSON.stringify(n));
+    }
+  }
+}

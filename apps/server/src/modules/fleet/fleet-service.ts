@@ -1,0 +1,298 @@
+import { and, asc, count, eq, inArray, like, or } from 'drizzle-orm';
+import type {
+  Channel,
+  ChannelTag,
+  DefinitionGroup,
+  OrgShipTreeNode,
+  PlaybackAutoShutdown,
+  PlaybackAutoShutdownUpdate,
+  Ship,
+  ShipConfig,
+  ShipsAndChannels,
+  WaitTime,
+} from '@ship-cctv/protocol';
+import { cameraSource, parseDestination } from '@ship-cctv/protocol';
+import type { Db } from '../../core/db/client.ts';
+import * as t from '../../core/db/schema.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
+import { escapeLike } from '../../core/db/sql-like.ts';
+import { type Access, requireOrg, subtreeIds } from '../../core/orgs/access.ts';
+
+type ShipRow = typeof t.ships.$inferSelect;
+
+/** Read side of the fleet: organisations, ships, channels and their configuration, as the user may see them. */
+export class FleetService {
+  constructor(private readonly db: Db) {}
+
+  async orgShipTree(access: Access): Promise<OrgShipTreeNode[]> {
+    const visible = [...access.visibleOrgIds];
+    if (visible.length === 0) return [];
+    const [orgs, ships] = await Promise.all([
+      this.db.select().from(t.organizations).where(inArray(t.organizations.id, visible)).orderBy(asc(t.organizations.id)),
+      this.db.select().from(t.ships).where(inArray(t.ships.orgId, visible)).orderBy(asc(t.ships.sort), asc(t.ships.id)),
+    ]);
+    const orgName = new Map(orgs.map((o) => [o.id, o.name]));
+    const nodes = new Map<string, OrgShipTreeNode>(
+      orgs.map((o) => [
+        o.id,
+        {
+          organizationid: o.id,
+          organizationname: o.name,
+          displayName: o.displayName,
+          parentId: o.parentId,
+          orgShipTreeNodes: [],
+          shipList: [],
+        },
+      ]),
+    );
+    for (const s of ships) nodes.get(s.orgId)?.shipList.push(toShip(s, orgName.get(s.orgId) ?? ''));
+    const roots: OrgShipTreeNode[] = [];
+    for (const node of nodes.values()) {
+      const parent = node.parentId === null ? undefined : nodes.get(node.parentId);
+      if (parent) parent.orgShipTreeNodes.push(node);
+      else roots.push(node);
+    }
+    return roots;
+  }
+
+  /**
+   * A camera the user may see, with its channel, ship and organisation: 403 alike for an unknown
+   * camera and another organisation's, so its answers do not tell which ids exist elsewhere.
+   */
+  async requireCamera(access: Access, cameraId: string) {
+    const [row] = await this.db
+      .select({ camera: t.cameras, channel: t.channels, ship: t.ships, org: t.organizations })
+      .from(t.cameras)
+      .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
+      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
+      .innerJoin(t.organizations, eq(t.organizations.id, t.ships.orgId))
+      .where(eq(t.cameras.id, cameraId));
+    if (!row || !access.visibleOrgIds.has(row.ship.orgId)) throw forbidden();
+    return row;
+  }
+
+  /**
+   * A camera of a given ship: 403 for an unknown ship or another organisation's, 404 for a camera
+   * that is not on it (a camera of some other ship is simply not on this one).
+   */
+  async requireCameraOfShip(access: Access, shipId: string, cameraId: string) {
+    await this.requireShip(access, shipId);
+    let row;
+    try {
+      row = await this.requireCamera(access, cameraId);
+    } catch (err) {
+      if (err instanceof ApiError) throw notFound(`Camera ${cameraId} of ship ${shipId}`);
+      throw err;
+    }
+    if (row.ship.id !== shipId) throw notFound(`Camera ${cameraId} of ship ${shipId}`);
+    return row;
+  }
+
+  /**
+   * A ship the user may see. An unknown ship and another organisation's answer the same 403 (same
+   * message), so no one learns which ship ids exist outside their organisations.
+   */
+  async requireShip(access: Access, shipId: string): Promise<ShipRow> {
+    const [ship] = await this.db.select().from(t.ships).where(eq(t.ships.id, shipId));
+    if (!ship || !access.visibleOrgIds.has(ship.orgId)) throw forbidden();
+    return ship;
+  }
+
+  async channels(access: Access, shipId: string): Promise<Channel[]> {
+    await this.requireShip(access, shipId);
+    const rows = await this.db
+      .select({ channel: t.channels, camera: t.cameras })
+      .from(t.channels)
+      .leftJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
+      .where(eq(t.channels.shipId, shipId))
+      .orderBy(asc(t.channels.sort), asc(t.channels.id), asc(t.cameras.sort), asc(t.cameras.id));
+    const out = new Map<string, Channel>();
+    for (const { channel, camera } of rows) {
+      let c = out.get(channel.id);
+      if (!c) {
+        c = { id: channel.id, name: channel.name, shipId: channel.shipId, block: channel.block, sort: channel.sort, cameras: [] };
+        out.set(channel.id, c);
+      }
+      if (camera) {
+        c.cameras.push({ id: camera.id, name: camera.name, type: camera.type, sourceType: camera.sourceType, other: camera.other });
+      }
+    }
+    return [...out.values()];
+  }
+
+  async shipConfig(access: Access, orgId: string, shipId: string): Promise<ShipConfig> {
+    await requireOrg(this.db, access, orgId);
+    const ship = await this.requireShip(access, shipId);
+    // The organisation may be the ship's own or any above it (the tree's root, say).
+    if (!subtreeIds(await this.allOrgs(), [orgId]).has(ship.orgId)) throw notFound('Ship in this organisation');
+    const [config] = await this.db.select().from(t.shipConfigs).where(eq(t.shipConfigs.shipId, shipId));
+    const groups = await this.db
+      .select({ group: t.definitionGroups })
+      .from(t.shipDefinitionGroups)
+      .innerJoin(t.definitionGroups, eq(t.definitionGroups.id, t.shipDefinitionGroups.groupId))
+      .where(eq(t.shipDefinitionGroups.shipId, shipId))
+      .orderBy(asc(t.definitionGroups.id));
+    const groupIds = groups.map((g) => g.group.id);
+    const models =
+      groupIds.length === 0
+        ? []
+        : await this.db
+            .select()
+            .from(t.definitionModels)
+            .where(inArray(t.definitionModels.groupId, groupIds))
+            .orderBy(asc(t.definitionModels.id));
+    const groupAliasResDTOS: DefinitionGroup[] = groups.map(({ group }) => ({
+      id: group.id,
+      displayName: group.displayName,
+      ...(group.displayNameEn ? { displayNameEn: group.displayNameEn } : {}),
+      defaultModelId: group.defaultModelId,
+      models: models
+        .filter((m) => m.groupId === group.id)
+        .map((m) => ({
+          id: m.id,
+          displayName: m.displayName,
+          ...(m.displayNameEn ? { displayNameEn: m.displayNameEn } : {}),
+          width: m.width,
+          height: m.height,
+          frameRate: m.frameRate,
+          bitrateKbps: m.bitrateKbps,
+          codec: m.codec,
+        })),
+    }));
+    return {
+      groupAliasResDTOS,
+      defaultGroupId: config?.defaultGroupId ?? null,
+      talk: config?.talk ?? false,
+      audio: config?.audio ?? false,
+    };
+  }
+
+  async channelTags(access: Access, orgId: string | undefined): Promise<ChannelTag[]> {
+    let orgIds = [...access.visibleOrgIds];
+    if (orgId !== undefined) {
+      await requireOrg(this.db, access, orgId);
+      orgIds = [orgId];
+    }
+    if (orgIds.length === 0) return [];
+    const rows = await this.db
+      .select({ tag: t.channelTags, channelId: t.channelTagMembers.channelId })
+      .from(t.channelTags)
+      .leftJoin(t.channelTagMembers, eq(t.channelTagMembers.tagId, t.channelTags.id))
+      .where(inArray(t.channelTags.orgId, orgIds))
+      .orderBy(asc(t.channelTags.id), asc(t.channelTagMembers.channelId));
+    const out = new Map<number, ChannelTag>();
+    for (const { tag, channelId } of rows) {
+      const entry = out.get(tag.id) ?? { id: tag.id, name: tag.name, orgId: tag.orgId, channelIds: [] };
+      if (channelId) entry.channelIds.push(channelId);
+      out.set(tag.id, entry);
+    }
+    return [...out.values()];
+  }
+
+  /** Counts over the organisation and its sub-organisations that the user may see. */
+  async shipsAndChannels(access: Access, orgId: string): Promise<ShipsAndChannels> {
+    await requireOrg(this.db, access, orgId);
+    const orgIds = [...subtreeIds(await this.allOrgs(), [orgId])].filter((id) => access.visibleOrgIds.has(id));
+    const [ships] = await this.db.select({ n: count() }).from(t.ships).where(inArray(t.ships.orgId, orgIds));
+    const channelRows = await this.db
+      .select({ block: t.channels.block, n: count() })
+      .from(t.channels)
+      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
+      .where(inArray(t.ships.orgId, orgIds))
+      .groupBy(t.channels.block);
+    const [cameras] = await this.db
+      .select({ n: count() })
+      .from(t.cameras)
+      .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
+      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
+      .where(and(inArray(t.ships.orgId, orgIds), eq(t.channels.block, 0)));
+    const channelCount = channelRows.filter((r) => r.block !== 1).reduce((a, r) => a + r.n, 0);
+    const blockedChannelCount = channelRows.filter((r) => r.block === 1).reduce((a, r) => a + r.n, 0);
+    return { orgId, shipCount: ships?.n ?? 0, channelCount, blockedChannelCount, cameraCount: cameras?.n ?? 0 };
+  }
+
+  private allOrgs() {
+    return this.db
+      .select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId })
+      .from(t.organizations);
+  }
+
+  async playbackAutoShutdown(access: Access, orgId: string): Promise<PlaybackAutoShutdown> {
+    const { row } = await requireOrg(this.db, access, orgId);
+    return {
+      orgId: row.id,
+      enabled: row.autoShutdownEnabled,
+      minutes: row.autoShutdownMinutes,
+      countdownSeconds: row.autoShutdownCountdownSeconds,
+    };
+  }
+
+  /**
+   * An administrator (a manager of the organisation or of one above it) changes its
+   * continuous-watching limit; views started afterwards follow it.
+   */
+  async updatePlaybackAutoShutdown(access: Access, update: PlaybackAutoShutdownUpdate): Promise<PlaybackAutoShutdown> {
+    await requireOrg(this.db, access, update.orgId);
+    const managed = await this.db
+      .select({ orgId: t.memberships.orgId })
+      .from(t.memberships)
+      .where(and(eq(t.memberships.userId, access.userId), eq(t.memberships.role, 'manager')));
+    if (!subtreeIds(await this.allOrgs(), managed.map((m) => m.orgId)).has(update.orgId)) throw forbidden();
+    if (update.countdownSeconds >= update.minutes * 60) throw badRequest('the countdown must be shorter than the limit');
+    await this.db
+      .update(t.organizations)
+      .set({ autoShutdownEnabled: update.enabled, autoShutdownMinutes: update.minutes, autoShutdownCountdownSeconds: update.countdownSeconds })
+      .where(eq(t.organizations.id, update.orgId));
+    return this.playbackAutoShutdown(access, update.orgId);
+  }
+
+  async waitTimeByOrgName(access: Access, orgName: string): Promise<WaitTime> {
+    const [row] = await this.db.select().from(t.organizations).where(eq(t.organizations.name, orgName));
+    if (!row) throw notFound('Organisation');
+    if (!access.visibleOrgIds.has(row.id)) throw forbidden();
+    return { orgId: row.id, waitTime: row.waitTimeSeconds };
+  }
+  /** Ships the user may see, optionally limited to the given ids (ids they may not see are left out). */
+  async visibleShips(access: Access, shipIds?: readonly string[]): Promise<{ id: string; name: string }[]> {
+    const orgIds = [...access.visibleOrgIds];
+    if (orgIds.length === 0 || shipIds?.length === 0) return [];
+    const where = shipIds ? and(inArray(t.ships.orgId, orgIds), inArray(t.ships.id, [...shipIds])) : inArray(t.ships.orgId, orgIds);
+    return this.db.select({ id: t.ships.id, name: t.ships.name }).from(t.ships).where(where).orderBy(asc(t.ships.sort), asc(t.ships.id));
+  }
+
+  /**
+   * The ships a STOMP destination speaks of: /shipStatus/{shipName} names a ship; /mediaList/{instance}
+   * names a ship (its name is the instance of most sources) or a landsea instance (cctvInstanceId).
+   */
+  async shipsForDestination(destination: string): Promise<ShipRow[]> {
+    const d = parseDestination(destination);
+    if (!d || d.kind === 'carousel' || d.kind === 'ptz') return [];
+    if (d.kind === 'shipStatus' || d.kind === 'pictures' || d.kind === 'budget') return this.db.select().from(t.ships).where(eq(t.ships.name, d.shipName));
+    // The database narrows the candidates; cameraSource, the one rule of where a camera's status is
+    // published, decides.
+    const rows = await this.db
+      .select({ ship: t.ships, sourceType: t.cameras.sourceType, other: t.cameras.other })
+      .from(t.ships)
+      .leftJoin(t.channels, eq(t.channels.shipId, t.ships.id))
+      .leftJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
+      .where(or(eq(t.ships.name, d.instanceId), like(t.cameras.other, `%${escapeLike(d.instanceId)}%`)));
+    const ships = new Map<string, ShipRow>();
+    for (const r of rows) {
+      const publishesHere =
+        r.ship.name === d.instanceId || (r.sourceType !== null && r.other !== null && cameraSource(r.sourceType, r.other, r.ship.name).instanceId === d.instanceId);
+      if (publishesHere) ships.set(r.ship.id, r.ship);
+    }
+    return [...ships.values()];
+  }
+
+  /** A user may subscribe to a destination when every ship it speaks of is theirs to see. */
+  async canSubscribe(access: Access, destination: string): Promise<boolean> {
+    const ships = await this.shipsForDestination(destination);
+    return ships.length > 0 && ships.every((s) => access.visibleOrgIds.has(s.orgId));
+  }
+}
+
+
+export function toShip(s: ShipRow, orgName: string): Ship {
+  return { id: s.id, name: s.name, enName: s.enName, orgId: s.orgId, orgName, jsonObject: s.jsonObject, timeZone: s.timeZone };
+}

@@ -1,0 +1,128 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import {
+  type BudgetPolicy,
+  type DefinitionLevel,
+  LINK_POLICY_DEFAULTS,
+  type LinkPolicy,
+  type LinkPolicyList,
+  type LinkPolicyRule,
+  type LinkPolicyUpdate,
+  POLICY_LINKS,
+  type PolicyLink,
+} from '@ship-cctv/protocol';
+import type { Db } from '../../core/db/client.ts';
+import * as t from '../../core/db/schema.ts';
+import { badRequest, forbidden } from '../../core/http/envelope.ts';
+import { type Access, type OrgRow, ancestorIds, requireOrg, subtreeIds } from '../../core/orgs/access.ts';
+
+type PolicyRow = typeof t.linkPolicies.$inferSelect;
+
+const toFields = (row: PolicyRow): LinkPolicyRule => ({
+  manyCells: row.manyCells as DefinitionLevel,
+  fewCells: row.fewCells as DefinitionLevel,
+  fullScreen: row.fullScreen as DefinitionLevel,
+  stills: row.stills,
+  stillsEverySeconds: row.stillsEverySeconds,
+  // Rows saved before the budget policy was part of a link policy follow the link type's default.
+  budgetPolicy: (row.budgetPolicy as BudgetPolicy | null) ?? LINK_POLICY_DEFAULTS[row.linkType as PolicyLink].budgetPolicy,
+});
+
+/**
+ * Which definition a live cell asks for on each link type, per organisation (issue 19 item 4). An
+ * organisation follows its own rows, else the nearest organisation above it with a row for that
+ * link type, else LINK_POLICY_DEFAULTS; its managers (or those of one above it) change them.
+ */
+export class LinkPolicyService {
+  constructor(private readonly db: Db) {}
+
+  async list(access: Access, orgId: string): Promise<LinkPolicyList> {
+    await requireOrg(this.db, access, orgId);
+    const orgs = await this.allOrgs();
+    return { orgId, policies: await this.resolve(orgs, orgId), canEdit: manages(orgs, await this.managedOrgIds(access), orgId) };
+  }
+
+  /** The policy an organisation's ships follow on a link type, for the server's own use (no user asks). */
+  async ruleFor(orgId: string, linkType: PolicyLink): Promise<LinkPolicy> {
+    return (await this.rulesFor([{ orgId, linkType }]))[0] as LinkPolicy;
+  }
+
+  /** The policies for several organisations and link types: the organisations and their rows read once for all. */
+  async rulesFor(asks: readonly { orgId: string; linkType: PolicyLink }[]): Promise<LinkPolicy[]> {
+    if (asks.length === 0) return [];
+    const orgs = await this.allOrgs();
+    const chains = asks.map((a) => ancestorIds(orgs, a.orgId));
+    const rows = await this.rowsOf(chains.flat());
+    return asks.map((a, i) => pick(orgs, rows, chains[i] as string[], a.linkType));
+  }
+
+  private async resolve(orgs: readonly OrgRow[], orgId: string): Promise<LinkPolicy[]> {
+    const chain = ancestorIds(orgs, orgId);
+    const rows = await this.rowsOf(chain);
+    return POLICY_LINKS.map((linkType) => pick(orgs, rows, chain, linkType));
+  }
+
+  private async rowsOf(orgIds: readonly string[]): Promise<PolicyRow[]> {
+    if (orgIds.length === 0) return [];
+    return this.db.select().from(t.linkPolicies).where(inArray(t.linkPolicies.orgId, [...new Set(orgIds)]));
+  }
+
+  async update(access: Access, orgId: string, linkType: PolicyLink, update: LinkPolicyUpdate, by: string): Promise<LinkPolicyList> {
+    await this.requireManager(access, orgId);
+    const order: DefinitionLevel[] = ['lowest', 'standard', 'best'];
+    // A bigger view never asks for less than a smaller one: the operator would see the picture shrink on full screen.
+    if (order.indexOf(update.fewCells) < order.indexOf(update.manyCells) || order.indexOf(update.fullScreen) < order.indexOf(update.fewCells)) {
+      throw badRequest('a bigger view must not ask for a lower definition: manyCells ≤ fewCells ≤ fullScreen (lowest < standard < best)');
+    }
+    // Left out, the budget policy stays what the organisation follows now (its own, inherited or the default).
+    const budgetPolicy = update.budgetPolicy ?? (await this.ruleFor(orgId, linkType)).budgetPolicy;
+    const values = { ...update, budgetPolicy, updatedBy: by, updatedAt: new Date() };
+    await this.db
+      .insert(t.linkPolicies)
+      .values({ orgId, linkType, ...values })
+      .onConflictDoUpdate({ target: [t.linkPolicies.orgId, t.linkPolicies.linkType], set: values });
+    return this.list(access, orgId);
+  }
+
+  /** Drops the organisation's own policy for the link type: it follows the one above it, or the defaults. */
+  async reset(access: Access, orgId: string, linkType: PolicyLink): Promise<LinkPolicyList> {
+    await this.requireManager(access, orgId);
+    await this.db.delete(t.linkPolicies).where(and(eq(t.linkPolicies.orgId, orgId), eq(t.linkPolicies.linkType, linkType)));
+    return this.list(access, orgId);
+  }
+
+  private async requireManager(access: Access, orgId: string): Promise<void> {
+    await requireOrg(this.db, access, orgId);
+    if (!manages(await this.allOrgs(), await this.managedOrgIds(access), orgId)) throw forbidden();
+  }
+
+  private async managedOrgIds(access: Access): Promise<string[]> {
+    const rows = await this.db
+      .select({ orgId: t.memberships.orgId })
+      .from(t.memberships)
+      .where(and(eq(t.memberships.userId, access.userId), eq(t.memberships.role, 'manager')));
+    return rows.map((m) => m.orgId);
+  }
+
+  private allOrgs() {
+    return this.db
+      .select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId })
+      .from(t.organizations);
+  }
+}
+
+/** The policy of the first organisation of `chain` (itself, then up) with a row for the link type, else the default. */
+function pick(orgs: readonly OrgRow[], rows: readonly PolicyRow[], chain: readonly string[], linkType: PolicyLink): LinkPolicy {
+  for (const id of chain) {
+    const row = rows.find((r) => r.orgId === id && r.linkType === linkType);
+    if (!row) continue;
+    if (id === chain[0]) return { linkType, ...toFields(row), custom: true, source: 'own' };
+    const from = orgs.find((o) => o.id === id);
+    return { linkType, ...toFields(row), custom: true, source: 'inherited', inheritedFrom: { orgId: id, displayName: from?.displayName ?? id } };
+  }
+  return { linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false, source: 'default' };
+}
+
+/** A manager of the organisation or of one above it may change its policies (the budgets' rule). */
+function manages(orgs: readonly OrgRow[], managed: readonly string[], orgId: string): boolean {
+  return subtreeIds(orgs, managed).has(orgId);
+}

@@ -1,0 +1,27 @@
+import type { DefinitionModel } from '@ship-cctv/protocol';
+import type { AgentGateway, OpenStreamResult, StreamHandler } from '../../core/ship-link/gateway.ts';
+
+/** One live stream as any instance names it: the registry key, the camera and its definitions. */
+export interface LiveStreamSpec {
+  key: string;
+  shipId: string;
+  cameraId: string;
+  requested: DefinitionModel;
+  lowest: DefinitionModel;
+  audio: boolean;
+}
+
+/**
+ * Where a live source gets its stream: the ship's agent link on this instance, or (in a cluster)
+ * the instance that owns the ship. Either way the source sees the same thing: a `live` stream it
+ * sends live.start/live.stop on and that delivers the encoder's bytes in order.
+ */
+export interface LiveOrigin {
+  /** `relayed`: the stream comes from another instance, whose taps (the shore recorder) see it; this one's do not. */
+  open(spec: LiveStreamSpec, handler: StreamHandler<'live'>): OpenStreamResult<'live'> & { relayed?: boolean };
+}
+
+/** The single-node origin: the ship's link on this instance. */
+export const linkOrigin = (gateway: AgentGateway): LiveOrigin => ({
+  open: (spec, handler) => gateway.openStream(spec.shipId, 'live', handler),
+});

@@ -1,0 +1,314 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { type AgentMessageOf, type DefinitionModel, type MediaServerMessage, type StreamState } from '@ship-cctv/protocol';
+import type { LinkStream, StreamOpener } from '../../core/ship-link/gateway.ts';
+import { RelaySplitter, type InitSegment, type MediaFragment, mimeFor } from '../../core/media/fmp4.ts';
+import { StreamHub, type StreamConsumer } from '../../core/media/stream-hub.ts';
+import type { Source } from '../../core/media/stream-registry.ts';
+import { encodeSpec } from '../fleet/templates.ts';
+
+/**
+ * Observes the media of every live source (the shore recorder; see LiveService.tapMedia). It only
+ * listens: it never starts, holds or stops an uplink. Called synchronously; must not throw.
+ */
+export interface LiveMediaTap {
+  init(source: LiveSource, init: InitSegment, model: DefinitionModel): void;
+  fragment(source: LiveSource, fragment: MediaFragment): void;
+  /** The source's stream ended (stopped, restarting, ship offline); a new init may follow. */
+  end(source: LiveSource): void;
+}
+
+/** A viewer as a source sees it: JSON events, and the consumer the hub sends bytes to. */
+export interface LiveViewer {
+  sendJson(message: MediaServerMessage): void;
+  readonly consumer: StreamConsumer<InitSegment, MediaFragment>;
+}
+
+export interface LiveSourceDeps {
+  /**
+   * Opens a live stream on the ship's link (AgentGateway.openStream for this ship), or a relay of
+   * it from the instance that owns the ship (`relayed`: the owner's taps see it, not this instance's).
+   */
+  openStream: (...args: Parameters<StreamOpener<'live'>>) => ReturnType<StreamOpener<'live'>> & { relayed?: boolean };
+  shipId: string;
+  cameraId: string;
+  requested: DefinitionModel;
+  lowest: DefinitionModel;
+  /** The ship's config has sound on: the agent encodes the camera's sound too (else none crosses the link). */
+  audio?: boolean;
+  log: FastifyBaseLogger;
+  /** Delay before asking again after the agent reported a failed or ended stream. */
+  retryMs?: number;
+  /**
+   * About once a second: how far (ms) the stream has fallen behind real time since it started,
+   * beyond its best moment. It grows when the ship's uplink cannot carry the stream.
+   */
+  onLag?(source: LiveSource, excessMs: number): void;
+  /** Who else sees the media as it passes (the shore recorder). */
+  taps?: ReadonlySet<LiveMediaTap>;
+}
+
+/**
+ * How far a live stream has fallen behind: the encoder runs at wall-clock pace, so media time
+ * should arrive as fast as real time; the excess over the smallest lag seen is the queue growing
+ * somewhere on the way (in practice, on the ship's uplink). Measured on shore from what arrives,
+ * it does not wait behind the very bytes that are late, as a report from the ship would.
+ */
+export class LagMeter {
+  private start: { wall: number; media: number } | undefined;
+  private minLag = Infinity;
+  private maxExcess = 0;
+  private lastReport = 0;
+
+  constructor(private readonly everyMs = 1_000) {}
+
+  reset(): void {
+    this.start = undefined;
+    this.minLag = Infinity;
+    this.maxExcess = 0;
+  }
+
+  /** Feeds one fragment's end time (seconds of media); answers the excess to report, once per interval. */
+  fragment(mediaEndSeconds: number, now: number): number | undefined {
+    if (!this.start) {
+      this.start = { wall: now, media: mediaEndSeconds };
+      this.lastReport = now;
+      return undefined;
+    }
+    const lag = now - this.start.wall - (mediaEndSeconds - this.start.media) * 1000;
+    this.minLag = Math.min(this.minLag, lag);
+    this.maxExcess = Math.max(this.maxExcess, lag - this.minLag);
+    if (now - this.lastReport < this.everyMs) return undefined;
+    const excess = this.maxExcess;
+    this.maxExcess = 0;
+    this.lastReport = now;
+    return excess;
+  }
+}
+
+/**
+ * One uplink stream: a camera at a definition, requested from the ship's agent while anyone
+ * watches and fanned out to every viewer through a StreamHub. It follows the agent: offline when
+ * the ship drops, restarted when it returns, re-encoded at the lowest definition when the link
+ * cannot carry it.
+ */
+export class LiveSource implements Source {
+  readonly hub = new StreamHub<InitSegment, MediaFragment>();
+  private readonly viewers = new Set<LiveViewer>();
+  private splitter = new RelaySplitter();
+  /** The uplink on the ship's link while one is asked for. */
+  private stream: LinkStream<'live'> | undefined;
+  private state: StreamState = 'starting';
+  /** Why the stream is in its state, when there is a reason to tell (offline, stalled). */
+  private stateReason: string | undefined;
+  private effective: DefinitionModel;
+  private codec: MediaServerMessage | undefined;
+  /** The current stream's init segment, once it came. */
+  private init: InitSegment | undefined;
+  private timescale = 0;
+  private readonly lag = new LagMeter();
+  private retryTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  /**
+   * The current stream is on the ship's link here, not a relay from its owner: only then do the
+   * taps see its media and its lag steer the definition (the owner does both for a relay).
+   */
+  private local = true;
+
+  constructor(private readonly deps: LiveSourceDeps) {
+    this.effective = deps.requested;
+  }
+
+  get shipId(): string {
+    return this.deps.shipId;
+  }
+  get cameraId(): string {
+    return this.deps.cameraId;
+  }
+  get currentState(): StreamState {
+    return this.state;
+  }
+  get definition(): DefinitionModel {
+    return this.effective;
+  }
+  /** The definition its viewers asked for (what it carries unless the link is degraded). */
+  get requestedDefinition(): DefinitionModel {
+    return this.deps.requested;
+  }
+  get viewerCount(): number {
+    return this.viewers.size;
+  }
+
+  /** Asks the ship for the stream; a source that has one already (or was stopped) keeps what it has. */
+  start(): void {
+    if (this.stopped || this.stream) return;
+    this.request();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.release();
+    for (const v of this.viewers) this.hub.removeConsumer(v.consumer);
+    this.viewers.clear();
+  }
+
+  get hasAudio(): boolean {
+    return this.deps.audio ?? false;
+  }
+
+  /** `wantedId`: the definition this viewer asked for, when not this source's own (a guest: no "lowest definition" notice for what it asked). */
+  addViewer(viewer: LiveViewer, wantedId?: number): void {
+    this.viewers.add(viewer);
+    viewer.sendJson({ type: 'status', state: this.state, ...(this.stateReason ? { reason: this.stateReason } : {}) });
+    if (this.effective.id !== this.deps.requested.id && this.effective.id !== wantedId) {
+      viewer.sendJson({ type: 'notice', code: 'lowestDefinition', templateId: this.effective.id });
+    }
+    // The codec event must reach the viewer before the init segment the hub sends on joining.
+    if (this.codec) viewer.sendJson(this.codec);
+    this.hub.addConsumer(viewer.consumer);
+  }
+
+  removeViewer(viewer: LiveViewer): void {
+    this.viewers.delete(viewer);
+    this.hub.removeConsumer(viewer.consumer);
+  }
+
+  onAgentOnline(): void {
+    if (this.stopped) return;
+    // A stream opened on a link that has since been replaced is gone on the ship's side.
+    if (this.stream && !this.stream.open) this.release();
+    if (!this.stream) this.request();
+  }
+
+  onAgentOffline(): void {
+    this.release();
+    this.setState('offline', 'ship link is down');
+  }
+
+  onStreamMessage(msg: AgentMessageOf<'live'>): void {
+    if (msg.type === 'live.started') {
+      // The stream begins (again): its first init goes to everyone even when it repeats the last
+      // one's bytes, as when a relayed stream follows its ship to a new owner, whose encoder starts
+      // its pictures' times anew.
+      this.init = undefined;
+      return;
+    }
+    this.deps.log.warn({ shipId: this.deps.shipId, cameraId: this.deps.cameraId, msg }, 'ship stream stopped');
+    this.release();
+    if (msg.type === 'live.failed') {
+      for (const v of this.viewers) v.sendJson({ type: 'error', code: 'startFailed', message: msg.message });
+    }
+    this.setState('stalled', msg.type === 'live.failed' ? 'the ship could not start the camera' : 'the ship ended the stream');
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      if (!this.stopped && this.stream === undefined) this.start();
+    }, this.deps.retryMs ?? 5_000);
+    this.retryTimer.unref();
+  }
+
+  /** Bytes of the encoder's output, in order, as the agent sent them. */
+  onData(payload: Uint8Array): void {
+    let units;
+    try {
+      units = this.splitter.push(payload);
+    } catch (err) {
+      this.deps.log.error({ err, cameraId: this.deps.cameraId }, 'malformed stream from the ship; restarting it');
+      this.restart(this.effective);
+      return;
+    }
+    const stream = this.stream;
+    for (const unit of units) {
+      // A lag report below may switch the definition at once (a new stream, the hub reset): what
+      // is left of these bytes belongs to the stream that just ended.
+      if (this.stream !== stream) return;
+      if (unit.kind === 'init') {
+        // The same init again (an encoder repeating itself) changes nothing: viewers and the
+        // recorder carry on with the stream they have, with no second codec message or recording.
+        if (this.init && sameBytes(this.init.data, unit.data)) continue;
+        this.init = unit;
+        this.codec = {
+          type: 'codec',
+          mime: mimeFor(unit),
+          width: unit.width,
+          height: unit.height,
+          frameRate: this.effective.frameRate,
+          templateId: this.effective.id,
+        };
+        for (const v of this.viewers) v.sendJson(this.codec);
+        this.timescale = unit.timescale;
+        this.lag.reset();
+        this.hub.setInit(unit);
+        for (const tap of this.taps()) tap.init(this, unit, this.effective);
+      } else if (unit.kind === 'fragment') {
+        this.hub.pushFragment(unit);
+        for (const tap of this.taps()) tap.fragment(this, unit);
+        if (this.timescale > 0 && this.local) {
+          const excess = this.lag.fragment((unit.baseMediaDecodeTime + unit.duration) / this.timescale, Date.now());
+          if (excess !== undefined) this.deps.onLag?.(this, excess);
+        }
+        if (this.state !== 'playing') this.setState('playing');
+      }
+    }
+  }
+
+  /** Switch to the lowest definition (the link cannot carry this one) or back to the requested one. */
+  setDegraded(degraded: boolean): void {
+    const target = degraded ? this.deps.lowest : this.deps.requested;
+    if (target.id === this.effective.id) return;
+    for (const v of this.viewers) {
+      v.sendJson({ type: 'notice', code: degraded ? 'lowestDefinition' : 'definitionRestored', templateId: target.id });
+    }
+    this.restart(target);
+  }
+
+  private restart(model: DefinitionModel): void {
+    this.release();
+    this.effective = model;
+    this.start();
+  }
+
+  private request(): void {
+    const opened = this.deps.openStream({ message: (msg) => this.onStreamMessage(msg), data: (payload) => this.onData(payload) });
+    if (!opened.ok) {
+      if (opened.reason === 'unsupported') this.deps.log.error({ shipId: this.deps.shipId, reason: opened.message }, 'ship cannot stream live');
+      this.setState('offline', opened.reason === 'offline' ? 'ship link is down' : opened.message);
+      return;
+    }
+    const { stream } = opened;
+    this.stream = stream;
+    this.local = opened.relayed !== true;
+    this.splitter = new RelaySplitter();
+    this.init = undefined;
+    stream.send({ type: 'live.start', streamId: stream.id, cameraId: this.deps.cameraId, encode: encodeSpec(this.effective), audio: this.deps.audio ?? false });
+    if (this.state !== 'playing') this.setState('starting');
+  }
+
+  /** Tells the agent to stop the current stream, if any. */
+  private release(): void {
+    const stream = this.stream;
+    if (stream === undefined) return;
+    this.stream = undefined;
+    // Joiners must not get the ended stream's init or pictures: they wait for the next stream's.
+    this.hub.reset();
+    this.codec = undefined;
+    this.init = undefined;
+    for (const tap of this.taps()) tap.end(this);
+    stream.send({ type: 'live.stop', streamId: stream.id });
+    stream.close();
+  }
+
+  private taps(): Iterable<LiveMediaTap> {
+    return this.local ? (this.deps.taps ?? []) : [];
+  }
+
+  private setState(state: StreamState, reason?: string): void {
+    if (state === this.state && state !== 'offline') return;
+    this.state = state;
+    this.stateReason = reason;
+    for (const v of this.viewers) v.sendJson({ type: 'status', state, ...(reason ? { reason } : {}) });
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0;
+}

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fp from 'fastify-plugin';
+import { type RecorderSettings, readRecorderSettings } from './config.ts';
+import { RecorderService } from './recorder-service.ts';
+import { RETENTION_JOB_KIND } from './local-retention.ts';
+import { RecordingStore } from './store.ts';
+import { SharedSegments } from './shared-segments.ts';
+import { openObjectStore, readStorageSettings, type StorageSettings } from '../../core/storage/open-store.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The shore recorder: records watched live streams of channels with an active configuration. */
+    recorder: RecorderService;
+    recordings: RecordingStore;
+  }
+}
+
+export interface RecorderPluginOptions {
+  /** The server's DATA_DIR; recordings go to DATA_DIR/recordings unless RECORDINGS_DIR says otherwise. */
+  dataDir?: string | undefined;
+  /** Overrides of the settings read from the environment (tests). */
+  settings?: Partial<RecorderSettings> | undefined;
+  /** The recorder's clock (tests run recordings at chosen times). */
+  now?: (() => number) | undefined;
+  /** Overrides of the storage settings read from the environment (STORAGE, NATS_URL, NATS_BUCKET). */
+  storage?: Partial<StorageSettings> | undefined;
+}
+
+/**
+ * The shore recorder, listening to the live sources of this instance's agent link. Without a data
+ * folder (tests on an in-memory database) its files go to a temporary folder removed on close.
+ */
+export default fp<RecorderPluginOptions>(
+  async (app, opts) => {
+    let scratch: string | undefined;
+    const dataDir = opts.dataDir ?? (scratch = mkdtempSync(join(tmpdir(), 'ship-cctv-recorder-')));
+    const settings = { ...readRecorderSettings(process.env, dataDir), ...opts.settings };
+    if (scratch && !opts.settings?.dir && !process.env.RECORDINGS_DIR) settings.dir = join(scratch, 'recordings');
+    const store = new RecordingStore(app.database.db);
+    // STORAGE=nats: finished segments are copied to NATS JetStream's object store, readable from every instance.
+    const storage = { ...readStorageSettings(process.env), ...opts.storage };
+    const objects = storage.kind === 'local' ? undefined : await openObjectStore(storage, settings.dir);
+    const recorder = new RecorderService({
+      store,
+      settings,
+      publish: (destination, body) => {
+        app.status.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'shore recorder: publishing its status failed'));
+      },
+      log: app.log.child({ module: 'recorder' }),
+      jobs: app.jobs.runner,
+      shared: objects ? new SharedSegments(objects) : undefined,
+      onSegment: (result) => app.metrics.product.recorderSegments.inc({ result }),
+      ...(opts.now ? { now: opts.now } : {}),
+    });
+    await recorder.start();
+    // Finished clips are kept for a while (RECORDING_CLIP_KEEP): swept every ten minutes, once across instances.
+    app.jobs.runner.register('clip.sweep', { run: async () => ({ removed: await recorder.clips.sweep() }) });
+    app.jobs.schedules.add({ name: 'clip-sweep', pattern: '*/10 * * * *', kind: 'clip.sweep' });
+    // Retention by age and budget every minute, once across instances; each instance then drops the retired files of its own disk.
+    app.jobs.runner.register(RETENTION_JOB_KIND, {
+      run: async () => {
+        const result = await recorder.runRetentionJob();
+        // Every run leaves a row; the last one carries `retiredUpTo`, a day of them is plenty.
+        const old = await app.jobs.runner.store.finishedBefore(RETENTION_JOB_KIND, 86_400_000);
+        await app.jobs.runner.store.remove(old.map((row) => row.id));
+        return { ...result };
+      },
+    });
+    app.jobs.schedules.add({ name: 'recordings-retention', pattern: '* * * * *', kind: RETENTION_JOB_KIND });
+    const untap = app.live.tapMedia(recorder);
+    app.decorate('recorder', recorder);
+    app.decorate('recordings', store);
+    app.addHook('onClose', async () => {
+      untap();
+      await recorder.close();
+      await objects?.close();
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+    });
+  },
+  { name: 'recorder', dependencies: ['live', 'app-stomp', 'status', 'jobs'] },
+);

@@ -1,0 +1,248 @@
+import { eq } from 'drizzle-orm';
+import {
+  type CameraState,
+  type CameraStatusEntry,
+  type LinkReport,
+  type MediaListMessage,
+  type ShipStatusEntry,
+  type ShipStatusMessage,
+  cameraSource,
+  dest,
+} from '@ship-cctv/protocol';
+import type { Db } from '../../core/db/client.ts';
+import * as t from '../../core/db/schema.ts';
+import type { ShipState, StatusBackend, StatusEvent, StoredCameraState } from './backend.ts';
+
+interface ShipDirectoryEntry {
+  id: string;
+  name: string;
+  cameras: Map<string, { channelId: string; instanceId: string }>;
+}
+
+const OFFLINE_SHIP: Omit<ShipState, 'updatedAt'> = { status: 'OFFLINE', quality: -1, duplex: 'NONE', online: false };
+const REFRESH_MS = 10_000;
+
+export function shipStatusBody(state: Omit<ShipState, 'updatedAt'>): string {
+  const msg: ShipStatusMessage = { status: state.status, quality: state.quality, udpConnectionStats: { duplex: state.duplex } };
+  return JSON.stringify(msg);
+}
+
+export function cameraStatusBody(cameraId: string, c: Pick<CameraState, 'online' | 'recording' | 'recordingSince'>): string[] {
+  const live: MediaListMessage = {
+    sourceId: cameraId,
+    status: c.online ? 'ONLINE' : 'OFFLINE',
+    remoteRecord: null,
+    remoteStart: null,
+    remoteEnd: null,
+    argId: null,
+  };
+  const record: MediaListMessage = {
+    sourceId: cameraId,
+    status: c.online ? 'ONLINE' : 'OFFLINE',
+    remoteRecord: c.recording,
+    remoteStart: c.recording ? c.recordingSince : null,
+    remoteEnd: null,
+    argId: null,
+    recorder: 'ship',
+  };
+  return [JSON.stringify(live), JSON.stringify(record)];
+}
+
+/**
+ * Live link and camera status of the fleet, as the agents report it. Every change is stored in
+ * the backend and published as the spec's STOMP messages: /shipStatus/{shipName} and
+ * /mediaList/{clientInstanceId}.
+ */
+export class StatusService {
+  private readonly directory = new Map<string, ShipDirectoryEntry>();
+  /** Ships whose agent is connected to this instance. */
+  private readonly local = new Set<string>();
+  private readonly timer: NodeJS.Timeout;
+  private deliver: (event: StatusEvent) => void = () => undefined;
+
+  /** What this instance last wrote for each ship whose agent it holds, written again on every refresh. */
+  private readonly written = new Map<string, { ship?: ShipState; cameras: Map<string, StoredCameraState> }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly backend: StatusBackend,
+    refreshMs = REFRESH_MS,
+  ) {
+    backend.onEvent((event) => this.deliver(event));
+    this.timer = setInterval(() => void this.refreshLocal(), refreshMs);
+    this.timer.unref();
+  }
+
+  /** Where published status goes on this instance (the STOMP server). */
+  onDeliver(fn: (event: StatusEvent) => void): void {
+    this.deliver = fn;
+  }
+
+  async agentOnline(shipId: string, link: LinkReport, cameras: readonly CameraState[]): Promise<void> {
+    const ship = await this.loadShip(shipId, true);
+    if (!ship) return;
+    this.local.add(shipId);
+    await this.setShip(ship, { status: link.linkType, quality: link.quality, duplex: link.duplex, online: true });
+    await this.setCameras(ship, cameras);
+  }
+
+  async linkReport(shipId: string, link: LinkReport): Promise<void> {
+    const ship = await this.loadShip(shipId);
+    if (!ship) return;
+    await this.setShip(ship, { status: link.linkType, quality: link.quality, duplex: link.duplex, online: true });
+  }
+
+  async cameraReport(shipId: string, camera: CameraState): Promise<void> {
+    const ship = await this.loadShip(shipId);
+    if (!ship) return;
+    await this.setCameras(ship, [camera]);
+  }
+
+  async agentOffline(shipId: string): Promise<void> {
+    this.local.delete(shipId);
+    this.written.delete(shipId);
+    const ship = await this.loadShip(shipId);
+    if (!ship) return;
+    await this.setShip(ship, OFFLINE_SHIP);
+    await this.setCameras(
+      ship,
+      [...ship.cameras.keys()].map((cameraId) => ({ cameraId, online: false, recording: false, recordingSince: null })),
+    );
+  }
+
+  async shipStatuses(ships: readonly { id: string; name: string }[]): Promise<ShipStatusEntry[]> {
+    const states = await this.backend.getShips(ships.map((s) => s.id));
+    return ships.map((s) => {
+      const st = states.get(s.id);
+      return {
+        shipId: s.id,
+        shipName: s.name,
+        status: st?.status ?? OFFLINE_SHIP.status,
+        quality: st?.quality ?? OFFLINE_SHIP.quality,
+        duplex: st?.duplex ?? OFFLINE_SHIP.duplex,
+        online: st?.online ?? false,
+        updatedAt: st?.updatedAt ?? null,
+      };
+    });
+  }
+
+  async cameraStatuses(shipId: string): Promise<CameraStatusEntry[]> {
+    const ship = await this.loadShip(shipId);
+    if (!ship) return [];
+    const states = await this.backend.getCameras([...ship.cameras.keys()]);
+    return [...ship.cameras].map(([cameraId, c]) => {
+      const st = states.get(cameraId);
+      return {
+        cameraId,
+        channelId: c.channelId,
+        shipId,
+        instanceId: c.instanceId,
+        online: st?.online ?? false,
+        recording: st?.recording ?? false,
+        recordingSince: st?.recordingSince ?? null,
+      };
+    });
+  }
+
+  /** Current state of the ships a destination speaks of, as the messages a new subscriber gets first. */
+  async snapshot(destination: string, ships: readonly { id: string; name: string }[]): Promise<string[]> {
+    if (destination.startsWith('/shipStatus/')) {
+      const entries = await this.shipStatuses(ships);
+      return entries.map((e) => shipStatusBody({ status: e.status, quality: e.quality, duplex: e.duplex as ShipState['duplex'], online: e.online }));
+    }
+    // Pictures on their way are events, not state: a new subscriber gets nothing first.
+    if (!destination.startsWith('/mediaList/')) return [];
+    const out: string[] = [];
+    for (const s of ships) {
+      for (const c of await this.cameraStatuses(s.id)) {
+        if (dest.mediaList(c.instanceId) === destination) out.push(...cameraStatusBody(c.cameraId, c));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Publishes a status message another part of the server made (the shore recorder's) the same way
+   * as the fleet's own: through the backend, so subscribers on every instance get it.
+   */
+  publish(destination: string, body: string): Promise<void> {
+    return this.backend.publish({ destination, body });
+  }
+
+  /** Whether the status store answers (readiness). */
+  ping(): Promise<boolean> {
+    return this.backend.ping();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.backend.close();
+  }
+
+  private async setShip(ship: ShipDirectoryEntry, state: Omit<ShipState, 'updatedAt'>): Promise<void> {
+    const stored: ShipState = { ...state, updatedAt: Date.now() };
+    const w = this.remember(ship.id);
+    if (w) w.ship = stored;
+    await this.backend.setShip(ship.id, stored);
+    await this.backend.publish({ destination: dest.shipStatus(ship.name), body: shipStatusBody(state) });
+  }
+
+  private async setCameras(ship: ShipDirectoryEntry, cameras: readonly CameraState[]): Promise<void> {
+    const known = cameras.filter((c) => ship.cameras.has(c.cameraId));
+    const stored: StoredCameraState[] = known.map((c) => ({ ...c, shipId: ship.id }));
+    const w = this.remember(ship.id);
+    for (const c of stored) w?.cameras.set(c.cameraId, c);
+    await this.backend.setCameras(stored);
+    for (const c of known) {
+      const instanceId = ship.cameras.get(c.cameraId)?.instanceId ?? ship.name;
+      for (const body of cameraStatusBody(c.cameraId, c)) {
+        await this.backend.publish({ destination: dest.mediaList(instanceId), body });
+      }
+    }
+  }
+
+  private async refreshLocal(): Promise<void> {
+    const ships: [string, ShipState][] = [];
+    const cameras: StoredCameraState[] = [];
+    for (const [id, w] of this.written) {
+      if (!this.local.has(id)) continue;
+      if (w.ship) ships.push([id, w.ship]);
+      cameras.push(...w.cameras.values());
+    }
+    await this.backend.rewrite(ships, cameras).catch(() => undefined);
+  }
+
+  private remember(shipId: string): { ship?: ShipState; cameras: Map<string, StoredCameraState> } | undefined {
+    if (!this.local.has(shipId)) return undefined;
+    let w = this.written.get(shipId);
+    if (!w) {
+      w = { cameras: new Map() };
+      this.written.set(shipId, w);
+    }
+    return w;
+  }
+
+  /** The ship's name and cameras (with the instance each publishes under), cached; reloaded on reconnect. */
+  private async loadShip(shipId: string, reload = false): Promise<ShipDirectoryEntry | undefined> {
+    const cached = this.directory.get(shipId);
+    if (cached && !reload) return cached;
+    const rows = await this.db
+      .select({ ship: t.ships, channelId: t.channels.id, camera: t.cameras })
+      .from(t.ships)
+      .leftJoin(t.channels, eq(t.channels.shipId, t.ships.id))
+      .leftJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
+      .where(eq(t.ships.id, shipId));
+    const first = rows[0];
+    if (!first) return undefined;
+    const entry: ShipDirectoryEntry = { id: shipId, name: first.ship.name, cameras: new Map() };
+    for (const r of rows) {
+      if (!r.camera || !r.channelId) continue;
+      entry.cameras.set(r.camera.id, {
+        channelId: r.channelId,
+        instanceId: cameraSource(r.camera.sourceType, r.camera.other, first.ship.name).instanceId,
+      });
+    }
+    this.directory.set(shipId, entry);
+    return entry;
+  }
+}
