@@ -1,56 +1,33 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginCallback, type FastifyPluginOptions, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { CODES, MESSAGES } from '@ship-cctv/protocol';
-import { ApiError } from './core/http/envelope.ts';
+import corePlugin, { webAppPlugin } from './core/index.ts';
+import type { StompPluginOptions } from './core/bus/index.ts';
+import type { DatabasePluginOptions } from './core/db/plugin.ts';
+import type { JobsPluginOptions } from './core/jobs/plugin.ts';
 import { redactingLogger } from './core/http/log-redaction.ts';
+import type { AgentLinkOptions } from './core/ship-link/agent-link-plugin.ts';
 import { makePrivate } from './core/storage/private-files.ts';
-import cookiePlugin from './core/http/cookie.ts';
-import rateLimitPlugin from './core/http/rate-limit.ts';
-import swaggerPlugin from './core/http/openapi.ts';
-import webAppPlugin from './core/http/web-app.ts';
-import websocketPlugin from './core/http/websocket.ts';
-import metricsPlugin from './core/metrics/plugin.ts';
-import productMetricsPlugin from './core/metrics/product-gauges.ts';
-import securityHeadersPlugin from './core/http/security-headers.ts';
-import websocketOriginPlugin from './core/http/websocket-origin.ts';
-import statusPlugin from './modules/status/index.ts';
-import stompPlugin, { type StompPluginOptions } from './core/bus/stomp-plugin.ts';
-import agentLinkPlugin, { type AgentLinkOptions } from './core/ship-link/agent-link-plugin.ts';
-import ownershipPlugin from './core/ship-link/ownership-plugin.ts';
-import remoteLivePlugin from './modules/live/remote-live-plugin.ts';
-import linkStreamsPlugin from './core/ship-link/link-streams-plugin.ts';
-import cctvServerRoutes from './modules/status/routes.ts';
-import livePlugin, { type LivePluginOptions } from './modules/live/index.ts';
-import recorderPlugin, { type RecorderPluginOptions } from './modules/recorder/index.ts';
-import liveAudioPlugin from './modules/live-audio/index.ts';
-import jobsPlugin, { type JobsPluginOptions } from './core/jobs/plugin.ts';
-import picturesPlugin, { type PicturesPluginOptions } from './modules/pictures/index.ts';
-import pictureRoutes from './modules/pictures/routes.ts';
-import carouselPlugin, { type CarouselPluginOptions } from './modules/carousel/index.ts';
-import talkPlugin, { type TalkPluginOptions } from './modules/talk/index.ts';
-import carouselRoutes from './modules/carousel/routes.ts';
-import ptzPlugin from './modules/ptz/index.ts';
-import budgetsPlugin, { type BudgetsPluginOptions } from './modules/budgets/index.ts';
-import budgetRoutes from './modules/budgets/routes.ts';
-import stillsPlugin, { type StillsPluginOptions } from './modules/stills/index.ts';
-import stillRoutes from './modules/stills/routes.ts';
-import ptzRoutes from './modules/ptz/routes.ts';
-import type { PtzServiceOptions } from './modules/ptz/ptz-service.ts';
-import recordRoutes from './modules/recorder/routes.ts';
-import playbackPlugin, { type PlaybackPluginOptions } from './modules/playback/index.ts';
-import vodRoutes from './modules/playback/routes.ts';
-import databasePlugin, { type DatabasePluginOptions } from './core/db/plugin.ts';
-import sessionsPlugin, { type SessionsPluginOptions } from './modules/sessions/index.ts';
-import fleetPlugin from './modules/fleet/index.ts';
-import shipWorkPlugin, { type ShipWorkPluginOptions } from './modules/ship-work/index.ts';
-import linkPolicyPlugin from './modules/link-policies/index.ts';
-import linkPolicyRoutes from './modules/link-policies/routes.ts';
-import rootRoutes from './core/http/health.ts';
-import sysRoutes from './modules/sessions/routes.ts';
-import cctvRoutes from './modules/fleet/routes.ts';
+import budgetsModule, { type BudgetsPluginOptions } from './modules/budgets/index.ts';
+import carouselModule, { type CarouselPluginOptions } from './modules/carousel/index.ts';
+import fleetModule from './modules/fleet/index.ts';
+import linkPoliciesModule from './modules/link-policies/index.ts';
+import liveAudioModule from './modules/live-audio/index.ts';
+import liveModule, { type LivePluginOptions } from './modules/live/index.ts';
+import picturesModule, { type PicturesPluginOptions } from './modules/pictures/index.ts';
+import playbackModule, { type PlaybackPluginOptions } from './modules/playback/index.ts';
+import ptzModule, { type PtzServiceOptions } from './modules/ptz/index.ts';
+import recorderModule, { type RecorderPluginOptions } from './modules/recorder/index.ts';
+import sessionsModule, { type SessionsPluginOptions } from './modules/sessions/index.ts';
+import shipWorkModule, { type ShipWorkPluginOptions } from './modules/ship-work/index.ts';
+import statusModule from './modules/status/index.ts';
+import stillsModule, { type StillsPluginOptions } from './modules/stills/index.ts';
+import talkModule, { type TalkPluginOptions } from './modules/talk/index.ts';
+import viewerModule, { type ViewerPluginOptions } from './modules/viewer/index.ts';
 
-export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPluginOptions>, AgentLinkOptions {
+export type { RegisteredRoute } from './core/http/index.ts';
+
+export interface AppOptions extends DatabasePluginOptions, Partial<Omit<SessionsPluginOptions, 'logonPerAddressPerMinute'>>, AgentLinkOptions {
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built web app; absent or missing folder answers a "not built" page. */
   webDist?: string | undefined;
@@ -78,7 +55,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
   metricsToken?: string | undefined;
   /** Trust X-Forwarded-* headers (true, or the proxies' addresses), as behind a TLS proxy. */
   trustProxy?: boolean | string | undefined;
-  live?: LivePluginOptions;
+  /** Live streams and the media socket's continuous-watching clock. */
+  live?: Omit<LivePluginOptions, 'redisUrl' | 'redisPrefix'> & ViewerPluginOptions;
   /** Shore recorder settings (defaults from the environment, files under dataDir/recordings). */
   recorder?: Omit<RecorderPluginOptions, 'dataDir'>;
   /** Ship-end playback and span queries over the agent link. */
@@ -100,21 +78,47 @@ export interface AppOptions extends DatabasePluginOptions, Partial<SessionsPlugi
 
 export type App = FastifyInstance;
 
-/** A registered route, as the onRoute hook saw it (the OpenAPI document leaves hidden ones out). */
-export interface RegisteredRoute {
-  method: string | string[];
-  url: string;
-  schema: FastifySchema | undefined;
+/** One module with its options, registered in the order of the list. */
+type ModuleEntry = (app: App) => PromiseLike<unknown>;
+const entry =
+  <O extends FastifyPluginOptions>(plugin: FastifyPluginCallback<O>, options: O): ModuleEntry =>
+  (app) =>
+    app.register(plugin, options);
+
+/**
+ * The feature modules, each after the modules it needs (its plugin declares them; Fastify refuses
+ * a module registered before one it depends on). Each registers its own routes.
+ */
+function modules(opts: AppOptions): ModuleEntry[] {
+  const redis = { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix };
+  const { minuteMs, ...live } = opts.live ?? {};
+  return [
+    entry(sessionsModule, {
+      ttlHours: opts.ttlHours ?? 24,
+      logonFailures: opts.logonFailures ?? { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 60_000 },
+      signingKey: { secret: opts.jwtSecret, dataDir: opts.dataDir },
+      logonPerAddressPerMinute: opts.logonPerAddressPerMinute ?? 20,
+      ...redis,
+    }),
+    entry(fleetModule, {}),
+    entry(shipWorkModule, { ...redis, limits: opts.shipWorkLimits }),
+    entry(linkPoliciesModule, {}),
+    entry(statusModule, { refreshMs: opts.statusRefreshMs }),
+    entry(liveModule, { ...live, ...redis }),
+    entry(playbackModule, opts.playback ?? {}),
+    entry(viewerModule, minuteMs === undefined ? {} : { minuteMs }),
+    entry(liveAudioModule, {}),
+    entry(recorderModule, { ...opts.recorder, dataDir: opts.dataDir }),
+    entry(picturesModule, { ...opts.pictures, dataDir: opts.dataDir }),
+    entry(carouselModule, opts.carousel ?? {}),
+    entry(talkModule, { ...redis, ...opts.talk }),
+    entry(ptzModule, opts.ptz ?? {}),
+    entry(budgetsModule, opts.budgets ?? {}),
+    entry(stillsModule, opts.stills ?? {}),
+  ];
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Every route registered, for tests that must cover all of them. */
-    registeredRoutes: readonly RegisteredRoute[];
-  }
-}
-
-/** Builds the shore server with every plugin and route; the caller listens (server.ts) or injects (tests). */
+/** Builds the shore server: the core, every module, the web app; the caller listens (server.ts) or injects (tests). */
 export async function buildApp(opts: AppOptions): Promise<App> {
   if (opts.dataDir) makePrivate(opts.dataDir);
   const instanceId = opts.instanceName ? `${opts.instanceName}-${randomBytes(4).toString('hex')}` : randomUUID();
@@ -130,116 +134,15 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     ajv: { customOptions: { removeAdditional: true, coerceTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const registeredRoutes: RegisteredRoute[] = [];
-  app.decorate('registeredRoutes', registeredRoutes);
-  app.addHook('onRoute', (route) => {
-    registeredRoutes.push({ method: route.method, url: route.url, schema: route.schema });
+  await app.register(corePlugin, {
+    http: { allowedOrigins: opts.allowedOrigins },
+    metricsToken: opts.metricsToken,
+    database: { databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, seedDemo: opts.seedDemo, database: opts.database },
+    jobs: { ...(opts.instanceName ? { instance: instanceId } : {}), ...opts.jobs },
+    bus: { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, stomp: opts.stomp },
+    shipLink: { liveness: opts.liveness, redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, ownershipLeaseMs: opts.ownershipLeaseMs, instanceId },
   });
-
-  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; headers?: unknown }, req, reply) => {
-    if (err instanceof ApiError) {
-      if (err.headers) reply.headers(err.headers);
-      return reply.code(err.code).send({ code: err.code, message: err.message, data: null });
-    }
-    const status = err.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      // A client's mistake: one line with the reason, no stack trace.
-      req.log.info({ statusCode: status, reason: err.message }, 'request refused');
-      // Headers the answer needs (Content-Range of a 416 from sendFile), as Fastify's own handler keeps them.
-      if (typeof err.headers === 'object' && err.headers !== null) {
-        for (const [name, value] of Object.entries(err.headers)) if (typeof value === 'string') reply.header(name, value);
-      }
-      return reply.code(status).send({ code: status, message: err.message, data: null });
-    }
-    req.log.error({ err }, 'request failed');
-    return reply.code(CODES.internal).send({ code: CODES.internal, message: MESSAGES.internal, data: null });
-  });
-
-  // Checked once here, after validation, for every route's parameters, query and body (WebSocket
-  // upgrades included): no text may hold a NUL (PostgreSQL refuses it mid-query), and no number may
-  // be Infinity or NaN (`1e309` in JSON; ajv's type coercion lets "Infinity" past integer bounds).
-  app.addHook('preHandler', async (req) => {
-    const bad = findUnusable({ params: req.params, query: req.query, body: req.body });
-    if (bad) throw new ApiError(CODES.badRequest, bad);
-  });
-
-  await app.register(securityHeadersPlugin);
-  await app.register(cookiePlugin);
-  await app.register(rateLimitPlugin);
-  await app.register(swaggerPlugin);
-  await app.register(websocketPlugin);
-  // After the WebSocket plugin: its hooks end the socket of an upgrade this one refuses.
-  await app.register(websocketOriginPlugin, { allowedOrigins: opts.allowedOrigins });
-  await app.register(metricsPlugin, { token: opts.metricsToken });
-  await app.register(databasePlugin, {
-    databaseUrl: opts.databaseUrl,
-    dataDir: opts.dataDir,
-    seedDemo: opts.seedDemo,
-    database: opts.database,
-  });
-  await app.register(sessionsPlugin, {
-    ttlHours: opts.ttlHours ?? 24,
-    logonFailures: opts.logonFailures ?? { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 60_000 },
-    signingKey: { secret: opts.jwtSecret, dataDir: opts.dataDir },
-    redisUrl: opts.redisUrl,
-    redisPrefix: opts.redisPrefix,
-  });
-  await app.register(jobsPlugin, { ...(opts.instanceName ? { instance: instanceId } : {}), ...opts.jobs });
-  await app.register(fleetPlugin);
-  await app.register(shipWorkPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, limits: opts.shipWorkLimits });
-  await app.register(linkPolicyPlugin);
-  await app.register(statusPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, refreshMs: opts.statusRefreshMs });
-  await app.register(stompPlugin, opts.stomp ?? {});
-  await app.register(agentLinkPlugin, { liveness: opts.liveness });
-  await app.register(ownershipPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, leaseMs: opts.ownershipLeaseMs, instanceId });
-  await app.register(linkStreamsPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });
-  await app.register(playbackPlugin, opts.playback ?? {});
-  await app.register(livePlugin, opts.live ?? {});
-  await app.register(remoteLivePlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });
-  await app.register(liveAudioPlugin);
-  await app.register(recorderPlugin, { ...opts.recorder, dataDir: opts.dataDir });
-  await app.register(picturesPlugin, { ...opts.pictures, dataDir: opts.dataDir });
-  await app.register(carouselPlugin, opts.carousel ?? {});
-  await app.register(talkPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, ...opts.talk });
-  await app.register(ptzPlugin, opts.ptz ?? {});
-  await app.register(budgetsPlugin, opts.budgets ?? {});
-  await app.register(stillsPlugin, opts.stills ?? {});
-  await app.register(productMetricsPlugin);
-  // Status reported to any instance reaches this instance's STOMP subscribers; a new subscriber
-  // first gets the current state.
-  app.status.onDeliver((event) => app.stomp.publish(event.destination, event.body));
-  app.stomp.setSnapshotProvider(async (destination) => [
-    ...(await app.status.snapshot(destination, await app.fleet.shipsForDestination(destination))),
-    // The shore recorder's recording status follows the ship's, so it is what a subscriber sees last.
-    ...(await app.recorder.snapshot(destination)),
-  ]);
-
-  await app.register(rootRoutes);
-  await app.register(sysRoutes, { prefix: '/api/v1/sys', logonPerAddressPerMinute: opts.logonPerAddressPerMinute ?? 20 });
-  await app.register(cctvRoutes, { prefix: '/api/v1/cctv' });
-  await app.register(recordRoutes, { prefix: '/api/v1/cctv/record' });
-  await app.register(cctvServerRoutes, { prefix: '/api/v1/cctv-server' });
-  await app.register(vodRoutes, { prefix: '/cctvv3-server/v3/vod' });
-  await app.register(pictureRoutes);
-  await app.register(carouselRoutes, { prefix: '/api/v1/cctv/carousel' });
-  await app.register(ptzRoutes, { prefix: '/api/v1/cctv/ptz' });
-  await app.register(budgetRoutes, { prefix: '/api/v1/cctv' });
-  await app.register(linkPolicyRoutes, { prefix: '/api/v1/cctv/linkPolicy' });
-  await app.register(stillRoutes, { prefix: '/api/v1/cctv/stills' });
+  for (const register of modules(opts)) await register(app);
   await app.register(webAppPlugin, { webDist: opts.webDist });
-
   return app;
-}
-
-/** Why a value cannot be used (naming its path, e.g. `query.orgId`), or null. Depth-limited. */
-function findUnusable(value: unknown, path = '', depth = 0): string | null {
-  const where = path.replace(/^(params|query|body)\.?/, '$1 ').trim() || 'input';
-  if (typeof value === 'string') return value.includes('\u0000') ? `${where} must not contain a NUL character (U+0000)` : null;
-  if (typeof value === 'number') return Number.isFinite(value) ? null : `${where} must be a finite number`;
-  if (depth > 8 || typeof value !== 'object' || value === null) return null;
-  for (const [key, item] of Object.entries(value)) {
-    const found = findUnusable(item, path ? `${path}.${key}` : key, depth + 1);
-    if (found) return found;
-  }
-  return null;
 }

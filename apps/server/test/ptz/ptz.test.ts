@@ -54,7 +54,7 @@ describe('PTZ on shore: commands to a ship agent with a synthetic PTZ camera', (
     key = await t.app.agentKeys.issue(SHIP);
     demo = (await logon(t.app, 'demo')).token;
     njzsz = (await logon(t.app, 'njzsz')).token;
-    t.app.status.onDeliver((e) => {
+    t.app.bus.store.onEvent((e) => {
       if (e.destination === dest.ptz(BRIDGE)) events.push(JSON.parse(e.body) as PtzEvent);
     });
   });

@@ -6,14 +6,13 @@ import { WebSocket } from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CODES, MESSAGES, PATHS } from '@ship-cctv/protocol';
 import { ApiError } from '../../src/core/http/envelope.ts';
-import type { AuthContext, SessionEvents, SessionService } from '../../src/modules/sessions/session-service.ts';
-import type { FleetService } from '../../src/modules/fleet/fleet-service.ts';
+import type { AuthContext, SessionEvents } from '../../src/core/http/auth.ts';
 import websocketPlugin from '../../src/core/http/websocket.ts';
 import stompPlugin from '../../src/core/bus/stomp-plugin.ts';
 import { Inbox, connected, listenStomp, observe, stompClient, subscribe } from './helpers.ts';
 
 /**
- * The plugin on a minimal app with stand-ins for the session and fleet services, to pin down the
+ * The plugin on a minimal app with stand-ins for the sessions and fleet modules, to pin down the
  * wiring: where the token comes from, how refusals read, and what ends a session's sockets.
  */
 function auth(name: string, expiresAt = Date.now() + 3_600_000): AuthContext {
@@ -71,9 +70,10 @@ beforeEach(async () => {
   app = Fastify();
   await app.register(cookie);
   await app.register(websocketPlugin);
-  app.decorate('sessions', sessions as unknown as SessionService);
-  app.decorate('fleet', fleet as unknown as FleetService);
   await app.register(stompPlugin);
+  // What the sessions and fleet modules give the endpoint when they register.
+  app.stompSignIn(sessions);
+  app.stompDefaultRule((access, destination) => fleet.canSubscribe(access, destination));
   url = await listenStomp(app, PATHS.stomp);
 });
 

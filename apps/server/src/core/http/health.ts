@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { DEFAULT_RUNTIME_CONFIG, PATHS, PRODUCT_VERSION, RuntimeConfig } from '@ship-cctv/protocol';
+import { databaseAnswers } from '../db/health.ts';
 
+/** /healthz, /readyz (the database and the cluster's status store) and the web app's runtime configuration. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/healthz',
@@ -33,11 +34,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const within = <T>(p: Promise<T>, ms: number) =>
         Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), ms).unref())]);
       const [database, statusStore] = await Promise.all([
-        within(app.database.db.execute(sql`select 1`), 2_000).then(
+        within(databaseAnswers(app.database.db), 2_000).then(
           () => 'ok' as const,
           () => 'down' as const,
         ),
-        within(app.status.ping(), 2_000).then(
+        within(app.bus.ping(), 2_000).then(
           (up) => (up ? ('ok' as const) : ('down' as const)),
           () => 'down' as const,
         ),

@@ -56,68 +56,71 @@ function sameSecret(given: string, expected: string): boolean {
  * GET /metrics in Prometheus text format (prom-client): link bytes, HTTP requests, the process's
  * own figures and the product's (metrics/product-metrics.ts, plugins/app/product-metrics.ts).
  */
-export default fp<MetricsPluginOptions>(async (app, opts) => {
-  const registry = new Registry();
-  const registers = [registry];
-  const linkBytes = new Counter({
-    name: 'shipcctv_link_bytes_total',
-    help: 'Bytes crossing a ship link, by direction and purpose.',
-    labelNames: ['ship', 'direction', 'purpose'],
-    registers,
-  });
-  // prom-client reads its counters asynchronously; the link-rate sampler reads these every second, so a copy is kept here.
-  const linkTotals = new Map<string, number>();
-  const linkKey = (ship: string, direction: string, purpose: string) => `${ship}\u0000${direction}\u0000${purpose}`;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered.', labelNames: ['method', 'route', 'status'], registers });
-  const durations = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time to answer HTTP requests.',
-    labelNames: ['method', 'route'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers,
-  });
-  registerProcessMetrics(registry);
-  const product = registerProductCounters(registry);
+export default fp<MetricsPluginOptions>(
+  async (app, opts) => {
+    const registry = new Registry();
+    const registers = [registry];
+    const linkBytes = new Counter({
+      name: 'shipcctv_link_bytes_total',
+      help: 'Bytes crossing a ship link, by direction and purpose.',
+      labelNames: ['ship', 'direction', 'purpose'],
+      registers,
+    });
+    // prom-client reads its counters asynchronously; the link-rate sampler reads these every second, so a copy is kept here.
+    const linkTotals = new Map<string, number>();
+    const linkKey = (ship: string, direction: string, purpose: string) => `${ship}\u0000${direction}\u0000${purpose}`;
+    const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered.', labelNames: ['method', 'route', 'status'], registers });
+    const durations = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time to answer HTTP requests.',
+      labelNames: ['method', 'route'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    registerProcessMetrics(registry);
+    const product = registerProductCounters(registry);
 
-  const metrics: ServerMetrics = {
-    registry,
-    product,
-    linkBytesOf(ship, direction, purpose) {
-      return linkTotals.get(linkKey(ship, direction, purpose)) ?? 0;
-    },
-    countedShips() {
-      return [...new Set([...linkTotals.keys()].map((key) => key.slice(0, key.indexOf('\u0000'))))];
-    },
-    initShip(shipId) {
-      for (const direction of ['up', 'down'] as const) {
-        for (const purpose of LINK_PURPOSES) metrics.countLink(shipId, direction, purpose, 0);
+    const metrics: ServerMetrics = {
+      registry,
+      product,
+      linkBytesOf(ship, direction, purpose) {
+        return linkTotals.get(linkKey(ship, direction, purpose)) ?? 0;
+      },
+      countedShips() {
+        return [...new Set([...linkTotals.keys()].map((key) => key.slice(0, key.indexOf('\u0000'))))];
+      },
+      initShip(shipId) {
+        for (const direction of ['up', 'down'] as const) {
+          for (const purpose of LINK_PURPOSES) metrics.countLink(shipId, direction, purpose, 0);
+        }
+      },
+      countLink(shipId, direction, purpose, bytes) {
+        linkBytes.inc({ ship: shipId, direction, purpose }, bytes);
+        const key = linkKey(shipId, direction, purpose);
+        linkTotals.set(key, (linkTotals.get(key) ?? 0) + bytes);
+      },
+    };
+    app.decorate('metrics', metrics);
+
+    app.addHook('onResponse', async (req, reply) => {
+      const route = routeLabel(req.routeOptions.url);
+      requests.inc({ method: req.method, route, status: String(reply.statusCode) });
+      durations.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+      if (route === LOGON_ROUTE && req.method === 'POST' && reply.statusCode >= 400) product.signInFailures.inc({ reason: signInFailureReason(reply.statusCode) });
+    });
+
+    app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+      if (!opts.token) {
+        return reply.code(CODES.notFound).send({ code: CODES.notFound, message: 'Metrics are not published: set METRICS_TOKEN and scrape with it as a Bearer token', data: null });
       }
-    },
-    countLink(shipId, direction, purpose, bytes) {
-      linkBytes.inc({ ship: shipId, direction, purpose }, bytes);
-      const key = linkKey(shipId, direction, purpose);
-      linkTotals.set(key, (linkTotals.get(key) ?? 0) + bytes);
-    },
-  };
-  app.decorate('metrics', metrics);
-
-  app.addHook('onResponse', async (req, reply) => {
-    const route = routeLabel(req.routeOptions.url);
-    requests.inc({ method: req.method, route, status: String(reply.statusCode) });
-    durations.observe({ method: req.method, route }, reply.elapsedTime / 1000);
-    if (route === LOGON_ROUTE && req.method === 'POST' && reply.statusCode >= 400) product.signInFailures.inc({ reason: signInFailureReason(reply.statusCode) });
-  });
-
-  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
-    if (!opts.token) {
-      return reply.code(CODES.notFound).send({ code: CODES.notFound, message: 'Metrics are not published: set METRICS_TOKEN and scrape with it as a Bearer token', data: null });
-    }
-    const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
-    if (!sameSecret(given, opts.token)) {
-      reply.header('www-authenticate', 'Bearer realm="metrics"');
-      return reply.code(CODES.unauthorized).send({ code: CODES.unauthorized, message: 'A valid metrics Bearer token is required', data: null });
-    }
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
-});
+      const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+      if (!sameSecret(given, opts.token)) {
+        reply.header('www-authenticate', 'Bearer realm="metrics"');
+        return reply.code(CODES.unauthorized).send({ code: CODES.unauthorized, message: 'A valid metrics Bearer token is required', data: null });
+      }
+      reply.type(registry.contentType);
+      return registry.metrics();
+    });
+  },
+  { name: 'core-metrics' },
+);

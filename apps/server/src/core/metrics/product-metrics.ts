@@ -2,7 +2,8 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 
 /**
  * The product's own metric families that code elsewhere counts into (the plugins that own the
- * events call them). Gauges read from the services at each scrape are in plugins/app/product-metrics.ts.
+ * events call them). Gauges read from a service at each scrape are registered by the module that
+ * owns the service (live, playback, status, the bus).
  */
 export interface ProductCounters {
   /** Each automatic change of a ship's live definition by the uplink controller. */

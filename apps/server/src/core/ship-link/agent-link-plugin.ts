@@ -24,7 +24,6 @@ export default fp<AgentLinkOptions>(
   async (app, opts) => {
     const keys = new AgentKeyService(app.database.db);
     const gateway = new AgentGateway(
-      app.status,
       (shipId) => {
         app.metrics.initShip(shipId);
         return (direction, purpose, bytes) => app.metrics.countLink(shipId, direction, purpose, bytes);
@@ -35,6 +34,11 @@ export default fp<AgentLinkOptions>(
     app.decorate('agentKeys', keys);
     app.decorate('agents', gateway);
     app.addHook('preClose', () => gateway.closeAll());
+    // Each connected ship's last uplink-queue report in /metrics; a ship that left this instance
+    // has no queue here: its series goes rather than freezing.
+    const queue = app.metrics.product.uplinkQueueMs;
+    gateway.events.on('queue', (shipId, report) => queue.set({ ship: shipId }, report.queuedMs));
+    gateway.events.on('offline', (shipId) => queue.remove({ ship: shipId }));
 
     app.get(
       PATHS.agentLink,
@@ -55,5 +59,5 @@ export default fp<AgentLinkOptions>(
       },
     );
   },
-  { name: 'agent-link', dependencies: ['status'] },
+  { name: 'agent-link', dependencies: ['core-metrics', 'core-db'] },
 );

@@ -12,11 +12,30 @@ import {
   agreedVersion,
   isAgentMessageOf,
   isBinaryKind,
+  type CameraState,
+  type LinkReport,
   routeOf,
 } from '@ship-cctv/protocol';
-import type { StatusService } from '../../modules/status/status-service.ts';
 import { AgentConnection, type LinkCounter, type LivenessOptions, SHORE_VERSIONS } from './connection.ts';
 import { LogLimiter, type LogLimiterOptions } from '../lib/log-limiter.ts';
+
+/**
+ * Where the ships' own reports go (the status module): a hello's link and cameras, later link and
+ * camera changes, and the link's end. A hello is answered only once `agentOnline` has settled.
+ */
+export interface ShipReports {
+  agentOnline(shipId: string, link: LinkReport, cameras: readonly CameraState[]): Promise<void>;
+  linkReport(shipId: string, link: LinkReport): Promise<void>;
+  cameraReport(shipId: string, camera: CameraState): Promise<void>;
+  agentOffline(shipId: string): Promise<void>;
+}
+
+const IGNORED_REPORTS: ShipReports = {
+  agentOnline: async () => undefined,
+  linkReport: async () => undefined,
+  cameraReport: async () => undefined,
+  agentOffline: async () => undefined,
+};
 
 /** Close code sent to an older connection of a ship when a newer one arrives. */
 export const CLOSE_REPLACED = 4000;
@@ -157,15 +176,21 @@ export class AgentGateway {
   readonly events = new EventEmitter<GatewayEvents>();
   /** Warnings about what a ship sent, at most a few a minute per ship (one ship cannot flood the log). */
   private readonly shipWarnings: LogLimiter;
+  private status: ShipReports = IGNORED_REPORTS;
 
   constructor(
-    private readonly status: StatusService,
     private readonly counterFor: (shipId: string) => LinkCounter,
     private readonly liveness: LivenessOptions,
     private readonly log: FastifyBaseLogger,
     warnings: LogLimiterOptions = {},
   ) {
     this.shipWarnings = new LogLimiter(log, warnings);
+  }
+
+  /** Sends the ships' reports to `reports` from now on (given once, before any agent connects). */
+  reportTo(reports: ShipReports): void {
+    if (this.status !== IGNORED_REPORTS) throw new Error("the ships' reports go to one place");
+    this.status = reports;
   }
 
   get(shipId: string): AgentConnection | undefined {

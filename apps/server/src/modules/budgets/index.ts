@@ -1,7 +1,10 @@
 import fp from 'fastify-plugin';
 import { policyLinkOf } from '@ship-cctv/protocol';
+import { LiveRequestError } from '../fleet/index.ts';
 import { BudgetService } from './budget-service.ts';
-import { LiveRequestError } from '../fleet/stream-access.ts';
+import budgetRoutes from './routes.ts';
+
+export { BudgetService } from './budget-service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,6 +24,9 @@ export interface BudgetsPluginOptions {
  * once more on close), tells operators on `/budget/{shipName}` at 80 % and 100 %, and has its say
  * on every new live view (the live service's admission rules): `lowest` narrows it to the lowest
  * definition, `stills` refuses it, `block` refuses it unless the user overrode (with a reason).
+ * Offers `app.budgets`, `app.flushBudgets` and the routes under /api/v1/cctv (databudget,
+ * statistics/dataBudget). Needs the database, metrics (the link counters), the bus, status, live,
+ * link policies and sessions.
  */
 export default fp<BudgetsPluginOptions>(
   async (app, opts) => {
@@ -28,7 +34,7 @@ export default fp<BudgetsPluginOptions>(
       db: app.database.db,
       readCounter: (ship, direction, purpose) => app.metrics.linkBytesOf(ship, direction, purpose),
       publish: (destination, body) => {
-        app.status.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'budgets: publishing failed'));
+        app.bus.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'budgets: publishing failed'));
       },
       linkBudgetPolicies: async (ships) => {
         const statuses = await app.status.shipStatuses(ships);
@@ -66,8 +72,9 @@ export default fp<BudgetsPluginOptions>(
       await flushing;
       await flush();
     });
+    await app.register(budgetRoutes, { prefix: '/api/v1/cctv' });
   },
-  { name: 'budgets', dependencies: ['agent-link', 'status', 'live', 'link-policy'] },
+  { name: 'budgets', dependencies: ['core-db', 'core-metrics', 'bus', 'status', 'live', 'link-policy', 'sessions'] },
 );
 
 declare module 'fastify' {

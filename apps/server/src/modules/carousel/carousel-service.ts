@@ -21,11 +21,11 @@ import type { Db } from '../../core/db/client.ts';
 import * as t from '../../core/db/schema.ts';
 import type { JobContext, JobRunner } from '../../core/jobs/job-runner.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
-import { chooseTemplate } from '../fleet/templates.ts';
+import { chooseTemplate } from '../fleet/index.ts';
 import { type Access, subtreeIds } from '../../core/orgs/access.ts';
-import type { FleetService } from '../fleet/fleet-service.ts';
+import type { FleetService } from '../fleet/index.ts';
 import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
-import type { StatusService } from '../status/status-service.ts';
+import type { StatusService } from '../status/index.ts';
 import { isTimeZone, pageAt, taskPosition } from './carousel-clock.ts';
 
 type CarouselRow = typeof t.carousels.$inferSelect;

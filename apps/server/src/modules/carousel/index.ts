@@ -1,6 +1,9 @@
 import fp from 'fastify-plugin';
 import { CAROUSEL_PREWARM_SECONDS } from '@ship-cctv/protocol';
 import { CarouselService } from './carousel-service.ts';
+import carouselRoutes from './routes.ts';
+
+export { CarouselService, type CarouselServiceOptions } from './carousel-service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,6 +33,8 @@ export function prewarmFromEnv(env: NodeJS.ProcessEnv): number {
  * Carousels: the service, the `carousel.run` job that publishes a running task's pages (one holder
  * across instances), who may subscribe to `/carousel/{id}`, and the cells of a carousel the viewer
  * may see as paged views (no continuous-watching limit, no linger when their page leaves).
+ * Offers `app.carousel` and the routes under /api/v1/cctv/carousel. Needs the fleet, the bus,
+ * status, jobs, live and sessions.
  */
 export default fp<CarouselPluginOptions>(
   async (app, opts) => {
@@ -39,7 +44,7 @@ export default fp<CarouselPluginOptions>(
       status: app.status,
       jobs: app.jobs.runner,
       publish: (destination, body) => {
-        app.status.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'carousel: publishing failed'));
+        app.bus.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'carousel: publishing failed'));
       },
       log: app.log.child({ module: 'carousel' }),
       secondsAllowed: opts.secondsAllowed ?? process.env.CAROUSEL_SECONDS === '1',
@@ -49,6 +54,7 @@ export default fp<CarouselPluginOptions>(
     app.decorate('carousel', service);
     app.stompSubscribeRule('carousel', (auth, d) => service.canSubscribe(auth, d.carouselId));
     app.live.exemptPagedViews((access, cameraId, on) => (on.carouselId ? service.runsCamera(access, on.carouselId, cameraId) : Promise.resolve(false)));
+    await app.register(carouselRoutes, { prefix: '/api/v1/cctv/carousel' });
   },
-  { name: 'carousel', dependencies: ['app-stomp', 'status', 'jobs', 'live'] },
+  { name: 'carousel', dependencies: ['fleet', 'bus', 'status', 'jobs', 'live', 'sessions'] },
 );

@@ -6,7 +6,6 @@ import {
   ChannelTagQuery,
   Envelope,
   ErrorEnvelope,
-  HeartbeatData,
   OrgIdParam,
   OrgIdQuery,
   OrgShipTree,
@@ -21,26 +20,15 @@ import {
 } from '@ship-cctv/protocol';
 import { ok } from '../../core/http/envelope.ts';
 import channelSearchRoutes from './channel-search-routes.ts';
-import linkBytesRoutes from '../status/link-bytes-routes.ts';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
 const security = [{ casJwt: [] }];
 
-/** /api/v1/cctv/...: every route here needs a signed-in user, applied once for the subtree. */
+/** /api/v1/cctv/...: the fleet as the user sees it; every route here needs a signed-in user, applied once for the subtree. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticate);
-  // Under the same sign-in: the link-bytes statistics and the channel search of the source tree.
-  await app.register(linkBytesRoutes);
+  // Under the same sign-in: the channel search of the source tree.
   await app.register(channelSearchRoutes);
-
-  app.get(
-    '/heartbeat',
-    { schema: { tags: ['session'], summary: 'Session heartbeat (every 60 s)', security, response: { 200: Envelope(HeartbeatData), ...errors } } },
-    async (req) => {
-      await app.sessions.heartbeat(req.auth);
-      return ok({ serverTime: Date.now(), expiresAt: req.auth.expiresAt });
-    },
-  );
 
   app.get(
     '/monitor/getOrgShipTreeUnion',

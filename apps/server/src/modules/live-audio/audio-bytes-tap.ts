@@ -1,5 +1,5 @@
 import type { InitSegment, MediaFragment } from '../../core/media/fmp4.ts';
-import type { LiveMediaTap, LiveSource } from '../live/live-source.ts';
+import type { LiveMediaTap, LiveSource } from '../live/index.ts';
 
 /**
  * Counts the sound bytes of every live stream as they arrive from the ships (the samples of each

@@ -12,7 +12,8 @@ declare module 'fastify' {
 /**
  * Live sound (spec §3 config `audio`): the ship's flag travels in `live.start` (LiveService), the
  * agent encodes sound only when it is on, and here every sound byte that arrives is counted per
- * ship — `shipcctv_live_audio_bytes_total{ship}` next to `shipcctv_link_bytes_total`.
+ * ship — `shipcctv_live_audio_bytes_total{ship}` next to `shipcctv_link_bytes_total`. Needs live
+ * (a tap on its media) and metrics.
  */
 export default fp(
   async (app) => {
@@ -28,5 +29,5 @@ export default fp(
       untap();
     });
   },
-  { name: 'live-audio', dependencies: ['live'] },
+  { name: 'live-audio', dependencies: ['live', 'core-metrics'] },
 );

@@ -1,33 +1,45 @@
 import fp from 'fastify-plugin';
-import type {} from '@fastify/websocket';
-import { CODES, COOKIES, MESSAGES, PATHS, TOKEN_HEADER } from '@ship-cctv/protocol';
-import { ApiError } from '../../core/http/envelope.ts';
+import { Gauge } from 'prom-client';
 import { LiveService, type LiveServiceOptions } from './live-service.ts';
-import { type EarlyMessage, MediaSocketExtensions } from '../viewer/media-socket-extensions.ts';
-import { PlayGate } from '../viewer/play-gate.ts';
-import { CLOSE_TOO_MANY_MESSAGES, MEDIA_SOCKET_LIMITS, ViewerSession, type WatchClock } from '../viewer/viewer-session.ts';
+import { RemoteLive } from './remote-live.ts';
+
+export {
+  type JoinTicket,
+  type LiveAdmissionNotice,
+  type LiveAdmissionRule,
+  LiveService,
+  type LiveServiceOptions,
+  type LiveTicket,
+  type PagedViewRule,
+  type StreamWants,
+} from './live-service.ts';
+export { type LiveMediaTap, LiveSource } from './live-source.ts';
+export type { LiveOrigin, LiveStreamSpec } from './live-origin.ts';
+export { DEFAULT_DEFINITION_CONTROL, type DefinitionControllerOptions } from './definition-controller.ts';
+export { RemoteLive } from './remote-live.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     live: LiveService;
-    /** Features that take a media socket of their own by its first command (talkback). */
-    mediaSocket: MediaSocketExtensions;
+    /** Live video of ships owned by other instances (only with a Redis URL). */
+    remoteLive?: RemoteLive;
   }
 }
 
-function asBuffer(data: unknown): Buffer {
-  if (Buffer.isBuffer(data)) return data;
-  if (Array.isArray(data)) return Buffer.concat(data as Buffer[]);
-  if (data instanceof ArrayBuffer) return Buffer.from(data);
-  return Buffer.from(String(data));
+export interface LivePluginOptions extends Partial<LiveServiceOptions> {
+  /** With a Redis URL, a viewer on any instance watches any ship through its owner; without, only ships connected here. */
+  redisUrl?: string | undefined;
+  redisPrefix?: string | undefined;
+  heartbeatMs?: number | undefined;
 }
 
-/** Messages a media socket may send before its session is checked. */
-const EARLY_MESSAGE_LIMIT = 10 * MEDIA_SOCKET_LIMITS.burst;
-
-export interface LivePluginOptions extends Partial<LiveServiceOptions>, Partial<WatchClock> {}
-
-/** The media socket (PATHS.media) and the live-stream service behind it. */
+/**
+ * Live video: one uplink per (camera, definition) shared by every viewer, linger, definition
+ * switches on a lagging link, and in a cluster the relay from the ship's owner. Offers `app.live`
+ * (views joined by the viewer module; taps for the recorder and live audio; admission rules for
+ * budgets; paged views for carousels), `app.remoteLive`, and the live gauges in /metrics. Needs
+ * the fleet, the ships' link and metrics.
+ */
 export default fp<LivePluginOptions>(
   async (app, opts) => {
     const live = new LiveService(app.fleet, app.agents, app.log.child({ module: 'live' }), {
@@ -37,74 +49,35 @@ export default fp<LivePluginOptions>(
       onDefinitionChange: (_shipId, direction) => app.metrics.product.definitionSwitches.inc({ direction }),
     });
     app.decorate('live', live);
-    const extensions = new MediaSocketExtensions();
-    app.decorate('mediaSocket', extensions);
-    const sessions = new Set<ViewerSession>();
-    const mediaErrors = app.metrics.product.mediaSocketErrors;
-    const clock: WatchClock = { minuteMs: opts.minuteMs ?? 60_000 };
-    const gate = new PlayGate(MEDIA_SOCKET_LIMITS.resolvingPerUser);
-    const log = app.log.child({ module: 'media-socket' });
+    app.addHook('preClose', async () => live.stopAll());
 
-    // Logout and displacement end the session's players too.
-    app.sessions.events.on('ended', ({ sessionId, reason }) => {
-      for (const s of sessions) {
-        if (s.auth.sessionId !== sessionId) continue;
-        s.sendJson({ type: 'error', code: 'unauthorized', message: reason });
-        mediaErrors.inc({ code: 'unauthorized' });
-        s.close(reason === 'displaced' ? 4402 : 4401, reason);
-      }
+    const registers = [app.metrics.registry];
+    new Gauge({
+      name: 'shipcctv_live_uplink_streams',
+      help: 'Live streams this instance has asked ships to send (one per camera and definition, lingering ones included).',
+      registers,
+      collect() {
+        this.set(live.activeStreams().length);
+      },
     });
-    app.addHook('preClose', async () => {
-      for (const s of sessions) s.close(1001, 'server shutting down');
-      live.stopAll();
+    new Gauge({
+      name: 'shipcctv_live_viewers',
+      help: "Viewers of this instance's live uplink streams.",
+      registers,
+      collect() {
+        this.set(live.activeStreams().reduce((sum, s) => sum + s.viewers, 0));
+      },
     });
 
-    app.get(PATHS.media, { websocket: true, schema: { hide: true } }, async (socket, req) => {
-      // A player sends `play` as soon as the socket opens: keep what arrives while the token is checked.
-      const early: EarlyMessage[] = [];
-      const keep = (data: unknown, isBinary: boolean) => {
-        early.push({ data: asBuffer(data), isBinary });
-        // Held until the session is checked: a player sends a play or two, a talk its first second
-        // of voice packets; far more is a flood, not a slow check.
-        if (early.length > EARLY_MESSAGE_LIMIT) socket.close(CLOSE_TOO_MANY_MESSAGES, 'too many messages');
-      };
-      socket.on('message', keep);
-      const query = req.query as { token?: unknown };
-      const header = req.headers[TOKEN_HEADER];
-      const token =
-        (typeof query.token === 'string' && query.token) || (typeof header === 'string' && header) || req.cookies[COOKIES.token] || undefined;
-      let auth;
-      try {
-        auth = await app.sessions.authenticate(token);
-      } catch (err) {
-        if (!(err instanceof ApiError)) {
-          // A database or other internal fault: the viewer gets a code and a generic text; its
-          // details (SQL, session ids) go to the log only.
-          req.log.error({ err }, 'media socket: checking the session failed');
-          socket.send(JSON.stringify({ type: 'error', code: 'internal', message: MESSAGES.internal }));
-          mediaErrors.inc({ code: 'internal' });
-          socket.close(1011, 'internal error');
-          return;
-        }
-        socket.send(JSON.stringify({ type: 'error', code: 'unauthorized', message: err.message }));
-        mediaErrors.inc({ code: 'unauthorized' });
-        socket.close(err.code === CODES.displaced ? 4402 : 4401, 'unauthorized');
-        return;
-      }
-      socket.off('message', keep);
-      // The first command says whose socket it is: a feature's (extensions) or a live player's.
-      const begin = (messages: EarlyMessage[]) => {
-        const [first, ...rest] = messages;
-        const claimed = first && extensions.ownerOf(first);
-        if (claimed) return claimed.owner(socket, auth, claimed.command, rest);
-        const session = new ViewerSession(socket, auth, live, clock, { playback: app.playback, onError: (code) => mediaErrors.inc({ code }), log, gate });
-        sessions.add(session);
-        socket.on('close', () => sessions.delete(session));
-        for (const m of messages) session.handleText(m.data.toString('utf8'));
-      };
-      if (early.length > 0) begin(early);
-      else socket.once('message', (data, isBinary) => begin([{ data: asBuffer(data), isBinary }]));
-    });
+    if (opts.redisUrl) {
+      const remote = await RemoteLive.connect(opts.redisUrl, opts.redisPrefix ?? 'shipcctv:', app.agents, app.ownership, app.log.child({ module: 'remote-live' }), {
+        heartbeatMs: opts.heartbeatMs,
+      });
+      live.useOrigin(remote.origin());
+      remote.serve(live);
+      app.decorate('remoteLive', remote);
+      app.addHook('onClose', () => remote.close());
+    }
   },
-  { name: 'live', dependencies: ['agent-link', 'app-websocket', 'playback'] },
+  { name: 'live', dependencies: ['fleet', 'ship-link', 'core-metrics'] },
 );

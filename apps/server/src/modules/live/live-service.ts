@@ -3,13 +3,13 @@ import type { LinkQueueMessage } from '@ship-cctv/protocol';
 import type { AgentGateway } from '../../core/ship-link/gateway.ts';
 import { type Lease, StreamRegistry } from '../../core/media/stream-registry.ts';
 import { type Access } from '../../core/orgs/access.ts';
-import type { FleetService } from '../fleet/fleet-service.ts';
+import type { FleetService } from '../fleet/index.ts';
 import { DEFAULT_DEFINITION_CONTROL, DefinitionController, type DefinitionControllerOptions } from './definition-controller.ts';
-import { type LiveMediaTap, type LiveViewer, LiveSource } from './live-source.ts';
+import type { MediaViewer } from '../../core/media/viewer.ts';
+import { type LiveMediaTap, LiveSource } from './live-source.ts';
 import { type LiveOrigin, type LiveStreamSpec, linkOrigin } from './live-origin.ts';
-import { resolveStreamAccess } from '../fleet/stream-access.ts';
+import { resolveStreamAccess } from '../fleet/index.ts';
 
-export { LiveRequestError } from '../fleet/stream-access.ts';
 
 export interface LiveServiceOptions {
   /** How long an unwatched uplink keeps running before the ship is told to stop (at most 10 s). */
@@ -59,7 +59,7 @@ export type JoinTicket = Pick<LiveTicket, 'key' | 'linger'> & { wants?: StreamWa
 
 interface Guest {
   ticket: JoinTicket;
-  viewer: LiveViewer;
+  viewer: MediaViewer;
   shipId: string;
   /** The lease it holds now: on its carrier, then (after a move) on its own stream. */
   current: Lease<LiveSource>;
@@ -164,7 +164,7 @@ export class LiveService {
    * sharing as a local viewer, without the access check the other instance made. No linger on
    * leaving: the other instance lingered already.
    */
-  joinFor(spec: LiveStreamSpec, viewer: LiveViewer): Lease<LiveSource> {
+  joinFor(spec: LiveStreamSpec, viewer: MediaViewer): Lease<LiveSource> {
     return this.join({ key: spec.key, linger: false, wants: wantsOf(spec), source: () => this.sourceFor(spec) }, viewer);
   }
 
@@ -197,7 +197,7 @@ export class LiveService {
    * viewer joins that uplink as its guest instead of starting a second stream of the same camera
    * and definition, and moves to a stream of its own when the carrier steps back up.
    */
-  join(ticket: JoinTicket, viewer: LiveViewer): Lease<LiveSource> {
+  join(ticket: JoinTicket, viewer: MediaViewer): Lease<LiveSource> {
     const carrier = ticket.wants && !this.registry.get(ticket.key) ? this.carrierOf(ticket.wants) : undefined;
     if (!carrier) return this.joinOwn(ticket, viewer);
     const lease = this.registry.lease(carrier, () => {
@@ -220,7 +220,7 @@ export class LiveService {
     };
   }
 
-  private joinOwn(ticket: JoinTicket, viewer: LiveViewer): Lease<LiveSource> {
+  private joinOwn(ticket: JoinTicket, viewer: MediaViewer): Lease<LiveSource> {
     let fresh: LiveSource | undefined;
     if (!this.registry.get(ticket.key)) {
       // A new stream on a degraded ship: if the ship now carries less than when it congested, all

@@ -2,9 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type AgentMessageOf, type DefinitionModel, type MediaServerMessage, type StreamState } from '@ship-cctv/protocol';
 import type { LinkStream, StreamOpener } from '../../core/ship-link/gateway.ts';
 import { RelaySplitter, type InitSegment, type MediaFragment, mimeFor } from '../../core/media/fmp4.ts';
-import { StreamHub, type StreamConsumer } from '../../core/media/stream-hub.ts';
+import { StreamHub } from '../../core/media/stream-hub.ts';
 import type { Source } from '../../core/media/stream-registry.ts';
-import { encodeSpec } from '../fleet/templates.ts';
+import type { MediaViewer } from '../../core/media/viewer.ts';
+import { encodeSpec } from '../fleet/index.ts';
 
 /**
  * Observes the media of every live source (the shore recorder; see LiveService.tapMedia). It only
@@ -17,11 +18,6 @@ export interface LiveMediaTap {
   end(source: LiveSource): void;
 }
 
-/** A viewer as a source sees it: JSON events, and the consumer the hub sends bytes to. */
-export interface LiveViewer {
-  sendJson(message: MediaServerMessage): void;
-  readonly consumer: StreamConsumer<InitSegment, MediaFragment>;
-}
 
 export interface LiveSourceDeps {
   /**
@@ -93,7 +89,7 @@ export class LagMeter {
  */
 export class LiveSource implements Source {
   readonly hub = new StreamHub<InitSegment, MediaFragment>();
-  private readonly viewers = new Set<LiveViewer>();
+  private readonly viewers = new Set<MediaViewer>();
   private splitter = new RelaySplitter();
   /** The uplink on the ship's link while one is asked for. */
   private stream: LinkStream<'live'> | undefined;
@@ -157,7 +153,7 @@ export class LiveSource implements Source {
   }
 
   /** `wantedId`: the definition this viewer asked for, when not this source's own (a guest: no "lowest definition" notice for what it asked). */
-  addViewer(viewer: LiveViewer, wantedId?: number): void {
+  addViewer(viewer: MediaViewer, wantedId?: number): void {
     this.viewers.add(viewer);
     viewer.sendJson({ type: 'status', state: this.state, ...(this.stateReason ? { reason: this.stateReason } : {}) });
     if (this.effective.id !== this.deps.requested.id && this.effective.id !== wantedId) {
@@ -168,7 +164,7 @@ export class LiveSource implements Source {
     this.hub.addConsumer(viewer.consumer);
   }
 
-  removeViewer(viewer: LiveViewer): void {
+  removeViewer(viewer: MediaViewer): void {
     this.viewers.delete(viewer);
     this.hub.removeConsumer(viewer.consumer);
   }

@@ -3,6 +3,10 @@ import fp from 'fastify-plugin';
 import { PictureFiles } from './picture-files.ts';
 import { PictureService, type PictureServiceOptions } from './picture-service.ts';
 import { EnhanceService } from './enhance/enhance-service.ts';
+import pictureRoutes from './routes.ts';
+
+export { PictureService, type PictureServiceOptions } from './picture-service.ts';
+export { EnhanceService } from './enhance/enhance-service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,7 +41,9 @@ export function pictureSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<PictureS
 /**
  * Pictures on shore: the service, the ships' outboxes (an inbox stream on each ship's link), and
  * an hourly retention sweep run once across instances. Files under DATA_DIR/pictures (without a
- * data folder: the recorder's scratch folder's sibling, removed on close).
+ * data folder: the recorder's scratch folder's sibling, removed on close). Offers `app.pictures`,
+ * `app.enhance` and the picture, task and enhancement routes under /api/v1/cctv. Needs the fleet,
+ * the ships' link, the bus, jobs, the recorder (its shared store), ship-work limits and sessions.
  */
 export default fp<PicturesPluginOptions>(
   async (app, opts) => {
@@ -52,7 +58,7 @@ export default fp<PicturesPluginOptions>(
       app.linkStreams,
       files,
       (destination, body) => {
-        app.status.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'pictures: publishing failed'));
+        app.bus.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'pictures: publishing failed'));
       },
       app.log.child({ module: 'pictures' }),
       { ...pictureSettingsFromEnv(process.env), ...settings },
@@ -63,6 +69,7 @@ export default fp<PicturesPluginOptions>(
     app.jobs.runner.register('pictures.sweep', { run: async () => ({ removed: await service.sweep() }) });
     app.jobs.schedules.add({ name: 'pictures-sweep', pattern: '17 * * * *', kind: 'pictures.sweep' });
     app.addHook('preClose', async () => service.close());
+    await app.register(pictureRoutes);
   },
-  { name: 'pictures', dependencies: ['agent-link', 'link-streams', 'status', 'jobs', 'recorder'] },
+  { name: 'pictures', dependencies: ['fleet', 'ship-link', 'bus', 'jobs', 'recorder', 'ship-work', 'sessions'] },
 );

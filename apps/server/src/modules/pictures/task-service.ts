@@ -18,7 +18,7 @@ import * as t from '../../core/db/schema.ts';
 import { badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
 import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
-import type { FleetService } from '../fleet/fleet-service.ts';
+import type { FleetService } from '../fleet/index.ts';
 
 type TaskRow = typeof t.snapshotTasks.$inferSelect;
 type ShotRow = typeof t.snapshotShots.$inferSelect;

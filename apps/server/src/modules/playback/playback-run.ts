@@ -10,8 +10,8 @@ import type {
 import type { LinkStream, OpenStreamResult } from '../../core/ship-link/gateway.ts';
 import type { LinkStreamOpener } from '../../core/ship-link/link-streams.ts';
 import { RelaySplitter, mimeFor } from '../../core/media/fmp4.ts';
-import type { LiveViewer } from '../live/live-source.ts';
-import { encodeSpec } from '../fleet/templates.ts';
+import type { MediaViewer } from '../../core/media/viewer.ts';
+import { encodeSpec } from '../fleet/index.ts';
 
 /** What one viewer asked to play back; it outlives a run (the watch limit stops a run, `continue` starts the next). */
 export interface PlaybackTicket {
@@ -49,7 +49,7 @@ export interface PlaybackRunDeps {
   /** Opens a playback stream on the ship's link (LinkStreams.openStream for the ticket's ship: here, or through its owner). */
   openStream: LinkStreamOpener<'playback'>;
   ticket: PlaybackTicket;
-  viewer: LiveViewer;
+  viewer: MediaViewer;
   /** The playback is over for good: ended, failed, or stopped. */
   onFinish(run: PlaybackRun): void;
   log: FastifyBaseLogger;

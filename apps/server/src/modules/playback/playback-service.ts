@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ShipPlaybackCommand } from '@ship-cctv/protocol';
 import type { LinkStreams } from '../../core/ship-link/link-streams.ts';
-import type { LiveViewer } from '../live/live-source.ts';
-import { resolveStreamAccess } from '../fleet/stream-access.ts';
+import type { MediaViewer } from '../../core/media/viewer.ts';
+import { resolveStreamAccess } from '../fleet/index.ts';
 import type { Access } from '../../core/orgs/access.ts';
-import type { FleetService } from '../fleet/fleet-service.ts';
+import type { FleetService } from '../fleet/index.ts';
 import { PLAYBACK_FLOW_DEFAULTS, type PlaybackFlowOptions, PlaybackRun, type PlaybackTicket } from './playback-run.ts';
 
 export interface PlaybackServiceOptions {
@@ -58,7 +58,7 @@ export class PlaybackService {
   }
 
   /** Starts sending the ticket's recording to the viewer, from `ticket.from`; `onFinish` when it is over. */
-  start(ticket: PlaybackTicket, viewer: LiveViewer, onFinish: () => void): PlaybackRun {
+  start(ticket: PlaybackTicket, viewer: MediaViewer, onFinish: () => void): PlaybackRun {
     const run = new PlaybackRun({
       openStream: (handler) => this.streams.openStream(ticket.shipId, 'playback', handler),
       ticket,

@@ -3,7 +3,7 @@ import { CODES, type RecordedSpan, VOD_MAX_SPANS, type VodQueryResult } from '@s
 import type { LinkStreams } from '../../core/ship-link/link-streams.ts';
 import { ApiError, badRequest } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
-import type { FleetService } from '../fleet/fleet-service.ts';
+import type { FleetService } from '../fleet/index.ts';
 import { SpanCache, type SpanCacheOptions, clipSpans, mergeSpans } from './span-cache.ts';
 
 export interface VodServiceOptions {

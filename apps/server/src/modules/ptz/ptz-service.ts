@@ -13,7 +13,7 @@ import {
 import type { LinkStreams } from '../../core/ship-link/link-streams.ts';
 import { ApiError } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
-import type { FleetService } from '../fleet/fleet-service.ts';
+import type { FleetService } from '../fleet/index.ts';
 
 /** The camera type (channel type, spec §3) of a camera that can be steered. */
 export const PTZ_CAMERA_TYPE = 'ptz';

@@ -8,6 +8,13 @@ import { RETENTION_JOB_KIND } from './local-retention.ts';
 import { RecordingStore } from './store.ts';
 import { SharedSegments } from './shared-segments.ts';
 import { openObjectStore, readStorageSettings, type StorageSettings } from '../../core/storage/open-store.ts';
+import recordRoutes from './routes.ts';
+
+export { RecorderService } from './recorder-service.ts';
+export { RecordingStore } from './store.ts';
+export { type RecorderSettings, readRecorderSettings } from './config.ts';
+export { SharedSegments } from './shared-segments.ts';
+export { isTimeZone } from './schedule.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,7 +36,10 @@ export interface RecorderPluginOptions {
 }
 
 /**
- * The shore recorder, listening to the live sources of this instance's agent link. Without a data
+ * The shore recorder, listening to the live sources of this instance's agent link: offers
+ * `app.recorder` and `app.recordings`, the recording status a new /mediaList subscriber gets
+ * after the ship's, the clip-sweep and retention jobs, and the routes under /api/v1/cctv/record.
+ * Needs live, the bus, jobs, sessions and metrics. Without a data
  * folder (tests on an in-memory database) its files go to a temporary folder removed on close.
  */
 export default fp<RecorderPluginOptions>(
@@ -46,7 +56,7 @@ export default fp<RecorderPluginOptions>(
       store,
       settings,
       publish: (destination, body) => {
-        app.status.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'shore recorder: publishing its status failed'));
+        app.bus.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'shore recorder: publishing its status failed'));
       },
       log: app.log.child({ module: 'recorder' }),
       jobs: app.jobs.runner,
@@ -72,12 +82,15 @@ export default fp<RecorderPluginOptions>(
     const untap = app.live.tapMedia(recorder);
     app.decorate('recorder', recorder);
     app.decorate('recordings', store);
+    // The shore recorder's recording status follows the ship's, so it is what a subscriber sees last.
+    app.stompSnapshot((destination) => recorder.snapshot(destination));
     app.addHook('onClose', async () => {
       untap();
       await recorder.close();
       await objects?.close();
       if (scratch) rmSync(scratch, { recursive: true, force: true });
     });
+    await app.register(recordRoutes, { prefix: '/api/v1/cctv/record' });
   },
-  { name: 'recorder', dependencies: ['live', 'app-stomp', 'status', 'jobs'] },
+  { name: 'recorder', dependencies: ['live', 'bus', 'status', 'jobs', 'sessions', 'core-metrics'] },
 );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DefinitionModel, type MediaListMessage, type RecordConfig, cameraSource, dest } from '@ship-cctv/protocol';
-import type { LiveMediaTap, LiveSource } from '../live/live-source.ts';
+import type { LiveMediaTap, LiveSource } from '../live/index.ts';
 import type { InitSegment, MediaFragment } from '../../core/media/fmp4.ts';
 import { CameraRecorder, type RecordingEvent } from './camera-recorder.ts';
 import type { JobRunner } from '../../core/jobs/job-runner.ts';

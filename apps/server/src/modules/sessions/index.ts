@@ -1,8 +1,14 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { COOKIES, TOKEN_HEADER } from '@ship-cctv/protocol';
-import { type AuthContext, SessionService, type SessionOptions } from './session-service.ts';
+import type { AuthContext } from '../../core/http/auth.ts';
+import { requestToken } from './request-token.ts';
+import sysRoutes, { heartbeatRoutes } from './routes.ts';
+import { SessionService, type SessionOptions } from './session-service.ts';
 import { RedisThrottleStore } from './sign-in-throttle.ts';
+
+export type { AuthContext, SessionEndReason, SessionEvents } from '../../core/http/auth.ts';
+export { SessionService, type SessionOptions } from './session-service.ts';
+export { requestToken } from './request-token.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,15 +25,16 @@ export interface SessionsPluginOptions extends SessionOptions {
   /** With Redis, every instance counts sign-in failures together and a restart forgets none. */
   redisUrl?: string | undefined;
   redisPrefix?: string | undefined;
+  /** Sign-in attempts per address per minute. */
+  logonPerAddressPerMinute: number;
 }
 
-/** The session token of a request: the cas-jwt header, else the newOrgToken cookie. */
-export function requestToken(req: FastifyRequest): string | undefined {
-  const header = req.headers[TOKEN_HEADER];
-  const fromHeader = Array.isArray(header) ? header[0] : header;
-  return fromHeader || req.cookies[COOKIES.token] || undefined;
-}
-
+/**
+ * Sessions: sign-in, logout, displacement, token checks.
+ * Offers `app.sessions`, `app.authenticate` (the onRequest hook of every signed-in route, setting
+ * `req.auth`), the sign-in of STOMP connections, and the routes under /api/v1/sys and
+ * /api/v1/cctv/heartbeat. Needs the database, cookies and the bus.
+ */
 export default fp<SessionsPluginOptions>(
   async (app, opts) => {
     const throttleStore = opts.redisUrl
@@ -42,6 +49,10 @@ export default fp<SessionsPluginOptions>(
       // A copy per request: simultaneous requests with one token share one lookup.
       req.auth = { ...(await service.authenticate(requestToken(req))) };
     });
+    app.stompSignIn(service);
+
+    await app.register(sysRoutes, { prefix: '/api/v1/sys', logonPerAddressPerMinute: opts.logonPerAddressPerMinute });
+    await app.register(heartbeatRoutes, { prefix: '/api/v1/cctv' });
   },
-  { dependencies: ['@fastify/cookie'] },
+  { name: 'sessions', dependencies: ['core-db', '@fastify/cookie', 'bus'] },
 );

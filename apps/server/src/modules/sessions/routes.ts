@@ -4,6 +4,7 @@ import {
   COOKIES,
   Envelope,
   ErrorEnvelope,
+  HeartbeatData,
   LogonBody,
   LogonData,
   TOKEN_HEADER,
@@ -12,7 +13,7 @@ import {
   ValidUserQuery,
 } from '@ship-cctv/protocol';
 import { forbidden, notFound, ok } from '../../core/http/envelope.ts';
-import { requestToken } from './index.ts';
+import { requestToken } from './request-token.ts';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };
 const security = [{ casJwt: [] }];
@@ -99,6 +100,21 @@ const routes: FastifyPluginAsyncTypebox<SysRoutesOptions> = async (app, opts) =>
     async (req) => {
       const ctx = await app.sessions.authenticate(req.query.token ?? requestToken(req));
       return ok(ctx.user);
+    },
+  );
+};
+
+/** /api/v1/cctv/heartbeat: a signed-in page's heartbeat (every 60 s). */
+const heartbeatErrors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
+
+export const heartbeatRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  app.get(
+    '/heartbeat',
+    { schema: { tags: ['session'], summary: 'Session heartbeat (every 60 s)', security, response: { 200: Envelope(HeartbeatData), ...heartbeatErrors } } },
+    async (req) => {
+      await app.sessions.heartbeat(req.auth);
+      return ok({ serverTime: Date.now(), expiresAt: req.auth.expiresAt });
     },
   );
 };

@@ -7,15 +7,10 @@ import type { Db } from '../../core/db/client.ts';
 import { sessions, users } from '../../core/db/schema.ts';
 import { ApiError } from '../../core/http/envelope.ts';
 import { hashPassword, verifyPassword } from '../../core/lib/passwords.ts';
+import type { AuthContext, SessionEvents } from '../../core/http/auth.ts';
 import { type Access, loadAccess } from '../../core/orgs/access.ts';
 import { type FailureLimits, MemoryThrottleStore, SignInThrottle, type ThrottleStore } from './sign-in-throttle.ts';
 import { loadSigningKey, type SigningKeySource } from './signing-key.ts';
-
-export interface AuthContext extends Access {
-  sessionId: string;
-  user: UserInfo;
-  expiresAt: number;
-}
 
 export interface SessionOptions {
   ttlHours: number;
@@ -26,10 +21,7 @@ export interface SessionOptions {
   signingKey?: SigningKeySource | undefined;
 }
 
-export type SessionEndReason = 'logout' | 'displaced';
-export interface SessionEvents {
-  ended: [{ sessionId: string; userId: string; reason: SessionEndReason }];
-}
+export type { AuthContext, SessionEndReason, SessionEvents } from '../../core/http/auth.ts';
 
 const ISSUER = 'ship-cctv';
 

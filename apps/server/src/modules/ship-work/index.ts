@@ -10,6 +10,8 @@ import {
   type ShipWorkLimits,
 } from './ship-work-limits.ts';
 
+export { DEFAULT_SHIP_WORK_LIMITS, type ShipWorkKind, type ShipWorkLimit, type ShipWorkLimits } from './ship-work-limits.ts';
+
 export interface ShipWork {
   /** Runs `work` for a ship the user may see (403 otherwise), within the user's and the ship's limits (429 otherwise). */
   forShip<T>(access: Access, kind: ShipWorkKind, shipId: string, work: () => Promise<T>): Promise<T>;
@@ -31,6 +33,11 @@ export interface ShipWorkPluginOptions {
   limits?: Partial<Record<ShipWorkKind, Partial<ShipWorkLimit>>> | undefined;
 }
 
+/**
+ * Limits on requests that make a ship send or work (snapshots, ship queries, PTZ, stills): a token
+ * bucket per user and per ship, shared through Redis when there is one, and a cap on one ship's
+ * requests in flight here. Offers `app.shipWork`. Needs the fleet (the user's access to the ship).
+ */
 export default fp<ShipWorkPluginOptions>(
   async (app, opts) => {
     const limits = Object.fromEntries(
@@ -56,5 +63,5 @@ export default fp<ShipWorkPluginOptions>(
       },
     } satisfies ShipWork);
   },
-  { name: 'ship-work' },
+  { name: 'ship-work', dependencies: ['fleet'] },
 );

@@ -16,10 +16,11 @@ export interface LinkBytesRouteOptions {
 
 /**
  * GET /statistics/linkBytes/{orgId}: what the ships' satellite links carried, per ship, direction
- * and purpose, since the server started, with the rate over the last seconds. Registered under
- * the signed-in /api/v1/cctv subtree.
+ * and purpose, since the server started, with the rate over the last seconds. Under /api/v1/cctv,
+ * for signed-in users.
  */
 const routes: FastifyPluginAsyncTypebox<LinkBytesRouteOptions> = async (app, opts) => {
+  app.addHook('onRequest', app.authenticate);
   const since = Date.now();
   const sampler = new LinkRateSampler((ship, direction, purpose) => app.metrics.linkBytesOf(ship, direction, purpose), {
     windowMs: opts.rateWindowMs ?? 10_000,

@@ -11,7 +11,7 @@ import {
 } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
 import * as t from '../../core/db/schema.ts';
-import type { ShipState, StatusBackend, StatusEvent, StoredCameraState } from './backend.ts';
+import type { ShipState, StatusBackend, StoredCameraState } from '../../core/bus/index.ts';
 
 interface ShipDirectoryEntry {
   id: string;
@@ -58,7 +58,6 @@ export class StatusService {
   /** Ships whose agent is connected to this instance. */
   private readonly local = new Set<string>();
   private readonly timer: NodeJS.Timeout;
-  private deliver: (event: StatusEvent) => void = () => undefined;
 
   /** What this instance last wrote for each ship whose agent it holds, written again on every refresh. */
   private readonly written = new Map<string, { ship?: ShipState; cameras: Map<string, StoredCameraState> }>();
@@ -68,14 +67,8 @@ export class StatusService {
     private readonly backend: StatusBackend,
     refreshMs = REFRESH_MS,
   ) {
-    backend.onEvent((event) => this.deliver(event));
     this.timer = setInterval(() => void this.refreshLocal(), refreshMs);
     this.timer.unref();
-  }
-
-  /** Where published status goes on this instance (the STOMP server). */
-  onDeliver(fn: (event: StatusEvent) => void): void {
-    this.deliver = fn;
   }
 
   async agentOnline(shipId: string, link: LinkReport, cameras: readonly CameraState[]): Promise<void> {
@@ -161,22 +154,9 @@ export class StatusService {
     return out;
   }
 
-  /**
-   * Publishes a status message another part of the server made (the shore recorder's) the same way
-   * as the fleet's own: through the backend, so subscribers on every instance get it.
-   */
-  publish(destination: string, body: string): Promise<void> {
-    return this.backend.publish({ destination, body });
-  }
-
-  /** Whether the status store answers (readiness). */
-  ping(): Promise<boolean> {
-    return this.backend.ping();
-  }
-
-  async close(): Promise<void> {
+  /** Stops writing this instance's ships again (the bus closes the store). */
+  close(): void {
     clearInterval(this.timer);
-    await this.backend.close();
   }
 
   private async setShip(ship: ShipDirectoryEntry, state: Omit<ShipState, 'updatedAt'>): Promise<void> {

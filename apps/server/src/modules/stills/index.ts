@@ -1,5 +1,8 @@
 import fp from 'fastify-plugin';
 import { StillService, type StillServiceDeps } from './still-service.ts';
+import stillRoutes from './routes.ts';
+
+export { StillService } from './still-service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,7 +13,11 @@ declare module 'fastify' {
 
 export type StillsPluginOptions = Pick<StillServiceDeps, 'now' | 'timing'>;
 
-/** Stills mode (issue 19 item 3) on the pictures path: snapshots taken once per period per camera. */
+/**
+ * Stills mode on the pictures path: snapshots taken once per period per camera while a cell shows
+ * stills. Offers `app.stills` and POST /api/v1/cctv/stills/…. Needs the fleet, pictures, link
+ * policies, status, budgets, ship-work limits and sessions.
+ */
 export default fp<StillsPluginOptions>(
   async (app, opts) => {
     app.decorate(
@@ -26,6 +33,7 @@ export default fp<StillsPluginOptions>(
         ...opts,
       }),
     );
+    await app.register(stillRoutes, { prefix: '/api/v1/cctv/stills' });
   },
-  { name: 'stills', dependencies: ['pictures', 'link-policy', 'status', 'budgets'] },
+  { name: 'stills', dependencies: ['fleet', 'pictures', 'link-policy', 'status', 'budgets', 'ship-work', 'sessions'] },
 );

@@ -5,11 +5,11 @@ import { CODES, LIMITS, policyLinkOf, type StillAnswer, type StillTakeState } fr
 import type { Db } from '../../core/db/client.ts';
 import * as t from '../../core/db/schema.ts';
 import { ApiError } from '../../core/http/envelope.ts';
-import type { LinkPolicyService } from '../link-policies/link-policy-service.ts';
-import type { PictureService } from '../pictures/picture-service.ts';
+import type { LinkPolicyService } from '../link-policies/index.ts';
+import type { PictureService } from '../pictures/index.ts';
 import type { Access } from '../../core/orgs/access.ts';
-import type { FleetService } from '../fleet/fleet-service.ts';
-import type { StatusService } from '../status/status-service.ts';
+import type { FleetService } from '../fleet/index.ts';
+import type { StatusService } from '../status/index.ts';
 import { STILL_TIMING, type StillTiming, type TakeRecord, onItsWay, stillDue } from './still-rules.ts';
 
 type StillRow = typeof t.cameraStills.$inferSelect;

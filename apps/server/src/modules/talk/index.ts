@@ -37,7 +37,8 @@ export function talkMaxSecondsFromEnv(env: NodeJS.ProcessEnv): number {
 
 /**
  * Talkback: a media socket whose first command is `talk.start` is a talk (the media socket's
- * extension point, live/media-socket-extensions.ts), authenticated like every media socket.
+ * extension point, the viewer module's `app.mediaSocket`), authenticated like every media socket.
+ * Offers `app.talk` and `app.talkOccupancy`. Needs the fleet, the viewer, sessions and link streams.
  */
 export default fp<TalkPluginOptions>(
   async (app, opts) => {
@@ -67,5 +68,5 @@ export default fp<TalkPluginOptions>(
       service.stopAll();
     });
   },
-  { name: 'talk', dependencies: ['live', 'link-streams'] },
+  { name: 'talk', dependencies: ['fleet', 'viewer', 'sessions', 'ship-link'] },
 );

@@ -4,8 +4,8 @@ import { CODES, type TalkEndReason, type TalkErrorCode, type TalkFormat } from '
 import type { LinkStream } from '../../core/ship-link/gateway.ts';
 import type { LinkStreams } from '../../core/ship-link/link-streams.ts';
 import { ApiError } from '../../core/http/envelope.ts';
-import type { FleetService } from '../fleet/fleet-service.ts';
-import type { AuthContext } from '../sessions/session-service.ts';
+import type { FleetService } from '../fleet/index.ts';
+import type { AuthContext } from '../../core/http/auth.ts';
 import type { TalkHolder, TalkOccupancy } from './talk-occupancy.ts';
 
 export interface TalkServiceOptions {

@@ -3,8 +3,8 @@ import type { WebSocket } from 'ws';
 import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { TalkEndReason, TalkErrorCode, TalkServerMessage } from '@ship-cctv/protocol';
-import type { EarlyMessage } from '../viewer/media-socket-extensions.ts';
-import type { AuthContext } from '../sessions/session-service.ts';
+import type { EarlyMessage } from '../viewer/index.ts';
+import type { AuthContext } from '../../core/http/auth.ts';
 import type { ActiveTalk, TalkService } from './talk-service.ts';
 
 const StartCommand = Compile(

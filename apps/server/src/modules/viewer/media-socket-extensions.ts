@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { AuthContext } from '../sessions/session-service.ts';
+import type { AuthContext } from '../../core/http/auth.ts';
 
 /** A message that arrived on a media socket before its owner took it. */
 export interface EarlyMessage {

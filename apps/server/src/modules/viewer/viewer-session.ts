@@ -11,13 +11,13 @@ import {
   type ShipPlaybackCommand,
 } from '@ship-cctv/protocol';
 import { ApiError } from '../../core/http/envelope.ts';
-import type { AuthContext } from '../sessions/session-service.ts';
-import { checkPlaybackCommand, type PlaybackCommand } from '../playback/commands.ts';
-import type { PlaybackService } from '../playback/playback-service.ts';
+import type { AuthContext } from '../../core/http/auth.ts';
 import type { Lease } from '../../core/media/stream-registry.ts';
+import type { MediaViewer } from '../../core/media/viewer.ts';
 import { TokenBucket } from '../../core/lib/token-bucket.ts';
-import type { LiveSource, LiveViewer } from '../live/live-source.ts';
-import { LiveRequestError, type LiveService, type LiveTicket } from '../live/live-service.ts';
+import { LiveRequestError } from '../fleet/index.ts';
+import type { LiveService, LiveSource, LiveTicket } from '../live/index.ts';
+import { type PlaybackCommand, type PlaybackService, checkPlaybackCommand } from '../playback/index.ts';
 import { PlayGate } from './play-gate.ts';
 
 /** Control characters (NUL included): no id in a socket message may hold one. */
@@ -98,7 +98,7 @@ interface Joined {
  * the viewer asks to continue. The same socket carries ship-end playback (`mode: "shipPlayback"`
  * and its pause/resume/seek/speed controls), under the same limit.
  */
-export class ViewerSession implements LiveViewer {
+export class ViewerSession implements MediaViewer {
   readonly consumer;
   private watch: Watch | undefined;
   private joined: Joined | undefined;

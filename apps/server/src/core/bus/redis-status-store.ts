@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { ShipState, StatusBackend, StatusEvent, StoredCameraState } from './backend.ts';
+import type { ShipState, StatusBackend, StatusEvent, StoredCameraState } from './status-store.ts';
 
 /** Entries expire unless the instance holding the ship's agent refreshes them: a dead instance's ships read OFFLINE. */
 const TTL_MS = 30_000;
