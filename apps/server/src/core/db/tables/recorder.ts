@@ -1,0 +1,72 @@
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { cameras, ships } from './fleet.ts';
+
+// The shore recorder (the recorder module).
+
+// ---------------------------------------------------------------------------------------------
+// Shore recorder (see modules/recorder/): what crossed the link while somebody watched live and a
+// recording configuration of the channel was active. Times are epoch milliseconds.
+
+/** A recording configuration of one camera: continuous, or daily windows (minutes after midnight in its time zone). */
+export const recordConfigs = pgTable(
+  'record_configs',
+  {
+    id: text('id').primaryKey(),
+    cameraId: text('camera_id')
+      .notNull()
+      .references(() => cameras.id, { onDelete: 'cascade' }),
+    /** "continuous" or "scheduled". */
+    mode: text('mode').notNull(),
+    schedule: jsonb('schedule').$type<{ from: number; to: number }[]>().notNull().default([]),
+    /** IANA time zone the windows are read in. */
+    timeZone: text('time_zone').notNull().default('UTC'),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('record_configs_camera_idx').on(t.cameraId)],
+);
+
+/**
+ * One recording: a continuous run of segments of one camera at one definition. `open` while the
+ * recorder still appends to it; start/end/bytes/segments follow its indexed segments.
+ */
+export const recordings = pgTable(
+  'recordings',
+  {
+    id: text('id').primaryKey(),
+    cameraId: text('camera_id')
+      .notNull()
+      .references(() => cameras.id, { onDelete: 'cascade' }),
+    shipId: text('ship_id')
+      .notNull()
+      .references(() => ships.id, { onDelete: 'cascade' }),
+    /** The configuration that made it (kept as a plain id: the configuration may be deleted later). */
+    recordConfigId: text('record_config_id').notNull(),
+    templateId: integer('template_id').notNull(),
+    startMs: bigint('start_ms', { mode: 'number' }).notNull(),
+    endMs: bigint('end_ms', { mode: 'number' }).notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    segments: integer('segments').notNull().default(0),
+    open: boolean('open').notNull().default(true),
+  },
+  (t) => [index('recordings_camera_start_idx').on(t.cameraId, t.startMs), index('recordings_ship_idx').on(t.shipId)],
+);
+
+/** A self-contained fMP4 file (init + fragments) of a recording, indexed only once it is complete on disk. */
+export const recordingSegments = pgTable(
+  'recording_segments',
+  {
+    id: text('id').primaryKey(),
+    recordingId: text('recording_id')
+      .notNull()
+      .references(() => recordings.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    startMs: bigint('start_ms', { mode: 'number' }).notNull(),
+    endMs: bigint('end_ms', { mode: 'number' }).notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    /** Path under the recordings folder. */
+    file: text('file').notNull(),
+    mime: text('mime').notNull(),
+  },
+  (t) => [index('recording_segments_recording_idx').on(t.recordingId, t.startMs), index('recording_segments_start_idx').on(t.startMs)],
+);
