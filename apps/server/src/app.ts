@@ -6,7 +6,7 @@ import type { StompPluginOptions } from './core/bus/index.ts';
 import type { DatabasePluginOptions } from './core/db/plugin.ts';
 import type { JobsPluginOptions } from './core/jobs/plugin.ts';
 import { redactingLogger } from './core/http/log-redaction.ts';
-import type { AgentLinkOptions } from './core/ship-link/agent-link-plugin.ts';
+import type { AgentLinkOptions } from './core/ship-link/index.ts';
 import { makePrivate } from './core/storage/private-files.ts';
 import budgetsModule, { type BudgetsPluginOptions } from './modules/budgets/index.ts';
 import carouselModule, { type CarouselPluginOptions } from './modules/carousel/index.ts';

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/core/db/client.ts';
 import { type JobContext, JobRunner } from '../../src/core/jobs/job-runner.ts';
-import { JobStore, OwnerLimitError } from '../../src/core/jobs/job-store.ts';
+import { JobStore, OwnerLimitError } from '../../src/core/jobs/repo.ts';
 import { Schedules } from '../../src/core/jobs/schedules.ts';
 import { type DatabaseKind, freshDatabase } from '../helpers/database.ts';
 

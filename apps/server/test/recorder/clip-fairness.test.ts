@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { JobRunner } from '../../src/core/jobs/job-runner.ts';
-import { JobStore } from '../../src/core/jobs/job-store.ts';
+import { JobStore } from '../../src/core/jobs/repo.ts';
 import { ClipLimitError, ClipService } from '../../src/modules/recorder/clip.ts';
 import { type DatabaseKind, freshDatabase } from '../helpers/database.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { backoffMs, isTransientStorageError } from '../storage/transient.ts';
-import { type JobRow, type JobStore, type NewJob } from './job-store.ts';
+import { type JobRow, type JobStore, type NewJob } from './repo.ts';
 
 /** How long a stopping runner waits for its running jobs to be given back to the queue. */
 const GIVE_BACK_WAIT_MS = 2_000;

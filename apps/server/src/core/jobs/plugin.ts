@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { JobRunner, type JobRunnerOptions } from './job-runner.ts';
-import { JobStore } from './job-store.ts';
+import { JobStore } from './repo.ts';
 import { Schedules } from './schedules.ts';
 
 declare module 'fastify' {

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { memberships, organizations } from '../db/schema.ts';
 import { forbidden, notFound } from '../http/envelope.ts';
+import { type OrganizationRow, allOrganizations, membershipsOf, organizationRow } from './repo.ts';
 
 export interface OrgRow {
   id: string;
@@ -49,25 +48,15 @@ export interface Access {
 }
 
 export async function loadAccess(db: Db, userId: string): Promise<Access> {
-  const [member, all] = await Promise.all([
-    db.select({ orgId: memberships.orgId, role: memberships.role }).from(memberships).where(eq(memberships.userId, userId)),
-    db
-      .select({
-        id: organizations.id,
-        name: organizations.name,
-        displayName: organizations.displayName,
-        parentId: organizations.parentId,
-      })
-      .from(organizations),
-  ]);
+  const [member, all] = await Promise.all([membershipsOf(db, userId), allOrganizations(db)]);
   const memberOrgIds = member.map((m) => m.orgId).sort();
   const role = member.some((m) => m.role === 'manager') ? 'manager' : 'operator';
   return { userId, memberOrgIds, visibleOrgIds: subtreeIds(all, memberOrgIds), role };
 }
 
 /** Throws 404 for an organisation that does not exist and 403 for one outside the user's. */
-export async function requireOrg(db: Db, access: Access, orgId: string): Promise<OrgRow & { row: typeof organizations.$inferSelect }> {
-  const [row] = await db.select().from(organizations).where(eq(organizations.id, orgId));
+export async function requireOrg(db: Db, access: Access, orgId: string): Promise<OrgRow & { row: OrganizationRow }> {
+  const row = await organizationRow(db, orgId);
   if (!row) throw notFound('Organisation');
   if (!access.visibleOrgIds.has(row.id)) throw forbidden();
   return { id: row.id, name: row.name, displayName: row.displayName, parentId: row.parentId, row };

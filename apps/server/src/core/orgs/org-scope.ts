@@ -1,7 +1,6 @@
-import { inArray, asc } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import * as t from '../db/schema.ts';
 import { type Access, requireOrg, subtreeIds } from './access.ts';
+import { allOrganizations, shipsOfOrganizations } from './repo.ts';
 
 /**
  * An organisation and its sub-organisations, as far as the user may see them: 404 for an unknown
@@ -9,9 +8,7 @@ import { type Access, requireOrg, subtreeIds } from './access.ts';
  */
 export async function visibleSubtreeOrgIds(db: Db, access: Access, orgId: string): Promise<string[]> {
   await requireOrg(db, access, orgId);
-  const all = await db
-    .select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId })
-    .from(t.organizations);
+  const all = await allOrganizations(db);
   return [...subtreeIds(all, [orgId])].filter((id) => access.visibleOrgIds.has(id));
 }
 
@@ -19,9 +16,5 @@ export async function visibleSubtreeOrgIds(db: Db, access: Access, orgId: string
 export async function visibleSubtreeShips(db: Db, access: Access, orgId: string): Promise<{ id: string; name: string }[]> {
   const orgIds = await visibleSubtreeOrgIds(db, access, orgId);
   if (orgIds.length === 0) return [];
-  return db
-    .select({ id: t.ships.id, name: t.ships.name })
-    .from(t.ships)
-    .where(inArray(t.ships.orgId, orgIds))
-    .orderBy(asc(t.ships.sort), asc(t.ships.id));
+  return shipsOfOrganizations(db, orgIds);
 }

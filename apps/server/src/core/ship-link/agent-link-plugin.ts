@@ -3,7 +3,7 @@ import type {} from '@fastify/websocket';
 import { AGENT_HEADERS, CODES, PATHS } from '@ship-cctv/protocol';
 import { AgentGateway } from './gateway.ts';
 import type { LivenessOptions } from './connection.ts';
-import { AgentKeyService } from './agent-keys.ts';
+import { AgentKeyService } from './repo.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -7,7 +7,8 @@ export type { AgentGateway, Dropped, GatewayEvents, LinkStream, OpenStreamResult
 export type { LinkStreamOpener, LinkStreams, LinkStreamsEvents } from './link-streams.ts';
 export type { OwnershipEvents, ShipOwner, ShipOwnership } from './ownership.ts';
 export type { LivenessOptions } from './connection.ts';
-export { AgentKeyService } from './agent-keys.ts';
+export type { AgentLinkOptions } from './agent-link-plugin.ts';
+export { AgentKeyService } from './repo.ts';
 export { CLOSE_OWNED_ELSEWHERE } from './ship-claims.ts';
 
 export interface ShipLinkOptions extends AgentLinkOptions {

@@ -25,6 +25,8 @@ export function purposeUse(cap: PurposeCap | undefined, dayBytes: number, monthB
 
 export type Usage = Record<BudgetPurpose, { day: number; month: number }>;
 
+export const emptyUsage = (): Usage => ({ live: { day: 0, month: 0 }, playback: { day: 0, month: 0 }, pictures: { day: 0, month: 0 } });
+
 export function useOf(caps: BudgetCaps | undefined, usage: Usage): Record<BudgetPurpose, PurposeUse> {
   return {
     live: purposeUse(caps?.live, usage.live.day, usage.live.month),

@@ -1,4 +1,3 @@
-import { and, desc, eq, gt, inArray } from 'drizzle-orm';
 import {
   type BudgetNoticeMessage,
   type BudgetOverride,
@@ -16,17 +15,14 @@ import {
   dest,
 } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
-import * as t from '../../core/db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
-import { type Access, ancestorIds, subtreeIds } from '../../core/orgs/access.ts';
+import { type Access, type OrgRow, ancestorIds, subtreeIds } from '../../core/orgs/access.ts';
 import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
-import { crossings, liveState, useOf } from './budget-arithmetic.ts';
+import { allOrganizations, managedOrgIds, organizationRow } from '../../core/orgs/repo.ts';
+import { crossings, emptyUsage, liveState, useOf } from './budget-arithmetic.ts';
+import { BudgetRepo, type BudgetShip as ShipRow, type SettingRow, UsageStore } from './repo.ts';
 import { endOfShipDay, shipPeriod } from './ship-calendar.ts';
 import { type LinkCounterReader, UsageRecorder } from './usage-recorder.ts';
-import { UsageStore, emptyUsage } from './usage-store.ts';
-
-type SettingRow = typeof t.dataBudgets.$inferSelect;
-type ShipRow = Pick<typeof t.ships.$inferSelect, 'id' | 'name' | 'orgId' | 'timeZone'>;
 type Effective = { setting: SettingRow | undefined; source: ShipBudgetUse['source'] };
 type LinkBudgetPolicy = { linkType: PolicyLink; policy: BudgetPolicy };
 
@@ -62,11 +58,13 @@ const toSetting = (r: SettingRow): DataBudgetSetting => ({
  */
 export class BudgetService {
   readonly usage: UsageStore;
+  private readonly repo: BudgetRepo;
   private readonly recorder: UsageRecorder;
   private readonly now: () => number;
 
   constructor(private readonly opts: BudgetServiceOptions) {
     this.usage = new UsageStore(opts.db);
+    this.repo = new BudgetRepo(opts.db);
     this.recorder = new UsageRecorder(opts.readCounter);
     this.now = opts.now ?? Date.now;
   }
@@ -75,21 +73,17 @@ export class BudgetService {
     return this.opts.db;
   }
 
-  private allOrgs() {
-    return this.db.select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId }).from(t.organizations);
+  private allOrgs(): Promise<OrgRow[]> {
+    return allOrganizations(this.db);
   }
 
   /** Whether the user manages the organisation (a manager of it or of one above it). */
   async canManage(access: Access, orgId: string): Promise<boolean> {
-    const managed = await this.db
-      .select({ orgId: t.memberships.orgId })
-      .from(t.memberships)
-      .where(and(eq(t.memberships.userId, access.userId), eq(t.memberships.role, 'manager')));
-    return subtreeIds(await this.allOrgs(), managed.map((m) => m.orgId)).has(orgId);
+    return subtreeIds(await this.allOrgs(), await managedOrgIds(this.db, access.userId)).has(orgId);
   }
 
   private async requireShip(access: Access, shipId: string): Promise<ShipRow> {
-    const [ship] = await this.db.select({ id: t.ships.id, name: t.ships.name, orgId: t.ships.orgId, timeZone: t.ships.timeZone }).from(t.ships).where(eq(t.ships.id, shipId));
+    const ship = (await this.repo.shipsById([shipId])).get(shipId);
     // An unknown ship answers as another organisation's: ship ids outside the user's stay unknown.
     if (!ship || !access.visibleOrgIds.has(ship.orgId)) throw forbidden();
     return ship;
@@ -105,7 +99,7 @@ export class BudgetService {
     const orgs = await this.allOrgs();
     const chains = new Map(ships.map((ship) => [ship.id, ancestorIds(orgs, ship.orgId)]));
     const orgIds = [...new Set([...chains.values()].flat())];
-    const rows = orgIds.length ? await this.db.select().from(t.dataBudgets).where(inArray(t.dataBudgets.orgId, orgIds)) : [];
+    const rows = await this.repo.settingsOf(orgIds);
     const own = new Map(rows.filter((r) => r.shipId !== '').map((r) => [r.shipId, r]));
     const orgDefault = new Map(rows.filter((r) => r.shipId === '').map((r) => [r.orgId, r]));
     const out = new Map<string, Effective>();
@@ -119,13 +113,7 @@ export class BudgetService {
   }
 
   private async activeOverride(userId: string, shipId: string, at: number): Promise<number | undefined> {
-    const [row] = await this.db
-      .select({ validUntil: t.budgetOverrides.validUntil })
-      .from(t.budgetOverrides)
-      .where(and(eq(t.budgetOverrides.shipId, shipId), eq(t.budgetOverrides.userId, userId), gt(t.budgetOverrides.validUntil, new Date(at))))
-      .orderBy(desc(t.budgetOverrides.validUntil))
-      .limit(1);
-    return row?.validUntil.getTime();
+    return (await this.repo.activeOverrideUntil(userId, shipId, new Date(at)))?.getTime();
   }
 
   private async shipUse(ship: ShipRow, userId: string | undefined): Promise<ShipBudgetUse> {
@@ -196,12 +184,10 @@ export class BudgetService {
   /** The budgets and use of an organisation's ships (and its sub-organisations') the user sees. */
   async statistics(access: Access, orgId: string, onlyShips?: readonly string[]): Promise<DataBudgetStatistics> {
     const orgIds = await visibleSubtreeOrgIds(this.db, access, orgId);
-    let ships: ShipRow[] = orgIds.length
-      ? await this.db.select({ id: t.ships.id, name: t.ships.name, orgId: t.ships.orgId, timeZone: t.ships.timeZone }).from(t.ships).where(inArray(t.ships.orgId, orgIds)).orderBy(t.ships.sort, t.ships.id)
-      : [];
+    let ships: ShipRow[] = await this.repo.shipsOfOrganizations(orgIds);
     if (onlyShips) ships = ships.filter((s) => onlyShips.includes(s.id));
     const chain = ancestorIds(await this.allOrgs(), orgId);
-    const defaults = (await this.db.select().from(t.dataBudgets).where(and(inArray(t.dataBudgets.orgId, chain), eq(t.dataBudgets.shipId, ''))))
+    const defaults = (await this.repo.defaultsOf(chain))
       .sort((a, b) => chain.indexOf(a.orgId) - chain.indexOf(b.orgId))
       .filter((r) => access.visibleOrgIds.has(r.orgId))
       .map(toSetting);
@@ -211,13 +197,13 @@ export class BudgetService {
   /** A ship's own setting (if any), for the editor. */
   async shipSetting(access: Access, shipId: string): Promise<DataBudgetSetting | null> {
     const ship = await this.requireShip(access, shipId);
-    const [row] = await this.db.select().from(t.dataBudgets).where(and(eq(t.dataBudgets.orgId, ship.orgId), eq(t.dataBudgets.shipId, ship.id)));
+    const row = await this.repo.setting(ship.orgId, ship.id);
     return row ? toSetting(row) : null;
   }
 
   /** Where a setting is kept: the organisation's default, or a ship of it (checked: visible, managed, in it). */
   private async target(access: Access, body: { orgId: string; shipId?: string | undefined }): Promise<{ orgId: string; shipId: string }> {
-    const [org] = await this.db.select({ id: t.organizations.id }).from(t.organizations).where(eq(t.organizations.id, body.orgId));
+    const org = await organizationRow(this.db, body.orgId);
     if (!org) throw notFound('Organisation');
     if (!access.visibleOrgIds.has(body.orgId)) throw forbidden();
     if (body.shipId === undefined) {
@@ -237,23 +223,14 @@ export class BudgetService {
       }
     }
     const where = await this.target(access, body);
-    const [user] = await this.db.select({ username: t.users.username }).from(t.users).where(eq(t.users.id, access.userId));
-    const values = { ...where, policy: body.policy, caps: body.caps, updatedBy: user?.username ?? access.userId, updatedAt: new Date(this.now()) };
-    const [row] = await this.db
-      .insert(t.dataBudgets)
-      .values(values)
-      .onConflictDoUpdate({ target: [t.dataBudgets.orgId, t.dataBudgets.shipId], set: { policy: values.policy, caps: values.caps, updatedBy: values.updatedBy, updatedAt: values.updatedAt } })
-      .returning();
-    return toSetting(row as SettingRow);
+    const username = await this.repo.username(access.userId);
+    const values = { ...where, policy: body.policy, caps: body.caps, updatedBy: username ?? access.userId, updatedAt: new Date(this.now()) };
+    return toSetting(await this.repo.saveSetting(values));
   }
 
   async remove(access: Access, body: DataBudgetDelete): Promise<void> {
     const where = await this.target(access, body);
-    const gone = await this.db
-      .delete(t.dataBudgets)
-      .where(and(eq(t.dataBudgets.orgId, where.orgId), eq(t.dataBudgets.shipId, where.shipId)))
-      .returning({ orgId: t.dataBudgets.orgId });
-    if (gone.length === 0) throw notFound(where.shipId ? `A budget of ship ${where.shipId}` : `A default budget of organisation ${where.orgId}`);
+    if (!(await this.repo.removeSetting(where.orgId, where.shipId))) throw notFound(where.shipId ? `A budget of ship ${where.shipId}` : `A default budget of organisation ${where.orgId}`);
   }
 
   /**
@@ -264,13 +241,9 @@ export class BudgetService {
     const ship = await this.requireShip(access, body.shipId);
     const state = (await this.shipUse(ship, access.userId)).live;
     if (state !== 'block' && state !== 'override') throw new ApiError(409, `live views of ship ${ship.id} are not blocked by its data budget (${state})`);
-    const [user] = await this.db.select({ username: t.users.username }).from(t.users).where(eq(t.users.id, access.userId));
+    const username = await this.repo.username(access.userId);
     const at = this.now();
-    const [row] = await this.db
-      .insert(t.budgetOverrides)
-      .values({ shipId: ship.id, orgId: ship.orgId, userId: access.userId, username: user?.username ?? access.userId, reason: body.reason.trim(), createdAt: new Date(at), validUntil: new Date(endOfShipDay(at, ship.timeZone)) })
-      .returning();
-    const r = row as typeof t.budgetOverrides.$inferSelect;
+    const r = await this.repo.addOverride({ shipId: ship.id, orgId: ship.orgId, userId: access.userId, username: username ?? access.userId, reason: body.reason.trim(), createdAt: new Date(at), validUntil: new Date(endOfShipDay(at, ship.timeZone)) });
     return { ...r, shipName: ship.name, createdAt: r.createdAt.getTime(), validUntil: r.validUntil.getTime() };
   }
 
@@ -278,13 +251,7 @@ export class BudgetService {
   async overrides(access: Access, orgId: string): Promise<BudgetOverride[]> {
     const orgIds = await visibleSubtreeOrgIds(this.db, access, orgId);
     if (orgIds.length === 0) return [];
-    const rows = await this.db
-      .select({ o: t.budgetOverrides, shipName: t.ships.name })
-      .from(t.budgetOverrides)
-      .innerJoin(t.ships, eq(t.ships.id, t.budgetOverrides.shipId))
-      .where(inArray(t.budgetOverrides.orgId, orgIds))
-      .orderBy(desc(t.budgetOverrides.createdAt), desc(t.budgetOverrides.id))
-      .limit(500);
+    const rows = await this.repo.overridesOf(orgIds);
     return rows.map(({ o, shipName }) => ({ ...o, shipName, createdAt: o.createdAt.getTime(), validUntil: o.validUntil.getTime() }));
   }
 
@@ -309,10 +276,8 @@ export class BudgetService {
     for (const [i, ship] of touched.entries()) await this.notify(ship, uses[i]!);
   }
 
-  private async shipsById(ids: string[]): Promise<Map<string, ShipRow>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.select({ id: t.ships.id, name: t.ships.name, orgId: t.ships.orgId, timeZone: t.ships.timeZone }).from(t.ships).where(inArray(t.ships.id, ids));
-    return new Map(rows.map((r) => [r.id, r]));
+  private shipsById(ids: string[]): Promise<Map<string, ShipRow>> {
+    return this.repo.shipsById(ids);
   }
 
   /** Sends each level a ship reached in a period once: the notice row decides which instance sends it. */
@@ -321,12 +286,8 @@ export class BudgetService {
     const periodKey = { day: use.day, month: use.month };
     const fresh: BudgetNoticeMessage[] = [];
     for (const c of crossings(use.use)) {
-      const inserted = await this.db
-        .insert(t.budgetNotices)
-        .values({ shipId: ship.id, purpose: c.purpose, period: periodKey[c.period], level: c.level, sentAt: new Date(this.now()) })
-        .onConflictDoNothing()
-        .returning({ level: t.budgetNotices.level });
-      if (inserted.length > 0) fresh.push({ shipId: ship.id, shipName: ship.name, purpose: c.purpose, period: c.period, periodKey: periodKey[c.period], level: c.level, usedBytes: c.usedBytes, capBytes: c.capBytes, policy: use.policy, ...(use.policyLink ? { policyLink: use.policyLink } : {}) });
+      const noted = await this.repo.noteNotice({ shipId: ship.id, purpose: c.purpose, period: periodKey[c.period], level: c.level, sentAt: new Date(this.now()) });
+      if (noted) fresh.push({ shipId: ship.id, shipName: ship.name, purpose: c.purpose, period: c.period, periodKey: periodKey[c.period], level: c.level, usedBytes: c.usedBytes, capBytes: c.capBytes, policy: use.policy, ...(use.policyLink ? { policyLink: use.policyLink } : {}) });
     }
     // Crossing 80 % and 100 % in one flush tells the operators once, of the 100 %.
     for (const n of fresh) {

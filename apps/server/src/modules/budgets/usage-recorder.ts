@@ -1,5 +1,5 @@
 import { BUDGET_PURPOSES, type BudgetPurpose, type LinkPurpose } from '@ship-cctv/protocol';
-import type { UsageIncrement } from './usage-store.ts';
+import type { UsageIncrement } from './repo.ts';
 
 /** Reads this instance's link counters (both directions) for a ship and purpose: monotonic totals. */
 export type LinkCounterReader = (shipId: string, direction: 'up' | 'down', purpose: LinkPurpose) => number;

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../core/db/client.ts';
 import * as t from '../../core/db/schema.ts';
-import type { AgentKeyService } from '../../core/ship-link/agent-keys.ts';
+import type { AgentKeyService } from '../../core/ship-link/index.ts';
 
 /** The keys an earlier fleet file holds, by ship; none when there is no readable file. */
 function keysInFile(path: string): Map<string, string> {

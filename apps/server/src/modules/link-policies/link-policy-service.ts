@@ -1,4 +1,3 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import {
   type BudgetPolicy,
   type DefinitionLevel,
@@ -11,11 +10,10 @@ import {
   type PolicyLink,
 } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
-import * as t from '../../core/db/schema.ts';
 import { badRequest, forbidden } from '../../core/http/envelope.ts';
 import { type Access, type OrgRow, ancestorIds, requireOrg, subtreeIds } from '../../core/orgs/access.ts';
-
-type PolicyRow = typeof t.linkPolicies.$inferSelect;
+import { allOrganizations, managedOrgIds } from '../../core/orgs/repo.ts';
+import { LinkPolicyRepo, type PolicyRow } from './repo.ts';
 
 const toFields = (row: PolicyRow): LinkPolicyRule => ({
   manyCells: row.manyCells as DefinitionLevel,
@@ -28,12 +26,16 @@ const toFields = (row: PolicyRow): LinkPolicyRule => ({
 });
 
 /**
- * Which definition a live cell asks for on each link type, per organisation (issue 19 item 4). An
+ * Which definition a live cell asks for on each link type, per organisation. An
  * organisation follows its own rows, else the nearest organisation above it with a row for that
  * link type, else LINK_POLICY_DEFAULTS; its managers (or those of one above it) change them.
  */
 export class LinkPolicyService {
-  constructor(private readonly db: Db) {}
+  private readonly repo: LinkPolicyRepo;
+
+  constructor(private readonly db: Db) {
+    this.repo = new LinkPolicyRepo(db);
+  }
 
   async list(access: Access, orgId: string): Promise<LinkPolicyList> {
     await requireOrg(this.db, access, orgId);
@@ -61,9 +63,8 @@ export class LinkPolicyService {
     return POLICY_LINKS.map((linkType) => pick(orgs, rows, chain, linkType));
   }
 
-  private async rowsOf(orgIds: readonly string[]): Promise<PolicyRow[]> {
-    if (orgIds.length === 0) return [];
-    return this.db.select().from(t.linkPolicies).where(inArray(t.linkPolicies.orgId, [...new Set(orgIds)]));
+  private rowsOf(orgIds: readonly string[]): Promise<PolicyRow[]> {
+    return this.repo.rowsOf(orgIds);
   }
 
   async update(access: Access, orgId: string, linkType: PolicyLink, update: LinkPolicyUpdate, by: string): Promise<LinkPolicyList> {
@@ -76,17 +77,14 @@ export class LinkPolicyService {
     // Left out, the budget policy stays what the organisation follows now (its own, inherited or the default).
     const budgetPolicy = update.budgetPolicy ?? (await this.ruleFor(orgId, linkType)).budgetPolicy;
     const values = { ...update, budgetPolicy, updatedBy: by, updatedAt: new Date() };
-    await this.db
-      .insert(t.linkPolicies)
-      .values({ orgId, linkType, ...values })
-      .onConflictDoUpdate({ target: [t.linkPolicies.orgId, t.linkPolicies.linkType], set: values });
+    await this.repo.save(orgId, linkType, values);
     return this.list(access, orgId);
   }
 
   /** Drops the organisation's own policy for the link type: it follows the one above it, or the defaults. */
   async reset(access: Access, orgId: string, linkType: PolicyLink): Promise<LinkPolicyList> {
     await this.requireManager(access, orgId);
-    await this.db.delete(t.linkPolicies).where(and(eq(t.linkPolicies.orgId, orgId), eq(t.linkPolicies.linkType, linkType)));
+    await this.repo.remove(orgId, linkType);
     return this.list(access, orgId);
   }
 
@@ -95,18 +93,12 @@ export class LinkPolicyService {
     if (!manages(await this.allOrgs(), await this.managedOrgIds(access), orgId)) throw forbidden();
   }
 
-  private async managedOrgIds(access: Access): Promise<string[]> {
-    const rows = await this.db
-      .select({ orgId: t.memberships.orgId })
-      .from(t.memberships)
-      .where(and(eq(t.memberships.userId, access.userId), eq(t.memberships.role, 'manager')));
-    return rows.map((m) => m.orgId);
+  private managedOrgIds(access: Access): Promise<string[]> {
+    return managedOrgIds(this.db, access.userId);
   }
 
-  private allOrgs() {
-    return this.db
-      .select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId })
-      .from(t.organizations);
+  private allOrgs(): Promise<OrgRow[]> {
+    return allOrganizations(this.db);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { DefinitionModel } from '@ship-cctv/protocol';
-import type { AgentGateway, OpenStreamResult, StreamHandler } from '../../core/ship-link/gateway.ts';
+import type { AgentGateway, OpenStreamResult, StreamHandler } from '../../core/ship-link/index.ts';
 
 /** One live stream as any instance names it: the registry key, the camera and its definitions. */
 export interface LiveStreamSpec {

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LinkQueueMessage } from '@ship-cctv/protocol';
-import type { AgentGateway } from '../../core/ship-link/gateway.ts';
+import type { AgentGateway } from '../../core/ship-link/index.ts';
 import { type Lease, StreamRegistry } from '../../core/media/stream-registry.ts';
 import { type Access } from '../../core/orgs/access.ts';
 import type { FleetService } from '../fleet/index.ts';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type AgentMessageOf, type DefinitionModel, type MediaServerMessage, type StreamState } from '@ship-cctv/protocol';
-import type { LinkStream, StreamOpener } from '../../core/ship-link/gateway.ts';
+import type { LinkStream, StreamOpener } from '../../core/ship-link/index.ts';
 import { RelaySplitter, type InitSegment, type MediaFragment, mimeFor } from '../../core/media/fmp4.ts';
 import { StreamHub } from '../../core/media/stream-hub.ts';
 import type { Source } from '../../core/media/stream-registry.ts';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { AgentGateway, LinkStream, StreamHandler } from '../../core/ship-link/gateway.ts';
+import type { AgentGateway, LinkStream, StreamHandler } from '../../core/ship-link/index.ts';
 import type { Lease } from '../../core/media/stream-registry.ts';
 import type { LiveOrigin, LiveStreamSpec } from './live-origin.ts';
 import type { LiveService } from './live-service.ts';
 import type { LiveSource } from './live-source.ts';
-import type { ShipOwnership } from '../../core/ship-link/ownership.ts';
+import type { ShipOwnership } from '../../core/ship-link/index.ts';
 
 export interface RemoteLiveOptions {
   /** How often a watching instance says it still wants a stream (default 1 s); the owner lets it go after three missed. */

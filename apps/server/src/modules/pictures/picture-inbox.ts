@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type AgentMessageOf, type PictureEvent, type PictureMeta, type SnapshotTaskSpec, type TaskShotReport, decodePictureChunk } from '@ship-cctv/protocol';
-import type { AgentGateway, LinkStream } from '../../core/ship-link/gateway.ts';
+import type { AgentGateway, LinkStream } from '../../core/ship-link/index.ts';
 import { backoffMs } from '../../core/storage/transient.ts';
 import type { PictureFiles } from './picture-files.ts';
 import type { NewPictureRow, PictureIndex } from './picture-index.ts';

@@ -16,8 +16,8 @@ import {
   dest,
 } from '@ship-cctv/protocol';
 import { eq } from 'drizzle-orm';
-import type { AgentGateway, LinkStream } from '../../core/ship-link/gateway.ts';
-import type { LinkStreams } from '../../core/ship-link/link-streams.ts';
+import type { AgentGateway, LinkStream } from '../../core/ship-link/index.ts';
+import type { LinkStreams } from '../../core/ship-link/index.ts';
 import type { Db } from '../../core/db/client.ts';
 import * as t from '../../core/db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../core/http/envelope.ts';

@@ -7,8 +7,8 @@ import type {
   PlaybackSpeed,
   StreamState,
 } from '@ship-cctv/protocol';
-import type { LinkStream, OpenStreamResult } from '../../core/ship-link/gateway.ts';
-import type { LinkStreamOpener } from '../../core/ship-link/link-streams.ts';
+import type { LinkStream, OpenStreamResult } from '../../core/ship-link/index.ts';
+import type { LinkStreamOpener } from '../../core/ship-link/index.ts';
 import { RelaySplitter, mimeFor } from '../../core/media/fmp4.ts';
 import type { MediaViewer } from '../../core/media/viewer.ts';
 import { encodeSpec } from '../fleet/index.ts';

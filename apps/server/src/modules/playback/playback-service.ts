@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ShipPlaybackCommand } from '@ship-cctv/protocol';
-import type { LinkStreams } from '../../core/ship-link/link-streams.ts';
+import type { LinkStreams } from '../../core/ship-link/index.ts';
 import type { MediaViewer } from '../../core/media/viewer.ts';
 import { resolveStreamAccess } from '../fleet/index.ts';
 import type { Access } from '../../core/orgs/access.ts';

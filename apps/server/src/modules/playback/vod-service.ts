@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { CODES, type RecordedSpan, VOD_MAX_SPANS, type VodQueryResult } from '@ship-cctv/protocol';
-import type { LinkStreams } from '../../core/ship-link/link-streams.ts';
+import type { LinkStreams } from '../../core/ship-link/index.ts';
 import { ApiError, badRequest } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
 import type { FleetService } from '../fleet/index.ts';

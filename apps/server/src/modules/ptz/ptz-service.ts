@@ -10,7 +10,7 @@ import {
   type ShoreMessageOf,
   dest,
 } from '@ship-cctv/protocol';
-import type { LinkStreams } from '../../core/ship-link/link-streams.ts';
+import type { LinkStreams } from '../../core/ship-link/index.ts';
 import { ApiError } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
 import type { FleetService } from '../fleet/index.ts';

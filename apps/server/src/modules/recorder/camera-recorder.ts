@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { backoffDelay, type DefinitionModel } from '@ship-cctv/protocol';
 import { type InitSegment, type MediaFragment, mimeFor } from '../../core/media/fmp4.ts';
 import { RECORDING_META_FILE, SegmentFile } from './segment-file.ts';
-import type { NewRecording, NewSegment } from './store.ts';
+import type { NewRecording, NewSegment } from './repo.ts';
 
 /** Retries of an index operation the database refused. */
 const INDEX_RETRY = { minMs: 250, maxMs: 30_000 };

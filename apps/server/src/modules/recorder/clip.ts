@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClipJob } from '@ship-cctv/protocol';
 import type { JobRunner } from '../../core/jobs/job-runner.ts';
-import { type JobRow, OwnerLimitError } from '../../core/jobs/job-store.ts';
+import { type JobRow, OwnerLimitError } from '../../core/jobs/repo.ts';
 import { RelaySplitter, type InitSegment, type MediaFragment } from '../../core/media/fmp4.ts';
 import { CLIPS_FOLDER } from './recovery.ts';
-import type { SegmentRow } from './store.ts';
+import type { SegmentRow } from './repo.ts';
 import type { SharedSegments } from './shared-segments.ts';
 
 /**

@@ -5,13 +5,13 @@ import fp from 'fastify-plugin';
 import { type RecorderSettings, readRecorderSettings } from './config.ts';
 import { RecorderService } from './recorder-service.ts';
 import { RETENTION_JOB_KIND } from './local-retention.ts';
-import { RecordingStore } from './store.ts';
+import { RecordingStore } from './repo.ts';
 import { SharedSegments } from './shared-segments.ts';
 import { openObjectStore, readStorageSettings, type StorageSettings } from '../../core/storage/open-store.ts';
 import recordRoutes from './routes.ts';
 
 export { RecorderService } from './recorder-service.ts';
-export { RecordingStore } from './store.ts';
+export { RecordingStore } from './repo.ts';
 export { type RecorderSettings, readRecorderSettings } from './config.ts';
 export { SharedSegments } from './shared-segments.ts';
 export { isTimeZone } from './schedule.ts';

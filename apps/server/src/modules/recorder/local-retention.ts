@@ -2,7 +2,7 @@ import { readdir, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CLIPS_FOLDER } from './recovery.ts';
 import { RECORDING_META_FILE, parseSegmentFileName } from './segment-file.ts';
-import type { RecordingStore } from './store.ts';
+import type { RecordingStore } from './repo.ts';
 
 /** Job kind of the retention pass that runs once across instances (on the index and the shared store). */
 export const RETENTION_JOB_KIND = 'recordings.retention';

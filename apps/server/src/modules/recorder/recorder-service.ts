@@ -11,7 +11,7 @@ import { recoverRecordings, type RecoveryResult } from './recovery.ts';
 import { applyRetention, type RetentionResult } from './retention.ts';
 import { type LocalSweepResult, RETENTION_JOB_KIND, sweepRetiredFiles } from './local-retention.ts';
 import { isConfigActive } from './schedule.ts';
-import type { CameraInfo, RecordingStore } from './store.ts';
+import type { CameraInfo, RecordingStore } from './repo.ts';
 import type { SharedSegments } from './shared-segments.ts';
 
 export interface RecorderServiceDeps {

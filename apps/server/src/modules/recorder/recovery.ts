@@ -2,7 +2,7 @@ import { mkdir, readFile, readdir, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RelaySplitter, mimeFor } from '../../core/media/fmp4.ts';
 import { PARTIAL_SUFFIX, RECORDING_META_FILE, parseSegmentFileName } from './segment-file.ts';
-import type { NewRecording, RecordingStore } from './store.ts';
+import type { NewRecording, RecordingStore } from './repo.ts';
 
 export interface RecoveryResult {
   /** `.part` files of segments being written when the server stopped. */

@@ -1,6 +1,6 @@
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RecordingStore, SegmentRow } from './store.ts';
+import type { RecordingStore, SegmentRow } from './repo.ts';
 import type { SharedSegments } from './shared-segments.ts';
 
 export interface RetentionPolicy {

@@ -22,9 +22,9 @@ import {
 } from '@ship-cctv/protocol';
 import { ApiError, badRequest, forbidden, notFound, ok } from '../../core/http/envelope.ts';
 import { requireOrg, subtreeIds } from '../../core/orgs/access.ts';
-import { toSegment } from './store.ts';
+import { allOrganizations } from '../../core/orgs/repo.ts';
+import { toSegment } from './repo.ts';
 import { ClipLimitError } from './clip.ts';
-import * as t from '../../core/db/schema.ts';
 import { isTimeZone } from './schedule.ts';
 import { parseByteRange } from '../../core/storage/http-range.ts';
 
@@ -79,7 +79,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       let orgIds = [...req.auth.visibleOrgIds];
       if (filter.orgId !== undefined) {
         await requireOrg(app.database.db, req.auth, filter.orgId);
-        const all = await app.database.db.select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId }).from(t.organizations);
+        const all = await allOrganizations(app.database.db);
         const below = subtreeIds(all, [filter.orgId]);
         orgIds = orgIds.filter((id) => below.has(id));
       }

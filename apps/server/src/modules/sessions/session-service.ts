@@ -1,15 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { and, eq, isNull } from 'drizzle-orm';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { CODES, MESSAGES, type LogonData, type UserInfo } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
-import { sessions, users } from '../../core/db/schema.ts';
 import { ApiError } from '../../core/http/envelope.ts';
 import { hashPassword, verifyPassword } from '../../core/lib/passwords.ts';
 import type { AuthContext, SessionEvents } from '../../core/http/auth.ts';
 import { type Access, loadAccess } from '../../core/orgs/access.ts';
 import { type FailureLimits, MemoryThrottleStore, SignInThrottle, type ThrottleStore } from './sign-in-throttle.ts';
+import { SessionRepo, type UserRow } from './repo.ts';
 import { loadSigningKey, type SigningKeySource } from './signing-key.ts';
 
 export interface SessionOptions {
@@ -38,11 +37,13 @@ export class SessionService {
   /** Verified for unknown user names so that both failures take the same time. */
   private dummyHash = '';
   private readonly failures: SignInThrottle;
+  private readonly repo: SessionRepo;
 
   constructor(
     private readonly db: Db,
     private readonly opts: SessionOptions,
   ) {
+    this.repo = new SessionRepo(db);
     this.failures = new SignInThrottle(opts.logonFailures, opts.throttleStore ?? new MemoryThrottleStore());
   }
 
@@ -56,7 +57,7 @@ export class SessionService {
     const name = username.trim().toLowerCase();
     const throttled = await this.failures.check(name, meta.address);
     if (throttled) throw new ApiError(CODES.tooMany, throttled.by === 'address' ? MESSAGES.tooManyFromAddress : MESSAGES.lockedOut);
-    const [user] = await this.db.select().from(users).where(eq(users.username, name));
+    const user = await this.repo.userByName(name);
     const valid = await verifyPassword(user?.passwordHash ?? this.dummyHash, password);
     if (!user || !valid) {
       await this.failures.failure(name, meta.address);
@@ -66,22 +67,12 @@ export class SessionService {
 
     const sessionId = randomUUID();
     const expiresAt = Date.now() + this.opts.ttlHours * 3_600_000;
-    const displaced = await this.db.transaction(async (tx) => {
-      // Lock the user row so two simultaneous sign-ins of one user end in one active session.
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
-      const ended = await tx
-        .update(sessions)
-        .set({ endedAt: new Date(), endReason: 'displaced' })
-        .where(and(eq(sessions.userId, user.id), isNull(sessions.endedAt)))
-        .returning({ id: sessions.id });
-      await tx.insert(sessions).values({
-        id: sessionId,
-        userId: user.id,
-        expiresAt: new Date(expiresAt),
-        address: meta.address,
-        userAgent: meta.userAgent?.slice(0, 512),
-      });
-      return ended;
+    const displaced = await this.repo.startSession({
+      id: sessionId,
+      userId: user.id,
+      expiresAt: new Date(expiresAt),
+      address: meta.address,
+      userAgent: meta.userAgent?.slice(0, 512),
     });
     for (const s of displaced) this.events.emit('ended', { sessionId: s.id, userId: user.id, reason: 'displaced' });
 
@@ -126,11 +117,7 @@ export class SessionService {
       if (err instanceof joseErrors.JOSEError) throw authFailed();
       throw err;
     }
-    const [row] = await this.db
-      .select({ session: sessions, user: users })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(eq(sessions.id, sid));
+    const row = await this.repo.sessionWithUser(sid);
     if (!row || row.user.id !== sub) throw authFailed();
     if (row.session.endedAt) {
       if (row.session.endReason === 'displaced') throw new ApiError(CODES.displaced, MESSAGES.displaced);
@@ -142,25 +129,22 @@ export class SessionService {
   }
 
   async logout(ctx: AuthContext): Promise<void> {
-    await this.db
-      .update(sessions)
-      .set({ endedAt: new Date(), endReason: 'logout' })
-      .where(and(eq(sessions.id, ctx.sessionId), isNull(sessions.endedAt)));
+    await this.repo.endSession(ctx.sessionId);
     this.events.emit('ended', { sessionId: ctx.sessionId, userId: ctx.userId, reason: 'logout' });
   }
 
   async heartbeat(ctx: AuthContext): Promise<void> {
-    await this.db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.id, ctx.sessionId));
+    await this.repo.touch(ctx.sessionId);
   }
 
   async userInfo(userId: string): Promise<UserInfo | undefined> {
-    const [user] = await this.db.select().from(users).where(eq(users.id, userId));
+    const user = await this.repo.userById(userId);
     if (!user) return undefined;
     return toUserInfo(user, await loadAccess(this.db, user.id));
   }
 }
 
-function toUserInfo(user: typeof users.$inferSelect, access: Access): UserInfo {
+function toUserInfo(user: UserRow, access: Access): UserInfo {
   return {
     id: user.id,
     username: user.username,

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../core/db/client.ts';
-import { settings } from '../../core/db/schema.ts';
+import { deleteSetting, readSetting } from './repo.ts';
 
 /** Where the session tokens' signing key comes from. */
 export interface SigningKeySource {
@@ -39,17 +38,17 @@ function keyFromFile(path: string, initial: string | undefined): Uint8Array {
  * the database moves to the key file (sessions stay valid) and its row is deleted.
  */
 export async function loadSigningKey(db: Db, source: SigningKeySource): Promise<Uint8Array> {
-  const [legacy] = await db.select().from(settings).where(eq(settings.key, LEGACY_SETTING));
+  const legacy = await readSetting(db, LEGACY_SETTING);
   let key: Uint8Array;
   if (source.secret !== undefined) {
     if (source.secret.length < MIN_SECRET_LENGTH) throw new Error(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
     key = Buffer.from(source.secret, 'utf8');
   } else if (source.dataDir !== undefined) {
-    key = keyFromFile(signingKeyFile(source.dataDir), legacy?.value);
+    key = keyFromFile(signingKeyFile(source.dataDir), legacy);
   } else {
     // In memory only (tests, a throw-away server): tokens end with the process.
-    key = legacy ? Buffer.from(legacy.value, 'base64') : randomBytes(32);
+    key = legacy !== undefined ? Buffer.from(legacy, 'base64') : randomBytes(32);
   }
-  if (legacy) await db.delete(settings).where(eq(settings.key, LEGACY_SETTING));
+  if (legacy !== undefined) await deleteSetting(db, LEGACY_SETTING);
   return key;
 }

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import {
   type CameraState,
   type CameraStatusEntry,
@@ -10,8 +9,8 @@ import {
   dest,
 } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
-import * as t from '../../core/db/schema.ts';
 import type { ShipState, StatusBackend, StoredCameraState } from '../../core/bus/index.ts';
+import { shipWithCameras } from './repo.ts';
 
 interface ShipDirectoryEntry {
   id: string;
@@ -206,12 +205,7 @@ export class StatusService {
   private async loadShip(shipId: string, reload = false): Promise<ShipDirectoryEntry | undefined> {
     const cached = this.directory.get(shipId);
     if (cached && !reload) return cached;
-    const rows = await this.db
-      .select({ ship: t.ships, channelId: t.channels.id, camera: t.cameras })
-      .from(t.ships)
-      .leftJoin(t.channels, eq(t.channels.shipId, t.ships.id))
-      .leftJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
-      .where(eq(t.ships.id, shipId));
+    const rows = await shipWithCameras(this.db, shipId);
     const first = rows[0];
     if (!first) return undefined;
     const entry: ShipDirectoryEntry = { id: shipId, name: first.ship.name, cameras: new Map() };

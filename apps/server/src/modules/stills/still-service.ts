@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, eq } from 'drizzle-orm';
 import { CODES, LIMITS, policyLinkOf, type StillAnswer, type StillTakeState } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
-import * as t from '../../core/db/schema.ts';
 import { ApiError } from '../../core/http/envelope.ts';
 import type { LinkPolicyService } from '../link-policies/index.ts';
 import type { PictureService } from '../pictures/index.ts';
 import type { Access } from '../../core/orgs/access.ts';
 import type { FleetService } from '../fleet/index.ts';
 import type { StatusService } from '../status/index.ts';
+import { StillRepo, type StillRow } from './repo.ts';
 import { STILL_TIMING, type StillTiming, type TakeRecord, onItsWay, stillDue } from './still-rules.ts';
-
-type StillRow = typeof t.cameraStills.$inferSelect;
 
 export interface StillServiceDeps {
   db: Db;
@@ -31,7 +28,7 @@ export interface StillServiceDeps {
 const RECENT = 5;
 
 /**
- * Stills mode on shore (issue 19 item 3): the camera's latest still for a cell that shows
+ * Stills mode on shore: the camera's latest still for a cell that shows
  * pictures instead of video. A new picture is taken through the pictures path (snapshot now: it
  * crosses in the ship's outbox and counts as pictures in the link's figures and budgets) only when
  * the newest one is a period old — the period of the ship's current link's policy — and none is on
@@ -41,8 +38,10 @@ const RECENT = 5;
 export class StillService {
   private readonly now: () => number;
   private readonly timing: StillTiming;
+  private readonly repo: StillRepo;
 
   constructor(private readonly deps: StillServiceDeps) {
+    this.repo = new StillRepo(deps.db);
     this.now = deps.now ?? Date.now;
     this.timing = { ...STILL_TIMING, ...deps.timing };
   }
@@ -118,9 +117,8 @@ export class StillService {
     };
   }
 
-  private async row(cameraId: string): Promise<StillRow | undefined> {
-    const [row] = await this.deps.db.select().from(t.cameraStills).where(eq(t.cameraStills.cameraId, cameraId));
-    return row;
+  private row(cameraId: string): Promise<StillRow | undefined> {
+    return this.repo.row(cameraId);
   }
 
   private async record(row: StillRow | undefined, newestId: string | undefined): Promise<TakeRecord | undefined> {
@@ -130,27 +128,14 @@ export class StillService {
   }
 
   /** Claims the next take: true for one caller only, whichever instance it is on (compare-and-set on the previous picture id). */
-  private async claim(cameraId: string, previous: string | undefined, pictureId: string, now: number): Promise<boolean> {
-    const values = { pictureId, requestedAt: new Date(now), state: 'asked', bytes: null, code: null, message: null };
-    const { db } = this.deps;
-    const claimed =
-      previous === undefined
-        ? await db.insert(t.cameraStills).values({ cameraId, ...values }).onConflictDoNothing({ target: t.cameraStills.cameraId }).returning({ id: t.cameraStills.cameraId })
-        : await db
-            .update(t.cameraStills)
-            .set(values)
-            .where(and(eq(t.cameraStills.cameraId, cameraId), eq(t.cameraStills.pictureId, previous)))
-            .returning({ id: t.cameraStills.cameraId });
-    return claimed.length > 0;
+  private claim(cameraId: string, previous: string | undefined, pictureId: string, now: number): Promise<boolean> {
+    return this.repo.claim(cameraId, previous, pictureId, new Date(now));
   }
 
   /** What the ship said of a take (only while it is still the camera's latest). */
   private async settle(cameraId: string, pictureId: string, outcome: { state: StillTakeState; bytes?: number; code?: string; message?: string }): Promise<void> {
     try {
-      await this.deps.db
-        .update(t.cameraStills)
-        .set({ state: outcome.state, bytes: outcome.bytes ?? null, code: outcome.code ?? null, message: outcome.message?.slice(0, 500) ?? null })
-        .where(and(eq(t.cameraStills.cameraId, cameraId), eq(t.cameraStills.pictureId, pictureId)));
+      await this.repo.settle(cameraId, pictureId, { state: outcome.state, bytes: outcome.bytes ?? null, code: outcome.code ?? null, message: outcome.message?.slice(0, 500) ?? null });
     } catch (err) {
       this.deps.log.warn({ err, cameraId, pictureId }, 'stills: recording what became of a take failed');
     }

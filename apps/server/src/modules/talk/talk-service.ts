@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { CODES, type TalkEndReason, type TalkErrorCode, type TalkFormat } from '@ship-cctv/protocol';
-import type { LinkStream } from '../../core/ship-link/gateway.ts';
-import type { LinkStreams } from '../../core/ship-link/link-streams.ts';
+import type { LinkStream } from '../../core/ship-link/index.ts';
+import type { LinkStreams } from '../../core/ship-link/index.ts';
 import { ApiError } from '../../core/http/envelope.ts';
 import type { FleetService } from '../fleet/index.ts';
 import type { AuthContext } from '../../core/http/auth.ts';

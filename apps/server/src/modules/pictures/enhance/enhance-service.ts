@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { type EnhanceJob, ENHANCE_MAX_INPUT } from '@ship-cctv/protocol';
 import type { JobContext, JobRunner } from '../../../core/jobs/job-runner.ts';
-import { type JobRow, OwnerLimitError } from '../../../core/jobs/job-store.ts';
+import { type JobRow, OwnerLimitError } from '../../../core/jobs/repo.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../../core/http/envelope.ts';
 import type { Access } from '../../../core/orgs/access.ts';
 import type { PictureFiles } from '../picture-files.ts';
