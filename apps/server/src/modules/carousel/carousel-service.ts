@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   CODES,
@@ -18,17 +17,16 @@ import {
   shipDisplayName,
 } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
-import * as t from '../../core/db/schema.ts';
 import type { JobContext, JobRunner } from '../../core/jobs/job-runner.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
 import { chooseTemplate } from '../fleet/index.ts';
 import { type Access, subtreeIds } from '../../core/orgs/access.ts';
+import { allOrganizations } from '../../core/orgs/repo.ts';
 import type { FleetService } from '../fleet/index.ts';
 import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
 import type { StatusService } from '../status/index.ts';
 import { isTimeZone, pageAt, taskPosition } from './carousel-clock.ts';
-
-type CarouselRow = typeof t.carousels.$inferSelect;
+import { CarouselRepo, type CarouselRow } from './repo.ts';
 
 /** The job kind whose one holder publishes a running task's pages. */
 export const CAROUSEL_RUN_JOB = 'carousel.run';
@@ -61,7 +59,10 @@ const conflict = (message: string) => new ApiError(CODES.conflict, message);
 export class CarouselService {
   private readonly now: () => number;
 
+  private readonly repo: CarouselRepo;
+
   constructor(private readonly o: CarouselServiceOptions) {
+    this.repo = new CarouselRepo(o.db);
     this.now = o.now ?? Date.now;
     o.jobs.register(CAROUSEL_RUN_JOB, { concurrency: RUN_CONCURRENCY, run: (ctx) => this.run(ctx) });
   }
@@ -73,11 +74,7 @@ export class CarouselService {
   async list(access: Access, kind: CarouselKind, orgId: string | undefined): Promise<Carousel[]> {
     const orgIds = orgId ? await visibleSubtreeOrgIds(this.o.db, access, orgId) : [...access.visibleOrgIds];
     if (orgIds.length === 0) return [];
-    const rows = await this.o.db
-      .select()
-      .from(t.carousels)
-      .where(and(eq(t.carousels.kind, kind), inArray(t.carousels.orgId, orgIds)))
-      .orderBy(asc(t.carousels.createdAt), asc(t.carousels.id));
+    const rows = await this.repo.list(kind, orgIds);
     const names = await this.orgNames();
     return rows.map((r) => this.view(r, names));
   }
@@ -117,19 +114,12 @@ export class CarouselService {
     if (input.id) {
       const existing = await this.require(access, input.id);
       if (existing.kind !== kind) throw badRequest(`carousel ${input.id} is a ${existing.kind} carousel`);
-      const [row] = await this.o.db
-        .update(t.carousels)
-        .set({ ...values, updatedAt: new Date(this.now()) })
-        .where(eq(t.carousels.id, input.id))
-        .returning();
+      const row = await this.repo.update(input.id, { ...values, updatedAt: new Date(this.now()) });
       if (!row) throw notFound('Carousel');
       if (row.startedAt) await this.publishStatus(row);
       return this.view(row, await this.orgNames());
     }
-    const [row] = await this.o.db
-      .insert(t.carousels)
-      .values({ id: randomUUID(), ...values, createdBy: userId, createdAt: new Date(this.now()), updatedAt: new Date(this.now()) })
-      .returning();
+    const row = await this.repo.insert({ id: randomUUID(), ...values, createdBy: userId, createdAt: new Date(this.now()), updatedAt: new Date(this.now()) });
     if (!row) throw new Error('carousel insert returned nothing');
     return this.view(row, await this.orgNames());
   }
@@ -144,7 +134,7 @@ export class CarouselService {
   async remove(access: Access, id: string): Promise<Carousel> {
     const row = await this.require(access, id);
     if (row.startedAt) await this.stopRow(row);
-    await this.o.db.delete(t.carousels).where(eq(t.carousels.id, id));
+    await this.repo.remove(id);
     return this.view({ ...row, startedAt: null, runJobId: null }, await this.orgNames());
   }
 
@@ -156,11 +146,7 @@ export class CarouselService {
     // enqueued, and a job its task does not name ends at once (it was stopped or replaced).
     const runJobId = randomUUID();
     // Only one start wins a race: the update takes a stopped task only.
-    const [started] = await this.o.db
-      .update(t.carousels)
-      .set({ startedAt, runJobId })
-      .where(and(eq(t.carousels.id, id), isNull(t.carousels.startedAt)))
-      .returning();
+    const started = await this.repo.start(id, startedAt, runJobId);
     if (!started) throw conflict('the carousel task is running already');
     try {
       await this.o.jobs.enqueue({
@@ -173,7 +159,7 @@ export class CarouselService {
       });
     } catch (err) {
       // No job, no pages: the task is not left looking started.
-      await this.o.db.update(t.carousels).set({ startedAt: null, runJobId: null }).where(and(eq(t.carousels.id, id), eq(t.carousels.runJobId, runJobId)));
+      await this.repo.unstart(id, runJobId);
       throw err;
     }
     return this.publishStatus(started);
@@ -189,10 +175,7 @@ export class CarouselService {
   async stopAll(access: Access, orgId: string): Promise<{ stopped: number }> {
     const orgIds = await visibleSubtreeOrgIds(this.o.db, access, orgId);
     if (orgIds.length === 0) return { stopped: 0 };
-    const rows = await this.o.db
-      .select()
-      .from(t.carousels)
-      .where(and(eq(t.carousels.kind, 'task'), inArray(t.carousels.orgId, orgIds), isNotNull(t.carousels.startedAt)));
+    const rows = await this.repo.runningTasks(orgIds);
     for (const row of rows) await this.stopRow(row);
     return { stopped: rows.length };
   }
@@ -203,7 +186,7 @@ export class CarouselService {
 
   /** STOMP `/carousel/{id}`: the carousel's organisation must be the user's. */
   async canSubscribe(access: Access, id: string): Promise<boolean> {
-    const [row] = await this.o.db.select({ orgId: t.carousels.orgId }).from(t.carousels).where(eq(t.carousels.id, id));
+    const row = await this.repo.carousel(id);
     return row !== undefined && access.visibleOrgIds.has(row.orgId);
   }
 
@@ -212,7 +195,7 @@ export class CarouselService {
    * of its cells: such a view is not held to the continuous-watching limit.
    */
   async runsCamera(access: Access, id: string, cameraId: string): Promise<boolean> {
-    const [row] = await this.o.db.select().from(t.carousels).where(eq(t.carousels.id, id));
+    const row = await this.repo.carousel(id);
     if (!row || !access.visibleOrgIds.has(row.orgId)) return false;
     return (await this.cellsOf(row)).some((c) => c.cameraId === cameraId);
   }
@@ -261,7 +244,7 @@ export class CarouselService {
     let last = '';
     let lastAt = 0;
     while (!ctx.signal.aborted) {
-      const [row] = await this.o.db.select().from(t.carousels).where(eq(t.carousels.id, id));
+      const row = await this.repo.carousel(id);
       if (!row) return { ended: 'deleted' };
       if (!row.startedAt || row.runJobId !== ctx.job.id) return { ended: 'stopped' };
       let wait = 1_000;
@@ -286,11 +269,7 @@ export class CarouselService {
   // ── internals ────────────────────────────────────────────────────────────────────────────────
 
   private async stopRow(row: CarouselRow): Promise<CarouselStatus> {
-    const [stopped] = await this.o.db
-      .update(t.carousels)
-      .set({ startedAt: null, runJobId: null })
-      .where(and(eq(t.carousels.id, row.id), isNotNull(t.carousels.startedAt)))
-      .returning();
+    const stopped = await this.repo.stop(row.id);
     if (!stopped) throw conflict('the carousel task is not running');
     if (row.runJobId) await this.o.jobs.cancel(row.runJobId);
     return this.publishStatus(stopped);
@@ -334,8 +313,7 @@ export class CarouselService {
 
   /** The org and its sub-organisations (all of them: a stored carousel's scope is its organisation's). */
   private async subtreeOf(orgId: string): Promise<Set<string>> {
-    const all = await this.o.db.select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId }).from(t.organizations);
-    return subtreeIds(all, [orgId]);
+    return subtreeIds(await allOrganizations(this.o.db), [orgId]);
   }
 
   /**
@@ -347,15 +325,7 @@ export class CarouselService {
     const listed = q.mode === 'channels' ? q.channelIds : q.mode === 'ships' ? q.shipIds : undefined;
     if (orgIds.length === 0 || listed?.length === 0) return [];
     // Mode organisation: the organisation's scope below is the whole choice.
-    const chosen = q.mode === 'channels' ? inArray(t.channels.id, [...q.channelIds]) : q.mode === 'ships' ? inArray(t.ships.id, [...q.shipIds]) : undefined;
-    const rows = await this.o.db
-      .select({ channel: t.channels, camera: t.cameras, ship: t.ships, org: t.organizations })
-      .from(t.channels)
-      .innerJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
-      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
-      .innerJoin(t.organizations, eq(t.organizations.id, t.ships.orgId))
-      .where(and(chosen, eq(t.channels.block, 0), inArray(t.ships.orgId, [...orgIds])))
-      .orderBy(asc(t.ships.sort), asc(t.ships.id), asc(t.channels.sort), asc(t.channels.id), asc(t.cameras.sort), asc(t.cameras.id));
+    const rows = await this.repo.cells(q.mode === 'channels' ? { channelIds: q.channelIds } : q.mode === 'ships' ? { shipIds: q.shipIds } : {}, orgIds);
     const byChannel = new Map<string, (typeof rows)[number]>();
     for (const r of rows) if (!byChannel.has(r.channel.id)) byChannel.set(r.channel.id, r);
     const ordered =
@@ -382,11 +352,7 @@ export class CarouselService {
 
   private async checkChannels(channelIds: readonly string[], orgIds: readonly string[], orgId: string): Promise<void> {
     if (channelIds.length === 0) return;
-    const rows = await this.o.db
-      .select({ id: t.channels.id, orgId: t.ships.orgId, block: t.channels.block })
-      .from(t.channels)
-      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
-      .where(inArray(t.channels.id, [...channelIds]));
+    const rows = await this.repo.channels(channelIds);
     const ok = new Set(rows.filter((r) => orgIds.includes(r.orgId) && r.block === 0).map((r) => r.id));
     const foreign = channelIds.filter((id) => !ok.has(id));
     if (foreign.length > 0) throw badRequest(`channels ${foreign.slice(0, 10).join(', ')}${foreign.length > 10 ? ', …' : ''} are not channels of organisation ${orgId}`);
@@ -394,23 +360,18 @@ export class CarouselService {
 
   private async checkShips(shipIds: readonly string[], orgIds: readonly string[], orgId: string): Promise<void> {
     if (shipIds.length === 0) return;
-    const rows = await this.o.db.select({ id: t.ships.id, orgId: t.ships.orgId }).from(t.ships).where(inArray(t.ships.id, [...shipIds]));
+    const rows = await this.repo.ships(shipIds);
     const ok = new Set(rows.filter((r) => orgIds.includes(r.orgId)).map((r) => r.id));
     const foreign = shipIds.filter((id) => !ok.has(id));
     if (foreign.length > 0) throw badRequest(`ships ${foreign.join(', ')} are not ships of organisation ${orgId}`);
   }
 
   private async checkTemplate(templateId: number, orgIds: readonly string[]): Promise<void> {
-    const [row] = await this.o.db
-      .select({ id: t.definitionModels.id })
-      .from(t.definitionModels)
-      .innerJoin(t.definitionGroups, eq(t.definitionGroups.id, t.definitionModels.groupId))
-      .where(and(eq(t.definitionModels.id, templateId), inArray(t.definitionGroups.orgId, [...orgIds])));
-    if (!row) throw badRequest(`definition model ${templateId} is not one of the organisation's`);
+    if (!(await this.repo.modelOf(templateId, orgIds))) throw badRequest(`definition model ${templateId} is not one of the organisation's`);
   }
 
   private async require(access: Access, id: string): Promise<CarouselRow> {
-    const [row] = await this.o.db.select().from(t.carousels).where(eq(t.carousels.id, id));
+    const row = await this.repo.carousel(id);
     if (!row) throw notFound('Carousel');
     if (!access.visibleOrgIds.has(row.orgId)) throw forbidden();
     return row;
@@ -422,9 +383,8 @@ export class CarouselService {
     return row;
   }
 
-  private async orgNames(): Promise<Map<string, string>> {
-    const rows = await this.o.db.select({ id: t.organizations.id, displayName: t.organizations.displayName }).from(t.organizations);
-    return new Map(rows.map((r) => [r.id, r.displayName]));
+  private orgNames(): Promise<Map<string, string>> {
+    return this.repo.orgNames();
   }
 
   private view(row: CarouselRow, orgNames: Map<string, string>): Carousel {

@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../core/db/client.ts';
-import * as t from '../../core/db/schema.ts';
 import type { AgentKeyService } from '../../core/ship-link/index.ts';
+import { everyCamera } from './repo.ts';
 
 /** The keys an earlier fleet file holds, by ship; none when there is no readable file. */
 function keysInFile(path: string): Map<string, string> {
@@ -32,12 +31,7 @@ function keysInFile(path: string): Map<string, string> {
  */
 export async function writeFleetFile(db: Db, keys: AgentKeyService, path: string, shoreUrl: string): Promise<number> {
   const earlier = keysInFile(path);
-  const rows = await db
-    .select({ shipId: t.ships.id, cameraId: t.cameras.id, cameraName: t.cameras.name, channelType: t.cameras.type })
-    .from(t.ships)
-    .innerJoin(t.channels, eq(t.channels.shipId, t.ships.id))
-    .innerJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
-    .orderBy(asc(t.ships.sort), asc(t.ships.id), asc(t.channels.sort), asc(t.cameras.sort));
+  const rows = await everyCamera(db);
   const ships = new Map<string, { shipId: string; key: string; cameras: { cameraId: string; source: string; name: string; ptz?: Record<string, never> }[] }>();
   for (const r of rows) {
     let ship = ships.get(r.shipId);

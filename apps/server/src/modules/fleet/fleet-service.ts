@@ -1,4 +1,3 @@
-import { and, asc, count, eq, inArray, like, or } from 'drizzle-orm';
 import type {
   Channel,
   ChannelTag,
@@ -13,24 +12,23 @@ import type {
 } from '@ship-cctv/protocol';
 import { cameraSource, parseDestination } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
-import * as t from '../../core/db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
-import { escapeLike } from '../../core/db/sql-like.ts';
-import { type Access, requireOrg, subtreeIds } from '../../core/orgs/access.ts';
-
-type ShipRow = typeof t.ships.$inferSelect;
+import { type Access, type OrgRow, requireOrg, subtreeIds } from '../../core/orgs/access.ts';
+import { allOrganizations, managedOrgIds } from '../../core/orgs/repo.ts';
+import { FleetRepo, type ShipRow } from './repo.ts';
 
 /** Read side of the fleet: organisations, ships, channels and their configuration, as the user may see them. */
 export class FleetService {
-  constructor(private readonly db: Db) {}
+  private readonly repo: FleetRepo;
+
+  constructor(private readonly db: Db) {
+    this.repo = new FleetRepo(db);
+  }
 
   async orgShipTree(access: Access): Promise<OrgShipTreeNode[]> {
     const visible = [...access.visibleOrgIds];
     if (visible.length === 0) return [];
-    const [orgs, ships] = await Promise.all([
-      this.db.select().from(t.organizations).where(inArray(t.organizations.id, visible)).orderBy(asc(t.organizations.id)),
-      this.db.select().from(t.ships).where(inArray(t.ships.orgId, visible)).orderBy(asc(t.ships.sort), asc(t.ships.id)),
-    ]);
+    const [orgs, ships] = await this.repo.tree(visible);
     const orgName = new Map(orgs.map((o) => [o.id, o.name]));
     const nodes = new Map<string, OrgShipTreeNode>(
       orgs.map((o) => [
@@ -60,13 +58,7 @@ export class FleetService {
    * camera and another organisation's, so its answers do not tell which ids exist elsewhere.
    */
   async requireCamera(access: Access, cameraId: string) {
-    const [row] = await this.db
-      .select({ camera: t.cameras, channel: t.channels, ship: t.ships, org: t.organizations })
-      .from(t.cameras)
-      .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
-      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
-      .innerJoin(t.organizations, eq(t.organizations.id, t.ships.orgId))
-      .where(eq(t.cameras.id, cameraId));
+    const row = await this.repo.camera(cameraId);
     if (!row || !access.visibleOrgIds.has(row.ship.orgId)) throw forbidden();
     return row;
   }
@@ -93,19 +85,14 @@ export class FleetService {
    * message), so no one learns which ship ids exist outside their organisations.
    */
   async requireShip(access: Access, shipId: string): Promise<ShipRow> {
-    const [ship] = await this.db.select().from(t.ships).where(eq(t.ships.id, shipId));
+    const ship = await this.repo.ship(shipId);
     if (!ship || !access.visibleOrgIds.has(ship.orgId)) throw forbidden();
     return ship;
   }
 
   async channels(access: Access, shipId: string): Promise<Channel[]> {
     await this.requireShip(access, shipId);
-    const rows = await this.db
-      .select({ channel: t.channels, camera: t.cameras })
-      .from(t.channels)
-      .leftJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
-      .where(eq(t.channels.shipId, shipId))
-      .orderBy(asc(t.channels.sort), asc(t.channels.id), asc(t.cameras.sort), asc(t.cameras.id));
+    const rows = await this.repo.channelsWithCameras(shipId);
     const out = new Map<string, Channel>();
     for (const { channel, camera } of rows) {
       let c = out.get(channel.id);
@@ -125,22 +112,7 @@ export class FleetService {
     const ship = await this.requireShip(access, shipId);
     // The organisation may be the ship's own or any above it (the tree's root, say).
     if (!subtreeIds(await this.allOrgs(), [orgId]).has(ship.orgId)) throw notFound('Ship in this organisation');
-    const [config] = await this.db.select().from(t.shipConfigs).where(eq(t.shipConfigs.shipId, shipId));
-    const groups = await this.db
-      .select({ group: t.definitionGroups })
-      .from(t.shipDefinitionGroups)
-      .innerJoin(t.definitionGroups, eq(t.definitionGroups.id, t.shipDefinitionGroups.groupId))
-      .where(eq(t.shipDefinitionGroups.shipId, shipId))
-      .orderBy(asc(t.definitionGroups.id));
-    const groupIds = groups.map((g) => g.group.id);
-    const models =
-      groupIds.length === 0
-        ? []
-        : await this.db
-            .select()
-            .from(t.definitionModels)
-            .where(inArray(t.definitionModels.groupId, groupIds))
-            .orderBy(asc(t.definitionModels.id));
+    const { config, groups, models } = await this.repo.definitions(shipId);
     const groupAliasResDTOS: DefinitionGroup[] = groups.map(({ group }) => ({
       id: group.id,
       displayName: group.displayName,
@@ -174,12 +146,7 @@ export class FleetService {
       orgIds = [orgId];
     }
     if (orgIds.length === 0) return [];
-    const rows = await this.db
-      .select({ tag: t.channelTags, channelId: t.channelTagMembers.channelId })
-      .from(t.channelTags)
-      .leftJoin(t.channelTagMembers, eq(t.channelTagMembers.tagId, t.channelTags.id))
-      .where(inArray(t.channelTags.orgId, orgIds))
-      .orderBy(asc(t.channelTags.id), asc(t.channelTagMembers.channelId));
+    const rows = await this.repo.channelTags(orgIds);
     const out = new Map<number, ChannelTag>();
     for (const { tag, channelId } of rows) {
       const entry = out.get(tag.id) ?? { id: tag.id, name: tag.name, orgId: tag.orgId, channelIds: [] };
@@ -193,28 +160,14 @@ export class FleetService {
   async shipsAndChannels(access: Access, orgId: string): Promise<ShipsAndChannels> {
     await requireOrg(this.db, access, orgId);
     const orgIds = [...subtreeIds(await this.allOrgs(), [orgId])].filter((id) => access.visibleOrgIds.has(id));
-    const [ships] = await this.db.select({ n: count() }).from(t.ships).where(inArray(t.ships.orgId, orgIds));
-    const channelRows = await this.db
-      .select({ block: t.channels.block, n: count() })
-      .from(t.channels)
-      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
-      .where(inArray(t.ships.orgId, orgIds))
-      .groupBy(t.channels.block);
-    const [cameras] = await this.db
-      .select({ n: count() })
-      .from(t.cameras)
-      .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
-      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
-      .where(and(inArray(t.ships.orgId, orgIds), eq(t.channels.block, 0)));
+    const { ships, channels: channelRows, cameras } = await this.repo.counts(orgIds);
     const channelCount = channelRows.filter((r) => r.block !== 1).reduce((a, r) => a + r.n, 0);
     const blockedChannelCount = channelRows.filter((r) => r.block === 1).reduce((a, r) => a + r.n, 0);
-    return { orgId, shipCount: ships?.n ?? 0, channelCount, blockedChannelCount, cameraCount: cameras?.n ?? 0 };
+    return { orgId, shipCount: ships, channelCount, blockedChannelCount, cameraCount: cameras };
   }
 
-  private allOrgs() {
-    return this.db
-      .select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId })
-      .from(t.organizations);
+  private allOrgs(): Promise<OrgRow[]> {
+    return allOrganizations(this.db);
   }
 
   async playbackAutoShutdown(access: Access, orgId: string): Promise<PlaybackAutoShutdown> {
@@ -233,21 +186,15 @@ export class FleetService {
    */
   async updatePlaybackAutoShutdown(access: Access, update: PlaybackAutoShutdownUpdate): Promise<PlaybackAutoShutdown> {
     await requireOrg(this.db, access, update.orgId);
-    const managed = await this.db
-      .select({ orgId: t.memberships.orgId })
-      .from(t.memberships)
-      .where(and(eq(t.memberships.userId, access.userId), eq(t.memberships.role, 'manager')));
-    if (!subtreeIds(await this.allOrgs(), managed.map((m) => m.orgId)).has(update.orgId)) throw forbidden();
+    const managed = await managedOrgIds(this.db, access.userId);
+    if (!subtreeIds(await this.allOrgs(), managed).has(update.orgId)) throw forbidden();
     if (update.countdownSeconds >= update.minutes * 60) throw badRequest('the countdown must be shorter than the limit');
-    await this.db
-      .update(t.organizations)
-      .set({ autoShutdownEnabled: update.enabled, autoShutdownMinutes: update.minutes, autoShutdownCountdownSeconds: update.countdownSeconds })
-      .where(eq(t.organizations.id, update.orgId));
+    await this.repo.setAutoShutdown(update.orgId, update);
     return this.playbackAutoShutdown(access, update.orgId);
   }
 
   async waitTimeByOrgName(access: Access, orgName: string): Promise<WaitTime> {
-    const [row] = await this.db.select().from(t.organizations).where(eq(t.organizations.name, orgName));
+    const row = await this.repo.organizationByName(orgName);
     if (!row) throw notFound('Organisation');
     if (!access.visibleOrgIds.has(row.id)) throw forbidden();
     return { orgId: row.id, waitTime: row.waitTimeSeconds };
@@ -256,8 +203,7 @@ export class FleetService {
   async visibleShips(access: Access, shipIds?: readonly string[]): Promise<{ id: string; name: string }[]> {
     const orgIds = [...access.visibleOrgIds];
     if (orgIds.length === 0 || shipIds?.length === 0) return [];
-    const where = shipIds ? and(inArray(t.ships.orgId, orgIds), inArray(t.ships.id, [...shipIds])) : inArray(t.ships.orgId, orgIds);
-    return this.db.select({ id: t.ships.id, name: t.ships.name }).from(t.ships).where(where).orderBy(asc(t.ships.sort), asc(t.ships.id));
+    return this.repo.ships(orgIds, shipIds);
   }
 
   /**
@@ -267,15 +213,10 @@ export class FleetService {
   async shipsForDestination(destination: string): Promise<ShipRow[]> {
     const d = parseDestination(destination);
     if (!d || d.kind === 'carousel' || d.kind === 'ptz') return [];
-    if (d.kind === 'shipStatus' || d.kind === 'pictures' || d.kind === 'budget') return this.db.select().from(t.ships).where(eq(t.ships.name, d.shipName));
+    if (d.kind === 'shipStatus' || d.kind === 'pictures' || d.kind === 'budget') return this.repo.shipsNamed(d.shipName);
     // The database narrows the candidates; cameraSource, the one rule of where a camera's status is
     // published, decides.
-    const rows = await this.db
-      .select({ ship: t.ships, sourceType: t.cameras.sourceType, other: t.cameras.other })
-      .from(t.ships)
-      .leftJoin(t.channels, eq(t.channels.shipId, t.ships.id))
-      .leftJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
-      .where(or(eq(t.ships.name, d.instanceId), like(t.cameras.other, `%${escapeLike(d.instanceId)}%`)));
+    const rows = await this.repo.shipsMentioning(d.instanceId);
     const ships = new Map<string, ShipRow>();
     for (const r of rows) {
       const publishesHere =

@@ -3,7 +3,7 @@ import { type AgentMessageOf, type PictureEvent, type PictureMeta, type Snapshot
 import type { AgentGateway, LinkStream } from '../../core/ship-link/index.ts';
 import { backoffMs } from '../../core/storage/transient.ts';
 import type { PictureFiles } from './picture-files.ts';
-import type { NewPictureRow, PictureIndex } from './picture-index.ts';
+import type { NewPictureRow, PictureIndex } from './repo.ts';
 
 /** Where a ship's picture belongs (its organisation and channel), looked up when it is offered. */
 export interface PictureOwner {

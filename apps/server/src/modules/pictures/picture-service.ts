@@ -15,18 +15,16 @@ import {
   decodeThumb,
   dest,
 } from '@ship-cctv/protocol';
-import { eq } from 'drizzle-orm';
 import type { AgentGateway, LinkStream } from '../../core/ship-link/index.ts';
 import type { LinkStreams } from '../../core/ship-link/index.ts';
 import type { Db } from '../../core/db/client.ts';
-import * as t from '../../core/db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
 import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
 import type { FleetService } from '../fleet/index.ts';
 import { chooseTemplate } from '../fleet/index.ts';
 import type { PictureFiles } from './picture-files.ts';
-import { PictureIndex, type PictureRow } from './picture-index.ts';
+import { PictureIndex, PicturePlaces, type PictureRow } from './repo.ts';
 import { PictureInbox } from './picture-inbox.ts';
 import { TaskService } from './task-service.ts';
 
@@ -76,6 +74,7 @@ const TASKS_TOPIC = 'pictures.tasks';
  */
 export class PictureService {
   readonly index: PictureIndex;
+  private readonly places: PicturePlaces;
   readonly inbox: PictureInbox;
   /** Snapshot tasks: planned on shore, run by the ships. */
   readonly tasks: TaskService;
@@ -97,6 +96,7 @@ export class PictureService {
   ) {
     this.opts = { ...PICTURE_DEFAULTS, ...opts };
     this.index = new PictureIndex(db);
+    this.places = new PicturePlaces(db);
     this.tasks = new TaskService({
       db,
       fleet,
@@ -409,9 +409,9 @@ export class PictureService {
   }
 
   private async requireChannel(access: Access, channelId: string): Promise<void> {
-    const [row] = await this.db.select({ orgId: t.ships.orgId }).from(t.channels).innerJoin(t.ships, eq(t.ships.id, t.channels.shipId)).where(eq(t.channels.id, channelId));
-    if (!row) throw notFound('Channel');
-    if (!access.visibleOrgIds.has(row.orgId)) throw forbidden();
+    const orgId = await this.places.orgOfChannel(channelId);
+    if (orgId === undefined) throw notFound('Channel');
+    if (!access.visibleOrgIds.has(orgId)) throw forbidden();
   }
 
   /** The box a template's pictures fit into: its definition model's size, or the picture config's. */
@@ -424,12 +424,7 @@ export class PictureService {
   }
 
   private async ownerOf(shipId: string, cameraId: string): Promise<{ orgId: string; channelId: string } | undefined> {
-    const [row] = await this.db
-      .select({ orgId: t.ships.orgId, channelId: t.cameras.channelId, shipId: t.channels.shipId })
-      .from(t.cameras)
-      .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
-      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
-      .where(eq(t.cameras.id, cameraId));
+    const row = await this.places.camera(cameraId);
     if (row && row.shipId === shipId) return { orgId: row.orgId, channelId: row.channelId };
     return undefined;
   }
@@ -445,8 +440,8 @@ export class PictureService {
   private async shipName(shipId: string): Promise<string | undefined> {
     const known = this.shipNames.get(shipId);
     if (known) return known;
-    const [row] = await this.db.select({ name: t.ships.name }).from(t.ships).where(eq(t.ships.id, shipId));
-    if (row) this.shipNames.set(shipId, row.name);
-    return row?.name;
+    const name = await this.places.shipName(shipId);
+    if (name !== undefined) this.shipNames.set(shipId, name);
+    return name;
   }
 }

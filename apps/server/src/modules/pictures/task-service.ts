@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   type SnapshotTaskDetail,
   type SnapshotTaskRequest,
@@ -14,14 +13,12 @@ import {
   taskShotCount,
 } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
-import * as t from '../../core/db/schema.ts';
 import { badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
 import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
 import type { FleetService } from '../fleet/index.ts';
+import { type ShotRow, TaskRepo, type TaskRow } from './repo.ts';
 
-type TaskRow = typeof t.snapshotTasks.$inferSelect;
-type ShotRow = typeof t.snapshotShots.$inferSelect;
 
 export interface TaskServiceDeps {
   db: Db;
@@ -44,7 +41,10 @@ export interface TaskServiceDeps {
 export class TaskService {
   private readonly now: () => number;
 
+  private readonly repo: TaskRepo;
+
   constructor(private readonly deps: TaskServiceDeps) {
+    this.repo = new TaskRepo(deps.db);
     this.now = deps.now ?? Date.now;
   }
 
@@ -68,7 +68,7 @@ export class TaskService {
     const templateId = req.templateId ?? 720;
     const size = await this.deps.pictureSize(access, ship.orgId, ship.id, templateId);
     const id = randomUUID();
-    await this.deps.db.insert(t.snapshotTasks).values({
+    await this.repo.add({
       id,
       orgId: ship.orgId,
       shipId: ship.id,
@@ -118,7 +118,7 @@ export class TaskService {
   async remove(access: Access, id: string): Promise<SnapshotTaskStatus> {
     const { task } = await this.require(access, id);
     if (!task.deletedAt) {
-      await this.deps.db.update(t.snapshotTasks).set({ deletedAt: new Date() }).where(eq(t.snapshotTasks.id, id));
+      await this.repo.mark(id, { deletedAt: new Date() });
       await this.deps.pushTasks(task.shipId);
     }
     return this.status(access, id);
@@ -129,14 +129,9 @@ export class TaskService {
     const orgIds = filter.orgId ? await visibleSubtreeOrgIds(this.deps.db, access, filter.orgId) : [...access.visibleOrgIds];
     if (filter.shipId) await this.deps.fleet.requireShip(access, filter.shipId);
     if (orgIds.length === 0) return [];
-    const where = [inArray(t.snapshotTasks.orgId, orgIds), ...(filter.shipId ? [eq(t.snapshotTasks.shipId, filter.shipId)] : [])];
-    const rows = await this.deps.db
-      .select({ task: t.snapshotTasks, shipName: t.ships.name })
-      .from(t.snapshotTasks)
-      .innerJoin(t.ships, eq(t.ships.id, t.snapshotTasks.shipId))
-      .where(and(...where));
+    const rows = await this.repo.tasksWithShips(orgIds, filter.shipId);
     rows.sort((a, b) => b.task.createdAt.getTime() - a.task.createdAt.getTime());
-    const shots = rows.length === 0 ? [] : await this.deps.db.select().from(t.snapshotShots).where(inArray(t.snapshotShots.taskId, rows.map((r) => r.task.id)));
+    const shots = rows.length === 0 ? [] : await this.repo.shotsOf(rows.map((r) => r.task.id));
     const onShore = await this.onShore(shots);
     const up = await this.shipsUp(rows.map((r) => r.task));
     return rows.map((r) => this.view(r.task, r.shipName, shots.filter((s) => s.taskId === r.task.id), onShore, up));
@@ -144,7 +139,7 @@ export class TaskService {
 
   /** What a ship is to hold: its tasks not deleted whose window is not over. */
   async specsFor(shipId: string): Promise<SnapshotTaskSpec[]> {
-    const rows = await this.deps.db.select().from(t.snapshotTasks).where(and(eq(t.snapshotTasks.shipId, shipId), isNull(t.snapshotTasks.deletedAt)));
+    const rows = await this.repo.tasksOfShip(shipId, true);
     const now = this.now();
     return rows
       .filter((r) => r.endAt.getTime() > now)
@@ -153,18 +148,18 @@ export class TaskService {
 
   /** The ship holds exactly these tasks now: they are handed over, deleted ones not among them are dropped. */
   async held(shipId: string, taskIds: readonly string[]): Promise<void> {
-    const rows = await this.deps.db.select().from(t.snapshotTasks).where(eq(t.snapshotTasks.shipId, shipId));
+    const rows = await this.repo.tasksOfShip(shipId);
     const ids = new Set(taskIds);
     const at = new Date();
     for (const r of rows) {
-      if (ids.has(r.id) && !r.handedOverAt) await this.deps.db.update(t.snapshotTasks).set({ handedOverAt: at }).where(eq(t.snapshotTasks.id, r.id));
-      if (!ids.has(r.id) && r.deletedAt && !r.droppedAt) await this.deps.db.update(t.snapshotTasks).set({ droppedAt: at }).where(eq(t.snapshotTasks.id, r.id));
+      if (ids.has(r.id) && !r.handedOverAt) await this.repo.mark(r.id, { handedOverAt: at });
+      if (!ids.has(r.id) && r.deletedAt && !r.droppedAt) await this.repo.mark(r.id, { droppedAt: at });
     }
   }
 
   /** Shots the ship reported (again, perhaps): kept once each. */
   async shots(shipId: string, taskId: string, shots: readonly TaskShotReport[]): Promise<void> {
-    const [task] = await this.deps.db.select().from(t.snapshotTasks).where(eq(t.snapshotTasks.id, taskId));
+    const task = await this.repo.task(taskId);
     // A ship reports only its own tasks' shots, of cameras the task names.
     if (!task || task.shipId !== shipId) return;
     const cameras = new Set(task.cameraIds);
@@ -174,36 +169,24 @@ export class TaskService {
       .map((s) => ({ taskId, cameraId: s.cameraId, idx: s.index, outcome: s.outcome, pictureId: s.pictureId ?? null, reason: s.reason ?? null, reportedAt }));
     // One statement per report, in slices (a reconnect resends a task's whole log).
     for (let i = 0; i < rows.length; i += 500) {
-      await this.deps.db
-        .insert(t.snapshotShots)
-        .values(rows.slice(i, i + 500))
-        .onConflictDoUpdate({
-          target: [t.snapshotShots.taskId, t.snapshotShots.cameraId, t.snapshotShots.idx],
-          set: { outcome: sql`excluded.outcome`, pictureId: sql`excluded.picture_id`, reason: sql`excluded.reason`, reportedAt: sql`excluded.reported_at` },
-        });
+      await this.repo.reportShots(rows.slice(i, i + 500));
     }
   }
 
   private async require(access: Access, id: string): Promise<{ task: TaskRow; shipName: string }> {
-    const [row] = await this.deps.db
-      .select({ task: t.snapshotTasks, shipName: t.ships.name })
-      .from(t.snapshotTasks)
-      .innerJoin(t.ships, eq(t.ships.id, t.snapshotTasks.shipId))
-      .where(eq(t.snapshotTasks.id, id));
+    const row = await this.repo.taskWithShip(id);
     if (!row) throw notFound('Snapshot task');
     if (!access.visibleOrgIds.has(row.task.orgId)) throw forbidden();
     return row;
   }
 
   private shotRows(taskId: string): Promise<ShotRow[]> {
-    return this.deps.db.select().from(t.snapshotShots).where(eq(t.snapshotShots.taskId, taskId));
+    return this.repo.shotsOf([taskId]);
   }
 
   private async onShore(rows: readonly ShotRow[]): Promise<Set<string>> {
     const ids = rows.map((r) => r.pictureId).filter((id): id is string => id !== null);
-    if (ids.length === 0) return new Set();
-    const held = await this.deps.db.select({ id: t.pictures.id }).from(t.pictures).where(inArray(t.pictures.id, ids));
-    return new Set(held.map((h) => h.id));
+    return this.repo.picturesHeld(ids);
   }
 
   /** The ships of these tasks whose link some instance holds now. */

@@ -6,7 +6,7 @@ import { type JobRow, OwnerLimitError } from '../../../core/jobs/repo.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../../core/http/envelope.ts';
 import type { Access } from '../../../core/orgs/access.ts';
 import type { PictureFiles } from '../picture-files.ts';
-import type { PictureIndex } from '../picture-index.ts';
+import type { PictureIndex } from '../repo.ts';
 import { forkEnhancement } from './enhance-child.ts';
 import type { Scale } from './esrgan.ts';
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, sql, sum, type SQL } from 'drizzle-orm';
 import type { PictureInfo, ShipPictureEntry, ShorePictureOrigin } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
 import * as t from '../../core/db/schema.ts';
@@ -6,6 +6,10 @@ import * as t from '../../core/db/schema.ts';
 export type PictureRow = typeof t.pictures.$inferSelect;
 export type NewPictureRow = typeof t.pictures.$inferInsert;
 export type ShipPictureRow = typeof t.shipPictures.$inferSelect;
+export type TaskRow = typeof t.snapshotTasks.$inferSelect;
+export type NewTaskRow = typeof t.snapshotTasks.$inferInsert;
+export type ShotRow = typeof t.snapshotShots.$inferSelect;
+export type NewShotRow = typeof t.snapshotShots.$inferInsert;
 
 export interface PictureQuery {
   orgIds: readonly string[];
@@ -154,6 +158,100 @@ export class PictureIndex {
     const gone = rows.filter((r) => !keep.has(r.id));
     if (gone.length > 0) await this.db.delete(t.shipPictures).where(inArray(t.shipPictures.id, gone.map((r) => r.id)));
     return gone;
+  }
+}
+
+/** Where pictures come from: the organisation of a channel's ship, a camera's channel and ship, a ship's name. */
+export class PicturePlaces {
+  constructor(private readonly db: Db) {}
+
+  async orgOfChannel(channelId: string): Promise<string | undefined> {
+    const [row] = await this.db.select({ orgId: t.ships.orgId }).from(t.channels).innerJoin(t.ships, eq(t.ships.id, t.channels.shipId)).where(eq(t.channels.id, channelId));
+    return row?.orgId;
+  }
+
+  async camera(cameraId: string): Promise<{ orgId: string; channelId: string; shipId: string } | undefined> {
+    const [row] = await this.db
+      .select({ orgId: t.ships.orgId, channelId: t.cameras.channelId, shipId: t.channels.shipId })
+      .from(t.cameras)
+      .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
+      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
+      .where(eq(t.cameras.id, cameraId));
+    return row;
+  }
+
+  async shipName(shipId: string): Promise<string | undefined> {
+    const [row] = await this.db.select({ name: t.ships.name }).from(t.ships).where(eq(t.ships.id, shipId));
+    return row?.name;
+  }
+}
+
+/** Snapshot tasks and the shots their ships reported. */
+export class TaskRepo {
+  constructor(private readonly db: Db) {}
+
+  async add(task: NewTaskRow): Promise<void> {
+    await this.db.insert(t.snapshotTasks).values(task);
+  }
+
+  async task(id: string): Promise<TaskRow | undefined> {
+    const [task] = await this.db.select().from(t.snapshotTasks).where(eq(t.snapshotTasks.id, id));
+    return task;
+  }
+
+  /** A task with its ship's name. */
+  async taskWithShip(id: string): Promise<{ task: TaskRow; shipName: string } | undefined> {
+    const [row] = await this.db
+      .select({ task: t.snapshotTasks, shipName: t.ships.name })
+      .from(t.snapshotTasks)
+      .innerJoin(t.ships, eq(t.ships.id, t.snapshotTasks.shipId))
+      .where(eq(t.snapshotTasks.id, id));
+    return row;
+  }
+
+  /** The tasks of these organisations (of one ship when given), with their ships' names. */
+  tasksWithShips(orgIds: readonly string[], shipId: string | undefined): Promise<{ task: TaskRow; shipName: string }[]> {
+    const where = [inArray(t.snapshotTasks.orgId, [...orgIds]), ...(shipId ? [eq(t.snapshotTasks.shipId, shipId)] : [])];
+    return this.db
+      .select({ task: t.snapshotTasks, shipName: t.ships.name })
+      .from(t.snapshotTasks)
+      .innerJoin(t.ships, eq(t.ships.id, t.snapshotTasks.shipId))
+      .where(and(...where));
+  }
+
+  /** A ship's tasks; `undeleted`: only those not deleted. */
+  tasksOfShip(shipId: string, undeleted = false): Promise<TaskRow[]> {
+    const where = undeleted ? and(eq(t.snapshotTasks.shipId, shipId), isNull(t.snapshotTasks.deletedAt)) : eq(t.snapshotTasks.shipId, shipId);
+    return this.db.select().from(t.snapshotTasks).where(where);
+  }
+
+  async mark(id: string, at: Partial<Pick<TaskRow, 'deletedAt' | 'handedOverAt' | 'droppedAt'>>): Promise<void> {
+    await this.db.update(t.snapshotTasks).set(at).where(eq(t.snapshotTasks.id, id));
+  }
+
+  shotsOf(taskIds: readonly string[]): Promise<ShotRow[]> {
+    if (taskIds.length === 0) return Promise.resolve([]);
+    return taskIds.length === 1
+      ? this.db.select().from(t.snapshotShots).where(eq(t.snapshotShots.taskId, taskIds[0] as string))
+      : this.db.select().from(t.snapshotShots).where(inArray(t.snapshotShots.taskId, [...taskIds]));
+  }
+
+  /** Keeps reported shots, once each (a shot reported again replaces what was said of it). */
+  async reportShots(rows: readonly NewShotRow[]): Promise<void> {
+    await this.db
+      .insert(t.snapshotShots)
+      .values([...rows])
+      .onConflictDoUpdate({
+        target: [t.snapshotShots.taskId, t.snapshotShots.cameraId, t.snapshotShots.idx],
+        set: { outcome: sql`excluded.outcome`, pictureId: sql`excluded.picture_id`, reason: sql`excluded.reason`, reportedAt: sql`excluded.reported_at` },
+      });
+  }
+
+  /** Which of these pictures shore holds. */
+  async picturesHeld(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const held = await this.db.select({ id: t.pictures.id }).from(t.pictures).where(inArray(t.pictures.id, [...ids]));
+    return new Set(held.map((h) => h.id));
   }
 }
 
