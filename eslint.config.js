@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import webBoundaries from './scripts/eslint/feature-boundaries.js';
+import serverBoundaries from './scripts/eslint/server-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**', '**/migrations/**'] },
@@ -23,5 +24,10 @@ export default tseslint.config(
     files: ['apps/web/src/**/*.{ts,tsx}'],
     plugins: { web: webBoundaries },
     rules: { 'web/feature-boundaries': 'error' },
+  },
+  {
+    files: ['apps/server/src/**/*.ts'],
+    plugins: { server: serverBoundaries },
+    rules: { 'server/module-boundaries': 'error' },
   },
 );
