@@ -2,12 +2,18 @@
 // is used from outside only through its public index (index.ts) — and its texts (locales.ts), which
 // the i18n resources gather, its screens (pages.ts) and its live-cell control (cell-control.ts),
 // which the app shell loads lazily so each is its own chunk; shared code (shared/, lib/, i18n/ apart
-// from the texts) imports no feature at all. So a feature can change inside without breaking
-// another, and features do not import each other in a cycle.
+// from the texts) imports no feature at all. Features and shared code import nothing of the app
+// shell (app/): the shell is built from them, and gives them what it decides (the runtime
+// configuration, the statistics panel of a sidebar page) through shared contexts. Test files may
+// render a screen inside the app's providers, as the app does. So a feature can change inside
+// without breaking another, and features do not import each other in a cycle.
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const PUBLIC_FILES = new Set(['index.ts', 'locales.ts', 'pages.ts', 'cell-control.ts']);
 const SHARED_DIRS = new Set(['shared', 'lib']);
+/** Areas that may not import the app shell (app/). */
+const BELOW_SHELL = new Set(['features', 'shared', 'lib']);
+const isTest = (path) => /\.test\.tsx?$/.test(path);
 
 /** The path under apps/web/src of a file, or undefined when it is not in the web app's sources. */
 function underWebSrc(file) {
@@ -24,6 +30,7 @@ const rule = {
     messages: {
       deep: '{{target}} is inside the {{feature}} feature: import it from features/{{feature}}/index.ts, its public index.',
       shared: '{{importer}} is shared code and may not import the {{feature}} feature ({{target}}).',
+      shell: '{{importer}} may not import the app shell ({{target}}): features and shared code sit below it.',
     },
     schema: [],
   },
@@ -34,6 +41,10 @@ const rule = {
     const check = (node, source) => {
       if (typeof source !== 'string' || !source.startsWith('.')) return;
       const target = relative(file.root, resolve(dirname(context.filename), source)).split(sep);
+      if (target[0] === 'app' && BELOW_SHELL.has(area) && !isTest(file.path)) {
+        context.report({ node, messageId: 'shell', data: { importer: file.path.split(sep).join('/'), target: target.join('/') } });
+        return;
+      }
       if (target[0] !== 'features' || target.length < 3) return;
       const feature = target[1];
       const shown = target.join('/');

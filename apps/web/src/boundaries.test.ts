@@ -43,6 +43,35 @@ describe('feature boundaries (the lint rule web/feature-boundaries)', () => {
     expect(await boundaryErrors('lib/x.ts', "import { a } from '../features/live/index.ts';\nexport const b = a;\n")).toHaveLength(1);
   });
 
+  it('refuses the app shell in features and shared code, but not in their tests', async () => {
+    expect(await boundaryErrors('features/talk/components/x.tsx', "import { AppProviders } from '../../../app/providers.tsx';\nexport const p = AppProviders;\n")).toEqual([
+      'features/talk/components/x.tsx may not import the app shell (app/providers.tsx): features and shared code sit below it.',
+    ]);
+    expect(await boundaryErrors('shared/layout/x.tsx', "export { DesktopShell } from '../../app/layout/DesktopShell.tsx';\n")).toHaveLength(1);
+    expect(await boundaryErrors('lib/x.ts', "export const t = import('../app/theme.ts');\n")).toHaveLength(1);
+    // A test renders a screen inside the app's providers, as the app does; the shell imports itself.
+    expect(await boundaryErrors('features/talk/components/x.test.tsx', "import { AppProviders } from '../../../app/providers.tsx';\nexport const p = AppProviders;\n")).toEqual([]);
+    expect(await boundaryErrors('app/layout/x.tsx', "import { AppProviders } from '../providers.tsx';\nexport const p = AppProviders;\n")).toEqual([]);
+  });
+
+  it('holds today: no feature or shared file but tests imports the app shell', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) {
+          for (const [, from, dynamic] of readFileSync(path, 'utf8').matchAll(/from '(\.[^']+)'|import\('(\.[^']+)'\)/g)) {
+            const spec = from ?? dynamic;
+            if (spec && relative(SRC, resolve(dirname(path), spec)).split(sep)[0] === 'app') offenders.push(relative(SRC, path));
+          }
+        }
+      }
+    };
+    for (const area of ['features', 'shared', 'lib']) walk(join(SRC, area));
+    expect(offenders).toEqual([]);
+  });
+
   it('holds today: no feature imports another in a cycle', () => {
     const features = readdirSync(join(SRC, 'features')).filter((d) => statSync(join(SRC, 'features', d)).isDirectory());
     const uses = new Map(features.map((f) => [f, new Set<string>()]));

@@ -8,7 +8,7 @@ import { I18nextProvider, useTranslation } from 'react-i18next';
 import { createQueryClient } from '../lib/query-client.ts';
 import { MessageProvider } from '../shared/message.tsx';
 import type { RuntimeConfig } from '../lib/runtime-config.ts';
-import { RuntimeConfigProvider } from './runtime-config.tsx';
+import { RuntimeConfigProvider } from '../shared/runtime-config.tsx';
 import { useThemeMode } from './theme.ts';
 
 /** antd follows the i18next language, so one switch changes both; and the day/night theme. */

@@ -6,7 +6,7 @@ import zhCN from 'antd-mobile/es/locales/zh-CN';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
 import { I18nextProvider, useTranslation } from 'react-i18next';
-import { RuntimeConfigProvider } from '../app/runtime-config.tsx';
+import { RuntimeConfigProvider } from '../shared/runtime-config.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
 import type { RuntimeConfig } from '../lib/runtime-config.ts';
 

@@ -8,8 +8,9 @@ import { useLogout } from '../../features/session/index.ts';
 import { useSessionUser } from '../../features/session/index.ts';
 import { LANGUAGES, switchLanguage, toLanguage } from '../../i18n/index.ts';
 import { setThemeMode, THEME_MODES, useThemeMode } from '../theme.ts';
-import { hasSidebarToggle, menuKeyOf, shorePlaybackLabel } from './header-rules.ts';
-import { useShellState } from './shell-state.tsx';
+import { shorePlaybackLabel } from '../../shared/shore-playback-label.ts';
+import { hasSidebarToggle, menuKeyOf } from './header-rules.ts';
+import { useShellState } from '../../shared/layout/shell-state.tsx';
 
 /** Opened from the settings menu now and then: loaded on first use, not with the first screen. */
 const WatchLimitDialog = lazy(() => import('../../features/fleet/index.ts').then((m) => ({ default: m.WatchLimitDialog })));

@@ -1,14 +1,17 @@
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Flex, Layout, Spin } from 'antd';
 import { Outlet } from 'react-router';
 import { LIMITS } from '@ship-cctv/protocol';
 import { useHeartbeat } from '../../features/session/index.ts';
 import { realtime } from '../../lib/realtime/index.ts';
-import { useRuntimeConfig } from '../runtime-config.tsx';
+import { useRuntimeConfig } from '../../shared/runtime-config.tsx';
 import { ShipExtraProvider } from '../../shared/source-tree/index.ts';
 import { BudgetNoticesSlot, SHIP_BUDGET_BADGE } from '../budget-slots.tsx';
 import { AppHeader } from './AppHeader.tsx';
-import { ShellStateProvider } from './shell-state.tsx';
+import { ShellStateProvider } from '../../shared/layout/shell-state.tsx';
+
+// Loaded when first opened: its table and cards (antd Table, Card) are not part of the first screen.
+const StatisticsPanel = lazy(() => import('../../features/fleet/index.ts').then((m) => ({ default: m.StatisticsPanel })));
 
 /**
  * The signed-in desktop frame: header over the routed screen. Mounting it means a validated
@@ -24,7 +27,7 @@ export function DesktopShell() {
   }, [stompPath]);
 
   return (
-    <ShellStateProvider>
+    <ShellStateProvider statisticsPanel={StatisticsPanel}>
       <ShipExtraProvider value={SHIP_BUDGET_BADGE}>
         <Layout style={{ height: '100vh', minWidth: LIMITS.minWidthDesktopPx }}>
           <AppHeader />

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hasSidebarToggle, menuKeyOf, shorePlaybackLabel } from './header-rules.ts';
+import { shorePlaybackLabel } from '../../shared/shore-playback-label.ts';
+import { hasSidebarToggle, menuKeyOf } from './header-rules.ts';
 
 describe('header rules (spec §2)', () => {
   it('calls shore playback near-end for njzsz only', () => {

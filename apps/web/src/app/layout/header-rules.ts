@@ -1,11 +1,3 @@
-/** Organisation whose shore playback is called near-end playback (spec §2, §6). */
-export const NEAR_END_ORG_ID = 'njzsz';
-
-/** i18n key of the shore playback menu item for an organisation (used once that screen is built). */
-export function shorePlaybackLabel(orgId: string | undefined): 'shell.menu.nearEndPlayback' | 'shell.menu.shorePlayback' {
-  return orgId === NEAR_END_ORG_ID ? 'shell.menu.nearEndPlayback' : 'shell.menu.shorePlayback';
-}
-
 /** Spec §2: the collapse-sidebar icon shows only on these paths (the ones with a source tree). */
 const SIDEBAR_PATHS: ReadonlySet<string> = new Set(['/live/index', '/live/photo', '/live/recordlivevideo', '/recordlivephoto']);
 

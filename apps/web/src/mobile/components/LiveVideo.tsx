@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntimeConfig } from '../../app/runtime-config.tsx';
+import { useRuntimeConfig } from '../../shared/runtime-config.tsx';
 import type { PlayableSource } from '../../shared/playable-source.ts';
 import { useMsePlayer } from '../../shared/player-cell/index.ts';
 import { useNow } from '../../shared/player-cell/index.ts';

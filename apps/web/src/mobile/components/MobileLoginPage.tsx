@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Button, Input } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useRuntimeConfig } from '../../app/runtime-config.tsx';
+import { useRuntimeConfig } from '../../shared/runtime-config.tsx';
 import { useLogon } from '../../features/session/index.ts';
 import { logonErrorText } from '../../features/session/index.ts';
 import { sessionStore } from '../../features/session/index.ts';

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { ClockCircleOutline, VideoOutline } from 'antd-mobile-icons';
 import { NavLink, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useRuntimeConfig } from '../../app/runtime-config.tsx';
+import { useRuntimeConfig } from '../../shared/runtime-config.tsx';
 import { useHeartbeat } from '../../features/session/index.ts';
 import { realtime } from '../../lib/realtime/index.ts';
 import { MOBILE_HOME, MOBILE_PLAYBACK } from '../routes.ts';

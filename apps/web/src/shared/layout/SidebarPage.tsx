@@ -1,19 +1,17 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Flex, Layout, theme } from 'antd';
 import { useShellState } from './shell-state.tsx';
 
 const SIDEBAR_WIDTH = 320;
 
-// Loaded when first opened: its table and cards (antd Table, Card) are not part of the first screen (issue 17, budget).
-const StatisticsPanel = lazy(() => import('../../features/fleet/index.ts').then((m) => ({ default: m.StatisticsPanel })));
-
 /**
  * A page with the collapsible source sidebar on the left (spec §2: /live/index,
- * /live/recordlivevideo) and, over its content, the statistics panel when it is open.
+ * /live/recordlivevideo) and, over its content, the statistics panel when it is open (the one the
+ * shell gave ShellStateProvider).
  */
 export function SidebarPage({ sidebar, children, after }: { sidebar: ReactNode; children: ReactNode; after?: ReactNode }) {
   const { token } = theme.useToken();
-  const { sidebarCollapsed, statisticsOpen, setStatisticsOpen } = useShellState();
+  const { sidebarCollapsed, statisticsOpen, setStatisticsOpen, StatisticsPanel } = useShellState();
   return (
     <Layout style={{ flex: 1, minHeight: 0 }}>
       <Layout.Sider

@@ -1,4 +1,7 @@
-import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useMemo, useState, type ComponentType, type ReactNode } from 'react';
+
+/** The statistics panel a sidebar page shows over its content while it is open (the shell's choice). */
+export type StatisticsPanelComponent = ComponentType<{ onClose: () => void }>;
 
 /** Spec §3 client state of the desktop shell: sidebar collapsed (default false), static info closed (default true). */
 export interface ShellState {
@@ -6,16 +9,17 @@ export interface ShellState {
   toggleSidebar: () => void;
   statisticsOpen: boolean;
   setStatisticsOpen: (open: boolean) => void;
+  StatisticsPanel: StatisticsPanelComponent;
 }
 
 const ShellStateContext = createContext<ShellState | null>(null);
 
-export function ShellStateProvider({ children }: { children: ReactNode }) {
+export function ShellStateProvider({ statisticsPanel, children }: { statisticsPanel: StatisticsPanelComponent; children: ReactNode }) {
   const [sidebarCollapsed, setSidebarCollapsed] = useState(false);
   const [statisticsOpen, setStatisticsOpen] = useState(false);
   const value = useMemo<ShellState>(
-    () => ({ sidebarCollapsed, toggleSidebar: () => setSidebarCollapsed((c) => !c), statisticsOpen, setStatisticsOpen }),
-    [sidebarCollapsed, statisticsOpen],
+    () => ({ sidebarCollapsed, toggleSidebar: () => setSidebarCollapsed((c) => !c), statisticsOpen, setStatisticsOpen, StatisticsPanel: statisticsPanel }),
+    [sidebarCollapsed, statisticsOpen, statisticsPanel],
   );
   return <ShellStateContext.Provider value={value}>{children}</ShellStateContext.Provider>;
 }

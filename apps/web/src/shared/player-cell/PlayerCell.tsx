@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ConfigProvider, theme, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useRuntimeConfig } from '../../app/runtime-config.tsx';
+import { useRuntimeConfig } from '../runtime-config.tsx';
 import { toKnownLink, useShipStatus } from '../../lib/realtime/index.ts';
 import { useCellControls } from './cell-controls.tsx';
 import type { PlayableSource } from '../playable-source.ts';

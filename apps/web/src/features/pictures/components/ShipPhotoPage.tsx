@@ -5,7 +5,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { ShipPicture } from '@ship-cctv/protocol';
 import { useQueryClient } from '@tanstack/react-query';
-import { SidebarPage } from '../../../app/layout/SidebarPage.tsx';
+import { SidebarPage } from '../../../shared/layout/SidebarPage.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatBytes } from '../../../lib/format-bytes.ts';
 import type { PlayableSource } from '../../../shared/playable-source.ts';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Empty, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { SidebarPage } from '../../../app/layout/SidebarPage.tsx';
+import { SidebarPage } from '../../../shared/layout/SidebarPage.tsx';
 import type { PlaybackOptions } from '../options.ts';
 import { PlaybackOptionsDialog } from './PlaybackOptionsDialog.tsx';
 import { PlaybackPlayer } from './PlaybackPlayer.tsx';

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef } from 'react';
-import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
+import { useRuntimeConfig } from '../../../shared/runtime-config.tsx';
 import { useShipStatus } from '../../../lib/realtime/index.ts';
 import { useNow } from '../../../shared/player-cell/index.ts';
 import { mediaSocketUrl } from '../../../shared/player-cell/index.ts';

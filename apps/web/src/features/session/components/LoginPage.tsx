@@ -2,7 +2,7 @@ import { Card, Flex, Segmented, Typography, theme } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, switchLanguage, toLanguage, type Language } from '../../../i18n/index.ts';
-import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
+import { useRuntimeConfig } from '../../../shared/runtime-config.tsx';
 import { sessionStore } from '../../../lib/session-store.ts';
 import { SignInForm } from './SignInForm.tsx';
 

@@ -4,7 +4,7 @@ import { Button, DatePicker, Flex, Layout, Select, Table, Typography, theme } fr
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { PATHS, type RecordQueryFilter, type RecordingSummary } from '@ship-cctv/protocol';
-import { shorePlaybackLabel } from '../../../app/layout/header-rules.ts';
+import { shorePlaybackLabel } from '../../../shared/shore-playback-label.ts';
 import { channelsQuery } from '../../../shared/source-tree/index.ts';
 import { useOrganisations } from '../../../shared/source-tree/index.ts';
 import { shipDisplayName, shipsOf } from '../../../shared/source-tree/index.ts';

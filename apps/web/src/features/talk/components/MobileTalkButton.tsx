@@ -2,7 +2,7 @@ import { useEffect, type PointerEvent } from 'react';
 import { Toast } from 'antd-mobile';
 import { AudioOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
+import { useRuntimeConfig } from '../../../shared/runtime-config.tsx';
 import type { PlayableSource } from '../../../shared/playable-source.ts';
 import { mediaSocketUrl, useNow, useShipConfig } from '../../../shared/player-cell/index.ts';
 import { useTalk } from '../hooks/useTalk.ts';

@@ -2,7 +2,7 @@ import { useEffect, type KeyboardEvent, type PointerEvent } from 'react';
 import { AudioOutlined, LoadingOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useRuntimeConfig } from '../../../app/runtime-config.tsx';
+import { useRuntimeConfig } from '../../../shared/runtime-config.tsx';
 import { type CellControl, type CellControlProps, mediaSocketUrl, useNow, useShipConfig } from '../../../shared/player-cell/index.ts';
 import { useTalk } from '../hooks/useTalk.ts';
 import { remainingSeconds } from '../talk-machine.ts';
