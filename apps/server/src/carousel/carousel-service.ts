@@ -15,6 +15,7 @@ import {
   type TaskCarouselInput,
   carouselPages,
   dest,
+  isTimeZone,
   shipDisplayName,
 } from '@ship-cctv/protocol';
 import type { Db } from '../db/client.ts';
@@ -26,7 +27,7 @@ import { type Access, subtreeIds } from '../services/access.ts';
 import type { FleetService } from '../services/fleet.ts';
 import { visibleSubtreeOrgIds } from '../services/org-scope.ts';
 import type { StatusService } from '../status/status-service.ts';
-import { isTimeZone, pageAt, taskPosition } from './carousel-clock.ts';
+import { pageAt, taskPosition } from './carousel-clock.ts';
 
 type CarouselRow = typeof t.carousels.$inferSelect;
 

@@ -25,7 +25,7 @@ import { requireOrg, subtreeIds } from '../../../services/access.ts';
 import { toSegment } from '../../../recorder/store.ts';
 import { ClipLimitError } from '../../../recorder/clip.ts';
 import * as t from '../../../db/schema.ts';
-import { isTimeZone } from '../../../recorder/schedule.ts';
+import { isTimeZone } from '@ship-cctv/protocol';
 import { parseByteRange } from '../../../storage/http-range.ts';
 
 async function isFile(path: string): Promise<boolean> {
