@@ -63,7 +63,7 @@ function answerApi(stills: StillAnswer[]) {
 
 /** play() as far as the cell sees it: the player is playing (so a cover has a stream to stop). */
 function playing(this: MsePlayer): void {
-  (this as unknown as { setState(state: string): void }).setState('playing');
+  (this as unknown as { session: { setState(state: string): void } }).session.setState('playing');
 }
 
 let stomp: FakeStompClient;
