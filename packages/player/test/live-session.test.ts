@@ -1,10 +1,10 @@
 import type { PlayCommand } from '@ship-cctv/protocol';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FramePlayer } from '../src/frames/frame-player.ts';
 import type { DecoderLike, FrameSinkDeps } from '../src/frames/frame-sink.ts';
 import { MsePlayer } from '../src/mse-player.ts';
 import type { LivePlayer, MsePlayerEventMap, MsePlayerOptions } from '../src/types.ts';
-import { FakeMediaSource, FakeSocket, fragment, initSegment } from './fakes.ts';
+import { FakeMediaSource, FakeSocket, fragment, initSegment, makeVideo, playerTestEnvironment } from './fakes.ts';
 
 /**
  * The session both live players drive (live-session.ts): the same socket, reconnects, server
@@ -14,19 +14,6 @@ import { FakeMediaSource, FakeSocket, fragment, initSegment } from './fakes.ts';
 
 const COMMAND: PlayCommand = { type: 'play', mode: 'live', cameraId: 'S1001-C01-1', templateId: 6 };
 const CODEC = { type: 'codec', mime: 'video/mp4; codecs="avc1.42c01e"', width: 640, height: 360, frameRate: 4, templateId: 6 };
-
-/** A <video> whose clock and paused flag the test controls (jsdom decodes nothing). */
-function makeVideo() {
-  const video = document.createElement('video');
-  const clock = { time: 0, paused: true };
-  Object.defineProperty(video, 'currentTime', { get: () => clock.time, set: (t: number) => (clock.time = t) });
-  Object.defineProperty(video, 'paused', { get: () => clock.paused });
-  vi.spyOn(video, 'play').mockImplementation(async () => {
-    clock.paused = false;
-  });
-  vi.spyOn(video, 'load').mockImplementation(() => {});
-  return { video, clock };
-}
 
 /** WebCodecs for FramePlayer: each sample decodes into a frame a millisecond later, on the test's timers. */
 function decoderDeps(): FrameSinkDeps {
@@ -63,29 +50,12 @@ const PLAYERS: Array<[string, Make]> = [
   ['FramePlayer', (video, options) => new FramePlayer(video, { ...options, sinkDeps: decoderDeps() })],
 ];
 
-let players: LivePlayer[] = [];
-
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'Date'] });
-  vi.spyOn(Math, 'random').mockReturnValue(0);
-  URL.createObjectURL = () => 'blob:fake-media-source';
-  URL.revokeObjectURL = () => {};
-});
-
-afterEach(() => {
-  for (const p of players) p.destroy();
-  players = [];
-  FakeSocket.instances = [];
-  FakeMediaSource.instances = [];
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+const env = playerTestEnvironment();
 
 describe.each(PLAYERS)('%s drives the live session', (_name, make) => {
   function setup(options: Partial<MsePlayerOptions> = {}) {
     const { video, clock } = makeVideo();
-    const player = make(video, { url: '/cctvv3-server/v3/media', token: 'abc', WebSocketImpl: FakeSocket, reconnect: { minMs: 500, maxMs: 4000 }, ...options });
-    players.push(player);
+    const player = env.keep(make(video, { url: '/cctvv3-server/v3/media', token: 'abc', WebSocketImpl: FakeSocket, reconnect: { minMs: 500, maxMs: 4000 }, ...options }));
     const events: Array<{ type: keyof MsePlayerEventMap; payload: unknown }> = [];
     for (const type of ['state', 'error', 'status', 'notice', 'codec', 'reconnect', 'firstFrame', 'continued'] as const) {
       player.on(type, (payload) => events.push({ type, payload }));
@@ -121,7 +91,11 @@ describe.each(PLAYERS)('%s drives the live session', (_name, make) => {
   it('opens the media socket with the token, sends the command, and follows the server from starting to playing', async () => {
     const { player, socket, of, flow } = setup();
     player.play(COMMAND);
-    expect(new URL(socket().url).searchParams.get('token')).toBe('abc');
+    const url = new URL(socket().url);
+    expect(url.protocol).toBe('ws:');
+    expect(url.pathname).toBe('/cctvv3-server/v3/media');
+    expect(url.searchParams.get('token')).toBe('abc');
+    expect(socket().binaryType).toBe('arraybuffer');
     expect(player.state).toBe('connecting');
     socket().open();
     expect(socket().sent).toEqual([COMMAND]);
@@ -141,7 +115,13 @@ describe.each(PLAYERS)('%s drives the live session', (_name, make) => {
     expect(player.stats.bytesReceived).toBeGreaterThan(0);
   });
 
-  it('reconnects with backoff after the socket closes, re-sending the command, and never after stop()', async () => {
+  it('leaves the token out when none is given (the cookie goes with the upgrade)', () => {
+    const { player, socket } = setup({ token: undefined, url: 'wss://shore.example/cctvv3-server/v3/media' });
+    player.play(COMMAND);
+    expect(socket().url).toBe('wss://shore.example/cctvv3-server/v3/media');
+  });
+
+  it('reconnects with exponential backoff after the socket closes and re-sends the same play command', async () => {
     const { player, socket, of } = setup();
     player.play(COMMAND);
     socket().open();
@@ -150,66 +130,82 @@ describe.each(PLAYERS)('%s drives the live session', (_name, make) => {
     await vi.advanceTimersByTimeAsync(499);
     expect(FakeSocket.instances).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
+    expect(FakeSocket.instances).toHaveLength(2);
     socket().open();
     expect(socket().sent).toEqual([COMMAND]);
+    // No frame came, so the next attempt waits longer.
     socket().serverClose();
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(FakeSocket.instances).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
     expect(FakeSocket.instances).toHaveLength(3);
     expect(of('reconnect')).toEqual([
       { attempt: 1, delayMs: 500 },
       { attempt: 2, delayMs: 1000 },
     ]);
     expect(player.stats.reconnects).toBe(2);
+  });
+
+  it('does not reconnect after stop(), and tells the server', async () => {
+    const { player, socket } = setup();
+    player.play(COMMAND);
     socket().open();
     player.stop();
     expect(socket().sent.at(-1)).toEqual({ type: 'stop' });
+    expect(socket().closedByClient).toBe(true);
     expect(player.state).toBe('idle');
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(FakeSocket.instances).toHaveLength(3);
+    expect(FakeSocket.instances).toHaveLength(1);
   });
 
-  it('stays where the server put it: ended, a permanent error, offline', async () => {
-    const { player, socket, of } = setup();
+  it('stays ended when the server ended the stream and then closed', async () => {
+    const { player, socket } = setup();
     player.play(COMMAND);
     socket().open();
     socket().receive({ type: 'status', state: 'ended', reason: 'shutdown' });
     socket().serverClose();
     await vi.advanceTimersByTimeAsync(10_000);
     expect(player.state).toBe('ended');
+    expect(FakeSocket.instances).toHaveLength(1);
+  });
 
+  it('reports a permanent server error with its code and does not retry; a camera offline is a state of its own', async () => {
+    const { player, socket, of } = setup();
     player.play(COMMAND);
     socket().open();
     socket().receive({ type: 'error', code: 'forbidden', message: 'not your ship' });
     socket().serverClose();
     await vi.advanceTimersByTimeAsync(10_000);
+    expect(of('error')).toEqual([{ kind: 'server', code: 'forbidden', message: 'not your ship' }]);
     expect(player.state).toBe('error');
-    expect(FakeSocket.instances).toHaveLength(2);
-
+    expect(FakeSocket.instances).toHaveLength(1);
     player.play(COMMAND);
     socket().open();
     socket().receive({ type: 'error', code: 'cameraOffline', message: 'no camera' });
     expect(player.state).toBe('offline');
-    expect(of('error')).toEqual([
-      { kind: 'server', code: 'forbidden', message: 'not your ship' },
-      { kind: 'offline', code: 'cameraOffline', message: 'no camera' },
-    ]);
+    expect(of('error').at(-1)).toEqual({ kind: 'offline', code: 'cameraOffline', message: 'no camera' });
   });
 
-  it('continues after the watching limit: on the open socket, or on a new one once the server closed it', async () => {
+  it('passes notices and limit countdowns on as events; continueWatching() sends continue, or opens a new socket once the server closed it', async () => {
     const { player, socket, of } = setup();
     player.play(COMMAND);
     socket().open();
+    socket().receive({ type: 'notice', code: 'lowestDefinition', templateId: 1 });
     socket().receive({ type: 'status', state: 'limit', countdownSeconds: 30 });
     expect(player.state).toBe('starting');
     player.continueWatching();
     expect(socket().sent.at(-1)).toEqual({ type: 'continue' });
     expect(of('continued')).toHaveLength(1);
-
     socket().receive({ type: 'status', state: 'limit', countdownSeconds: 0 });
     expect(player.state).toBe('limit');
+    expect([...of('notice'), ...of('status')]).toEqual([
+      { type: 'notice', code: 'lowestDefinition', templateId: 1 },
+      { type: 'status', state: 'limit', countdownSeconds: 30 },
+      { type: 'status', state: 'limit', countdownSeconds: 0 },
+    ]);
+    // Stopped by the limit: the server closes, and nothing reconnects by itself.
     socket().serverClose();
     await vi.advanceTimersByTimeAsync(10_000);
-    // Stopped by the limit: no reconnect by itself.
     expect(FakeSocket.instances).toHaveLength(1);
     player.continueWatching();
     expect(of('continued')).toHaveLength(2);
@@ -225,22 +221,27 @@ describe.each(PLAYERS)('%s drives the live session', (_name, make) => {
     socket().receive({ type: 'status', state: 'starting', waitSeconds: 3 });
     await vi.advanceTimersByTimeAsync(4750);
     expect(of('error')).toEqual([]);
-    await vi.advanceTimersByTimeAsync(5500);
+    await vi.advanceTimersByTimeAsync(500);
+    await vi.advanceTimersByTimeAsync(5000);
     expect(of('error')).toEqual([{ kind: 'startup', message: 'No picture within 5000 ms' }]);
   });
 
-  it('goes stalled when bytes stop, plays again when they flow, and reconnects after a long silence', async () => {
+  it('goes stalled when bytes stop, recovers when they flow again, and reconnects after a long silence', async () => {
     const { player, socket, of, flow } = setup({ stallTimeoutMs: 1000, silenceReconnectMs: 3000 });
     player.play(COMMAND);
     socket().open();
     await flow(1000);
     expect(player.state).toBe('playing');
-    await vi.advanceTimersByTimeAsync(1250);
+    expect(player.stats.firstFrameMs).toBeGreaterThan(0);
+
+    await vi.advanceTimersByTimeAsync(1250); // nothing arrives, the picture stands still
     expect(player.state).toBe('stalled');
     expect(of('error')).toEqual([{ kind: 'stalled', message: 'No picture for 1000 ms' }]);
+
     await flow(500);
     expect(player.state).toBe('playing');
-    await vi.advanceTimersByTimeAsync(2800);
+
+    await vi.advanceTimersByTimeAsync(2800); // 3 s since the last bytes
     expect(socket(0).closedByClient).toBe(true);
     expect(player.state).toBe('reconnecting');
     await vi.advanceTimersByTimeAsync(500);
@@ -249,7 +250,7 @@ describe.each(PLAYERS)('%s drives the live session', (_name, make) => {
     expect(socket().sent).toEqual([COMMAND]);
   });
 
-  it('does not reconnect for silence the server explained (the camera went offline)', async () => {
+  it('does not reconnect for a silence the server explained (stalled at the source)', async () => {
     const { player, socket, flow } = setup({ stallTimeoutMs: 1000, silenceReconnectMs: 3000 });
     player.play(COMMAND);
     socket().open();

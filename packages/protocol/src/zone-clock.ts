@@ -15,8 +15,8 @@ export class UnknownTimeZoneError extends RangeError {
   }
 }
 
-/** What the clocks of a zone show at an instant. */
-export interface ZoneTime {
+/** A clock reading, to the second, in some zone. */
+export interface WallClock {
   year: number;
   /** 1–12. */
   month: number;
@@ -26,6 +26,10 @@ export interface ZoneTime {
   hour: number;
   minute: number;
   second: number;
+}
+
+/** What the clocks of a zone show at an instant. */
+export interface ZoneTime extends WallClock {
   millisecond: number;
   /** ISO weekday: 1 Monday … 7 Sunday. */
   weekday: number;

@@ -11,7 +11,7 @@
  * themselves a summer time ("Pacific Daylight Time"), which are that offset all year.
  */
 import timezones from 'timezones.json';
-import { DEFAULT_REMOTE_SPEED, PLAYBACK_SPEEDS, SHIP_PLAYBACK_MAX_RANGE_MS, isTimeZone, zoneTime, type PlaybackSpeed, type ShipConfig, type ShipPlaybackCommand } from '@ship-cctv/protocol';
+import { DEFAULT_REMOTE_SPEED, PLAYBACK_SPEEDS, SHIP_PLAYBACK_MAX_RANGE_MS, isTimeZone, zoneTime, type PlaybackSpeed, type WallClock, type ShipConfig, type ShipPlaybackCommand } from '@ship-cctv/protocol';
 import { CITY_NAMES, TIME_ZONE_NAMES_ZH } from './time-zone-names.ts';
 
 export type TextLanguage = 'zh-CN' | 'en';
@@ -183,15 +183,8 @@ export function matchesTimeZone(zone: TimeZoneEntry, query: string, at: number =
 // ---------------------------------------------------------------------------------------------
 // Wall clock ↔ epoch
 
-/** A clock reading in some zone; month is 1–12. */
-export interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
+/** A clock reading in some zone; month is 1–12 (the protocol's zone clock reads the same fields). */
+export type { WallClock };
 
 /**
  * The instant at which the clocks of `zone` show `wall`. Where summer time begins, a reading the
