@@ -99,16 +99,16 @@ export async function startAsk<K extends LinkKind, T>(streams: LinkStreams, q: Q
     reject = rej;
   });
   let settled = false;
-  let stream: LinkStream<K> | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  /** The stream and the answer's timer, once there are: settling ends both. */
+  const held: { stream?: LinkStream<K>; timer?: NodeJS.Timeout } = {};
   let partial: { value: T } | undefined;
   const onAbort = () => settle(signal ? aborted(signal) : new Error('aborted'));
   function settle(err: Error | undefined, value?: T): void {
     if (settled) return;
     settled = true;
-    clearTimeout(timer);
+    clearTimeout(held.timer);
     signal?.removeEventListener('abort', onAbort);
-    stream?.close();
+    held.stream?.close();
     if (err) reject(err);
     else resolve(value as T);
   }
@@ -131,7 +131,8 @@ export async function startAsk<K extends LinkKind, T>(streams: LinkStreams, q: Q
     closed: (why) => giveUp(new ShipAskError('offline', shipFailureMessage.lost(why))),
   });
   if (!opened.ok) throw new ShipAskError(opened.reason, opened.reason === 'offline' ? shipFailureMessage.offline(opened.message) : opened.message);
-  stream = opened.stream;
+  const { stream } = opened;
+  held.stream = stream;
   if (signal?.aborted) {
     stream.close();
     throw aborted(signal);
@@ -143,8 +144,8 @@ export async function startAsk<K extends LinkKind, T>(streams: LinkStreams, q: Q
   }
   signal?.addEventListener('abort', onAbort, { once: true });
   // Set once the stream is open (a refused open needs none); the ship's answer can only come later.
-  timer = setTimeout(() => giveUp(new ShipAskError('timeout', shipFailureMessage.timeout(q.timeoutMs))), q.timeoutMs);
-  timer.unref();
+  held.timer = setTimeout(() => giveUp(new ShipAskError('timeout', shipFailureMessage.timeout(q.timeoutMs))), q.timeoutMs);
+  held.timer.unref();
   stream.send(q.request(stream.id));
   return { streamId: stream.id, answer };
 }
