@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AgentMessageOf, BINARY_KIND, type ShipPictureEntry, type ShoreMessage } from '@ship-cctv/protocol';
 import { type Question, ShipAskError, ask } from '../../src/agent-link/ask.ts';
+import type { Dropped } from '../../src/agent-link/gateway.ts';
 import { type App, buildApp } from '../../src/app.ts';
 import { type Database } from '../../src/db/client.ts';
 import { TEST_JWT_SECRET } from '../helpers/build.ts';
@@ -53,8 +54,10 @@ describe('ask(): one request to a ship and its answer', () => {
     if (!address || typeof address === 'string') throw new Error('no port');
     return address.port;
   };
-  /** Streams open on A's link and streams B holds through A, once nothing is asked. */
-  const idle = () => ({ onLink: a.agents.openStreamCount, relayed: b.linkRelay?.counts.requested });
+  /** Streams open on A's link and streams B holds through A. */
+  const streams = () => ({ onLink: a.agents.openStreamCount, relayed: b.linkRelay?.counts.requested });
+  /** Nothing asked: only the ship's picture inbox is open on its link. */
+  const IDLE = { onLink: 1, relayed: 0 };
 
   beforeAll(async () => {
     database = await freshDatabase('pglite');
@@ -72,6 +75,8 @@ describe('ask(): one request to a ship and its answer', () => {
     agent = await RawAgent.connect(portOf(a), SHIP, key, { hello: {}, capabilities: ['live', 'playback', 'pictures', 'ptz'], onMessage: (msg, raw) => ship(msg, raw) });
     await expect.poll(() => a.agents.get(SHIP)?.ready).toBe(true);
     await expect.poll(() => b.linkStreams.linkUp(SHIP)).toBe(true);
+    // What the case before asked is closed on both instances (a relayed close reaches A a little later).
+    await expect.poll(streams, { timeout: 5_000 }).toEqual(IDLE);
   });
   afterAll(async () => {
     await agent?.close();
@@ -85,14 +90,13 @@ describe('ask(): one request to a ship and its answer', () => {
     ['through the instance holding the link', () => b],
   ])('%s', (_where, instance) => {
     it('resolves with the answer naming its stream, then closes the stream', async () => {
-      const before = idle();
       ship = (msg, raw) => {
         if (msg.type === 'ptz.stop') raw.send({ type: 'ptz.done', requestId: msg.requestId });
       };
       const answer = await ask(instance().linkStreams, stop());
       expect(answer).toEqual({ type: 'ptz.done', requestId: expect.any(Number) as number });
       expect(agent?.of('ptz.stop').at(-1)).toEqual({ type: 'ptz.stop', requestId: expect.any(Number) as number, cameraId: CAMERA });
-      await expect.poll(idle).toEqual(before);
+      await expect.poll(streams, { timeout: 5_000 }).toEqual(IDLE);
     });
 
     it('fails `refused` (503) and `busy` (503) with the message the feature made of the ship’s refusal', async () => {
@@ -105,16 +109,22 @@ describe('ask(): one request to a ship and its answer', () => {
     });
 
     it('fails `timeout` (503) when the ship does not answer in time; its late answer reaches nobody', async () => {
-      const before = idle();
+      const asked = agent?.of('ptz.stop').length ?? 0;
       const started = Date.now();
       expect(await failure(ask(instance().linkStreams, stop({ timeoutMs: 300 })))).toEqual({ reason: 'timeout', status: 503, message: 'the ship did not answer within 0.3 s' });
       expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-      await expect.poll(idle).toEqual(before);
-      const late = agent?.of('ptz.stop').at(-1);
-      const dropped = new Promise<string>((resolve) => a.agents.events.once('dropped', (d) => resolve(d.reason)));
-      agent?.send({ type: 'ptz.done', requestId: late?.requestId ?? 0 });
+      await agent?.until(() => (agent?.of('ptz.stop').length ?? 0) > asked, 'the stop');
+      await expect.poll(streams, { timeout: 5_000 }).toEqual(IDLE);
+      const late = agent?.of('ptz.stop').at(-1)?.requestId ?? 0;
+      const dropped: string[] = [];
+      const onDropped = (d: Dropped) => {
+        if (d.id === late) dropped.push(d.reason);
+      };
+      a.agents.events.on('dropped', onDropped);
+      agent?.send({ type: 'ptz.done', requestId: late });
       // Shore had closed the stream: the answer is dropped as one for a stream closed here (on A, which holds the link).
-      expect(await dropped).toBe('closed');
+      await expect.poll(() => dropped).toEqual(['closed']);
+      a.agents.events.off('dropped', onDropped);
     });
 
     it('fails `offline` (503) when the link goes before the ship answers', async () => {
@@ -167,13 +177,12 @@ describe('ask(): one request to a ship and its answer', () => {
     });
 
     it('ends with the reason of an aborted signal, and closes the stream', async () => {
-      const before = idle();
       const controller = new AbortController();
       ship = (msg) => {
         if (msg.type === 'ptz.stop') controller.abort(new Error('the server is shutting down'));
       };
       await expect(ask(instance().linkStreams, stop({ signal: controller.signal }))).rejects.toThrow('the server is shutting down');
-      await expect.poll(idle).toEqual(before);
+      await expect.poll(streams, { timeout: 5_000 }).toEqual(IDLE);
     });
   });
 });
