@@ -181,7 +181,8 @@ export class PictureService {
         if (o.taken) this.publish({ event: 'taken', shipId: ship.id, pictureId, cameraId: camera.id, bytes: 0, total: o.bytes });
         else this.publish({ event: 'failed', shipId: ship.id, pictureId, cameraId: camera.id, code: o.code, message: o.message });
         opts.outcome?.(o);
-      });
+      })
+      .catch((err: unknown) => this.log.error({ err, shipId: ship.id, pictureId }, 'pictures: telling what became of a snapshot failed'));
     return { pictureId, shipId: ship.id, cameraId: camera.id, ...size };
   }
 
