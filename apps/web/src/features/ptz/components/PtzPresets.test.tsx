@@ -8,7 +8,7 @@ import { PtzPresets } from './PtzPresets.tsx';
 
 /** Shore answers the presets call with this failure envelope (through the app's one API client). */
 function shoreFails(status: number, envelope: { message: string; reason?: string }) {
-  const fetch = vi.fn(() => Promise.resolve(new Response(JSON.stringify({ code: status, data: null, ...envelope }), { status, headers: { 'content-type': 'application/json' } })));
+  const fetch = vi.fn<typeof globalThis.fetch>(() => Promise.resolve(new Response(JSON.stringify({ code: status, data: null, ...envelope }), { status, headers: { 'content-type': 'application/json' } })));
   vi.stubGlobal('fetch', fetch);
   return fetch;
 }
