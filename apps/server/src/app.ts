@@ -139,7 +139,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; headers?: unknown }, req, reply) => {
     if (err instanceof ApiError) {
       if (err.headers) reply.headers(err.headers);
-      return reply.code(err.code).send({ code: err.code, message: err.message, data: null });
+      return reply.code(err.code).send(err.body);
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {

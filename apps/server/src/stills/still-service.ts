@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq } from 'drizzle-orm';
-import { CODES, LIMITS, policyLinkOf, type StillAnswer, type StillTakeState } from '@ship-cctv/protocol';
+import { LIMITS, policyLinkOf, type StillAnswer, type StillTakeState } from '@ship-cctv/protocol';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
-import { ApiError } from '../lib/envelope.ts';
+import { ShipAskError } from '../agent-link/ask.ts';
 import type { LinkPolicyService } from '../link-policy/link-policy-service.ts';
 import type { PictureService } from '../pictures/picture-service.ts';
 import type { Access } from '../services/access.ts';
@@ -79,9 +79,10 @@ export class StillService {
             { pictureId, outcome: (o) => void this.settle(camera.id, pictureId, o.taken ? { state: 'taken', bytes: o.bytes } : { state: 'failed', code: o.code, message: o.message }) },
           );
         } catch (err) {
-          const offline = err instanceof ApiError && err.code === CODES.unavailable;
-          await this.settle(camera.id, pictureId, { state: 'failed', code: offline ? 'offline' : 'failed', message: err instanceof Error ? err.message : String(err) });
-          if (!offline) throw err;
+          // The ship could not be asked (offline, an agent without pictures): a failed take, told by its reason.
+          const failure = err instanceof ShipAskError ? err.reason : undefined;
+          await this.settle(camera.id, pictureId, { state: 'failed', code: failure ?? 'failed', message: err instanceof Error ? err.message : String(err) });
+          if (!failure) throw err;
         }
       }
       // Ours or another viewer's: the take on its way now.
