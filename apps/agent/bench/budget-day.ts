@@ -3,10 +3,10 @@
  * (budgets.bench.ts): the ship's link as its demo schedule drives it (the real LinkSchedule on a
  * manual clock), a viewing pattern in the ship's local time, bytes per second of each kind of view
  * from the benchmark's measurements, and the server's own budget arithmetic and ship calendar
- * (apps/server/src/budgets) deciding when the 80 % and 100 % notices go and what new views get.
+ * (apps/server/src/modules/budgets) deciding when the 80 % and 100 % notices go and what new views get.
  * Pure apart from the clock it is given.
  */
-import { type BudgetPolicy, type BudgetPolicyChoice, type DefinitionLevel, LINK_POLICY_DEFAULTS, type LiveBudgetState, levelFor, policyLinkOf } from '@ship-cctv/protocol';
+import { type BudgetPolicy, type BudgetPolicyChoice, type DefinitionLevel, LINK_POLICY_DEFAULTS, type LiveBudgetState, levelFor, policyLinkOf, zoneTime } from '@ship-cctv/protocol';
 import { crossings, liveState, useOf, type Usage } from '../../server/src/modules/budgets/budget-arithmetic.ts';
 import { endOfShipDay, shipPeriod } from '../../server/src/modules/budgets/ship-calendar.ts';
 import { LinkSchedule, ManualClock, PROFILES, type LinkProfileName, type LinkScheduleSpec } from '../src/link/index.ts';
@@ -170,11 +170,9 @@ export function simulateShipDay(o: ShipDayOptions): ShipDay {
   const usage = emptyUsage();
   const sent = new Set<80 | 100>();
   const out: ShipDay = { dayStart, dayEnd, liveBytes: 0, pictureBytes: 0, notices: [], policyFrom: undefined, views: 0, narrowed: 0, refused: 0, offlineViewingMinutes: 0 };
-  const clock = clockOf(o.timeZone);
   const windowAt = (t: number): ViewWindow | undefined => {
     // Minutes since the ship's midnight by its wall clock (a day of 23 or 25 hours keeps its pattern).
-    const local = clock.formatToParts(new Date(t));
-    const minute = Number(local.find((p) => p.type === 'hour')?.value) * 60 + Number(local.find((p) => p.type === 'minute')?.value);
+    const minute = zoneTime(t, o.timeZone).minuteOfDay;
     return pattern.find((w) => minute >= w.fromMinute && minute < w.toMinute);
   };
   let offlineViewingMs = 0;
@@ -230,18 +228,8 @@ export function policyOn(policy: BudgetPolicyChoice, profile: LinkProfileName): 
   return policy === 'link' ? LINK_POLICY_DEFAULTS[policyLinkOf(PROFILES[profile].linkType)].budgetPolicy : policy;
 }
 
-const clocks = new Map<string, Intl.DateTimeFormat>();
-
-function clockOf(timeZone: string): Intl.DateTimeFormat {
-  let f = clocks.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    clocks.set(timeZone, f);
-  }
-  return f;
-}
-
 /** "HH:MM" of an instant on the ship's clock. */
 export function shipClock(at: number, timeZone: string): string {
-  return clockOf(timeZone).format(new Date(at));
+  const t = zoneTime(at, timeZone);
+  return `${String(t.hour).padStart(2, '0')}:${String(t.minute).padStart(2, '0')}`;
 }

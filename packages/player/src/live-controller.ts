@@ -5,16 +5,11 @@ import { decideLiveEdge, toRanges, trimRange } from './live-edge.ts';
 import type { MediaSurface } from './media-surface.ts';
 import type { StreamMode, ModeTick } from './stream-mode.ts';
 import type { PlayerStats } from './types.ts';
-import { medianOf, notePresentation } from './stats.ts';
+import { PictureAge } from './picture-age.ts';
+import { medianOf } from './stats.ts';
 
 /** Frames over which the arrival latency is taken (the median): a second at 10 fps. */
 const ARRIVAL_SAMPLES = 10;
-/** Producer times kept (frames not shown yet, and a few shown): 6 s at 10 fps. */
-const PRODUCED_KEPT = 60;
-/** Ages of the last frames shown, whose median is stats.pictureAgeMs. */
-const AGE_SAMPLES = 10;
-/** An age beyond this (or below 0) means the ship's and this browser's clocks disagree: not shown. */
-const MAX_BELIEVABLE_AGE_MS = 120_000;
 /** HTMLMediaElement.HAVE_FUTURE_DATA: below it, the element waits for data at the playhead. */
 const HAVE_FUTURE_DATA = 3;
 const TRIM_EVERY_MS = 2000;
@@ -46,10 +41,8 @@ export class LiveController implements StreamMode {
   private readonly arrivalLatencies: number[] = [];
   /** How unevenly frames arrive (for an `auto` target). */
   private readonly jitter = new ArrivalJitter();
-  /** When the fragments not shown yet left the ship's encoder: [buffer time, epoch ms], oldest first. */
-  private readonly produced: Array<[number, number]> = [];
-  /** How old each of the last frames shown was, ms (Date.now() − producer time). */
-  private readonly ages: Array<{ ms: number; at: number }> = [];
+  /** How old the frames shown are, from when their fragments left the ship's encoder (buffer seconds). */
+  private readonly age = new PictureAge();
   /** Media time of the newest frame shown: a seek never goes back to it or before (no frame shows twice). */
   private newestShown: number | undefined;
   private lastBufferEnd = 0;
@@ -80,9 +73,7 @@ export class LiveController implements StreamMode {
   }
 
   producedAt(mediaSec: number, wallMs: number): void {
-    // In presentation order, which noteAge reads: B-frames' fragments come in decode order.
-    notePresentation(this.produced, mediaSec, wallMs);
-    if (this.produced.length > PRODUCED_KEPT) this.produced.shift();
+    this.age.noteProduced(mediaSec, wallMs);
   }
 
   placed(): void {
@@ -101,8 +92,7 @@ export class LiveController implements StreamMode {
     this.presented = this.presentedWatch = undefined;
     this.newestShown = undefined;
     this.jitter.restart();
-    this.produced.length = 0;
-    this.ages.length = 0;
+    this.age.reset();
   }
 
   buffered(sb: SourceBuffer, mediaStarted: boolean): void {
@@ -158,10 +148,7 @@ export class LiveController implements StreamMode {
     if (video.playbackRate !== decision.playbackRate) video.playbackRate = decision.playbackRate;
     const latencySec = medianOf(this.arrivalLatencies) ?? decision.latencySec;
     stats.latencyMs = latencySec === undefined ? undefined : Math.round(latencySec * 1000);
-    // Ages of frames shown in the last two seconds: none lately (a stall) says nothing.
-    const recent = this.ages.filter((a) => now - a.at <= 2_000).map((a) => a.ms);
-    const age = medianOf(recent);
-    stats.pictureAgeMs = age === undefined ? undefined : Math.round(age);
+    stats.pictureAgeMs = this.age.medianMs(now);
     if (now - this.lastTrimAt >= TRIM_EVERY_MS) {
       this.lastTrimAt = now;
       const cut = trimRange(ranges, video.currentTime, this.ctx.maxBufferSeconds);
@@ -188,28 +175,11 @@ export class LiveController implements StreamMode {
     const onFrame = (_now: number, meta: VideoFrameCallbackMetadata): void => {
       if (this.presentedWatch !== source) return;
       this.presented = { mediaTime: meta.mediaTime, at: performance.now() };
-      this.noteAge(meta.mediaTime);
+      this.age.noteShown(meta.mediaTime, frameDurationMs(this.ctx.frameRate()) / 2000);
       this.newestShown = Math.max(this.newestShown ?? meta.mediaTime, meta.mediaTime);
       video.requestVideoFrameCallback(onFrame);
     };
     video.requestVideoFrameCallback(onFrame);
-  }
-
-  /** The frame at `mediaTime` is on screen: how old it is, from when it left the ship's encoder. */
-  private noteAge(mediaTime: number): void {
-    const halfFrame = frameDurationMs(this.ctx.frameRate()) / 2000;
-    const list = this.produced;
-    let i = 0;
-    while (i < list.length && (list[i]?.[0] ?? 0) < mediaTime - halfFrame) i++;
-    const hit = list[i];
-    // Older entries are of frames shown already (or skipped): dropped.
-    list.splice(0, i);
-    if (!hit || Math.abs(hit[0] - mediaTime) > halfFrame) return;
-    const ms = Date.now() - hit[1];
-    if (ms < 0 || ms > MAX_BELIEVABLE_AGE_MS) return;
-    const now = performance.now();
-    this.ages.push({ ms, at: now });
-    if (this.ages.length > AGE_SAMPLES) this.ages.shift();
   }
 
   /** The frame on screen, if one showed within the last two frame durations (and a bit). */

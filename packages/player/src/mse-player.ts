@@ -1,19 +1,17 @@
-import type { LinkType, MediaClientMessage, MediaServerMessage, PlaybackSpeed } from '@ship-cctv/protocol';
-import { backoffDelay } from '@ship-cctv/protocol';
+import type { LinkType, MediaClientMessage, PlaybackSpeed } from '@ship-cctv/protocol';
 import { isInitSegment, readBaseDecodeTime, readFirstCompositionOffset, readProducerTime, readSoundTrackIds, readTrackBytes, readVideoTrack, stripSoundFromFragment, stripSoundFromInit, withoutProducerTime } from '@ship-cctv/media';
 import { pictureOnlyMime } from './sound-mime.ts';
 import { Emitter } from './emitter.ts';
 import { latencyTargetMs, type LatencyTarget } from './latency-target.ts';
 import { LiveController } from './live-controller.ts';
 import { toRanges, trimRange } from './live-edge.ts';
-import { MediaSocket, mediaSocketUrl } from './media-socket.ts';
+import { LiveSession, type TickReport } from './live-session.ts';
 import { MediaSurface } from './media-surface.ts';
 import { PlaybackController } from './playback-controller.ts';
-import { interpretServerMessage } from './server-events.ts';
 import type { StreamMode } from './stream-mode.ts';
-import type { CodecInfo, MsePlayerEventMap, MsePlayerOptions, PlaybackPosition, PlayerCommand, PlayerError, PlayerState, PlayerStats, SocketConstructor } from './types.ts';
-import { SlidingRate, stallVerdict } from './watchdog.ts';
-import { emptyStats, stripUndefined } from './stats.ts';
+import type { CodecInfo, MsePlayerEventMap, MsePlayerOptions, PlaybackPosition, PlayerCommand, PlayerState, PlayerStats } from './types.ts';
+import { SlidingRate } from './watchdog.ts';
+import { stripUndefined } from './stats.ts';
 
 const DEFAULTS = {
   liveLatencyTargetMs: 'auto' as LatencyTarget,
@@ -23,9 +21,6 @@ const DEFAULTS = {
   silenceReconnectMs: 15_000,
   startupTimeoutMs: 15_000,
 };
-/** Catch-up, stats and the watchdogs run at this pace: fine enough for a 1.1× catch-up, cheap. */
-const TICK_MS = 250;
-
 type Settings = typeof DEFAULTS & MsePlayerOptions;
 
 /**
@@ -36,52 +31,35 @@ type Settings = typeof DEFAULTS & MsePlayerOptions;
  * reconnect) starts one, and its first fragment is placed where the buffer ends, so the picture
  * carries on without a blank whatever timestamps the new encoder starts from.
  *
- * This class is the part live and playback share: the socket (MediaSocket), the MSE core
- * (MediaSurface), the state machine, reconnects, stats and the watchdogs. What differs goes to
+ * This class is the part live and playback share: the MSE core (MediaSurface) and what it
+ * measures of the <video>, driving a LiveSession (live-session.ts: the media socket, the state
+ * machine, reconnects, server messages and the watchdogs, as FramePlayer's). What differs goes to
  * the stream's mode (stream-mode.ts): LiveController keeps the live edge, PlaybackController
  * pause, seek, speed and the end of a recorded range.
  */
 export class MsePlayer extends Emitter<MsePlayerEventMap> {
   private readonly settings: Settings;
-  /** The media socket: one at a time, each a session. */
-  private readonly socket: MediaSocket;
+  /** The media socket, the state machine, reconnects and the watchdogs. */
+  private readonly session: LiveSession;
   /** The MSE core: MediaSource, SourceBuffer and its append queue. */
   private readonly surface: MediaSurface;
 
-  private currentState: PlayerState = 'idle';
-  private s: PlayerStats = emptyStats();
   /** The stream playing (live or ship-end playback), until stop(). */
   private mode: StreamMode | undefined;
   /** The same controller when it is a ship-end playback (its controls). */
   private playback: PlaybackController | undefined;
   private generation: { video: { trackId: number; timescale: number } | undefined; placed: boolean; jump: boolean; offsetSec?: number } | undefined;
-  private tickTimer: ReturnType<typeof setInterval> | undefined;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
-
-  private attempt = 0;
-  private finalFromServer = false;
-  private serverHold = false;
   /** video.play() was called for the current MediaSource. */
   private mediaStarted = false;
-  /** A fragment of this session went to the buffer / a frame of it is on screen. */
+  /** A fragment of this socket's stream went to the buffer. */
   private sessionMedia = false;
-  private sessionFrames = false;
   private frameWatchArmed = false;
-  private failedSession = -1;
 
-  private playCalledAt = 0;
-  /** Since when a (first) frame is awaited; undefined while frames show. */
-  private waitingSince: number | undefined;
-  private startupGraceMs = 0;
-  private startupReported = false;
-  private lastBytesAt = 0;
-  private lastProgressAt = 0;
   private lastCurrentTime = 0;
   private lastFrameTotal = 0;
   /** The stream's frame rate (from `codec`) and the ship's link: what an `auto` latency target follows. */
   private streamFrameRate: number | undefined;
   private link: LinkType | undefined;
-  private readonly byteRate = new SlidingRate(2000);
   /** Sound: the current stream's sound track ids (from its init segment) and its sample bytes so far. */
   private soundTracks: number[] = [];
   private audioBytes = 0;
@@ -99,7 +77,23 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     super();
     this.settings = { ...DEFAULTS, ...stripUndefined(options) };
     this.link = options.link;
-    this.socket = new MediaSocket(options.WebSocketImpl ?? (globalThis.WebSocket as SocketConstructor), () => mediaSocketUrl(this.settings.url, this.settings.token));
+    this.session = new LiveSession(
+      this.settings,
+      video,
+      {
+        commandToSend: () => this.mode?.commandToSend(),
+        connecting: () => {
+          this.sessionMedia = this.frameWatchArmed = false;
+        },
+        opened: () => this.mode?.opened(),
+        codec: (codec) => this.onCodec(codec),
+        position: (position) => this.playback?.onPosition(position),
+        binary: (bytes) => this.onBinary(bytes),
+        serverEnded: () => this.mode?.serverEnded() ?? false,
+        tick: (now) => this.tick(now),
+      },
+      (type, payload) => this.emit(type, payload),
+    );
     this.surface = new MediaSurface(
       video,
       {
@@ -118,11 +112,15 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   }
 
   get state(): PlayerState {
-    return this.currentState;
+    return this.session.state;
   }
 
   get stats(): PlayerStats {
     return { ...this.s };
+  }
+
+  private get s(): PlayerStats {
+    return this.session.stats;
   }
 
   /**
@@ -141,24 +139,15 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   /** Opens the media socket and plays `command` (live or ship-end playback); again after a close, until stop(). */
   play(command: PlayerCommand): void {
     this.stop();
-    this.s = emptyStats();
     this.mode = this.modeFor(command);
-    this.attempt = 0;
-    this.playCalledAt = performance.now();
-    this.waitingSince = this.playCalledAt;
-    this.startupReported = false;
-    this.tickTimer = setInterval(() => this.tick(), TICK_MS);
-    this.connect();
+    this.session.play();
   }
 
   stop(): void {
-    clearInterval(this.tickTimer);
-    clearTimeout(this.retryTimer);
-    this.tickTimer = this.retryTimer = undefined;
-    this.dropSocket(true);
+    this.session.end();
     this.mode = this.playback = undefined;
     this.teardownMedia();
-    this.setState('idle');
+    this.session.setState('idle');
   }
 
   destroy(): void {
@@ -169,14 +158,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
 
   /** After the continuous-watching limit: carry on (on a new socket if the server closed it). */
   continueWatching(): void {
-    this.finalFromServer = false;
-    if (this.socket.connected) {
-      this.send({ type: 'continue' });
-    } else if (this.mode) {
-      clearTimeout(this.retryTimer);
-      this.attempt = 0;
-      this.connect();
-    }
+    this.session.continueWatching();
   }
 
   // ── ship-end playback (PlaybackController) ───────────────────────────────────────────────────
@@ -203,7 +185,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
 
   resume(): void {
     if (!this.playback?.resume()) return;
-    this.lastProgressAt = this.lastBytesAt = performance.now();
+    this.session.quietOnPurpose(performance.now());
     if (this.mediaStarted) void this.video.play().catch(() => undefined);
   }
 
@@ -223,16 +205,9 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
 
   /** Sends a seek or speed change on the running socket, or starts afresh where there is none. */
   private changeRun(message: Extract<MediaClientMessage, { type: 'seek' | 'speed' }>): void {
-    if (this.socket.isOpen && !this.finalFromServer) {
-      this.send(message);
-      return;
-    }
+    if (this.session.sendOnStream(message)) return;
     // Ended, stopped by an error, or between reconnects: a new play from the position.
-    this.dropSocket(true);
-    clearTimeout(this.retryTimer);
-    this.attempt = 0;
-    this.waitingSince ??= performance.now();
-    this.connect();
+    this.session.reconnectNow(true);
   }
 
   /** The controller of a command: live or ship-end playback. */
@@ -241,10 +216,10 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     if (command.mode === 'shipPlayback') {
       this.playback = new PlaybackController(command, {
         ...common,
-        send: (message) => this.send(message),
+        send: (message) => this.session.send(message),
         change: (message) => this.changeRun(message),
         position: (position) => this.emit('position', position),
-        ended: () => this.setState('ended'),
+        ended: () => this.session.setState('ended'),
       });
       return this.playback;
     }
@@ -254,89 +229,6 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
       latencyTargetMs: (measuredAllowanceMs) => latencyTargetMs(this.settings.liveLatencyTargetMs, this.streamFrameRate, this.link, measuredAllowanceMs),
       frameRate: () => this.streamFrameRate,
     });
-  }
-
-  // ── socket ────────────────────────────────────────────────────────────────────────────────────
-
-  private connect(): void {
-    const mode = this.mode;
-    if (!mode) return;
-    const command = mode.commandToSend();
-    this.retryTimer = undefined;
-    this.finalFromServer = this.serverHold = false;
-    this.sessionMedia = this.sessionFrames = this.frameWatchArmed = false;
-    this.startupGraceMs = 0;
-    this.lastBytesAt = this.lastProgressAt = performance.now();
-    this.setState('connecting');
-    this.socket.open({
-      open: () => {
-        this.send(command);
-        mode.opened();
-        this.setState('starting');
-      },
-      text: (text) => this.onText(text),
-      binary: (bytes) => this.onBinary(bytes),
-      closed: () => {
-        if (this.mode && !this.finalFromServer) this.scheduleReconnect();
-      },
-    });
-  }
-
-  private send(message: MediaClientMessage): void {
-    this.socket.send(message);
-  }
-
-  /** Forget the socket without reconnecting; with `stop`, tell the server first. */
-  private dropSocket(stop: boolean): void {
-    this.socket.drop(stop);
-  }
-
-  private scheduleReconnect(): void {
-    clearTimeout(this.retryTimer);
-    const delayMs = backoffDelay(this.attempt, this.settings.reconnect);
-    this.attempt++;
-    this.s.reconnects++;
-    if (this.waitingSince === undefined) {
-      this.waitingSince = performance.now();
-      this.startupReported = false;
-    }
-    this.setState('reconnecting');
-    this.emit('reconnect', { attempt: this.attempt, delayMs });
-    this.retryTimer = setTimeout(() => this.connect(), delayMs);
-  }
-
-  /** The socket looks dead or the media pipeline broke: start over on a new socket. */
-  private restart(): void {
-    this.dropSocket(true);
-    this.scheduleReconnect();
-  }
-
-  // ── server messages ───────────────────────────────────────────────────────────────────────────
-
-  private onText(text: string): void {
-    let msg: MediaServerMessage;
-    try {
-      msg = JSON.parse(text) as MediaServerMessage;
-    } catch {
-      return;
-    }
-    if (msg.type === 'codec') {
-      this.emit('codec', msg);
-      this.onCodec(msg);
-      return;
-    }
-    if (msg.type === 'position') {
-      this.playback?.onPosition(msg);
-      return;
-    }
-    const effect = interpretServerMessage(msg, { framesShowing: this.sessionFrames });
-    if (effect.final !== undefined) this.finalFromServer = effect.final;
-    if (effect.hold !== undefined) this.serverHold = effect.hold;
-    if (effect.startupGraceMs !== undefined) this.startupGraceMs = effect.startupGraceMs;
-    if (effect.state && !(effect.state === 'ended' && this.mode?.serverEnded())) this.setState(effect.state);
-    if (effect.error) this.fail(effect.error);
-    if (msg.type === 'status') this.emit('status', msg);
-    else if (msg.type === 'notice') this.emit('notice', msg);
   }
 
   /**
@@ -350,11 +242,9 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     if (on === this.soundWanted) return;
     this.soundWanted = on;
     if (!this.streamHasSound || !this.mode) return;
-    this.dropSocket(true);
+    this.session.dropSocket();
     this.teardownMedia();
-    clearTimeout(this.retryTimer);
-    this.attempt = 0;
-    this.connect();
+    this.session.reconnectNow();
   }
 
   private onCodec(codec: CodecInfo): void {
@@ -363,10 +253,10 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.stripSound = this.streamHasSound && !this.soundWanted;
     const mime = this.stripSound ? pictureOnly : codec.mime;
     if (!this.surface.supports(mime)) {
-      this.fail({ kind: 'unsupported', message: `This browser cannot play ${mime}` });
-      this.dropSocket(true);
+      this.session.fail({ kind: 'unsupported', message: `This browser cannot play ${mime}` });
+      this.session.dropSocket();
       this.teardownMedia();
-      this.setState('error');
+      this.session.setState('error');
       return;
     }
     this.s.width = codec.width;
@@ -379,8 +269,6 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   }
 
   private onBinary(received: Uint8Array<ArrayBuffer>): void {
-    this.s.bytesReceived += received.byteLength;
-    this.lastBytesAt = performance.now();
     const generation = this.generation;
     // Media before a codec event breaks the protocol; nothing could decode it.
     if (!generation || !this.surface.source) return;
@@ -449,13 +337,13 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   private onBuffered(sb: SourceBuffer): void {
     this.mode?.buffered(sb, this.mediaStarted);
     if (!this.mediaStarted && sb.buffered.length > 0) this.startPlayback(sb);
-    if (this.sessionMedia && !this.sessionFrames && !this.frameWatchArmed) {
+    if (this.sessionMedia && !this.session.socketShowedFrames && !this.frameWatchArmed) {
       this.frameWatchArmed = true;
-      const session = this.socket.session;
+      const socket = this.session.socketNumber;
       // Fires when the frame is composited: the most exact "first frame" a page can see. Without
       // it, the tick notices progress instead.
       this.video.requestVideoFrameCallback?.(() => {
-        if (session === this.socket.session) this.noteFrames();
+        if (socket === this.session.socketNumber) this.noteFrames();
       });
     }
   }
@@ -464,16 +352,11 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.mediaStarted = true;
     const video = this.video;
     if (this.mode && !this.mode.start(sb)) return;
+    // A refusal to autoplay: a user gesture calling video.play() resumes, and the tick notices
+    // the progress. AbortError only means the source was replaced meanwhile.
     Promise.resolve()
       .then(() => video.play())
-      .catch((err: unknown) => {
-        // AbortError only means the source was replaced meanwhile.
-        if ((err as { name?: unknown } | null)?.name !== 'NotAllowedError') return;
-        // The view now knows why no picture comes; a user gesture calling video.play() resumes,
-        // and the tick notices the progress. No `startup` on top.
-        this.startupReported = true;
-        this.fail({ kind: 'autoplay', message: 'The browser refused to start playback', cause: err });
-      });
+      .catch((err: unknown) => this.session.playRefused(err));
   }
 
   private readonly onVideoError = (): void => {
@@ -484,22 +367,16 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
 
   /** A decode or SourceBuffer failure: report once per session, then start afresh from a keyframe. */
   private onMediaFailure(err: unknown): void {
-    if (!this.mode || this.failedSession === this.socket.session) return;
-    this.failedSession = this.socket.session;
-    this.fail({ kind: 'decode', message: err instanceof Error ? err.message : String(err), cause: err });
+    if (!this.session.reportMediaFailure({ kind: 'decode', message: err instanceof Error ? err.message : String(err), cause: err })) return;
     this.teardownMedia();
-    this.restart();
+    this.session.restart();
   }
 
-  // ── watchdogs ─────────────────────────────────────────────────────────────────────────────────
+  // ── progress ──────────────────────────────────────────────────────────────────────────────
 
-  private tick(): void {
-    const now = performance.now();
+  /** The session's tick: the element's stats and progress, the mode's catch-up; frames that came back. */
+  private tick(now: number): TickReport {
     const video = this.video;
-    const settings = this.settings;
-
-    this.byteRate.add(now, this.s.bytesReceived);
-    this.s.bitrateKbps = Math.round((this.byteRate.perSecond() * 8) / 1000);
     this.audioRate.add(now, this.audioBytes);
     this.s.audioKbps = Math.round((this.audioRate.perSecond() * 8) / 100) / 10;
     const quality = video.getVideoPlaybackQuality?.();
@@ -516,10 +393,10 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     this.lastCurrentTime = video.currentTime;
     const mode = this.mode;
     // Frames showing count as progress too (a live picture whose clock stands still, see decideLiveEdge).
-    if (progressed || mode?.framesShowing(now)) this.lastProgressAt = now;
+    if (progressed || mode?.framesShowing(now)) this.session.noteProgress(now);
     // A paused playback shows no progress and gets no bytes on purpose: not a stall, not silence.
     const userPaused = mode?.userPaused ?? false;
-    if (userPaused) this.lastProgressAt = this.lastBytesAt = now;
+    if (userPaused) this.session.quietOnPurpose(now);
 
     mode?.tick({ ranges: this.surface.ranges(), now, progressed, mediaStarted: this.mediaStarted });
     this.s.playbackRate = video.playbackRate;
@@ -527,62 +404,15 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
     // Retries an append that met a full buffer.
     this.surface.queue.pump();
 
-    const state = this.currentState;
-    const bytesFresh = now - this.lastBytesAt < settings.stallTimeoutMs;
-    if (progressed && bytesFresh && (state === 'starting' || state === 'stalled')) {
-      this.noteFrames();
-    } else if (state === 'playing' || state === 'stalled') {
-      const verdict = stallVerdict({
-        now,
-        lastProgressAt: this.lastProgressAt,
-        lastBytesAt: this.lastBytesAt,
-        stallTimeoutMs: settings.stallTimeoutMs,
-        silenceReconnectMs: settings.silenceReconnectMs,
-      });
-      if (verdict === 'reconnect' && !this.serverHold) {
-        this.restart();
-        return;
-      }
-      if (verdict !== 'ok' && state === 'playing') {
-        this.setState('stalled');
-        this.fail({ kind: 'stalled', message: `No picture for ${settings.stallTimeoutMs} ms` });
-      }
-    }
-
-    const waiting = state === 'connecting' || state === 'starting' || state === 'reconnecting';
-    const bound = settings.startupTimeoutMs + this.startupGraceMs;
-    if (waiting && !userPaused && this.waitingSince !== undefined && !this.startupReported && now - this.waitingSince >= bound) {
-      this.startupReported = true;
-      this.fail({ kind: 'startup', message: `No picture within ${bound} ms` });
-    }
-
-    if (settings.captureLatencyProbe) this.s.captureLatencyMs = settings.captureLatencyProbe(video);
+    const state = this.session.state;
+    const framesResumed = progressed && this.session.bytesFresh(now) && (state === 'starting' || state === 'stalled');
+    if (framesResumed) this.noteFrames();
+    return { framesResumed, userPaused };
   }
 
-  /** Frames of the current session are on screen. */
+  /** Frames of the current socket are on screen. */
   private noteFrames(): void {
     if (this.video.paused || !this.mode) return;
-    const now = performance.now();
-    if (this.s.firstFrameMs === undefined) {
-      this.s.firstFrameMs = Math.round(now - this.playCalledAt);
-      this.emit('firstFrame', { ms: this.s.firstFrameMs });
-    }
-    this.sessionFrames = true;
-    this.waitingSince = undefined;
-    this.attempt = 0;
-    this.lastProgressAt = now;
-    const state = this.currentState;
-    if (state === 'connecting' || state === 'starting' || state === 'stalled') this.setState('playing');
-  }
-
-  private setState(state: PlayerState): void {
-    const previous = this.currentState;
-    if (previous === state) return;
-    this.currentState = state;
-    this.emit('state', { state, previous });
-  }
-
-  private fail(error: PlayerError): void {
-    this.emit('error', error);
+    this.session.framesShown(performance.now());
   }
 }

@@ -88,6 +88,11 @@ export interface PlayerEventMap {
   codec: CodecInfo;
   reconnect: { attempt: number; delayMs: number };
   firstFrame: { ms: number };
+  /**
+   * continueWatching() was called, from whichever control: the view drops the watching limit's
+   * countdown at once (a countdown that still comes means the server did not take it).
+   */
+  continued: Record<string, never>;
 }
 
 /** Events only a ship-end playback emits. */

@@ -1,3 +1,4 @@
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { SourceBufferLike } from '../src/append-queue.ts';
 import { concatBytes, initSegment as writeInit, isInitSegment, mediaFragment } from '@ship-cctv/media';
 import type { SocketLike } from '../src/types.ts';
@@ -144,6 +145,52 @@ export class FakeSocket implements SocketLike {
     this.readyState = 3;
     this.onclose?.({ code: 1006 } as CloseEvent);
   }
+}
+
+// ── a player under test ───────────────────────────────────────────────────────────────────────
+
+/** A <video> whose clock and paused flag the test controls (jsdom decodes nothing). */
+export function makeVideo() {
+  const video = document.createElement('video');
+  const clock = { time: 0, paused: true };
+  Object.defineProperty(video, 'currentTime', { get: () => clock.time, set: (t: number) => (clock.time = t) });
+  Object.defineProperty(video, 'paused', { get: () => clock.paused });
+  const play = vi.spyOn(video, 'play').mockImplementation(async () => {
+    clock.paused = false;
+  });
+  vi.spyOn(video, 'pause').mockImplementation(() => {
+    clock.paused = true;
+  });
+  vi.spyOn(video, 'load').mockImplementation(() => {});
+  return { video, clock, play };
+}
+
+/**
+ * Fake timers, a fixed backoff jitter and blob URLs for each test of a file; the players `keep`
+ * is given are destroyed after it, with the fake sockets and media sources.
+ */
+export function playerTestEnvironment(): { keep<P extends { destroy(): void }>(player: P): P } {
+  let players: Array<{ destroy(): void }> = [];
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'Date'] });
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    URL.createObjectURL = () => 'blob:fake-media-source';
+    URL.revokeObjectURL = () => {};
+  });
+  afterEach(() => {
+    for (const p of players) p.destroy();
+    players = [];
+    FakeSocket.instances = [];
+    FakeMediaSource.instances = [];
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+  return {
+    keep: (player) => {
+      players.push(player);
+      return player;
+    },
+  };
 }
 
 // ── minimal fMP4 (written by the shared writer) ───────────────────────────────────────────────

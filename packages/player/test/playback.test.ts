@@ -1,9 +1,9 @@
 import type { ShipPlaybackCommand } from '@ship-cctv/protocol';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MsePlayer } from '../src/mse-player.ts';
 import { bufferedAhead, decidePlaybackHead, landingFor, shownRecordedTime } from '../src/playback-head.ts';
 import type { MsePlayerEventMap, PlaybackPosition } from '../src/types.ts';
-import { FakeMediaSource, FakeSocket, fragment, initSegment } from './fakes.ts';
+import { FakeMediaSource, FakeSocket, fragment, initSegment, makeVideo, playerTestEnvironment } from './fakes.ts';
 
 const START = Date.UTC(2025, 4, 1, 8, 0, 0);
 const END = START + 3_600_000;
@@ -52,34 +52,20 @@ describe('playback head (pure)', () => {
   });
 });
 
-function makeVideo() {
-  const video = document.createElement('video');
-  const clock = { time: 0, paused: true };
-  Object.defineProperty(video, 'currentTime', { get: () => clock.time, set: (t: number) => (clock.time = t) });
-  Object.defineProperty(video, 'paused', { get: () => clock.paused });
-  vi.spyOn(video, 'play').mockImplementation(async () => {
-    clock.paused = false;
-  });
-  vi.spyOn(video, 'pause').mockImplementation(() => {
-    clock.paused = true;
-  });
-  vi.spyOn(video, 'load').mockImplementation(() => {});
-  return { video, clock };
-}
-
-let players: MsePlayer[] = [];
+const env = playerTestEnvironment();
 
 function setup() {
   const { video, clock } = makeVideo();
-  const player = new MsePlayer(video, {
-    url: '/cctvv3-server/v3/media',
-    WebSocketImpl: FakeSocket,
-    MediaSourceImpl: FakeMediaSource,
-    reconnect: { minMs: 500, maxMs: 4000 },
-    stallTimeoutMs: 1000,
-    silenceReconnectMs: 3000,
-  });
-  players.push(player);
+  const player = env.keep(
+    new MsePlayer(video, {
+      url: '/cctvv3-server/v3/media',
+      WebSocketImpl: FakeSocket,
+      MediaSourceImpl: FakeMediaSource,
+      reconnect: { minMs: 500, maxMs: 4000 },
+      stallTimeoutMs: 1000,
+      silenceReconnectMs: 3000,
+    }),
+  );
   const events: Array<{ type: keyof MsePlayerEventMap; payload: unknown }> = [];
   for (const type of ['state', 'error', 'position'] as const) player.on(type, (payload) => events.push({ type, payload }));
   const positions = () => events.filter((e) => e.type === 'position').map((e) => e.payload as PlaybackPosition);
@@ -116,20 +102,7 @@ async function feed(t: ReturnType<typeof setup>, seconds: number) {
 }
 
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'Date'] });
-  vi.spyOn(Math, 'random').mockReturnValue(0);
-  URL.createObjectURL = () => 'blob:fake-media-source';
-  URL.revokeObjectURL = () => {};
   mediaClock = 0;
-});
-
-afterEach(() => {
-  for (const p of players) p.destroy();
-  players = [];
-  FakeSocket.instances = [];
-  FakeMediaSource.instances = [];
-  vi.useRealTimers();
-  vi.restoreAllMocks();
 });
 
 describe('MsePlayer ship-end playback', () => {

@@ -36,10 +36,34 @@ export const Envelope = <T extends TSchema>(data: T) =>
     data,
   });
 
+/**
+ * Why a request to a ship over its link failed: one vocabulary for every feature that asks a ship
+ * and waits for its answer (PTZ, the ship recordings query, snapshot, the ship's picture list).
+ * - `offline`: no instance holds the ship's link, or the link went before the ship answered;
+ * - `timeout`: the ship did not answer in time;
+ * - `unsupported`: the ship's agent does not handle that kind of request;
+ * - `refused`: the ship answered that it could not do it (the message says why);
+ * - `busy`: the ship answered that it is busy with other work now;
+ * - `notFound`: the ship answered that it has no such thing (a preset, a picture).
+ */
+export const SHIP_FAILURES = ['offline', 'timeout', 'unsupported', 'refused', 'busy', 'notFound'] as const;
+export type ShipFailure = (typeof SHIP_FAILURES)[number];
+
+/**
+ * The error envelope's machine-readable `reason`, for failures the web app words itself: a ship
+ * failure, or a feature's own refusal (`notPtz`: the camera cannot be steered).
+ */
+export const ERROR_REASONS = [...SHIP_FAILURES, 'notPtz'] as const;
+export type ErrorReason = (typeof ERROR_REASONS)[number];
+
+export const isErrorReason = (value: unknown): value is ErrorReason => (ERROR_REASONS as readonly unknown[]).includes(value);
+
 export const ErrorEnvelope = Type.Object({
   code: Type.Integer(),
   message: Type.String(),
   data: Type.Null(),
+  /** Set when the failure has a reason the web app words itself (see ERROR_REASONS); the message is for people and logs. */
+  reason: Type.Optional(Type.Enum(ERROR_REASONS)),
 });
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
 

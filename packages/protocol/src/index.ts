@@ -23,3 +23,4 @@ export * from './backoff.ts';
 export * from './talk.ts';
 export * from './schemas/budget.ts';
 export * from './schemas/stills.ts';
+export * from './zone-clock.ts';

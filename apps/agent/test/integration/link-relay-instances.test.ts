@@ -254,11 +254,12 @@ describe('commands and ship-end playback through the owner', () => {
     const res = await call(b, 'POST', `/api/v1/cctv/ptz/${OFFLINE_SHIP}/${OFFLINE_CAMERA}/move`, { pan: 0.5, tilt: 0, zoom: 0 });
     const ms = performance.now() - t0;
     expect(res.statusCode).toBe(503);
-    expect(res.body).toContain(`offline: ship ${OFFLINE_SHIP} is offline`);
+    expect(res.json()).toMatchObject({ code: 503, reason: 'offline', data: null });
     expect(ms).toBeLessThan(500);
     const now = Date.now();
     const vod = await call(b, 'GET', `/cctvv3-server/v3/vod/query/${OFFLINE_SHIP}/${OFFLINE_CAMERA}/${now - HOUR}/${now}`);
     expect(vod.statusCode).toBe(503);
+    expect(vod.json()).toMatchObject({ code: 503, reason: 'offline', data: null });
     expect(vod.body).toContain('the ship is offline');
     expect(relayed(b)).toEqual({ requested: 0, served: 0 });
   });

@@ -4,12 +4,14 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   BINARY_KIND,
+  type PictureEvent,
   type PictureMeta,
   type PicturePage,
   type ShipPicList,
   type ShoreMessage,
   type SnapshotAnswer,
   TOKEN_HEADER,
+  dest,
   encodePictureChunk,
   encodeThumb,
 } from '@ship-cctv/protocol';
@@ -66,11 +68,12 @@ describe('pictures on shore: inbox, store, access', () => {
   };
   const inject = (method: 'GET' | 'POST', url: string, token: string | null = demo, payload?: unknown, headers: Record<string, string> = {}) =>
     t.app.inject({ method, url, headers: { ...(token === null ? {} : { [TOKEN_HEADER]: token }), ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const expectError = (res: LightMyRequestResponse, status: number, message?: RegExp) => {
+  const expectError = (res: LightMyRequestResponse, status: number, message?: RegExp, reason?: string) => {
     expect(res.statusCode, res.body).toBe(status);
-    const body = res.json<{ code: number; message: string }>();
+    const body = res.json<{ code: number; message: string; reason?: string }>();
     expect(body.code).toBe(status);
     if (message) expect(body.message).toMatch(message);
+    expect(body.reason).toBe(reason);
   };
   const connect = async (onMessage?: (msg: ShoreMessage, a: RawAgent) => void) => {
     agent = await RawAgent.connect(port, SHIP, key, { hello: {}, capabilities: ['live', 'playback', 'pictures'], ...(onMessage ? { onMessage } : {}) });
@@ -254,8 +257,25 @@ describe('pictures on shore: inbox, store, access', () => {
     const offline = (await inject('POST', `/api/v1/cctv-server/v3/getPicList/${SHIP}`, demo, body)).json<{ data: ShipPicList }>().data;
     expect(offline).toMatchObject({ cached: true, linkBytes: 0 });
     expect(offline.pictures.map((p) => p.pictureId)).toEqual(['ship-only-00001', 'pic-outage-0001']);
-    expectError(await inject('POST', `/cctvv3-server/v3/snapshot/requestPro/${SHIP}/${CHANNEL}/${CAMERA}/720/live`), 503, /offline/);
-    expectError(await inject('POST', `/api/v1/cctv-server/v3/fetchPic/${SHIP}/ship-only-00001`), 503);
+    expectError(await inject('POST', `/cctvv3-server/v3/snapshot/requestPro/${SHIP}/${CHANNEL}/${CAMERA}/720/live`), 503, /offline/, 'offline');
+    expectError(await inject('POST', `/api/v1/cctv-server/v3/fetchPic/${SHIP}/ship-only-00001`), 503, /offline/, 'offline');
+  });
+
+  it('a ship that does not answer in time: its list and a fetch are 503 "timeout"; a snapshot is answered at once and its failure says "timeout"', async () => {
+    const events: PictureEvent[] = [];
+    t.app.bus.store.onEvent((e) => {
+      if (e.destination === dest.pictures('蓝海之星')) events.push(JSON.parse(e.body) as PictureEvent);
+    });
+    // The ship hears every question and answers none.
+    const a = await connect();
+    const now = Date.now();
+    expectError(await inject('POST', `/api/v1/cctv-server/v3/getPicList/${SHIP}`, demo, { cameraId: CAMERA, from: now - 3_600_000, to: now }), 503, /did not answer within 1.5 s/, 'timeout');
+    expectError(await inject('POST', `/api/v1/cctv-server/v3/fetchPic/${SHIP}/ship-only-00001`), 503, /did not answer within 1.5 s/, 'timeout');
+    const taken = await inject('POST', `/cctvv3-server/v3/snapshot/requestPro/${SHIP}/${CHANNEL}/${CAMERA}/720/live`);
+    expect(taken.statusCode, taken.body).toBe(200);
+    const { pictureId } = taken.json<{ data: SnapshotAnswer }>().data;
+    await a.until(() => a.of('pictures.take').some((m) => m.pictureId === pictureId), 'pictures.take');
+    await expect.poll(() => events.find((e) => e.pictureId === pictureId), { timeout: 5_000 }).toMatchObject({ event: 'failed', code: 'timeout' });
   });
 
   it('fetches a picture the ship holds: the ship says where it is in its outbox; one shore holds is answered at once', async () => {
@@ -271,7 +291,7 @@ describe('pictures on shore: inbox, store, access', () => {
     expectError(await inject('POST', `/api/v1/cctv-server/v3/fetchPic/${SHIP}/never-listed-1`), 404, /list the ship's pictures first/);
     // Listed once, since gone from the ship: the ship's own answer.
     await t.app.pictures.index.rememberShipPictures(SHIP, [{ pictureId: 'gone-picture-1', cameraId: CAMERA, time: Date.now() - 5_000, bytes: 10, width: 320, height: 180, origin: 'task', thumbBytes: 0, thumbFile: null }]);
-    expectError(await inject('POST', `/api/v1/cctv-server/v3/fetchPic/${SHIP}/gone-picture-1`), 404, /retention took it/);
+    expectError(await inject('POST', `/api/v1/cctv-server/v3/fetchPic/${SHIP}/gone-picture-1`), 404, /retention took it/, 'notFound');
     expectError(await inject('POST', `/api/v1/cctv-server/v3/fetchPic/S1002/pic-outage-0001`), 404);
   });
 

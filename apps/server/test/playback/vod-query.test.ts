@@ -32,11 +32,12 @@ describe('GET /cctvv3-server/v3/vod/query: what the ship recorder holds', () => 
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ data: VodQueryResult }>().data;
   };
-  const expectError = (res: LightMyRequestResponse, status: number, message?: RegExp) => {
+  const expectError = (res: LightMyRequestResponse, status: number, message?: RegExp, reason?: string) => {
     expect(res.statusCode, res.body).toBe(status);
-    const body = res.json<{ code: number; message: string; data: unknown }>();
+    const body = res.json<{ code: number; message: string; data: unknown; reason?: string }>();
     expect(body).toMatchObject({ code: status, data: null });
     if (message) expect(body.message).toMatch(message);
+    expect(body.reason).toBe(reason);
   };
   const connect = async (opts: ScriptedAgentOptions = { spans: { [CAMERA]: spans } }) => {
     agent = await ScriptedAgent.connect(port, SHIP, key, clip, opts);
@@ -122,18 +123,18 @@ describe('GET /cctvv3-server/v3/vod/query: what the ship recorder holds', () => 
     await expect.poll(() => t.app.agents.get(SHIP)).toBeUndefined();
 
     expect(await query(now - 30 * HOUR, now - 20 * HOUR)).toMatchObject({ cached: true, spans: spans.slice(0, 2) });
-    expectError(await get(url(SHIP, CAMERA, now - 30 * HOUR, now)), 503, /offline/);
-    expectError(await get(url(SHIP, 'S1001-C02-1', now - 30 * HOUR, now - 20 * HOUR)), 503, /offline/);
+    expectError(await get(url(SHIP, CAMERA, now - 30 * HOUR, now)), 503, /offline/, 'offline');
+    expectError(await get(url(SHIP, 'S1001-C02-1', now - 30 * HOUR, now - 20 * HOUR)), 503, /offline/, 'offline');
   });
 
   it('says when the ship recorder fails or does not answer in time', async () => {
     await connect({ failQueries: true });
-    expectError(await get(url(SHIP, CAMERA, now - 30 * HOUR, now - 20 * HOUR)), 503, /recorder could not answer: recorder index unreadable/);
+    expectError(await get(url(SHIP, CAMERA, now - 30 * HOUR, now - 20 * HOUR)), 503, /recorder could not answer: recorder index unreadable/, 'refused');
     await agent?.close();
     await expect.poll(() => t.app.agents.get(SHIP)).toBeUndefined();
 
     await connect({ silentQueries: true });
-    expectError(await get(url(SHIP, CAMERA, now - 30 * HOUR, now - 20 * HOUR)), 503, /did not answer within 1 s/);
+    expectError(await get(url(SHIP, CAMERA, now - 30 * HOUR, now - 20 * HOUR)), 503, /did not answer within 1 s/, 'timeout');
     // A failure is not remembered as "nothing recorded".
     expect(t.app.vod.cache.size.cameras).toBe(0);
   });

@@ -22,9 +22,12 @@ describe('PTZ on shore: commands to a ship agent with a synthetic PTZ camera', (
 
   const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, token = demo, payload?: object) =>
     t.app.inject({ method, url, headers: { [TOKEN_HEADER]: token }, ...(payload ? { payload } : {}) });
-  const expectError = (res: LightMyRequestResponse, status: number, message: RegExp) => {
+  /** A failure the web app words by its reason: the status, and the envelope's code and reason. */
+  const expectError = (res: LightMyRequestResponse, status: number, reason: string, message?: RegExp) => {
     expect(res.statusCode, res.body).toBe(status);
-    expect(res.json<{ message: string }>().message).toMatch(message);
+    const body = res.json<{ code: number; message: string; data: null; reason?: string }>();
+    expect(body).toMatchObject({ code: status, data: null, reason });
+    if (message) expect(body.message).toMatch(message);
   };
   const startAgent = async () => {
     agent = new ShipAgent(
@@ -63,16 +66,35 @@ describe('PTZ on shore: commands to a ship agent with a synthetic PTZ camera', (
     await t?.close();
   });
 
-  it('fails at once while the ship is offline (503, "offline")', async () => {
+  it('fails at once while the ship is offline (503, reason "offline")', async () => {
     const started = Date.now();
-    expectError(await inject('POST', `${base}/${BRIDGE}/move`, demo, { pan: 1, tilt: 0, zoom: 0 }), 503, /^offline: /);
+    expectError(await inject('POST', `${base}/${BRIDGE}/move`, demo, { pan: 1, tilt: 0, zoom: 0 }), 503, 'offline', /offline/);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
-  it('refuses an agent that does not steer cameras (409 "unsupported")', async () => {
+  it('refuses an agent that does not steer cameras (409, reason "unsupported")', async () => {
     const raw = await RawAgent.connect(port, SHIP, key, { hello: {}, capabilities: ['live', 'playback', 'pictures'] });
     await expect.poll(() => t.app.agents.get(SHIP)?.ready).toBe(true);
-    expectError(await inject('GET', `${base}/${BRIDGE}/presets`), 409, /^unsupported: /);
+    expectError(await inject('GET', `${base}/${BRIDGE}/presets`), 409, 'unsupported', /does not handle ptz/);
+    await raw.close();
+    await expect.poll(() => t.app.agents.get(SHIP)).toBeUndefined();
+  });
+
+  it('says when the ship does not answer in time (503, reason "timeout"), and when it cannot (503, reason "refused")', async () => {
+    const raw = await RawAgent.connect(port, SHIP, key, {
+      hello: {},
+      capabilities: ['live', 'ptz'],
+      // A ship that never answers a move, and cannot list presets.
+      onMessage: (msg, a) => {
+        if (msg.type === 'ptz.presetList') a.send({ type: 'ptz.failed', requestId: msg.requestId, code: 'failed', message: 'the camera did not answer ONVIF' });
+      },
+    });
+    await expect.poll(() => t.app.agents.get(SHIP)?.ready).toBe(true);
+    expectError(await inject('POST', `${base}/${BRIDGE}/move`, demo, { pan: 1, tilt: 0, zoom: 0 }), 503, 'timeout', /did not answer within 3 s/);
+    const refused = await inject('GET', `${base}/${BRIDGE}/presets`);
+    expectError(refused, 503, 'refused');
+    // The ship's own words, for the web app to show after "PTZ control failed:".
+    expect(refused.json<{ message: string }>().message).toBe('the camera did not answer ONVIF');
     await raw.close();
     await expect.poll(() => t.app.agents.get(SHIP)).toBeUndefined();
   });
@@ -123,12 +145,12 @@ describe('PTZ on shore: commands to a ship agent with a synthetic PTZ camera', (
     expect(synthetic?.position()).toEqual(there);
     expect((await inject('DELETE', `${base}/${BRIDGE}/presets/${preset.presetId}`)).statusCode).toBe(200);
     expect((await inject('GET', `${base}/${BRIDGE}/presets`)).json<{ data: unknown[] }>().data).toEqual([]);
-    expectError(await inject('POST', `${base}/${BRIDGE}/presets/${preset.presetId}/goto`), 404, /^notFound: /);
-    expectError(await inject('DELETE', `${base}/${BRIDGE}/presets/${preset.presetId}`), 404, /^notFound: /);
+    expectError(await inject('POST', `${base}/${BRIDGE}/presets/${preset.presetId}/goto`), 404, 'notFound');
+    expectError(await inject('DELETE', `${base}/${BRIDGE}/presets/${preset.presetId}`), 404, 'notFound');
   });
 
-  it('refuses a camera that is not PTZ (409 "notPtz"), another organisation’s ship (403), bad speeds (400)', async () => {
-    expectError(await inject('POST', `${base}/${ENGINE_ROOM}/move`, demo, { pan: 1, tilt: 0, zoom: 0 }), 409, /^notPtz: /);
+  it('refuses a camera that is not PTZ (409, reason "notPtz"), another organisation’s ship (403), bad speeds (400)', async () => {
+    expectError(await inject('POST', `${base}/${ENGINE_ROOM}/move`, demo, { pan: 1, tilt: 0, zoom: 0 }), 409, 'notPtz', /Engine Room is not a PTZ camera/);
     const other = await inject('POST', `${base}/${BRIDGE}/move`, njzsz, { pan: 1, tilt: 0, zoom: 0 });
     expect(other.statusCode).toBe(403);
     expect((await inject('POST', `${base}/${BRIDGE}/move`, demo, { pan: 2, tilt: 0, zoom: 0 })).statusCode).toBe(400);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clipArgs } from '../../src/modules/recorder/clip.ts';
-import { isConfigActive, isTimeZone, minuteOfDay } from '../../src/modules/recorder/schedule.ts';
+import { isTimeZone } from '@ship-cctv/protocol';
+import { isConfigActive, minuteOfDay } from '../../src/modules/recorder/schedule.ts';
 import { parseSegmentFileName, segmentFileName } from '../../src/modules/recorder/segment-file.ts';
 
 const at = (hh: number, mm: number) => Date.UTC(2026, 0, 5, hh, mm);

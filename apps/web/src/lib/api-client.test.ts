@@ -75,6 +75,16 @@ describe('api client envelope', () => {
     const err = await failure(client.get('/x'));
     expect(err).toMatchObject({ kind: 'envelope', code: 409, message: 'Busy', status: 200 });
     expect(err.unreachable).toBe(false);
+    expect(err.reason).toBeUndefined();
+  });
+
+  it('keeps the reason of a failure envelope for the view to word, and ignores one it does not know', async () => {
+    let body: unknown = { code: 503, message: 'the ship did not answer within 15 s', data: null, reason: 'timeout' };
+    const { fetch } = stubFetch(() => json(body, 503));
+    const client = createApiClient({ baseUrl: '/api/v1', timeoutMs: 1000, fetch });
+    expect(await failure(client.get('/x'))).toMatchObject({ kind: 'envelope', code: 503, reason: 'timeout', message: 'the ship did not answer within 15 s' });
+    body = { code: 503, message: 'offline: ship S1001 is offline', data: null, reason: 'struck by lightning' };
+    expect((await failure(client.get('/x'))).reason).toBeUndefined();
   });
 
   it('reports a success status without an envelope as malformed', async () => {

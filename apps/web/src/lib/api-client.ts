@@ -1,4 +1,4 @@
-import { CODES, COOKIES, LIMITS, PATHS, TOKEN_HEADER, type EnvelopeOf } from '@ship-cctv/protocol';
+import { CODES, COOKIES, type ErrorReason, LIMITS, PATHS, TOKEN_HEADER, type EnvelopeOf, isErrorReason } from '@ship-cctv/protocol';
 import { deleteCookie, readCookie } from './cookies.ts';
 
 /**
@@ -17,12 +17,18 @@ export class ApiError extends Error {
   readonly kind: ApiErrorKind;
   /** HTTP status, when there was an answer. */
   readonly status: number | undefined;
+  /**
+   * Why, in the server's words a view can word itself (the envelope's `reason`: the ship is
+   * offline, did not answer, …); undefined when the server gave none. The message is for people.
+   */
+  readonly reason: ErrorReason | undefined;
 
-  constructor(kind: ApiErrorKind, code: number, message: string, status?: number) {
+  constructor(kind: ApiErrorKind, code: number, message: string, status?: number, reason?: ErrorReason) {
     super(message);
     this.kind = kind;
     this.code = code;
     this.status = status;
+    this.reason = reason;
   }
 
   /** The server could not be reached or did not answer for itself. */
@@ -168,7 +174,8 @@ export function createApiClient(initial: ApiClientOptions): ApiClient {
       let error: ApiError;
       if (isEnvelope(parsed)) {
         if (res.ok && parsed.code === CODES.ok) return parsed.data as T;
-        error = new ApiError('envelope', parsed.code, tooManyText(res, parsed.code, options.describeTooMany) ?? parsed.message, res.status);
+        const reason = (parsed as { reason?: unknown }).reason;
+        error = new ApiError('envelope', parsed.code, tooManyText(res, parsed.code, options.describeTooMany) ?? parsed.message, res.status, isErrorReason(reason) ? reason : undefined);
       } else if (!res.ok) {
         error = new ApiError('http', res.status, res.statusText || `HTTP ${res.status}`, res.status);
       } else {

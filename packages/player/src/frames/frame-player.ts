@@ -1,24 +1,17 @@
-import type { LinkType, MediaServerMessage, PlayCommand } from '@ship-cctv/protocol';
-import { backoffDelay } from '@ship-cctv/protocol';
+import type { LinkType, PlayCommand } from '@ship-cctv/protocol';
 import { Fmp4Error, isInitSegment, readProducerTime, readTrackSamples, readVideoDecoderSetup, type VideoDecoderSetup } from '@ship-cctv/media';
 import { Emitter } from '../emitter.ts';
-import { MediaSocket, mediaSocketUrl } from '../media-socket.ts';
+import { LiveSession, type TickReport } from '../live-session.ts';
 import { MsePlayer } from '../mse-player.ts';
-import { interpretServerMessage } from '../server-events.ts';
 import { pictureOnlyMime } from '../sound-mime.ts';
-import type { CodecInfo, MsePlayerEventMap, MsePlayerOptions, PlayerCommand, PlayerError, PlayerState, PlayerStats, SocketConstructor } from '../types.ts';
-import { SlidingRate, stallVerdict } from '../watchdog.ts';
-import { emptyStats, medianOf, notePresentation, stripUndefined } from '../stats.ts';
+import type { CodecInfo, MsePlayerEventMap, MsePlayerOptions, PlayerCommand, PlayerState, PlayerStats } from '../types.ts';
+import { SlidingRate } from '../watchdog.ts';
+import { PictureAge } from '../picture-age.ts';
+import { stripUndefined } from '../stats.ts';
 import { FrameSink, type FrameSinkDeps } from './frame-sink.ts';
 import type { PlayoutClockOptions } from './playout-clock.ts';
 
 const DEFAULTS = { stallTimeoutMs: 4000, silenceReconnectMs: 15_000, startupTimeoutMs: 15_000 };
-const TICK_MS = 250;
-/** Ages of the last frames shown, whose median is stats.pictureAgeMs. */
-const AGE_SAMPLES = 10;
-const MAX_BELIEVABLE_AGE_MS = 120_000;
-/** Producer times kept for frames not shown yet. */
-const PRODUCED_KEPT = 60;
 
 /** A browser track fed with frames (Chrome's MediaStreamTrackGenerator). */
 interface TrackGenerator extends MediaStreamTrack {
@@ -35,8 +28,8 @@ export interface FramePlayerOptions extends MsePlayerOptions {
 
 /**
  * Live video decoded by the page itself (WebCodecs) and painted at each frame's time, for the
- * smallest delay that still plays evenly. The media socket, its commands and events are MsePlayer's;
- * what differs is the way to the screen: no media element queue (which runs dry below ~200 ms in
+ * smallest delay that still plays evenly. The media socket, its commands and events, reconnects
+ * and watchdogs are MsePlayer's (both drive a LiveSession); what differs is the way to the screen: no media element queue (which runs dry below ~200 ms in
  * Chrome), but a jitter buffer of its own (PlayoutClock) that holds each frame only as long as the
  * link's jitter needs, the frames going to the <video> as a MediaStream track.
  *
@@ -47,7 +40,8 @@ export interface FramePlayerOptions extends MsePlayerOptions {
  */
 export class FramePlayer extends Emitter<MsePlayerEventMap> {
   private readonly settings: typeof DEFAULTS & FramePlayerOptions;
-  private readonly socket: MediaSocket;
+  /** The media socket, the state machine, reconnects and the watchdogs. */
+  private readonly session: LiveSession;
   private readonly sink: FrameSink;
   private readonly track: TrackGenerator | undefined;
   private readonly writer: WritableStreamDefaultWriter<VideoFrame> | undefined;
@@ -55,31 +49,15 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
   /** The player the stream went to for what this one does not do (sound, playback). */
   private delegate: MsePlayer | undefined;
   private delegateOff: Array<() => void> = [];
-  private currentState: PlayerState = 'idle';
-  private s: PlayerStats = emptyStats();
   private setup: VideoDecoderSetup | undefined;
   private link: LinkType | undefined;
   private soundWanted = false;
   private streamHasSound = false;
   private frameRateOfStream: number | undefined;
-  private tickTimer: ReturnType<typeof setInterval> | undefined;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private attempt = 0;
-  private finalFromServer = false;
-  private serverHold = false;
-  private failedSession = -1;
-  private playCalledAt = 0;
-  private waitingSince: number | undefined;
-  private startupGraceMs = 0;
-  private startupReported = false;
-  private sessionFrames = false;
-  private lastBytesAt = 0;
-  private lastProgressAt = 0;
   private framesShown = 0;
-  private readonly byteRate = new SlidingRate(2000);
   private readonly shownRate = new SlidingRate(2000);
-  private readonly produced: Array<[mediaMs: number, wallMs: number]> = [];
-  private readonly ages: Array<{ ms: number; at: number }> = [];
+  /** How old the frames shown are, from when they left the ship's encoder (stream ms). */
+  private readonly age = new PictureAge();
 
   constructor(
     private readonly video: HTMLVideoElement,
@@ -87,8 +65,6 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
   ) {
     super();
     this.settings = { ...DEFAULTS, ...stripUndefined(options) };
-    this.link = options.link;
-    this.socket = new MediaSocket(options.WebSocketImpl ?? (globalThis.WebSocket as SocketConstructor), () => mediaSocketUrl(this.settings.url, this.settings.token));
     let deps = options.sinkDeps;
     if (!deps) {
       const Generator = (globalThis as unknown as { MediaStreamTrackGenerator: TrackGeneratorConstructor }).MediaStreamTrackGenerator;
@@ -110,16 +86,33 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
       },
       options.playout,
     );
+    this.link = options.link;
+    this.session = new LiveSession(
+      this.settings,
+      video,
+      {
+        commandToSend: () => this.command,
+        codec: (codec) => this.onCodec(codec),
+        binary: (bytes) => this.onBinary(bytes),
+        restarting: () => this.sink.reset(),
+        tick: (now) => this.tick(now),
+      },
+      (type, payload) => this.emit(type, payload),
+    );
     video.muted = true;
     video.playsInline = true;
   }
 
   get state(): PlayerState {
-    return this.delegate?.state ?? this.currentState;
+    return this.delegate?.state ?? this.session.state;
   }
 
   get stats(): PlayerStats {
     return this.delegate?.stats ?? { ...this.s };
+  }
+
+  private get s(): PlayerStats {
+    return this.session.stats;
   }
 
   /** How long a frame waits for its time beyond the quickest path, ms: the measured allowance. */
@@ -140,25 +133,16 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
       return;
     }
     this.command = command;
-    this.s = emptyStats();
-    this.attempt = 0;
-    this.playCalledAt = performance.now();
-    this.waitingSince = this.playCalledAt;
-    this.startupReported = false;
     this.attachTrack();
-    this.tickTimer = setInterval(() => this.tick(), TICK_MS);
-    this.connect();
+    this.session.play();
   }
 
   stop(): void {
     this.dropDelegate();
-    clearInterval(this.tickTimer);
-    clearTimeout(this.retryTimer);
-    this.tickTimer = this.retryTimer = undefined;
-    this.socket.drop(true);
+    this.session.end();
     this.sink.reset();
     this.command = undefined;
-    this.setState('idle');
+    this.session.setState('idle');
   }
 
   destroy(): void {
@@ -171,17 +155,8 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
   }
 
   continueWatching(): void {
-    if (this.delegate) {
-      this.delegate.continueWatching();
-      return;
-    }
-    this.finalFromServer = false;
-    if (this.socket.connected) this.socket.send({ type: 'continue' });
-    else if (this.command) {
-      clearTimeout(this.retryTimer);
-      this.attempt = 0;
-      this.connect();
-    }
+    if (this.delegate) this.delegate.continueWatching();
+    else this.session.continueWatching();
   }
 
   /**
@@ -202,10 +177,7 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
   // ── the stream handed to an MsePlayer ─────────────────────────────────────────────────────────
 
   private handOver(command: PlayerCommand, sound: boolean): void {
-    clearInterval(this.tickTimer);
-    clearTimeout(this.retryTimer);
-    this.tickTimer = this.retryTimer = undefined;
-    this.socket.drop(true);
+    this.session.end();
     this.sink.reset();
     this.dropDelegate();
     this.video.srcObject = null;
@@ -214,7 +186,7 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
     const inner = new MsePlayer(this.video, { ...this.settings, link: this.link });
     this.video.muted = muted;
     const forward = <K extends keyof MsePlayerEventMap>(type: K) => inner.on(type, (payload) => this.emit(type, payload));
-    this.delegateOff = (['state', 'error', 'status', 'notice', 'codec', 'reconnect', 'firstFrame', 'position'] as const).map((type) => forward(type));
+    this.delegateOff = (['state', 'error', 'status', 'notice', 'codec', 'reconnect', 'firstFrame', 'position', 'continued'] as const).map((type) => forward(type));
     this.delegate = inner;
     if (command.mode === 'live') this.command = command;
     inner.setSound(sound);
@@ -232,72 +204,7 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
     this.video.load();
   }
 
-  // ── socket ────────────────────────────────────────────────────────────────────────────────────
-
-  private connect(): void {
-    const command = this.command;
-    if (!command) return;
-    this.retryTimer = undefined;
-    this.finalFromServer = this.serverHold = false;
-    this.sessionFrames = false;
-    this.startupGraceMs = 0;
-    this.lastBytesAt = this.lastProgressAt = performance.now();
-    this.setState('connecting');
-    this.socket.open({
-      open: () => {
-        this.socket.send(command);
-        this.setState('starting');
-      },
-      text: (text) => this.onText(text),
-      binary: (bytes) => this.onBinary(bytes),
-      closed: () => {
-        if (this.command && !this.finalFromServer) this.scheduleReconnect();
-      },
-    });
-  }
-
-  private scheduleReconnect(): void {
-    clearTimeout(this.retryTimer);
-    const delayMs = backoffDelay(this.attempt, this.settings.reconnect);
-    this.attempt++;
-    this.s.reconnects++;
-    if (this.waitingSince === undefined) {
-      this.waitingSince = performance.now();
-      this.startupReported = false;
-    }
-    this.setState('reconnecting');
-    this.emit('reconnect', { attempt: this.attempt, delayMs });
-    this.retryTimer = setTimeout(() => this.connect(), delayMs);
-  }
-
-  private restart(): void {
-    this.socket.drop(true);
-    this.sink.reset();
-    this.scheduleReconnect();
-  }
-
-  private onText(text: string): void {
-    let msg: MediaServerMessage;
-    try {
-      msg = JSON.parse(text) as MediaServerMessage;
-    } catch {
-      return;
-    }
-    if (msg.type === 'codec') {
-      this.emit('codec', msg);
-      this.onCodec(msg);
-      return;
-    }
-    if (msg.type === 'position') return;
-    const effect = interpretServerMessage(msg, { framesShowing: this.sessionFrames });
-    if (effect.final !== undefined) this.finalFromServer = effect.final;
-    if (effect.hold !== undefined) this.serverHold = effect.hold;
-    if (effect.startupGraceMs !== undefined) this.startupGraceMs = effect.startupGraceMs;
-    if (effect.state) this.setState(effect.state);
-    if (effect.error) this.fail(effect.error);
-    if (msg.type === 'status') this.emit('status', msg);
-    else if (msg.type === 'notice') this.emit('notice', msg);
-  }
+  // ── stream ────────────────────────────────────────────────────────────────────────────────
 
   private onCodec(codec: CodecInfo): void {
     this.streamHasSound = pictureOnlyMime(codec.mime) !== codec.mime;
@@ -308,14 +215,12 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
   }
 
   private onBinary(bytes: Uint8Array<ArrayBuffer>): void {
-    this.s.bytesReceived += bytes.byteLength;
-    this.lastBytesAt = performance.now();
     try {
       if (isInitSegment(bytes)) {
         const setup = readVideoDecoderSetup(bytes);
         if (!setup) throw new Fmp4Error('unsupported', 'no H.264 or H.265 video track');
         this.setup = setup;
-        this.produced.length = 0;
+        this.age.newTimeline();
         this.sink.configure(setup);
         return;
       }
@@ -324,10 +229,7 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
       const samples = readTrackSamples(bytes, setup.trackId, setup.defaults);
       const produced = readProducerTime(bytes);
       const first = samples[0];
-      if (produced && first) {
-        notePresentation(this.produced, (first.presentationTime / setup.timescale) * 1000, produced.wallMs);
-        if (this.produced.length > PRODUCED_KEPT) this.produced.shift();
-      }
+      if (produced && first) this.age.noteProduced((first.presentationTime / setup.timescale) * 1000, produced.wallMs);
       this.sink.push(samples, setup.timescale);
     } catch (err) {
       this.onDecodeFailure(err instanceof Error ? err : new Error(String(err)));
@@ -341,111 +243,40 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
     if (!track) return;
     const stream = this.video.srcObject as MediaStream | null;
     if (!stream || !stream.getVideoTracks().includes(track)) this.video.srcObject = new MediaStream([track]);
-    void this.video.play()?.catch((err: unknown) => {
-      if ((err as { name?: unknown } | null)?.name !== 'NotAllowedError') return;
-      this.startupReported = true;
-      this.fail({ kind: 'autoplay', message: 'The browser refused to start playback', cause: err });
-    });
+    void this.video.play()?.catch((err: unknown) => this.session.playRefused(err));
   }
 
   private onPresented(mediaMs: number): void {
     this.framesShown++;
-    this.noteAge(mediaMs);
-    const now = performance.now();
-    this.lastProgressAt = now;
-    if (!this.sessionFrames) {
-      this.sessionFrames = true;
-      if (this.s.firstFrameMs === undefined) {
-        this.s.firstFrameMs = Math.round(now - this.playCalledAt);
-        this.emit('firstFrame', { ms: this.s.firstFrameMs });
-      }
-      this.waitingSince = undefined;
-      this.attempt = 0;
-    }
-    const state = this.currentState;
-    if (state === 'connecting' || state === 'starting' || state === 'stalled' || state === 'reconnecting') this.setState('playing');
-  }
-
-  private noteAge(mediaMs: number): void {
-    const halfFrame = 500 / (this.frameRateOfStream || 10);
-    const list = this.produced;
-    let i = 0;
-    while (i < list.length && (list[i]?.[0] ?? 0) < mediaMs - halfFrame) i++;
-    const hit = list[i];
-    list.splice(0, i);
-    if (!hit || Math.abs(hit[0] - mediaMs) > halfFrame) return;
-    const ms = Date.now() - hit[1];
-    if (ms < 0 || ms > MAX_BELIEVABLE_AGE_MS) return;
-    this.ages.push({ ms, at: performance.now() });
-    if (this.ages.length > AGE_SAMPLES) this.ages.shift();
+    this.age.noteShown(mediaMs, 500 / (this.frameRateOfStream || 10));
+    // Frames the sink holds still show after the socket was lost.
+    this.session.framesShown(performance.now(), true);
   }
 
   private onDecodeFailure(error: Error): void {
-    if (!this.command || this.failedSession === this.socket.session) return;
-    this.failedSession = this.socket.session;
     const unsupported = error instanceof Fmp4Error && error.code === 'unsupported';
-    this.fail({ kind: unsupported ? 'unsupported' : 'decode', message: error.message, cause: error });
+    if (!this.session.reportMediaFailure({ kind: unsupported ? 'unsupported' : 'decode', message: error.message, cause: error })) return;
     if (unsupported) {
-      this.socket.drop(true);
+      this.session.dropSocket();
       this.sink.reset();
-      this.setState('error');
-      return;
+      this.session.setState('error');
+    } else {
+      this.session.restart();
     }
-    this.restart();
   }
 
-  // ── watchdogs ─────────────────────────────────────────────────────────────────────────────────
+  // ── stats ─────────────────────────────────────────────────────────────────────────────────────
 
-  private tick(): void {
-    const now = performance.now();
+  /** The session's tick: what this player measures of the frames it showed. */
+  private tick(now: number): TickReport {
     const s = this.s;
-    this.byteRate.add(now, s.bytesReceived);
-    s.bitrateKbps = Math.round((this.byteRate.perSecond() * 8) / 1000);
     this.shownRate.add(now, this.framesShown);
     s.fps = Math.round(this.shownRate.perSecond() * 10) / 10;
     const buffered = this.sink.clock.bufferedMs();
     s.latencyMs = buffered === undefined ? undefined : Math.round(buffered);
     s.latencyTargetMs = this.latencyTargetMs;
-    const recent = this.ages.filter((a) => now - a.at <= 2_000).map((a) => a.ms);
-    const age = medianOf(recent);
-    s.pictureAgeMs = age === undefined ? undefined : Math.round(age);
-    if (this.settings.captureLatencyProbe) s.captureLatencyMs = this.settings.captureLatencyProbe(this.video);
-
-    const state = this.currentState;
-    if (state === 'playing' || state === 'stalled') {
-      const verdict = stallVerdict({
-        now,
-        lastProgressAt: this.lastProgressAt,
-        lastBytesAt: this.lastBytesAt,
-        stallTimeoutMs: this.settings.stallTimeoutMs,
-        silenceReconnectMs: this.settings.silenceReconnectMs,
-      });
-      if (verdict === 'reconnect' && !this.serverHold) {
-        this.restart();
-        return;
-      }
-      if (verdict !== 'ok' && state === 'playing') {
-        this.setState('stalled');
-        this.fail({ kind: 'stalled', message: `No picture for ${this.settings.stallTimeoutMs} ms` });
-      }
-    }
-    const waiting = state === 'connecting' || state === 'starting' || state === 'reconnecting';
-    const bound = this.settings.startupTimeoutMs + this.startupGraceMs;
-    if (waiting && this.waitingSince !== undefined && !this.startupReported && now - this.waitingSince >= bound) {
-      this.startupReported = true;
-      this.fail({ kind: 'startup', message: `No picture within ${bound} ms` });
-    }
-  }
-
-  private setState(state: PlayerState): void {
-    const previous = this.currentState;
-    if (previous === state) return;
-    this.currentState = state;
-    this.emit('state', { state, previous });
-  }
-
-  private fail(error: PlayerError): void {
-    this.emit('error', error);
+    s.pictureAgeMs = this.age.medianMs(now);
+    return {};
   }
 }
 

@@ -11,7 +11,7 @@ export function answerErrorsInTheEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; headers?: unknown }, req, reply) => {
     if (err instanceof ApiError) {
       if (err.headers) reply.headers(err.headers);
-      return reply.code(err.code).send({ code: err.code, message: err.message, data: null });
+      return reply.code(err.code).send(err.body);
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -9,6 +9,7 @@ export type { OwnershipEvents, ShipOwner, ShipOwnership } from './ownership.ts';
 export type { LivenessOptions } from './connection.ts';
 export type { AgentLinkOptions } from './agent-link-plugin.ts';
 export { AgentKeyService } from './repo.ts';
+export { type Asked, type Question, type Reply, SHIP_FAILURE_STATUS, ShipAskError, ask, shipFailureMessage, startAsk } from './ask.ts';
 export { CLOSE_OWNED_ELSEWHERE } from './ship-claims.ts';
 
 export interface ShipLinkOptions extends AgentLinkOptions {

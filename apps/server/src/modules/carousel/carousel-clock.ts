@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import type { CarouselSchedule } from '@ship-cctv/protocol';
+import { zoneTime, type CarouselSchedule } from '@ship-cctv/protocol';
 
 /**
  * Where a carousel is at a moment, computed and never stored: pages are the channels cut by the
@@ -22,27 +22,10 @@ const minutesOf = (hhmm: string): number => {
   return (h ?? 0) * 60 + (m ?? 0);
 };
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
 /** The wall clock in a time zone: ISO weekday (1 = Monday), minute of the day, and the ms into that minute. */
 export function wallClock(now: number, timeZone: string): { weekday: number; minute: number; intoMinuteMs: number } {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
-    formatters.set(timeZone, f);
-  }
-  const parts = Object.fromEntries(f.formatToParts(new Date(now)).map((p) => [p.type, p.value]));
-  const weekday = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(parts.weekday ?? '') + 1;
-  return { weekday, minute: Number(parts.hour) * 60 + Number(parts.minute), intoMinuteMs: Number(parts.second) * 1000 + (now % 1000) };
-}
-
-/** Whether a time zone name is one this runtime knows. */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
+  const t = zoneTime(now, timeZone);
+  return { weekday: t.weekday, minute: t.minuteOfDay, intoMinuteMs: t.second * 1000 + t.millisecond };
 }
 
 /**

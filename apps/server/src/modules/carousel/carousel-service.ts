@@ -14,6 +14,7 @@ import {
   type TaskCarouselInput,
   carouselPages,
   dest,
+  isTimeZone,
   shipDisplayName,
 } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
@@ -25,7 +26,7 @@ import { allOrganizations } from '../../core/orgs/repo.ts';
 import type { FleetService } from '../fleet/index.ts';
 import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
 import type { StatusService } from '../status/index.ts';
-import { isTimeZone, pageAt, taskPosition } from './carousel-clock.ts';
+import { pageAt, taskPosition } from './carousel-clock.ts';
 import { CarouselRepo, type CarouselRow } from './repo.ts';
 
 /** The job kind whose one holder publishes a running task's pages. */

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   type AgentMessageOf,
-  CODES,
   LIMITS,
   type PictureEvent,
   type PictureFetchAnswer,
@@ -15,10 +14,9 @@ import {
   decodeThumb,
   dest,
 } from '@ship-cctv/protocol';
-import type { AgentGateway, LinkStream } from '../../core/ship-link/index.ts';
-import type { LinkStreams } from '../../core/ship-link/index.ts';
+import { type AgentGateway, type LinkStreams, type Reply, ShipAskError, ask, startAsk } from '../../core/ship-link/index.ts';
 import type { Db } from '../../core/db/client.ts';
-import { ApiError, badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
+import { badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
 import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
 import type { FleetService } from '../fleet/index.ts';
@@ -55,7 +53,21 @@ export const PICTURE_DEFAULTS: PictureServiceOptions = {
 /** The picture config (spec §9: 720) is a 1280×720 picture unless the ship's definitions name it. */
 export const PICTURE_CONFIG_SIZE = { width: 1280, height: 720 } as const;
 
-const unavailable = (message: string) => new ApiError(CODES.unavailable, message);
+/** What became of a snapshot: taken on the ship (its size), or why not (the ship's code, or why asking failed). */
+type SnapshotOutcome = { taken: true; bytes: number } | { taken: false; code: string; message: string };
+
+/** A ship's list of its pictures, with the thumbnails that came. */
+interface ListAnswer {
+  pictures: ShipPictureEntry[];
+  truncated: boolean;
+  linkBytes: number;
+  thumbs: Map<number, Uint8Array>;
+}
+
+/** The ship could not list or fetch: its code in ask()'s words. */
+function refused(msg: AgentMessageOf<'pictures'> & { type: 'pictures.failed' }, reply: Reply<unknown>): void {
+  reply.fail(msg.code === 'notFound' ? 'notFound' : msg.code === 'busy' ? 'busy' : 'refused', `the ship could not answer: ${msg.message}`);
+}
 
 export interface PictureBlob {
   bytes: Buffer;
@@ -86,7 +98,7 @@ export class PictureService {
   constructor(
     private readonly db: Db,
     private readonly fleet: FleetService,
-    private readonly gateway: AgentGateway,
+    gateway: AgentGateway,
     /** Where snapshots and questions to ships go: the ship's link here, or through its owner. */
     private readonly streams: LinkStreams,
     readonly files: PictureFiles,
@@ -142,7 +154,7 @@ export class PictureService {
   async snapshot(
     access: Access,
     p: { shipId: string; channelId: string; cameraId: string; templateId: number; source: string },
-    opts: { pictureId?: string; outcome?: (o: { taken: true; bytes: number } | { taken: false; code: string; message: string }) => void } = {},
+    opts: { pictureId?: string; outcome?: (o: SnapshotOutcome) => void } = {},
   ): Promise<SnapshotAnswer> {
     const { camera, channel, ship } = await this.fleet.requireCameraOfShip(access, p.shipId, p.cameraId);
     if (channel.id !== p.channelId) throw notFound(`Camera ${p.cameraId} in channel ${p.channelId}`);
@@ -150,38 +162,25 @@ export class PictureService {
     if (at !== undefined && at > Date.now() + 60_000) throw badRequest('source is a time in the future: a picture can be taken now (live) or from the past');
     const size = await this.pictureSize(access, ship.orgId, ship.id, p.templateId);
     const pictureId = opts.pictureId ?? randomUUID().replaceAll('-', '');
-    let settled = false;
-    const failed = (code: string, message: string) => {
-      if (settled) return;
-      this.publish({ event: 'failed', shipId: ship.id, pictureId, cameraId: camera.id, code, message });
-      opts.outcome?.({ taken: false, code, message });
-      settle();
-    };
-    const opened = await this.streams.openStream(ship.id, 'pictures', {
-      message: (msg) => {
-        if (msg.type === 'pictures.taken') {
-          if (settled) return;
-          this.publish({ event: 'taken', shipId: ship.id, pictureId, cameraId: camera.id, bytes: 0, total: msg.picture.bytes });
-          opts.outcome?.({ taken: true, bytes: msg.picture.bytes });
-          settle();
-        } else if (msg.type === 'pictures.failed') {
-          failed(msg.code, msg.message);
-        }
+    const asked = await startAsk<'pictures', SnapshotOutcome>(this.streams, {
+      shipId: ship.id,
+      kind: 'pictures',
+      request: (streamId) => ({ type: 'pictures.take', streamId, pictureId, cameraId: camera.id, ...size, ...(at !== undefined ? { at } : {}), origin: 'manual' }),
+      // The ship's refusal is an outcome with its own code (cameraOffline, noRecording, …), told as it is.
+      answer: (msg, reply): void => {
+        if (msg.type === 'pictures.taken') reply.done({ taken: true, bytes: msg.picture.bytes });
+        else if (msg.type === 'pictures.failed') reply.done({ taken: false, code: msg.code, message: msg.message });
       },
-      closed: () => failed('offline', 'the ship went offline before it took the picture'),
+      timeoutMs: this.opts.answerTimeoutMs,
     });
-    if (!opened.ok) {
-      throw unavailable(opened.reason === 'offline' ? 'The ship is offline: a picture can be taken once its link is back' : opened.message);
-    }
-    const stream = opened.stream;
-    const timer = setTimeout(() => failed('timeout', `the ship did not answer within ${this.opts.answerTimeoutMs / 1000} s`), this.opts.answerTimeoutMs);
-    timer.unref();
-    function settle(): void {
-      settled = true;
-      clearTimeout(timer);
-      stream.close();
-    }
-    stream.send({ type: 'pictures.take', streamId: stream.id, pictureId, cameraId: camera.id, ...size, ...(at !== undefined ? { at } : {}), origin: 'manual' });
+    void asked.answer
+      .catch((err: unknown): SnapshotOutcome => ({ taken: false, code: err instanceof ShipAskError ? err.reason : 'failed', message: err instanceof Error ? err.message : String(err) }))
+      .then((o) => {
+        if (o.taken) this.publish({ event: 'taken', shipId: ship.id, pictureId, cameraId: camera.id, bytes: 0, total: o.bytes });
+        else this.publish({ event: 'failed', shipId: ship.id, pictureId, cameraId: camera.id, code: o.code, message: o.message });
+        opts.outcome?.(o);
+      })
+      .catch((err: unknown) => this.log.error({ err, shipId: ship.id, pictureId }, 'pictures: telling what became of a snapshot failed'));
     return { pictureId, shipId: ship.id, cameraId: camera.id, ...size };
   }
 
@@ -223,7 +222,7 @@ export class PictureService {
     if (to - from > this.opts.maxRangeMs) throw badRequest(`a list covers at most ${Math.round(this.opts.maxRangeMs / 86_400_000)} days`);
     const limit = body.limit ?? this.opts.defaultListLimit;
     const answer = await this.askList(shipId, cameraId, from, to, limit).catch((err: unknown) => {
-      if (err instanceof ApiError && err.code === CODES.unavailable && !this.gateway.get(shipId)) return undefined;
+      if (err instanceof ShipAskError && err.reason === 'offline') return undefined;
       throw err;
     });
     if (!answer) {
@@ -275,12 +274,18 @@ export class PictureService {
     // Only a picture a list showed can be fetched: an id shore never saw is not asked of the ship.
     const known = await this.index.shipPicture(pictureId);
     if (!known || known.shipId !== shipId) throw notFound(`Picture ${pictureId} of ship ${shipId} (list the ship's pictures first)`);
-    const answer = await this.request(shipId, (stream) => stream.send({ type: 'pictures.fetch', streamId: stream.id, pictureId }), (msg) =>
-      msg.type === 'pictures.queued' ? { position: msg.position } : undefined,
-    );
-    if (answer === 'wait') throw unavailable('the ship did not say where the picture is in its outbox');
+    const position: number = await ask(this.streams, {
+      shipId,
+      kind: 'pictures',
+      request: (streamId) => ({ type: 'pictures.fetch', streamId, pictureId }),
+      answer: (msg, reply) => {
+        if (msg.type === 'pictures.failed') return refused(msg, reply);
+        if (msg.type === 'pictures.queued') reply.done(msg.position);
+      },
+      timeoutMs: this.opts.answerTimeoutMs,
+    });
     this.publish({ event: 'queued', shipId, pictureId, cameraId: known.cameraId, total: known.bytes });
-    return { pictureId, state: 'queued', position: answer.position, bytes: known.bytes };
+    return { pictureId, state: 'queued', position, bytes: known.bytes };
   }
 
   /** Resolves once the picture is on shore (or after `timeoutMs`, false). */
@@ -337,75 +342,31 @@ export class PictureService {
     this.arrivals.delete(pictureId);
   }
 
-  private async askList(shipId: string, cameraId: string, from: number, to: number, limit: number) {
-    let listed: { pictures: ShipPictureEntry[]; truncated: boolean; linkBytes: number } | undefined;
-    const thumbs = new Map<number, Uint8Array>();
-    let finish: (() => void) | undefined;
-    const complete = () => listed !== undefined && listed.pictures.every((p, i) => p.thumbBytes === 0 || thumbs.has(i));
-    const result = await this.request(
+  /** The ship's list: answered once every thumbnail it announced came, or with those that came when time is up. */
+  private askList(shipId: string, cameraId: string, from: number, to: number, limit: number): Promise<ListAnswer> {
+    let listed: ListAnswer | undefined;
+    const complete = (l: ListAnswer) => l.pictures.every((p, i) => p.thumbBytes === 0 || l.thumbs.has(i));
+    return ask(this.streams, {
       shipId,
-      (stream) => stream.send({ type: 'pictures.list', streamId: stream.id, cameraId, from, to, limit }),
-      (msg, resolveNow) => {
-        if (msg.type !== 'pictures.listed') return undefined;
-        listed = { pictures: msg.pictures, truncated: msg.truncated, linkBytes: Buffer.byteLength(JSON.stringify(msg)) };
-        finish = resolveNow;
-        return complete() ? 'done' : 'wait';
+      kind: 'pictures',
+      request: (streamId) => ({ type: 'pictures.list', streamId, cameraId, from, to, limit }),
+      answer: (msg, reply) => {
+        if (msg.type === 'pictures.failed') return refused(msg, reply);
+        if (msg.type !== 'pictures.listed') return;
+        listed = { pictures: msg.pictures, truncated: msg.truncated, linkBytes: Buffer.byteLength(JSON.stringify(msg)), thumbs: new Map() };
+        // Thumbnails follow as bytes; the list will do without those still on their way when time is up.
+        if (complete(listed)) reply.done(listed);
+        else reply.partial(listed);
       },
-      (payload) => {
+      data: (payload, reply) => {
         const thumb = decodeThumb(payload);
-        const entry = thumb && listed?.pictures[thumb.index];
-        if (!thumb || !entry || !listed) return;
-        thumbs.set(thumb.index, Buffer.from(thumb.jpeg));
+        if (!thumb || !listed?.pictures[thumb.index]) return;
+        listed.thumbs.set(thumb.index, Buffer.from(thumb.jpeg));
         listed.linkBytes += payload.length;
-        if (complete()) finish?.();
+        if (complete(listed)) reply.done(listed);
       },
-    );
-    if (result !== 'done' && result !== 'wait') throw new Error('unexpected list answer');
-    if (!listed) throw unavailable('the ship sent no list');
-    return { ...(listed as { pictures: ShipPictureEntry[]; truncated: boolean; linkBytes: number }), thumbs };
-  }
-
-  /**
-   * One question to a ship on a stream of its own: `answer` turns a message into the result (or
-   * 'wait' to keep the stream open for bytes that follow, until `resolveNow`), `pictures.failed`
-   * is the ship's refusal, an offline ship or no answer in time is 503.
-   */
-  private async request<T>(
-    shipId: string,
-    ask: (stream: LinkStream<'pictures'>) => void,
-    answer: (msg: AgentMessageOf<'pictures'>, resolveNow: () => void) => T | 'wait' | undefined,
-    data?: (payload: Uint8Array) => void,
-  ): Promise<T | 'wait'> {
-    let pending: T | 'wait' | undefined;
-    let settle: (err: Error | undefined, value?: T | 'wait') => void = () => undefined;
-    const answered = new Promise<T | 'wait'>((resolve, reject) => {
-      settle = (err, value) => (err ? reject(err) : resolve(value as T | 'wait'));
+      timeoutMs: this.opts.answerTimeoutMs,
     });
-    const opened = await this.streams.openStream(shipId, 'pictures', {
-      message: (msg) => {
-        if (msg.type === 'pictures.failed') {
-          const code = msg.code === 'notFound' ? CODES.notFound : CODES.unavailable;
-          return settle(new ApiError(code, `the ship could not answer: ${msg.message}`));
-        }
-        const value = answer(msg, () => settle(undefined, pending));
-        if (value === undefined) return;
-        pending = value;
-        if (value !== 'wait') settle(undefined, value);
-      },
-      ...(data ? { data } : {}),
-      closed: () => (pending === 'wait' ? settle(undefined, 'wait') : settle(unavailable('the ship went offline before answering'))),
-    });
-    if (!opened.ok) throw unavailable(opened.reason === 'offline' ? 'the ship is offline' : opened.message);
-    // A list whose thumbnails are still on their way when time is up is answered with those that came.
-    const timer = setTimeout(() => (pending === 'wait' ? settle(undefined, 'wait') : settle(unavailable(`the ship did not answer within ${this.opts.answerTimeoutMs / 1000} s`))), this.opts.answerTimeoutMs);
-    timer.unref();
-    ask(opened.stream);
-    try {
-      return await answered;
-    } finally {
-      clearTimeout(timer);
-      opened.stream.close();
-    }
   }
 
   private async requireChannel(access: Access, channelId: string): Promise<void> {

@@ -27,8 +27,11 @@ import {
 import { ok } from '../../core/http/envelope.ts';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 503: ErrorEnvelope };
-/** Calls that make the ship send or work also answer 429 (with Retry-After) over the user's or the ship's limit. */
-const shipErrors = { ...errors, 429: ErrorEnvelope };
+/**
+ * Calls that make the ship send or work also answer 429 (with Retry-After) over the user's or the
+ * ship's limit, and 409 (reason unsupported) when the ship's agent does not handle pictures.
+ */
+const shipErrors = { ...errors, 409: ErrorEnvelope, 429: ErrorEnvelope };
 const security = [{ casJwt: [] }];
 const tags = ['pictures'];
 
@@ -45,7 +48,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary:
-          'Snapshot now (`source` live) or from the ship recorder at a time (`source` an epoch ms): answers the picture id at once; STOMP /pictures/{shipName} tells when it is taken and as it crosses. 503 while the ship is offline.',
+          'Snapshot now (`source` live) or from the ship recorder at a time (`source` an epoch ms): answers the picture id at once; STOMP /pictures/{shipName} tells when it is taken and as it crosses. 503 (reason offline) while the ship is offline.',
         security,
         params: SnapshotParams,
         response: { 200: Envelope(SnapshotAnswerSchema), ...shipErrors },

@@ -1,6 +1,7 @@
+import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import { CODES, type RecordedSpan, VOD_MAX_SPANS, type VodQueryResult } from '@ship-cctv/protocol';
-import type { LinkStreams } from '../../core/ship-link/index.ts';
+import { type LinkStreams, ask } from '../../core/ship-link/index.ts';
 import { ApiError, badRequest } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
 import type { FleetService } from '../fleet/index.ts';
@@ -23,8 +24,6 @@ export interface VodServiceOptions {
 
 export const VOD_DEFAULTS: VodServiceOptions = { timeoutMs: 15_000, settleMs: 120_000, maxRangeMs: 31 * 24 * 3_600_000, maxSpansPerAnswer: VOD_MAX_SPANS };
 
-const unavailable = (message: string) => new ApiError(CODES.unavailable, message);
-
 /** The ship's answer: its spans, and how far they are complete (a full answer may have been cut short). */
 interface Answer {
   spans: RecordedSpan[];
@@ -34,14 +33,14 @@ interface Answer {
 /**
  * Which times the ship recorder holds for a camera (`vod.query` → `vod.result` over the agent link),
  * answered from shore's cache where it can: a range in the past is asked of the ship once. Each
- * query is a request of kind playback on the ship's link (LinkStreams.openStream: here, or through the ship's owner): only that
- * ship's answer naming it reaches it.
+ * query is a request of kind playback on the ship's link (ask(): here, or through the ship's
+ * owner): only that ship's answer naming it reaches it.
  */
 export class VodService {
   readonly cache: SpanCache;
   private readonly opts: VodServiceOptions;
-  /** Queries waiting for the ship: fail them all on shutdown. */
-  private readonly pending = new Set<(err: Error) => void>();
+  /** Queries waiting for the ship fail on shutdown. */
+  private readonly closing = new AbortController();
   /** Identical questions in flight share one query over the link. */
   private readonly inFlight = new Map<string, Promise<Answer>>();
   /** Queries sent over the link (for tests and introspection). */
@@ -55,9 +54,11 @@ export class VodService {
   ) {
     this.opts = { ...VOD_DEFAULTS, ...opts };
     this.cache = new SpanCache(this.opts.cache);
+    // Every query waiting for a ship listens to it: as many as are asked at once, not a leak.
+    setMaxListeners(0, this.closing.signal);
   }
 
-  /** 400 bad range, 404 unknown ship or camera, 403 another organisation's ship, 503 ship offline and nothing cached. */
+  /** 400 bad range, 404 unknown ship or camera, 403 another organisation's ship; nothing cached and the ship not answering: a ShipAskError (503 offline, timeout, refused). */
   async query(access: Access, shipId: string, cameraId: string, start: number, end: number): Promise<VodQueryResult> {
     if (!(start < end)) throw badRequest(`start (${start}) must be before end (${end})`);
     if (end - start > this.opts.maxRangeMs) {
@@ -73,13 +74,13 @@ export class VodService {
 
     // Only what shore does not know yet crosses the link.
     const from = known.knownUntil;
-    const asked = await this.ask(shipId, cameraId, from, end);
+    const asked = await this.askOnce(shipId, cameraId, from, end);
     const settled = Math.min(end, asked.knownUntil, askedAt - this.opts.settleMs);
     if (settled > from) this.cache.store(key, from, settled, asked.spans, Date.now());
     return result(mergeSpans([...known.spans, ...asked.spans]), false);
   }
 
-  private ask(shipId: string, cameraId: string, start: number, end: number): Promise<Answer> {
+  private askOnce(shipId: string, cameraId: string, start: number, end: number): Promise<Answer> {
     const key = `${shipId}/${cameraId}/${start}/${end}`;
     const running = this.inFlight.get(key);
     if (running) return running;
@@ -89,44 +90,32 @@ export class VodService {
   }
 
   private async askShip(shipId: string, cameraId: string, start: number, end: number): Promise<Answer> {
-    let settle: (err: Error | undefined, spans?: RecordedSpan[]) => void = () => undefined;
-    const answered = new Promise<RecordedSpan[]>((resolve, reject) => {
-      settle = (err, spans = []) => (err ? reject(err) : resolve(spans));
-    });
-    const opened = await this.streams.openStream(shipId, 'playback', {
-      message: (msg) => {
-        if (msg.type === 'vod.failed') return settle(unavailable(`the ship's recorder could not answer: ${msg.message}`));
+    const spans: RecordedSpan[] = await ask(this.streams, {
+      shipId,
+      kind: 'playback',
+      request: (requestId) => {
+        this.queriesSent++;
+        return { type: 'vod.query', requestId, cameraId, start, end };
+      },
+      answer: (msg, reply) => {
+        if (msg.type === 'vod.failed') return reply.fail('refused', `the ship's recorder could not answer: ${msg.message}`);
         if (msg.type !== 'vod.result') return;
         if (msg.cameraId !== cameraId) {
           this.log.warn({ shipId, requestId: msg.requestId, cameraId: msg.cameraId }, 'vod.result for another camera ignored');
           return;
         }
-        settle(undefined, msg.spans);
+        reply.done(msg.spans);
       },
-      closed: () => settle(unavailable('the ship went offline before answering')),
+      timeoutMs: this.opts.timeoutMs,
+      signal: this.closing.signal,
     });
-    if (!opened.ok) throw unavailable(opened.reason === 'offline' ? 'the ship is offline and shore has no record of this time range' : opened.message);
-    // Set once the stream is open (a refused query needs none); the ship's answer can only come later.
-    const timer = setTimeout(() => settle(unavailable(`the ship did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s`)), this.opts.timeoutMs);
-    timer.unref();
-    const fail = (err: Error) => settle(err);
-    this.pending.add(fail);
-    this.queriesSent++;
-    opened.stream.send({ type: 'vod.query', requestId: opened.stream.id, cameraId, start, end });
-    try {
-      const spans = await answered;
-      return {
-        spans: clipSpans(mergeSpans(spans), start, end),
-        knownUntil: spans.length >= this.opts.maxSpansPerAnswer ? spans.reduce((t, s) => Math.max(t, s.end), start) : end,
-      };
-    } finally {
-      clearTimeout(timer);
-      this.pending.delete(fail);
-      opened.stream.close();
-    }
+    return {
+      spans: clipSpans(mergeSpans(spans), start, end),
+      knownUntil: spans.length >= this.opts.maxSpansPerAnswer ? spans.reduce((t, s) => Math.max(t, s.end), start) : end,
+    };
   }
 
   close(): void {
-    for (const fail of [...this.pending]) fail(unavailable('the server is shutting down'));
+    this.closing.abort(new ApiError(CODES.unavailable, 'the server is shutting down'));
   }
 }

@@ -10,7 +10,7 @@ import {
   type ShoreMessageOf,
   dest,
 } from '@ship-cctv/protocol';
-import type { LinkStreams } from '../../core/ship-link/index.ts';
+import { type LinkStreams, ShipAskError, ask } from '../../core/ship-link/index.ts';
 import { ApiError } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
 import type { FleetService } from '../fleet/index.ts';
@@ -34,15 +34,14 @@ type PtzRequest = ShoreMessageOf<'ptz'>;
 type Distribute<T> = T extends unknown ? Omit<T, 'requestId'> : never;
 type PtzCommand = Distribute<PtzRequest>;
 
-/** Why a command failed, as the web tells it in the operator's language (`reason` is in the message's first word). */
-const conflict = (message: string) => new ApiError(CODES.conflict, message);
-const unavailable = (message: string) => new ApiError(CODES.unavailable, message);
+/** The camera cannot be steered (shore's camera type, or the ship says so): 409 with reason `notPtz`. */
+const notPtz = (message: string) => new ApiError(CODES.conflict, message, 'notPtz');
 
 /**
  * PTZ control on shore: each command is checked (the operator's organisations, a camera of type
- * ptz) and sent to the ship as one small request on the link; its answer is awaited. A ship that
- * is offline (503), a camera that is not PTZ or an agent that does not steer cameras (409) fail
- * at once. Commands are applied in the order they reach the ship: the last one wins. Who sent it
+ * ptz) and asked of the ship as one small request on the link (ask()); its answer is awaited. A
+ * ship that is offline (503 `offline`), a camera that is not PTZ (409 `notPtz`) or an agent that
+ * does not steer cameras (409 `unsupported`) fail at once. Commands are applied in the order they reach the ship: the last one wins. Who sent it
  * is published on `/ptz/{cameraId}` so every cell watching the camera says who moves it.
  */
 export class PtzService {
@@ -80,7 +79,7 @@ export class PtzService {
 
   async setPreset(op: PtzOperator, shipId: string, cameraId: string, name: string): Promise<PtzPresetView> {
     const answer = await this.command(op, shipId, cameraId, { type: 'ptz.presetSet', cameraId, name });
-    if (answer.type !== 'ptz.done' || !answer.preset) throw unavailable('the ship did not say which preset it set');
+    if (answer.type !== 'ptz.done' || !answer.preset) throw new ShipAskError('refused', 'the ship did not say which preset it set');
     return answer.preset;
   }
 
@@ -103,36 +102,22 @@ export class PtzService {
     }
   }
 
-  /** Checks, sends and awaits the ship's answer; a refusal is an ApiError with the ship's reason. */
+  /** Checks, sends and awaits the ship's answer; a failure is a ShipAskError (or notPtz) with the ship's reason. */
   private async command(op: PtzOperator, shipId: string, cameraId: string, command: PtzCommand): Promise<AgentMessageOf<'ptz'>> {
     const { camera } = await this.fleet.requireCameraOfShip(op.access, shipId, cameraId);
-    if (camera.type !== PTZ_CAMERA_TYPE) throw conflict(`notPtz: camera ${camera.name} is not a PTZ camera`);
-    let settle: (err: Error | undefined, answer?: AgentMessageOf<'ptz'>) => void = () => undefined;
-    const answered = new Promise<AgentMessageOf<'ptz'>>((resolve, reject) => {
-      settle = (err, answer) => {
-        if (err) reject(err);
-        else if (answer) resolve(answer);
-      };
-    });
-    const opened = await this.streams.openStream(shipId, 'ptz', {
-      message: (msg) => {
-        if (msg.type !== 'ptz.failed') return settle(undefined, msg);
-        if (msg.code === 'notFound') return settle(new ApiError(CODES.notFound, `notFound: ${msg.message}`));
-        if (msg.code === 'notPtz' || msg.code === 'unknownCamera') return settle(conflict(`notPtz: ${msg.message}`));
-        settle(unavailable(`failed: ${msg.message}`));
+    if (camera.type !== PTZ_CAMERA_TYPE) throw notPtz(`camera ${camera.name} is not a PTZ camera`);
+    return ask(this.streams, {
+      shipId,
+      kind: 'ptz',
+      request: (requestId) => ({ ...command, requestId }) as PtzRequest,
+      answer: (msg, reply) => {
+        if (msg.type !== 'ptz.failed') return reply.done(msg);
+        if (msg.code === 'notFound') return reply.fail('notFound', msg.message);
+        if (msg.code === 'notPtz' || msg.code === 'unknownCamera') return reply.error(notPtz(msg.message));
+        reply.fail('refused', msg.message);
       },
-      closed: () => settle(unavailable('offline: the ship went offline before answering')),
+      timeoutMs: this.answerTimeoutMs,
     });
-    if (!opened.ok) throw opened.reason === 'offline' ? unavailable(`offline: ship ${shipId} is offline`) : conflict(`unsupported: ${opened.message}`);
-    const timer = setTimeout(() => settle(unavailable(`failed: the ship did not answer within ${this.answerTimeoutMs / 1000} s`)), this.answerTimeoutMs);
-    timer.unref();
-    opened.stream.send({ ...command, requestId: opened.stream.id } as PtzRequest);
-    try {
-      return await answered;
-    } finally {
-      clearTimeout(timer);
-      opened.stream.close();
-    }
   }
 
   /** The camera is now steered by this operator: published at once when the mover or the action changes, else once a second. */

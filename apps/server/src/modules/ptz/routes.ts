@@ -19,7 +19,7 @@ const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403
 const security = [{ casJwt: [] }];
 const tags = ['ptz'];
 const FAILS =
-  ' 503 at once while the ship is offline; 409 when the camera is not PTZ or the ship\'s agent does not steer cameras; 403 for a ship outside the user\'s organisations (or unknown); 429 over the user\'s or the ship\'s PTZ limit.';
+  " 503 at once while the ship is offline (reason offline), or when it does not answer in time (timeout) or cannot do it (refused); 409 when the camera is not PTZ (notPtz) or the ship's agent does not steer cameras (unsupported); 403 for a ship outside the user's organisations (or unknown); 429 over the user's or the ship's PTZ limit.";
 
 const operator = (req: FastifyRequest): PtzOperator => ({ access: req.auth, displayName: req.auth.user.displayName || req.auth.user.username });
 

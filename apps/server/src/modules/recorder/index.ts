@@ -14,7 +14,6 @@ export { RecorderService } from './recorder-service.ts';
 export { RecordingStore } from './repo.ts';
 export { type RecorderSettings, readRecorderSettings } from './config.ts';
 export { SharedSegments } from './shared-segments.ts';
-export { isTimeZone } from './schedule.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -25,7 +25,7 @@ import { requireOrg, subtreeIds } from '../../core/orgs/access.ts';
 import { allOrganizations } from '../../core/orgs/repo.ts';
 import { toSegment } from './repo.ts';
 import { ClipLimitError } from './clip.ts';
-import { isTimeZone } from './schedule.ts';
+import { isTimeZone } from '@ship-cctv/protocol';
 import { parseByteRange } from '../../core/storage/http-range.ts';
 
 async function isFile(path: string): Promise<boolean> {

@@ -1,32 +1,8 @@
-import type { RecordConfig } from '@ship-cctv/protocol';
-
-const clocks = new Map<string, Intl.DateTimeFormat>();
-
-function clock(timeZone: string): Intl.DateTimeFormat {
-  let c = clocks.get(timeZone);
-  if (!c) {
-    c = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    clocks.set(timeZone, c);
-  }
-  return c;
-}
-
-/** Whether `name` is an IANA time zone this runtime knows. */
-export function isTimeZone(name: string): boolean {
-  try {
-    clock(name);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { zoneTime, type RecordConfig } from '@ship-cctv/protocol';
 
 /** Minutes after midnight at `now` on the wall clock of `timeZone` (daylight saving included). */
 export function minuteOfDay(now: number, timeZone: string): number {
-  const parts = clock(timeZone).formatToParts(now);
-  const hour = Number(parts.find((p) => p.type === 'hour')?.value ?? 0);
-  const minute = Number(parts.find((p) => p.type === 'minute')?.value ?? 0);
-  return hour * 60 + minute;
+  return zoneTime(now, timeZone).minuteOfDay;
 }
 
 /**

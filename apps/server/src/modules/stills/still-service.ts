@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { CODES, LIMITS, policyLinkOf, type StillAnswer, type StillTakeState } from '@ship-cctv/protocol';
+import { LIMITS, policyLinkOf, type StillAnswer, type StillTakeState } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
-import { ApiError } from '../../core/http/envelope.ts';
+import { ShipAskError } from '../../core/ship-link/index.ts';
 import type { LinkPolicyService } from '../link-policies/index.ts';
 import type { PictureService } from '../pictures/index.ts';
 import type { Access } from '../../core/orgs/access.ts';
@@ -78,9 +78,10 @@ export class StillService {
             { pictureId, outcome: (o) => void this.settle(camera.id, pictureId, o.taken ? { state: 'taken', bytes: o.bytes } : { state: 'failed', code: o.code, message: o.message }) },
           );
         } catch (err) {
-          const offline = err instanceof ApiError && err.code === CODES.unavailable;
-          await this.settle(camera.id, pictureId, { state: 'failed', code: offline ? 'offline' : 'failed', message: err instanceof Error ? err.message : String(err) });
-          if (!offline) throw err;
+          // The ship could not be asked (offline, an agent without pictures): a failed take, told by its reason.
+          const failure = err instanceof ShipAskError ? err.reason : undefined;
+          await this.settle(camera.id, pictureId, { state: 'failed', code: failure ?? 'failed', message: err instanceof Error ? err.message : String(err) });
+          if (!failure) throw err;
         }
       }
       // Ours or another viewer's: the take on its way now.

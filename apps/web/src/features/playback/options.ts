@@ -11,7 +11,7 @@
  * themselves a summer time ("Pacific Daylight Time"), which are that offset all year.
  */
 import timezones from 'timezones.json';
-import { DEFAULT_REMOTE_SPEED, PLAYBACK_SPEEDS, SHIP_PLAYBACK_MAX_RANGE_MS, type PlaybackSpeed, type ShipConfig, type ShipPlaybackCommand } from '@ship-cctv/protocol';
+import { DEFAULT_REMOTE_SPEED, PLAYBACK_SPEEDS, SHIP_PLAYBACK_MAX_RANGE_MS, isTimeZone, zoneTime, type PlaybackSpeed, type WallClock, type ShipConfig, type ShipPlaybackCommand } from '@ship-cctv/protocol';
 import { CITY_NAMES, TIME_ZONE_NAMES_ZH } from './time-zone-names.ts';
 
 export type TextLanguage = 'zh-CN' | 'en';
@@ -111,24 +111,9 @@ export function clockZoneOf(zone: Zone): string | undefined {
   return zone.offset === 0 ? 'Etc/GMT' : `Etc/GMT${zone.offset > 0 ? '-' : '+'}${Math.abs(zone.offset)}`;
 }
 
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** An IANA zone's offset from UTC at a moment, in minutes ("GMT-03:30" → −210); undefined if unknown. */
+/** An IANA zone's offset from UTC at a moment, in minutes (St John's in winter → −210); undefined if unknown. */
 export function ianaOffsetMinutes(iana: string, epoch: number): number | undefined {
-  let format = offsetFormats.get(iana);
-  if (!format) {
-    try {
-      format = new Intl.DateTimeFormat('en-US', { timeZone: iana, timeZoneName: 'longOffset' });
-    } catch {
-      return undefined;
-    }
-    offsetFormats.set(iana, format);
-  }
-  const name = format.formatToParts(epoch).find((p) => p.type === 'timeZoneName')?.value ?? '';
-  if (name === 'GMT') return 0;
-  const m = /^GMT([+-])(\d{2}):(\d{2})$/.exec(name);
-  if (!m) return undefined;
-  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+  return isTimeZone(iana) ? zoneTime(epoch, iana).offsetMinutes : undefined;
 }
 
 /** The entry's offset in whole minutes at a moment (China: 480 all year; Newfoundland: −210 in winter, −150 in summer). */
@@ -198,15 +183,8 @@ export function matchesTimeZone(zone: TimeZoneEntry, query: string, at: number =
 // ---------------------------------------------------------------------------------------------
 // Wall clock ↔ epoch
 
-/** A clock reading in some zone; month is 1–12. */
-export interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
+/** A clock reading in some zone; month is 1–12 (the protocol's zone clock reads the same fields). */
+export type { WallClock };
 
 /**
  * The instant at which the clocks of `zone` show `wall`. Where summer time begins, a reading the
@@ -305,25 +283,9 @@ export interface ZonedTime {
 
 /** A time in an IANA zone (the ship's `timeZone`, or the browser's); undefined for an unknown zone. */
 export function formatInIanaZone(epoch: number, zone: string): ZonedTime | undefined {
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    }).formatToParts(epoch);
-  } catch {
-    return undefined;
-  }
-  const field = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const wall = { year: field('year'), month: field('month'), day: field('day'), hour: field('hour'), minute: field('minute'), second: field('second') };
-  const offset = Math.round((Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second) - Math.floor(epoch / 1000) * 1000) / 60_000);
-  return { text: formatWallClock(wall), offset: formatUtcOffset(offset), zone };
+  if (!isTimeZone(zone)) return undefined;
+  const wall = zoneTime(epoch, zone);
+  return { text: formatWallClock(wall), offset: formatUtcOffset(wall.offsetMinutes), zone };
 }
 
 /** The operator's own zone, as the browser knows it. */

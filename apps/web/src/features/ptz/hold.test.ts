@@ -24,7 +24,7 @@ function setup(fail = false) {
   const link: HoldLink = {
     move: (s, timeoutMs) => {
       sent.push(`move ${s.pan},${s.tilt},${s.zoom} ${timeoutMs}`);
-      return fail ? Promise.reject(new Error('offline: ship S1 is offline')) : Promise.resolve();
+      return fail ? Promise.reject(new Error('the ship is offline')) : Promise.resolve();
     },
     stop: () => {
       sent.push('stop');

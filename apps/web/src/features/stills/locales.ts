@@ -16,11 +16,9 @@ export const stillsZhCN = {
   crossing: '新图片传输中…',
   crossingPercent: '新图片传输中 {{percent}}%',
   failed: '拍摄失败：{{reason}}',
+  /** Why the ship could not take it: the camera's own failure (asking the ship failing is worded in shared/ship-failure). */
   failure: {
     cameraOffline: '摄像机离线',
-    offline: '船舶离线',
-    timeout: '船舶未响应',
-    busy: '船舶正忙',
   },
   offline: '船舶离线，显示最后一张图片',
   picturesBudget: '图片流量预算已用完，暂停更新',
@@ -46,9 +44,6 @@ export const stillsEn: typeof stillsZhCN = {
   failed: 'No new picture: {{reason}}',
   failure: {
     cameraOffline: 'camera offline',
-    offline: 'ship offline',
-    timeout: 'the ship did not answer',
-    busy: 'the ship is busy',
   },
   offline: 'Ship offline: the last picture',
   picturesBudget: 'Pictures budget used up: no new stills',

@@ -63,7 +63,7 @@ function answerApi(stills: StillAnswer[]) {
 
 /** play() as far as the cell sees it: the player is playing (so a cover has a stream to stop). */
 function playing(this: MsePlayer): void {
-  (this as unknown as { setState(state: string): void }).setState('playing');
+  (this as unknown as { session: { setState(state: string): void } }).session.setState('playing');
 }
 
 let stomp: FakeStompClient;
@@ -171,6 +171,18 @@ describe('stills mode in a live cell (issue 19 item 3)', { timeout: 30_000 }, ()
     expect(await screen.findByText('3 分钟前')).toBeTruthy();
     expect(screen.getByText('≈ 1.20 MB/小时')).toBeTruthy();
     expect(screen.getByRole('button', { name: '切换为视频' })).toBeTruthy();
+  });
+
+  it.each<['en' | 'zh-CN', string, string]>([
+    ['en', 'timeout', 'No new picture: the ship did not answer'],
+    ['zh-CN', 'busy', '拍摄失败：船舶正忙'],
+    ['en', 'cameraOffline', 'No new picture: camera offline'],
+  ])('says why the last take failed from its code, asking the ship in the words every feature shares (%s, %s)', async (language, code, text) => {
+    vi.spyOn(Date, 'now').mockReturnValue(T0);
+    answerApi([still({ pending: { pictureId: 'pic00000002', requestedAt: T0 - 5_000, state: 'failed', code, message: 'what shore said in English' } })]);
+    link('IRIDIUM');
+    renderCell(language);
+    expect(await screen.findByText(text)).toBeTruthy();
   });
 
   it('says that no new still comes while the pictures budget is used up, and keeps the last one', async () => {

@@ -11,6 +11,7 @@ import { playerCellEn } from '../../shared/player-cell/locales.ts';
 import { cellDefinitionEn } from '../../shared/cell-definition/locales.ts';
 import { picturesEn } from '../../features/pictures/locales.ts';
 import { sourceTreeEn } from '../../shared/source-tree/locales.ts';
+import { shipFailureEn } from '../../shared/ship-failure/locales.ts';
 import { talkEn } from '../../features/talk/locales.ts';
 import { ptzEn } from '../../features/ptz/locales.ts';
 
@@ -23,6 +24,7 @@ export const en: Messages = {
   playerCell: playerCellEn,
   cellDefinition: cellDefinitionEn,
   sourceTree: sourceTreeEn,
+  shipFailure: shipFailureEn,
   shorePlayback: shorePlaybackEn,
   playback: playbackEn,
   pictures: picturesEn,

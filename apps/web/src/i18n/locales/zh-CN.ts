@@ -13,6 +13,7 @@ import { playerCellZhCN } from '../../shared/player-cell/locales.ts';
 import { cellDefinitionZhCN } from '../../shared/cell-definition/locales.ts';
 import { picturesZhCN } from '../../features/pictures/locales.ts';
 import { sourceTreeZhCN } from '../../shared/source-tree/locales.ts';
+import { shipFailureZhCN } from '../../shared/ship-failure/locales.ts';
 import { talkZhCN } from '../../features/talk/locales.ts';
 import { ptzZhCN } from '../../features/ptz/locales.ts';
 
@@ -27,6 +28,8 @@ export const zhCN = {
   playerCell: playerCellZhCN,
   cellDefinition: cellDefinitionZhCN,
   sourceTree: sourceTreeZhCN,
+  /** Why asking a ship failed (the server's reason), worded once for every feature. */
+  shipFailure: shipFailureZhCN,
   /** Shore video playback (features/shore-playback). */
   shorePlayback: shorePlaybackZhCN,
   playback: playbackZhCN,

@@ -67,6 +67,27 @@ describe('mobile live video: definition by the link policy', { timeout: 30_000 }
     expect(screen.getByText('Chosen by you: this cell keeps this resolution')).toBeTruthy();
   });
 
+  it.each([
+    ['en', 'Continue watching', 'the video closes in'],
+    ['zh-CN', '继续观看', '视频将在'],
+  ] as const)('clears the watching limit banner the moment Continue is tapped (%s)', async (language, button, countdown) => {
+    let emit: ((type: string, payload: unknown) => void) | undefined;
+    vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(function (this: MsePlayer) {
+      emit = (this as unknown as { emit: (type: string, payload: unknown) => void }).emit.bind(this);
+    });
+    const sent = vi.spyOn(MsePlayer.prototype, 'continueWatching');
+    act(() => stomp.publish(dest.shipStatus(source.shipName), { status: 'FOURTHG', quality: 90 }));
+    const { container } = renderVideo(undefined, language);
+    await waitFor(() => expect(emit).toBeDefined());
+    act(() => emit?.('state', { state: 'playing', previous: 'starting' }));
+    act(() => emit?.('status', { type: 'status', state: 'limit', countdownSeconds: 30 }));
+    expect(container.textContent).toContain(countdown);
+    fireEvent.click(screen.getByRole('button', { name: button }));
+    // Gone with the tap, before any word from the server.
+    expect(container.textContent).not.toContain(countdown);
+    expect(sent).toHaveBeenCalledTimes(1);
+  });
+
   for (const [language, mode, toVideo] of [
     ['zh-CN', '每 30 秒一张图片', '切换为视频'],
     ['en', 'Stills every 30 s', 'Switch to video'],

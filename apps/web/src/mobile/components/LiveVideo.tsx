@@ -39,10 +39,9 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
   const [barSlot, setBarSlot] = useState<HTMLElement | null>(null);
   const frameRef = useRef<HTMLSpanElement>(null);
   const ready = definition.ready && covered === false;
-  const { player, view, replay } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, undefined, ready);
+  const { player, view, replay, continueWatching } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, undefined, ready);
   const { linkType } = useShipStatus(source.shipName);
   const now = useNow(needsClock(view, performance.now()));
-  const continueWatching = useCallback(() => player?.continueWatching(), [player]);
   // The browser refused to start muted video without a gesture: this tap is the gesture.
   const clickToPlay = useCallback(() => void videoRef.current?.play().catch(() => undefined), []);
 

@@ -143,7 +143,7 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
     vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(function (this: MsePlayer) {
       emit = (this as unknown as { emit: (type: string, payload: unknown) => void }).emit.bind(this);
     });
-    const sent = vi.spyOn(MsePlayer.prototype, 'continueWatching').mockImplementation(() => undefined);
+    const sent = vi.spyOn(MsePlayer.prototype, 'continueWatching');
     render(
       <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n(language)} queryClient={createQueryClient()}>
         <PlayerCell source={testSource(5)} onClose={() => undefined} />

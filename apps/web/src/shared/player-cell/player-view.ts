@@ -69,6 +69,8 @@ export function reducePlayerEvent(view: PlayerView, event: PlayerEvent, now: num
       const stale = view.notice?.code === 'lowestDefinition' && view.notice.templateId !== event.payload.templateId;
       return { ...view, codec: event.payload, ...(stale ? { notice: undefined } : {}) };
     }
+    case 'continued':
+      return continuedView(view, now);
     case 'reconnect':
     case 'firstFrame':
       return view;
@@ -76,7 +78,8 @@ export function reducePlayerEvent(view: PlayerView, event: PlayerEvent, now: num
 }
 
 /**
- * The operator pressed Continue on the limit's countdown: its banner goes at once, without waiting
+ * The operator pressed Continue on the limit's countdown (the player says `continued`, whichever
+ * control called it): its banner goes at once, without waiting
  * for the server's ticks to stop; a tick that still comes brings it back, saying Continue failed.
  */
 export function continuedView(view: PlayerView, now: number): PlayerView {

@@ -1,19 +1,18 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type RefObject } from 'react';
 import type { LivePlayer, MsePlayer, MsePlayerOptions, PlayerEventMap } from '@ship-cctv/player';
 import type { PlayCommand, ShipPlaybackCommand } from '@ship-cctv/protocol';
-import { continuedView, initialPlayerView, reducePlayerEvent, startedView, type PlayerEvent, type PlayerView } from './player-view.ts';
+import { initialPlayerView, reducePlayerEvent, startedView, type PlayerEvent, type PlayerView } from './player-view.ts';
 
 /** Reconnect pacing for satellite links: quick first retry, then no faster than every 8 s. */
 const RECONNECT = { minMs: 500, maxMs: 8000 };
 
-type Action = { kind: 'event'; event: PlayerEvent; now: number } | { kind: 'started'; now: number; waitSeconds: number } | { kind: 'continued'; now: number };
+type Action = { kind: 'event'; event: PlayerEvent; now: number } | { kind: 'started'; now: number; waitSeconds: number };
 
 function reducer(view: PlayerView, action: Action): PlayerView {
-  if (action.kind === 'continued') return continuedView(view, action.now);
   return action.kind === 'started' ? startedView(action.now, action.waitSeconds) : reducePlayerEvent(view, action.event, action.now);
 }
 
-const EVENTS = ['state', 'error', 'status', 'notice', 'codec'] as const satisfies readonly (keyof PlayerEventMap)[];
+const EVENTS = ['state', 'error', 'status', 'notice', 'codec', 'continued'] as const satisfies readonly (keyof PlayerEventMap)[];
 
 export interface MsePlayerHandle<P extends LivePlayer = MsePlayer> {
   /** undefined before mount and after unmount. */
@@ -21,7 +20,7 @@ export interface MsePlayerHandle<P extends LivePlayer = MsePlayer> {
   view: PlayerView;
   /** Plays the same command again (after an error or an end). */
   replay(): void;
-  /** Continue after the watching limit: the countdown banner goes at once (see continuedView). */
+  /** Continue after the watching limit: the countdown banner goes at once (the player's `continued`, see continuedView). */
   continueWatching(): void;
 }
 
@@ -97,11 +96,7 @@ export function usePlayerCommand(
   // A new player or command: (re)start the stream.
   useEffect(replay, [replay]);
 
-  const continueWatching = useCallback(() => {
-    if (!player) return;
-    dispatch({ kind: 'continued', now: performance.now() });
-    player.continueWatching();
-  }, [player]);
+  const continueWatching = useCallback(() => player?.continueWatching(), [player]);
 
   return { player, view, replay, continueWatching };
 }

@@ -6,12 +6,12 @@ import { useTranslation } from 'react-i18next';
 import type { ShipPicture } from '@ship-cctv/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { SidebarPage } from '../../../shared/layout/SidebarPage.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { shipFailureText } from '../../../shared/ship-failure/index.ts';
 import { formatBytes } from '../../../lib/format-bytes.ts';
 import type { PlayableSource } from '../../../shared/playable-source.ts';
 import { pictureUrl, useFetchShipPicture, useShipPictures, useTakeSnapshot } from '../api/pictures.ts';
 import { transferView, usePictureEvents } from '../hooks/usePictureEvents.ts';
-import { snapshotFailure } from '../snapshot-reason.ts';
+import { shipPictureFetchFailure, snapshotFailure, snapshotRequestFailure } from '../snapshot-reason.ts';
 import { CameraSourceTree } from './CameraSourceTree.tsx';
 import { TaskDrawer } from './TaskDrawer.tsx';
 import styles from './pictures.module.css';
@@ -67,7 +67,7 @@ export function ShipPhotoPage() {
       { shipId: source.shipId, channelId: source.channelId, cameraId: source.cameraId },
       {
         onSuccess: (answer) => setTaking(answer.pictureId),
-        onError: (err) => message.error(err instanceof ApiError && err.code === 503 ? t('pictures.snapshot.offline') : t('pictures.snapshot.failed', { message: err.message })),
+        onError: (err) => message.error(snapshotRequestFailure(t, err)),
       },
     );
   };
@@ -119,7 +119,7 @@ export function ShipPhotoPage() {
             <Spin />
           </Flex>
         ) : list.error ? (
-          <Alert type="error" showIcon message={t('pictures.loadFailed', { message: list.error.message })} />
+          <Alert type="error" showIcon message={t('pictures.loadFailed', { message: shipFailureText(t, list.error) })} />
         ) : data ? (
           <>
             <Flex gap={8} wrap align="center">
@@ -199,7 +199,7 @@ function ShipPictureDialog({ picture, shipId, events, onClose }: { picture: Ship
         <Flex vertical gap={12} align="center" style={{ padding: 24 }}>
           <img src={pictureUrl(picture.pictureId, { thumb: true })} alt="" style={{ width: 320, filter: 'blur(1px)' }} />
           {fetch.error ? (
-            <Alert type="error" showIcon message={fetch.error instanceof ApiError && fetch.error.code === 503 ? t('pictures.snapshot.offline') : t('pictures.loadFailed', { message: fetch.error.message })} />
+            <Alert type="error" showIcon message={shipPictureFetchFailure(t, fetch.error)} />
           ) : view.kind === 'failed' ? (
             <Alert type="error" showIcon message={t('pictures.snapshot.transferFailed')} description={view.message} />
           ) : (

@@ -2,12 +2,11 @@ import { useEffect, useRef, useState } from 'react';
 import { CameraOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../lib/api-client.ts';
 import { formatBytes } from '../../../lib/format-bytes.ts';
 import type { CellControl, CellControlProps } from '../../../shared/player-cell/index.ts';
 import { pictureUrl, useTakeSnapshot } from '../api/pictures.ts';
 import { transferView, usePictureEvents } from '../hooks/usePictureEvents.ts';
-import { snapshotFailure } from '../snapshot-reason.ts';
+import { snapshotFailure, snapshotRequestFailure } from '../snapshot-reason.ts';
 import { useMessage } from '../../../shared/message.tsx';
 
 /**
@@ -67,10 +66,7 @@ export function SnapshotButton({ source, getPopupContainer }: CellControlProps) 
           setPending(answer.pictureId);
           message.open({ key: `snapshot-${answer.pictureId}`, type: 'loading', content: t('pictures.snapshot.requested'), duration: 0 });
         },
-        onError: (err) => {
-          const offline = err instanceof ApiError && err.code === 503;
-          message.error(offline ? t('pictures.snapshot.offline') : t('pictures.snapshot.failed', { message: err.message }));
-        },
+        onError: (err) => message.error(snapshotRequestFailure(t, err)),
       },
     );
   };

@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom';
 import { formatBytes } from '../../../lib/format-bytes.ts';
 import { useShipStatus } from '../../../lib/realtime/index.ts';
 import type { CellControl, CellControlProps } from '../../../shared/player-cell/index.ts';
+import { shipFailureCodeText } from '../../../shared/ship-failure/index.ts';
 import { stillUrl } from '../api/stills.ts';
 import { type StillState, useStill } from '../hooks/useStill.ts';
 import { ageOf, bytesPerHour, costSample, stillsModeFor } from '../still-mode.ts';
@@ -120,14 +121,15 @@ function StillsView({ cameraId, shipName, title, templateId, everySeconds: polic
 function statusText({ answer, error, transfer }: StillState, t: ReturnType<typeof useStillsTranslation>['t']): string | undefined {
   if (error) return t('stills.error', { message: error.message });
   if (!answer) return undefined;
-  if (answer.offline) return answer.picture ? t('stills.offline') : t('stills.failure.offline');
+  if (answer.offline) return answer.picture ? t('stills.offline') : t('shipFailure.offline');
   if (answer.picturesBudgetUsedUp) return t('stills.picturesBudget');
   const pending = answer.pending;
   if (!pending) return undefined;
   if (pending.state === 'failed') {
     const code = pending.code ?? '';
-    const known = code === 'cameraOffline' || code === 'offline' || code === 'timeout' || code === 'busy';
-    return t('stills.failed', { reason: known ? t(`stills.failure.${code}`) : (pending.message ?? code) });
+    // Why asking the ship failed is worded once for every feature; the camera's own failure here.
+    const reason = code === 'cameraOffline' ? t('stills.failure.cameraOffline') : shipFailureCodeText(t, code);
+    return t('stills.failed', { reason: reason ?? pending.message ?? code });
   }
   if (transfer?.event === 'progress' && transfer.total) return t('stills.crossingPercent', { percent: Math.floor((100 * (transfer.bytes ?? 0)) / transfer.total) });
   return pending.state === 'taken' ? t('stills.crossing') : t('stills.taking');

@@ -1,0 +1,1 @@
+export { shipFailureCodeText, shipFailureOf, shipFailureText } from './ship-failure.ts';
