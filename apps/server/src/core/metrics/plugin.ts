@@ -54,7 +54,8 @@ function sameSecret(given: string, expected: string): boolean {
 
 /**
  * GET /metrics in Prometheus text format (prom-client): link bytes, HTTP requests, the process's
- * own figures and the product's (metrics/product-metrics.ts, plugins/app/product-metrics.ts).
+ * own figures and the product's counters (product-metrics.ts); the gauges read at each scrape are
+ * registered by the parts that own what they read.
  */
 export default fp<MetricsPluginOptions>(
   async (app, opts) => {

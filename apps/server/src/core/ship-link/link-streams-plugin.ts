@@ -19,7 +19,7 @@ export interface LinkStreamsPluginOptions {
   openTimeoutMs?: number | undefined;
 }
 
-/** The one opener of streams on ships' links for every service but live (see cluster/link-relay.ts). */
+/** The one opener of streams on ships' links for every service but live (see link-relay.ts). */
 export default fp<LinkStreamsPluginOptions>(
   async (app, opts) => {
     if (!opts.redisUrl) {

@@ -20,7 +20,7 @@ export interface OwnershipPluginOptions {
   instanceId?: string | undefined;
 }
 
-/** Which instance owns each ship: the one holding its agent link, fenced by an epoch (see cluster/). */
+/** Which instance owns each ship: the one holding its agent link, fenced by an epoch (redis-ownership.ts). */
 export default fp<OwnershipPluginOptions>(
   async (app, opts) => {
     const instanceId = opts.instanceId ?? randomUUID();

@@ -11,7 +11,7 @@ const TEMP_MARK = '.tmp-';
 /**
  * The local filesystem: key `a/b/c.mp4` is the file `<root>/a/b/c.mp4`. Writes go to a temp name
  * beside the target and are renamed over it, so a reader never sees half an object; folders are
- * 0700 and files 0600, as everything else under DATA_DIR (lib/private-files.ts).
+ * 0700 and files 0600, as everything else under DATA_DIR (private-files.ts).
  */
 export class LocalObjectStore implements ObjectStore {
   readonly kind = 'local';

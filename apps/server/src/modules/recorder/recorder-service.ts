@@ -89,7 +89,7 @@ export class RecorderService implements LiveMediaTap {
       this.timers.push(timer);
     };
     every(this.deps.settings.configEveryMs, () => this.reloadConfigs(), 'reading configurations');
-    // Retention itself is a scheduled job, run once across instances (plugins/app/recorder.ts);
+    // Retention itself is a scheduled job, run once across instances (the recorder module's index.ts);
     // here each instance only drops the files on its own disk that the job retired.
     every(this.deps.settings.retentionEveryMs, () => this.sweepRetiredFiles(), 'dropping retired files');
     return recovered;
