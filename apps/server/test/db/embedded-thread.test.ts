@@ -189,8 +189,7 @@ describe('a server on the embedded database', () => {
     const answeredBefore = burstAnswered;
     expect(other.statusCode).toBe(200);
     expect(await Promise.all(burst)).toEqual(Array.from({ length: 60 }, () => 200));
-    // Each user's queries wait in their own lane (its body read, a request's handler runs outside
-    // the connection's context): duty's request does not wait for demo's sixty.
+    // Each session's queries wait in a lane of their own: duty's request does not wait for demo's sixty.
     expect(answeredBefore).toBeLessThan(30);
   });
 });

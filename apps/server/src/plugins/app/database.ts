@@ -1,5 +1,4 @@
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
 import { type Database, openDatabase } from '../../db/client.ts';
 import { databaseLane } from '../../db/pglite-thread.ts';
 import { seedDemoFleet } from '../../db/seed.ts';
@@ -32,18 +31,12 @@ export default fp<DatabasePluginOptions>(async (app, opts) => {
   app.decorate('database', database);
   if (database.kind === 'pglite') {
     // Each request's queries wait in the lane of its session (else of its address), so one user's
-    // burst shares the embedded database's one-at-a-time queue fairly with everyone else. Set
-    // before the routes' own hooks (authentication asks the database) and again after the body
-    // was read, whose events come from the connection, outside the request's context.
-    const lanes = new WeakMap<FastifyRequest, string>();
+    // burst shares the embedded database's one-at-a-time queue fairly with everyone else. Set before
+    // the routes' own hooks, as authentication asks the database; Fastify carries the context on
+    // past reading the body.
     app.addHook('onRequest', (req, _reply, done) => {
       const token = requestToken(req);
-      const lane = token ? `session:${token}` : `address:${req.ip}`;
-      lanes.set(req, lane);
-      databaseLane.run(lane, done);
-    });
-    app.addHook('preValidation', (req, _reply, done) => {
-      databaseLane.run(lanes.get(req) ?? '', done);
+      databaseLane.run(token ? `session:${token}` : `address:${req.ip}`, done);
     });
   }
   if (!opts.database) app.addHook('onClose', () => database.close());
