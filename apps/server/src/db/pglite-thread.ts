@@ -86,8 +86,8 @@ const workerScript = new URL('./pglite-worker.mjs', import.meta.url);
  * The embedded PostgreSQL (PGlite) running on a worker thread, with the part of PGlite's client
  * interface drizzle's pglite driver uses (`query`, `transaction`) plus `dump` and `close`. PGlite
  * runs each query synchronously; on its own thread a long query no longer holds the server's event
- * loop. Requests are answered in the order PGlite runs them: one at a time, and while a transaction
- * is open the queries outside it wait for it to end.
+ * loop. It still runs one at a time: queries wait in lanes (`databaseLane`) that take turns, and
+ * while a transaction is open the queries outside it wait for it to end.
  */
 export class PgliteThread {
   private readonly pending = new Map<number, Pending>();
@@ -115,7 +115,12 @@ export class PgliteThread {
     });
     const thread = new PgliteThread(worker);
     // Reply 0 is the database's start; the thread keeps the process alive only while asked something.
-    await new Promise<unknown>((resolve, reject) => thread.track(0, { resolve, reject, queued: false }));
+    try {
+      await new Promise<unknown>((resolve, reject) => thread.track(0, { resolve, reject, queued: false }));
+    } catch (err) {
+      await worker.terminate();
+      throw err;
+    }
     return thread;
   }
 

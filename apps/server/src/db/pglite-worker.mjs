@@ -100,6 +100,8 @@ async function handle(message) {
     case 'rollback':
       return await end(message.tx, false);
     case 'dump': {
+      // Everything written out to the data files first, so that a copy starts from them instead
+      // of replaying the write-ahead log.
       await pg.exec('checkpoint');
       const file = await pg.dumpDataDir('none');
       return new Uint8Array(await file.arrayBuffer());
