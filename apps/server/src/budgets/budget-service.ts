@@ -18,7 +18,8 @@ import {
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../lib/envelope.ts';
-import { type OrgTree, loadOrgTree, visibleSubtreeOrgIds } from '../orgs/org-tree.ts';
+import { type OrgTree, visibleSubtreeOrgIds } from '../orgs/org-tree.ts';
+import { loadOrgTree } from '../orgs/repo.ts';
 import type { Access } from '../services/access.ts';
 import { crossings, liveState, useOf } from './budget-arithmetic.ts';
 import { endOfShipDay, shipPeriod } from './ship-calendar.ts';

@@ -1,6 +1,4 @@
-import { asc } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { organizations } from '../db/schema.ts';
+import type { organizations } from '../db/schema.ts';
 import { forbidden, notFound } from '../lib/envelope.ts';
 
 /** An organisation as stored: its place in the tree, its names and its viewing settings. */
@@ -56,11 +54,6 @@ export class OrgTree {
     for (let id: string | null | undefined = orgId; id && !chain.includes(id); id = this.byId.get(id)?.parentId) chain.push(id);
     return chain;
   }
-}
-
-/** Reads the whole organisations table into a tree: the one read of it a request makes. */
-export async function loadOrgTree(db: Db): Promise<OrgTree> {
-  return new OrgTree(await db.select().from(organizations).orderBy(asc(organizations.id)));
 }
 
 /** What a caller may see of the organisations: the tree its access was loaded with, and the ids visible to it. */

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { memberships } from '../db/schema.ts';
-import { type OrgTree, loadOrgTree } from '../orgs/org-tree.ts';
+import type { OrgTree } from '../orgs/org-tree.ts';
+import { loadOrgTree } from '../orgs/repo.ts';
 
 export interface Access {
   userId: string;

@@ -17,6 +17,7 @@ import * as t from '../db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../lib/envelope.ts';
 import { escapeLike } from '../lib/sql-like.ts';
 import { type Organisation, requireOrg, visibleSubtreeOrgIds } from '../orgs/org-tree.ts';
+import { saveAutoShutdown } from '../orgs/repo.ts';
 import type { Access } from './access.ts';
 
 type ShipRow = typeof t.ships.$inferSelect;
@@ -227,11 +228,7 @@ export class FleetService {
     if (!access.orgs.subtree(managed.map((m) => m.orgId)).has(update.orgId)) throw forbidden();
     if (update.countdownSeconds >= update.minutes * 60) throw badRequest('the countdown must be shorter than the limit');
     // The request's tree holds the settings from before the change: the answer is the row as written.
-    const [row] = await this.db
-      .update(t.organizations)
-      .set({ autoShutdownEnabled: update.enabled, autoShutdownMinutes: update.minutes, autoShutdownCountdownSeconds: update.countdownSeconds })
-      .where(eq(t.organizations.id, update.orgId))
-      .returning();
+    const row = await saveAutoShutdown(this.db, update.orgId, update);
     if (!row) throw notFound('Organisation');
     return autoShutdownOf(row);
   }

@@ -1,6 +1,10 @@
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Carousel, TOKEN_HEADER } from '@ship-cctv/protocol';
+import { type Carousel, type MediaServerMessage, PATHS, TOKEN_HEADER } from '@ship-cctv/protocol';
 import { buildApp, type App } from '../../src/app.ts';
+import { organizations } from '../../src/db/schema.ts';
 import { loadAccess } from '../../src/services/access.ts';
 import { TEST_JWT_SECRET, TEST_METRICS_TOKEN, logon } from '../helpers/build.ts';
 import { freshDatabase } from '../helpers/database.ts';
@@ -80,5 +84,39 @@ describe('the organisations table, read once per request', () => {
     expect(result.shipId).toBe('S1002');
     expect(statements.length).toBeGreaterThan(0);
     expect(touchingOrganisations(statements)).toEqual([]);
+  });
+
+  it('each play on a media socket sees the organisations as they are then, not as when the socket opened', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    const ws = new WebSocket(`ws://127.0.0.1:${port}${PATHS.media}?token=${encodeURIComponent(demo)}`);
+    const waits: number[] = [];
+    let heard: (() => void) | undefined;
+    ws.on('message', (data, binary) => {
+      if (binary) return;
+      const m = JSON.parse(String(data)) as MediaServerMessage;
+      if (m.type === 'status' && m.state === 'starting') {
+        waits.push(m.waitSeconds ?? -1);
+        heard?.();
+      }
+    });
+    const play = () =>
+      new Promise<void>((resolve) => {
+        heard = resolve;
+        ws.send(JSON.stringify({ type: 'play', mode: 'live', cameraId: 'S1002-C01-1' }));
+      });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    try {
+      await play();
+      // Blue Ocean (S1002's organisation) now asks its viewers to wait longer.
+      await log.database.db.update(organizations).set({ waitTimeSeconds: 31 }).where(eq(organizations.id, 'blueocean'));
+      await play();
+    } finally {
+      ws.close();
+    }
+    expect(waits).toEqual([8, 31]);
   });
 });

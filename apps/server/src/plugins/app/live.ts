@@ -5,7 +5,7 @@ import { ApiError } from '../../lib/envelope.ts';
 import { LiveService, type LiveServiceOptions } from '../../live/live-service.ts';
 import { type EarlyMessage, MediaSocketExtensions } from '../../live/media-socket-extensions.ts';
 import { PlayGate } from '../../live/play-gate.ts';
-import { loadOrgTree } from '../../orgs/org-tree.ts';
+import { loadOrgTree } from '../../orgs/repo.ts';
 import { CLOSE_TOO_MANY_MESSAGES, MEDIA_SOCKET_LIMITS, ViewerSession, type WatchClock } from '../../live/viewer-session.ts';
 
 declare module 'fastify' {
