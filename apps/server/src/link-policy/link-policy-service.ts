@@ -13,7 +13,8 @@ import {
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { badRequest, forbidden } from '../lib/envelope.ts';
-import { type Access, type OrgRow, ancestorIds, requireOrg, subtreeIds } from '../services/access.ts';
+import { type OrgTree, requireOrg } from '../orgs/org-tree.ts';
+import type { Access } from '../services/access.ts';
 
 type PolicyRow = typeof t.linkPolicies.$inferSelect;
 
@@ -36,27 +37,25 @@ export class LinkPolicyService {
   constructor(private readonly db: Db) {}
 
   async list(access: Access, orgId: string): Promise<LinkPolicyList> {
-    await requireOrg(this.db, access, orgId);
-    const orgs = await this.allOrgs();
-    return { orgId, policies: await this.resolve(orgs, orgId), canEdit: manages(orgs, await this.managedOrgIds(access), orgId) };
+    requireOrg(access, orgId);
+    return { orgId, policies: await this.resolve(access.orgs, orgId), canEdit: manages(access.orgs, await this.managedOrgIds(access), orgId) };
   }
 
-  /** The policy an organisation's ships follow on a link type, for the server's own use (no user asks). */
-  async ruleFor(orgId: string, linkType: PolicyLink): Promise<LinkPolicy> {
-    return (await this.rulesFor([{ orgId, linkType }]))[0] as LinkPolicy;
+  /** The policy an organisation's ships follow on a link type, in the given organisation tree. */
+  async ruleFor(orgs: OrgTree, orgId: string, linkType: PolicyLink): Promise<LinkPolicy> {
+    return (await this.rulesFor([{ orgId, linkType }], orgs))[0] as LinkPolicy;
   }
 
-  /** The policies for several organisations and link types: the organisations and their rows read once for all. */
-  async rulesFor(asks: readonly { orgId: string; linkType: PolicyLink }[]): Promise<LinkPolicy[]> {
+  /** The policies for several organisations and link types, in the given organisation tree: their rows read once for all. */
+  async rulesFor(asks: readonly { orgId: string; linkType: PolicyLink }[], orgs: OrgTree): Promise<LinkPolicy[]> {
     if (asks.length === 0) return [];
-    const orgs = await this.allOrgs();
-    const chains = asks.map((a) => ancestorIds(orgs, a.orgId));
+    const chains = asks.map((a) => orgs.ancestors(a.orgId));
     const rows = await this.rowsOf(chains.flat());
     return asks.map((a, i) => pick(orgs, rows, chains[i] as string[], a.linkType));
   }
 
-  private async resolve(orgs: readonly OrgRow[], orgId: string): Promise<LinkPolicy[]> {
-    const chain = ancestorIds(orgs, orgId);
+  private async resolve(orgs: OrgTree, orgId: string): Promise<LinkPolicy[]> {
+    const chain = orgs.ancestors(orgId);
     const rows = await this.rowsOf(chain);
     return POLICY_LINKS.map((linkType) => pick(orgs, rows, chain, linkType));
   }
@@ -74,7 +73,7 @@ export class LinkPolicyService {
       throw badRequest('a bigger view must not ask for a lower definition: manyCells ≤ fewCells ≤ fullScreen (lowest < standard < best)');
     }
     // Left out, the budget policy stays what the organisation follows now (its own, inherited or the default).
-    const budgetPolicy = update.budgetPolicy ?? (await this.ruleFor(orgId, linkType)).budgetPolicy;
+    const budgetPolicy = update.budgetPolicy ?? (await this.ruleFor(access.orgs, orgId, linkType)).budgetPolicy;
     const values = { ...update, budgetPolicy, updatedBy: by, updatedAt: new Date() };
     await this.db
       .insert(t.linkPolicies)
@@ -91,8 +90,8 @@ export class LinkPolicyService {
   }
 
   private async requireManager(access: Access, orgId: string): Promise<void> {
-    await requireOrg(this.db, access, orgId);
-    if (!manages(await this.allOrgs(), await this.managedOrgIds(access), orgId)) throw forbidden();
+    requireOrg(access, orgId);
+    if (!manages(access.orgs, await this.managedOrgIds(access), orgId)) throw forbidden();
   }
 
   private async managedOrgIds(access: Access): Promise<string[]> {
@@ -102,27 +101,21 @@ export class LinkPolicyService {
       .where(and(eq(t.memberships.userId, access.userId), eq(t.memberships.role, 'manager')));
     return rows.map((m) => m.orgId);
   }
-
-  private allOrgs() {
-    return this.db
-      .select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId })
-      .from(t.organizations);
-  }
 }
 
 /** The policy of the first organisation of `chain` (itself, then up) with a row for the link type, else the default. */
-function pick(orgs: readonly OrgRow[], rows: readonly PolicyRow[], chain: readonly string[], linkType: PolicyLink): LinkPolicy {
+function pick(orgs: OrgTree, rows: readonly PolicyRow[], chain: readonly string[], linkType: PolicyLink): LinkPolicy {
   for (const id of chain) {
     const row = rows.find((r) => r.orgId === id && r.linkType === linkType);
     if (!row) continue;
     if (id === chain[0]) return { linkType, ...toFields(row), custom: true, source: 'own' };
-    const from = orgs.find((o) => o.id === id);
+    const from = orgs.get(id);
     return { linkType, ...toFields(row), custom: true, source: 'inherited', inheritedFrom: { orgId: id, displayName: from?.displayName ?? id } };
   }
   return { linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false, source: 'default' };
 }
 
 /** A manager of the organisation or of one above it may change its policies (the budgets' rule). */
-function manages(orgs: readonly OrgRow[], managed: readonly string[], orgId: string): boolean {
-  return subtreeIds(orgs, managed).has(orgId);
+function manages(orgs: OrgTree, managed: readonly string[], orgId: string): boolean {
+  return orgs.subtree(managed).has(orgId);
 }

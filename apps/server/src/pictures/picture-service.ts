@@ -22,7 +22,7 @@ import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { badRequest, forbidden, notFound } from '../lib/envelope.ts';
 import type { Access } from '../services/access.ts';
-import { visibleSubtreeOrgIds } from '../services/org-scope.ts';
+import { visibleSubtreeOrgIds } from '../orgs/org-tree.ts';
 import type { FleetService } from '../services/fleet.ts';
 import { chooseTemplate } from '../live/templates.ts';
 import type { PictureFiles } from './picture-files.ts';
@@ -207,7 +207,7 @@ export class PictureService {
   /** Shore's pictures, newest first, limited to the organisations the user may see. */
   async query(access: Access, filter: PictureFilter, page: number, size: number): Promise<PicturePage> {
     if (filter.from !== undefined && filter.to !== undefined && filter.to <= filter.from) throw badRequest('to must be after from');
-    const orgIds = filter.orgId !== undefined ? await visibleSubtreeOrgIds(this.db, access, filter.orgId) : [...access.visibleOrgIds];
+    const orgIds = filter.orgId !== undefined ? visibleSubtreeOrgIds(access, filter.orgId) : [...access.visibleOrgIds];
     if (filter.shipId !== undefined) await this.fleet.requireShip(access, filter.shipId);
     if (filter.cameraId !== undefined) await this.fleet.requireCamera(access, filter.cameraId);
     if (filter.channelId !== undefined) await this.requireChannel(access, filter.channelId);

@@ -17,7 +17,7 @@ import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { badRequest, forbidden, notFound } from '../lib/envelope.ts';
 import type { Access } from '../services/access.ts';
-import { visibleSubtreeOrgIds } from '../services/org-scope.ts';
+import { visibleSubtreeOrgIds } from '../orgs/org-tree.ts';
 import type { FleetService } from '../services/fleet.ts';
 
 type TaskRow = typeof t.snapshotTasks.$inferSelect;
@@ -126,7 +126,7 @@ export class TaskService {
 
   /** The tasks of the ships the user may see (of one organisation's subtree, or one ship), newest first. */
   async list(access: Access, filter: { orgId?: string | undefined; shipId?: string | undefined }): Promise<SnapshotTaskStatus[]> {
-    const orgIds = filter.orgId ? await visibleSubtreeOrgIds(this.deps.db, access, filter.orgId) : [...access.visibleOrgIds];
+    const orgIds = filter.orgId ? visibleSubtreeOrgIds(access, filter.orgId) : [...access.visibleOrgIds];
     if (filter.shipId) await this.deps.fleet.requireShip(access, filter.shipId);
     if (orgIds.length === 0) return [];
     const where = [inArray(t.snapshotTasks.orgId, orgIds), ...(filter.shipId ? [eq(t.snapshotTasks.shipId, filter.shipId)] : [])];

@@ -5,7 +5,7 @@ import * as t from '../db/schema.ts';
 import { badRequest } from '../lib/envelope.ts';
 import { escapeLike } from '../lib/sql-like.ts';
 import type { Access } from './access.ts';
-import { visibleSubtreeOrgIds } from './org-scope.ts';
+import { visibleSubtreeOrgIds } from '../orgs/org-tree.ts';
 
 
 /**
@@ -16,7 +16,7 @@ import { visibleSubtreeOrgIds } from './org-scope.ts';
 export async function searchChannels(db: Db, access: Access, orgId: string, name: string, limit = CHANNEL_SEARCH_LIMIT): Promise<ChannelSearchResult> {
   const query = name.trim();
   if (!query) throw badRequest('The search name is empty');
-  const orgIds = await visibleSubtreeOrgIds(db, access, orgId);
+  const orgIds = visibleSubtreeOrgIds(access, orgId);
   if (orgIds.length === 0) return { orgId, name: query, matches: [], truncated: false };
   const pattern = `%${escapeLike(query)}%`;
 

@@ -16,7 +16,9 @@ import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../lib/envelope.ts';
 import { escapeLike } from '../lib/sql-like.ts';
-import { type Access, requireOrg, subtreeIds } from './access.ts';
+import { type Organisation, requireOrg, visibleSubtreeOrgIds } from '../orgs/org-tree.ts';
+import { saveAutoShutdown } from '../orgs/repo.ts';
+import type { Access } from './access.ts';
 
 type ShipRow = typeof t.ships.$inferSelect;
 
@@ -27,10 +29,9 @@ export class FleetService {
   async orgShipTree(access: Access): Promise<OrgShipTreeNode[]> {
     const visible = [...access.visibleOrgIds];
     if (visible.length === 0) return [];
-    const [orgs, ships] = await Promise.all([
-      this.db.select().from(t.organizations).where(inArray(t.organizations.id, visible)).orderBy(asc(t.organizations.id)),
-      this.db.select().from(t.ships).where(inArray(t.ships.orgId, visible)).orderBy(asc(t.ships.sort), asc(t.ships.id)),
-    ]);
+    // The tree lists organisations by id.
+    const orgs = access.orgs.all.filter((o) => access.visibleOrgIds.has(o.id));
+    const ships = await this.db.select().from(t.ships).where(inArray(t.ships.orgId, visible)).orderBy(asc(t.ships.sort), asc(t.ships.id));
     const orgName = new Map(orgs.map((o) => [o.id, o.name]));
     const nodes = new Map<string, OrgShipTreeNode>(
       orgs.map((o) => [
@@ -61,14 +62,14 @@ export class FleetService {
    */
   async requireCamera(access: Access, cameraId: string) {
     const [row] = await this.db
-      .select({ camera: t.cameras, channel: t.channels, ship: t.ships, org: t.organizations })
+      .select({ camera: t.cameras, channel: t.channels, ship: t.ships })
       .from(t.cameras)
       .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
       .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
-      .innerJoin(t.organizations, eq(t.organizations.id, t.ships.orgId))
       .where(eq(t.cameras.id, cameraId));
-    if (!row || !access.visibleOrgIds.has(row.ship.orgId)) throw forbidden();
-    return row;
+    const org = row && access.orgs.get(row.ship.orgId);
+    if (!row || !org || !access.visibleOrgIds.has(row.ship.orgId)) throw forbidden();
+    return { ...row, org };
   }
 
   /**
@@ -121,10 +122,10 @@ export class FleetService {
   }
 
   async shipConfig(access: Access, orgId: string, shipId: string): Promise<ShipConfig> {
-    await requireOrg(this.db, access, orgId);
+    requireOrg(access, orgId);
     const ship = await this.requireShip(access, shipId);
     // The organisation may be the ship's own or any above it (the tree's root, say).
-    if (!subtreeIds(await this.allOrgs(), [orgId]).has(ship.orgId)) throw notFound('Ship in this organisation');
+    if (!access.orgs.subtree([orgId]).has(ship.orgId)) throw notFound('Ship in this organisation');
     const [config] = await this.db.select().from(t.shipConfigs).where(eq(t.shipConfigs.shipId, shipId));
     const groups = await this.db
       .select({ group: t.definitionGroups })
@@ -170,7 +171,7 @@ export class FleetService {
   async channelTags(access: Access, orgId: string | undefined): Promise<ChannelTag[]> {
     let orgIds = [...access.visibleOrgIds];
     if (orgId !== undefined) {
-      await requireOrg(this.db, access, orgId);
+      requireOrg(access, orgId);
       orgIds = [orgId];
     }
     if (orgIds.length === 0) return [];
@@ -191,8 +192,7 @@ export class FleetService {
 
   /** Counts over the organisation and its sub-organisations that the user may see. */
   async shipsAndChannels(access: Access, orgId: string): Promise<ShipsAndChannels> {
-    await requireOrg(this.db, access, orgId);
-    const orgIds = [...subtreeIds(await this.allOrgs(), [orgId])].filter((id) => access.visibleOrgIds.has(id));
+    const orgIds = visibleSubtreeOrgIds(access, orgId);
     const [ships] = await this.db.select({ n: count() }).from(t.ships).where(inArray(t.ships.orgId, orgIds));
     const channelRows = await this.db
       .select({ block: t.channels.block, n: count() })
@@ -211,20 +211,8 @@ export class FleetService {
     return { orgId, shipCount: ships?.n ?? 0, channelCount, blockedChannelCount, cameraCount: cameras?.n ?? 0 };
   }
 
-  private allOrgs() {
-    return this.db
-      .select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId })
-      .from(t.organizations);
-  }
-
   async playbackAutoShutdown(access: Access, orgId: string): Promise<PlaybackAutoShutdown> {
-    const { row } = await requireOrg(this.db, access, orgId);
-    return {
-      orgId: row.id,
-      enabled: row.autoShutdownEnabled,
-      minutes: row.autoShutdownMinutes,
-      countdownSeconds: row.autoShutdownCountdownSeconds,
-    };
+    return autoShutdownOf(requireOrg(access, orgId));
   }
 
   /**
@@ -232,22 +220,21 @@ export class FleetService {
    * continuous-watching limit; views started afterwards follow it.
    */
   async updatePlaybackAutoShutdown(access: Access, update: PlaybackAutoShutdownUpdate): Promise<PlaybackAutoShutdown> {
-    await requireOrg(this.db, access, update.orgId);
+    requireOrg(access, update.orgId);
     const managed = await this.db
       .select({ orgId: t.memberships.orgId })
       .from(t.memberships)
       .where(and(eq(t.memberships.userId, access.userId), eq(t.memberships.role, 'manager')));
-    if (!subtreeIds(await this.allOrgs(), managed.map((m) => m.orgId)).has(update.orgId)) throw forbidden();
+    if (!access.orgs.subtree(managed.map((m) => m.orgId)).has(update.orgId)) throw forbidden();
     if (update.countdownSeconds >= update.minutes * 60) throw badRequest('the countdown must be shorter than the limit');
-    await this.db
-      .update(t.organizations)
-      .set({ autoShutdownEnabled: update.enabled, autoShutdownMinutes: update.minutes, autoShutdownCountdownSeconds: update.countdownSeconds })
-      .where(eq(t.organizations.id, update.orgId));
-    return this.playbackAutoShutdown(access, update.orgId);
+    // The request's tree holds the settings from before the change: the answer is the row as written.
+    const row = await saveAutoShutdown(this.db, update.orgId, update);
+    if (!row) throw notFound('Organisation');
+    return autoShutdownOf(row);
   }
 
   async waitTimeByOrgName(access: Access, orgName: string): Promise<WaitTime> {
-    const [row] = await this.db.select().from(t.organizations).where(eq(t.organizations.name, orgName));
+    const row = access.orgs.byName(orgName);
     if (!row) throw notFound('Organisation');
     if (!access.visibleOrgIds.has(row.id)) throw forbidden();
     return { orgId: row.id, waitTime: row.waitTimeSeconds };
@@ -292,6 +279,10 @@ export class FleetService {
   }
 }
 
+/** An organisation's continuous-watching limit as the API answers it. */
+function autoShutdownOf(org: Organisation): PlaybackAutoShutdown {
+  return { orgId: org.id, enabled: org.autoShutdownEnabled, minutes: org.autoShutdownMinutes, countdownSeconds: org.autoShutdownCountdownSeconds };
+}
 
 export function toShip(s: ShipRow, orgName: string): Ship {
   return { id: s.id, name: s.name, enName: s.enName, orgId: s.orgId, orgName, jsonObject: s.jsonObject, timeZone: s.timeZone };

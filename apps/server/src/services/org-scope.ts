@@ -1,23 +1,12 @@
 import { inArray, asc } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import * as t from '../db/schema.ts';
-import { type Access, requireOrg, subtreeIds } from './access.ts';
+import { visibleSubtreeOrgIds } from '../orgs/org-tree.ts';
+import type { Access } from './access.ts';
 
-/**
- * An organisation and its sub-organisations, as far as the user may see them: 404 for an unknown
- * organisation, 403 for one outside the user's.
- */
-export async function visibleSubtreeOrgIds(db: Db, access: Access, orgId: string): Promise<string[]> {
-  await requireOrg(db, access, orgId);
-  const all = await db
-    .select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId })
-    .from(t.organizations);
-  return [...subtreeIds(all, [orgId])].filter((id) => access.visibleOrgIds.has(id));
-}
-
-/** The ships of an organisation's visible subtree, in the tree's order. */
+/** The ships of an organisation's visible subtree, in the tree's order: 404 for an unknown organisation, 403 for one outside the user's. */
 export async function visibleSubtreeShips(db: Db, access: Access, orgId: string): Promise<{ id: string; name: string }[]> {
-  const orgIds = await visibleSubtreeOrgIds(db, access, orgId);
+  const orgIds = visibleSubtreeOrgIds(access, orgId);
   if (orgIds.length === 0) return [];
   return db
     .select({ id: t.ships.id, name: t.ships.name })

@@ -161,10 +161,11 @@ export class SessionService {
     await this.db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.id, ctx.sessionId));
   }
 
-  async userInfo(userId: string): Promise<UserInfo | undefined> {
-    const [user] = await this.db.select().from(users).where(eq(users.id, userId));
+  /** Who the user of an access is (its organisations and role as that access has them). */
+  async userInfo(access: Access): Promise<UserInfo | undefined> {
+    const [user] = await this.db.select().from(users).where(eq(users.id, access.userId));
     if (!user) return undefined;
-    return toUserInfo(user, await loadAccess(this.db, user.id));
+    return toUserInfo(user, access);
   }
 }
 

@@ -6,6 +6,7 @@ import { WebSocket } from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CODES, MESSAGES, PATHS } from '@ship-cctv/protocol';
 import { ApiError } from '../../src/lib/envelope.ts';
+import { OrgTree } from '../../src/orgs/org-tree.ts';
 import type { AuthContext, SessionEvents, SessionService } from '../../src/services/sessions.ts';
 import type { FleetService } from '../../src/services/fleet.ts';
 import websocketPlugin from '../../src/plugins/external/websocket.ts';
@@ -21,6 +22,8 @@ function auth(name: string, expiresAt = Date.now() + 3_600_000): AuthContext {
     userId: `u-${name}`,
     memberOrgIds: [name],
     visibleOrgIds: new Set([name]),
+    // The stand-in fleet service below decides subscriptions without the organisation tree.
+    orgs: new OrgTree([]),
     sessionId: `sid-${name}`,
     user: { id: `u-${name}`, username: name, displayName: name, role: 'manager', orgIds: [name] },
     expiresAt,

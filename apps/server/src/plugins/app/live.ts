@@ -5,6 +5,7 @@ import { ApiError } from '../../lib/envelope.ts';
 import { LiveService, type LiveServiceOptions } from '../../live/live-service.ts';
 import { type EarlyMessage, MediaSocketExtensions } from '../../live/media-socket-extensions.ts';
 import { PlayGate } from '../../live/play-gate.ts';
+import { loadOrgTree } from '../../orgs/repo.ts';
 import { CLOSE_TOO_MANY_MESSAGES, MEDIA_SOCKET_LIMITS, ViewerSession, type WatchClock } from '../../live/viewer-session.ts';
 
 declare module 'fastify' {
@@ -97,7 +98,13 @@ export default fp<LivePluginOptions>(
         const [first, ...rest] = messages;
         const claimed = first && extensions.ownerOf(first);
         if (claimed) return claimed.owner(socket, auth, claimed.command, rest);
-        const session = new ViewerSession(socket, auth, live, clock, { playback: app.playback, onError: (code) => mediaErrors.inc({ code }), log, gate });
+        const session = new ViewerSession(socket, auth, live, clock, {
+          playback: app.playback,
+          onError: (code) => mediaErrors.inc({ code }),
+          log,
+          gate,
+          currentOrgs: () => loadOrgTree(app.database.db),
+        });
         sessions.add(session);
         socket.on('close', () => sessions.delete(session));
         for (const m of messages) session.handleText(m.data.toString('utf8'));

@@ -79,7 +79,7 @@ const routes: FastifyPluginAsyncTypebox<SysRoutesOptions> = async (app, opts) =>
       // Only about the caller: answering for others would let anyone list who else exists and
       // which organisations they belong to. Another id is refused the same way whether it exists.
       if (req.query.userid !== req.auth.userId) throw forbidden();
-      const user = await app.sessions.userInfo(req.auth.userId);
+      const user = await app.sessions.userInfo(req.auth);
       if (!user) throw notFound('User');
       return ok(user);
     },

@@ -21,10 +21,9 @@ import {
   RecordingSegmentSchema,
 } from '@ship-cctv/protocol';
 import { ApiError, badRequest, forbidden, notFound, ok } from '../../../lib/envelope.ts';
-import { requireOrg, subtreeIds } from '../../../services/access.ts';
+import { requireOrg } from '../../../orgs/org-tree.ts';
 import { toSegment } from '../../../recorder/store.ts';
 import { ClipLimitError } from '../../../recorder/clip.ts';
-import * as t from '../../../db/schema.ts';
 import { isTimeZone } from '@ship-cctv/protocol';
 import { parseByteRange } from '../../../storage/http-range.ts';
 
@@ -78,9 +77,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       }
       let orgIds = [...req.auth.visibleOrgIds];
       if (filter.orgId !== undefined) {
-        await requireOrg(app.database.db, req.auth, filter.orgId);
-        const all = await app.database.db.select({ id: t.organizations.id, name: t.organizations.name, displayName: t.organizations.displayName, parentId: t.organizations.parentId }).from(t.organizations);
-        const below = subtreeIds(all, [filter.orgId]);
+        requireOrg(req.auth, filter.orgId);
+        const below = req.auth.orgs.subtree([filter.orgId]);
         orgIds = orgIds.filter((id) => below.has(id));
       }
       if (filter.shipId !== undefined) await app.fleet.requireShip(req.auth, filter.shipId);
