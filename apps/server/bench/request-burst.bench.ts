@@ -10,8 +10,8 @@
  * event loop is its own; it listens on `--port`. This process connects ship S1001's real ShipAgent
  * (synthetic cameras, the bridge one PTZ) straight to it, signs in `demo` (who bursts) and `duty`
  * (another user of the same organisation), and for each kind of request fires `--burst` of them at
- * once as demo. Meanwhile it asks GET /healthz every 25 ms and, as duty, GET a ship's channels every
- * 100 ms. Per kind it prints the answers by status, how long the burst took, /healthz and duty's
+ * once as demo. Meanwhile a third process (so that the burst's own work in this one does not delay
+ * them) asks GET /healthz every 25 ms and, as duty, GET a ship's channels every 100 ms. Per kind it prints the answers by status, how long the burst took, /healthz and duty's
  * latency (p50, p99, max), the server's event-loop delay (p50, p99, max; perf_hooks
  * monitorEventLoopDelay in the child) and whether the ship's link stayed up. Not part of `npm test`;
  * it stops by itself.
@@ -41,6 +41,11 @@ interface LoopFigures {
 }
 
 type FromServer = { type: 'ready'; key: string } | { type: 'loop'; figures: LoopFigures };
+type ToProbe = { type: 'start'; base: string; duty: string } | { type: 'stop' };
+interface Samples {
+  health: number[];
+  other: number[];
+}
 
 // ---- the server child -----------------------------------------------------------------------------
 
@@ -68,6 +73,38 @@ async function serve(port: number): Promise<void> {
     }
   });
   send({ type: 'ready', key });
+}
+
+// ---- the probing child: /healthz and another user, in a process of their own ----------------------
+
+async function probeChild(base: string): Promise<void> {
+  let samples: Samples = { health: [], other: [] };
+  let probing = false;
+  let running: Promise<unknown> = Promise.resolve();
+  const probe = async (every: number, ask: () => Promise<{ ms: number }>, into: number[]) => {
+    while (probing) {
+      const started = performance.now();
+      into.push((await ask()).ms);
+      await new Promise((r) => setTimeout(r, Math.max(0, every - (performance.now() - started))));
+    }
+  };
+  process.on('message', (m: ToProbe) => {
+    if (m.type === 'start') {
+      samples = { health: [], other: [] };
+      probing = true;
+      running = Promise.all([
+        probe(25, () => timed(`${m.base}/healthz`), samples.health),
+        probe(100, () => timed(`${m.base}/api/v1/cctv/monitor/getChannel/S1002`, { headers: { [TOKEN_HEADER]: m.duty } }), samples.other),
+      ]);
+    } else {
+      probing = false;
+      void running.then(() => process.send?.(samples));
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+  // The first fetch of a process loads its HTTP client: not the server's time to answer.
+  await timed(`${base}/healthz`);
+  process.send?.('ready');
 }
 
 // ---- the client -----------------------------------------------------------------------------------
@@ -158,31 +195,22 @@ async function main(): Promise<void> {
     },
   ];
 
+  const probes: ChildProcess = fork(fileURLToPath(import.meta.url), [`--probe=${base}`], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  await new Promise((resolve) => probes.once('message', resolve));
+
   console.log(`burst of ${burstSize} parallel requests per kind, shore on :${port} (embedded PGlite, logger off)`);
   for (const kind of kinds.filter((k) => only.length === 0 || only.some((o) => k.name.startsWith(o)))) {
     // Quiet between kinds: buckets of the previous kind do not matter (each kind has its own).
     await new Promise((r) => setTimeout(r, 1_000));
     child.send('reset');
-    const health: number[] = [];
-    const other: number[] = [];
-    let probing = true;
-    const probe = async (every: number, ask: () => Promise<{ ms: number }>, into: number[]) => {
-      while (probing) {
-        const started = performance.now();
-        into.push((await ask()).ms);
-        await new Promise((r) => setTimeout(r, Math.max(0, every - (performance.now() - started))));
-      }
-    };
-    const probes = [
-      probe(25, () => timed(`${base}/healthz`), health),
-      probe(100, () => timed(`${base}/api/v1/cctv/monitor/getChannel/S1002`, { headers: { [TOKEN_HEADER]: duty } }), other),
-    ];
+    probes.send({ type: 'start', base, duty } satisfies ToProbe);
     const started = performance.now();
     const answers = await Promise.all(Array.from({ length: burstSize }, () => kind.send()));
     const took = performance.now() - started;
     await new Promise((r) => setTimeout(r, 500));
-    probing = false;
-    await Promise.all(probes);
+    const samples = new Promise<Samples>((resolve) => probes.once('message', resolve));
+    probes.send({ type: 'stop' } satisfies ToProbe);
+    const { health, other } = await samples;
     child.send('read');
     const loop = await next();
     const byStatus = new Map<number, number>();
@@ -194,14 +222,18 @@ async function main(): Promise<void> {
     if (f) console.log(`  event-loop delay p50 ${f.p50.toFixed(0)} ms, p99 ${f.p99.toFixed(0)} ms, max ${f.max.toFixed(0)} ms; ship link ${f.linkUp && f.sameLink ? 'kept' : 'DROPPED'}`);
   }
 
+  probes.disconnect();
   await agent.stop();
   child.send('stop');
   await new Promise((r) => child.once('exit', r));
 }
 
 const serveArg = process.argv.find((a) => a.startsWith('--serve='));
+const probeArg = process.argv.find((a) => a.startsWith('--probe='));
 if (serveArg) {
   void serve(Number(serveArg.slice('--serve='.length)));
+} else if (probeArg) {
+  void probeChild(probeArg.slice('--probe='.length));
 } else {
   main().catch((err: unknown) => {
     console.error(err);

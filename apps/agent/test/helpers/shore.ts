@@ -2,6 +2,7 @@ import { Client, type IMessage } from '@stomp/stompjs';
 import WebSocket from 'ws';
 import { type App, type AppOptions, buildApp } from '@ship-cctv/server';
 import { PATHS } from '@ship-cctv/protocol';
+import { freshDatabase } from '../../../server/test/helpers/database.ts';
 
 export interface Shore {
   app: App;
@@ -21,11 +22,29 @@ export async function scrapeMetrics(app: App): Promise<string> {
 
 /** A real shore server on a loopback port with the demo fleet, quick to notice a silent link. */
 export async function startShore(opts: Partial<AppOptions> = {}): Promise<Shore> {
-  const app = await buildApp({ seedDemo: true, liveness: { pingMs: 200, timeoutMs: 1_000 }, metricsToken: METRICS_TOKEN, jwtSecret: 'test-jwt-secret-of-at-least-32-characters', ...opts });
+  // Unless the test brings a database, a copy of a demo-seeded one kept on disk: quicker than
+  // creating, migrating and seeding one per shore.
+  const own = opts.database || opts.databaseUrl || opts.dataDir ? undefined : await freshDatabase('pglite', { seeded: true });
+  const app = await buildApp({
+    seedDemo: true,
+    liveness: { pingMs: 200, timeoutMs: 1_000 },
+    metricsToken: METRICS_TOKEN,
+    jwtSecret: 'test-jwt-secret-of-at-least-32-characters',
+    ...opts,
+    database: opts.database ?? own,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
-  return { app, port: address.port, url: `ws://127.0.0.1:${address.port}`, close: () => app.close() };
+  return {
+    app,
+    port: address.port,
+    url: `ws://127.0.0.1:${address.port}`,
+    close: async () => {
+      await app.close();
+      await own?.close();
+    },
+  };
 }
 
 export async function signIn(app: App, username = 'demo'): Promise<string> {

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fmp4Splitter } from '@ship-cctv/media';
-import { type Database, openDatabase } from '@ship-cctv/server/db';
+import type { Database } from '@ship-cctv/server/db';
+import { freshDatabase } from '../../../server/test/helpers/database.ts';
 import { type LinkReport, type PictureEvent, type PtzPresetView, type SnapshotAnswer, type SnapshotTaskStatus, TOKEN_HEADER, type VodQueryResult, dest } from '@ship-cctv/protocol';
 import { ShipAgent } from '../../src/agent.ts';
 import { SPEAKER_RATE } from '../../src/talk/pcm-decoder.ts';
@@ -67,7 +68,7 @@ describe('commands and ship-end playback through the owner', () => {
   };
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await freshDatabase('pglite', { seeded: true });
     // The PTZ case times 100 moves of one operator back to back (a measurement, not a use): the
     // per-operator PTZ limit would answer most of them 429, so these shores allow that many.
     const opts = { database, redisUrl: REDIS_URL, redisPrefix, shipWorkLimits: { ptz: { userBurst: 1_000, shipBurst: 1_000 } } };

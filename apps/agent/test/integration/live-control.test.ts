@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '@ship-cctv/server/db';
+import type { Database } from '@ship-cctv/server/db';
+import { freshDatabase } from '../../../server/test/helpers/database.ts';
 import { organizations } from '@ship-cctv/server/schema';
 import type { LinkReport } from '@ship-cctv/protocol';
 import { ShipAgent } from '../../src/agent.ts';
@@ -24,7 +25,7 @@ describe('live stream control', () => {
   const clients: MediaClient[] = [];
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await freshDatabase('pglite', { seeded: true });
     // "Minutes" of 3 s here; the limit is the organisation's setting, 1 minute with a 2 s countdown.
     shore = await startShore({
       database,

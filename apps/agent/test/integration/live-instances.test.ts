@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { type Server, type Socket, createConnection, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fmp4Splitter, type Fmp4Unit } from '@ship-cctv/media';
-import { type Database, openDatabase } from '@ship-cctv/server/db';
+import type { Database } from '@ship-cctv/server/db';
+import { freshDatabase } from '../../../server/test/helpers/database.ts';
 import type { LinkReport } from '@ship-cctv/protocol';
 import { ShipAgent } from '../../src/agent.ts';
 import { MediaClient } from '../helpers/media-client.ts';
@@ -63,7 +64,7 @@ describe('live video across two shore instances', () => {
   };
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await freshDatabase('pglite', { seeded: true });
     const opts = { database, redisUrl: REDIS_URL, redisPrefix, live: { lingerMs: LINGER_MS, retryMs: 200 } };
     a = await startShore(opts);
     b = await startShore(opts);

@@ -1,7 +1,8 @@
 import { type Server, createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '@ship-cctv/server';
-import { type Database, openDatabase } from '@ship-cctv/server/db';
+import type { Database } from '@ship-cctv/server/db';
+import { freshDatabase } from '../../../server/test/helpers/database.ts';
 import type { LinkReport, MediaListMessage, ShipStatusMessage } from '@ship-cctv/protocol';
 import { type AgentOptions, type LinkStatusSource, ShipAgent } from '../../src/agent.ts';
 import { LinkShaper, PROFILES } from '../../src/link/index.ts';
@@ -78,7 +79,7 @@ describe('agent reconnect and resume', () => {
 
   // Opening PGlite takes seconds, more when other test files open theirs at the same time.
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await freshDatabase('pglite', { seeded: true });
     shore = await startShore({ database });
     watcher = await watch();
   }, 60_000);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '@ship-cctv/server/db';
+import type { Database } from '@ship-cctv/server/db';
+import { freshDatabase } from '../../../server/test/helpers/database.ts';
 import type { LinkReport, MediaListMessage, ShipStatusMessage } from '@ship-cctv/protocol';
 import { ShipAgent } from '../../src/agent.ts';
 import { type Shore, StatusWatcher, signIn, startShore } from '../helpers/shore.ts';
@@ -22,7 +23,7 @@ describe('status across two server instances through Redis', () => {
   const redisPrefix = `shipcctv-test-${randomBytes(4).toString('hex')}:`;
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await freshDatabase('pglite', { seeded: true });
     a = await startShore({ database, redisUrl: REDIS_URL, redisPrefix });
     b = await startShore({ database, redisUrl: REDIS_URL, redisPrefix });
     token = await signIn(b.app);

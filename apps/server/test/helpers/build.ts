@@ -23,7 +23,7 @@ export async function scrapeMetrics(app: App): Promise<string> {
 
 /** A server on a fresh database seeded with the demo fleet, driven through app.inject(). */
 export async function build(opts: Partial<AppOptions> & { kind?: DatabaseKind } = {}): Promise<TestApp> {
-  const database = await freshDatabase(opts.kind ?? 'pglite');
+  const database = await freshDatabase(opts.kind ?? 'pglite', { seeded: opts.seedDemo !== false });
   const app = await buildApp({ seedDemo: true, database, metricsToken: TEST_METRICS_TOKEN, jwtSecret: TEST_JWT_SECRET, ...opts });
   await app.ready();
   return {

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CODES, MESSAGES, PATHS } from '@ship-cctv/protocol';
 import { ApiError } from '../../src/core/http/envelope.ts';
 import type { AuthContext, SessionEvents } from '../../src/core/http/auth.ts';
+import { OrgTree } from '../../src/core/orgs/org-tree.ts';
 import websocketPlugin from '../../src/core/http/websocket.ts';
 import stompPlugin from '../../src/core/bus/stomp-plugin.ts';
 import { Inbox, connected, listenStomp, observe, stompClient, subscribe } from './helpers.ts';
@@ -20,6 +21,8 @@ function auth(name: string, expiresAt = Date.now() + 3_600_000): AuthContext {
     userId: `u-${name}`,
     memberOrgIds: [name],
     visibleOrgIds: new Set([name]),
+    // The stand-in fleet service below decides subscriptions without the organisation tree.
+    orgs: new OrgTree([]),
     sessionId: `sid-${name}`,
     user: { id: `u-${name}`, username: name, displayName: name, role: 'manager', orgIds: [name] },
     expiresAt,

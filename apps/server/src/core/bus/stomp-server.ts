@@ -355,9 +355,8 @@ export class StompServer<P, R = unknown> {
     conn.queued++;
     // Back-pressure: stop reading a client that sends faster than its frames are handled.
     if (conn.queued > MAX_QUEUED_FRAMES && !conn.ws.isPaused) conn.ws.pause();
-    // Each frame on a fresh turn of the event loop: a frame's work may be a chain of database reads
-    // that (on the embedded database) never yields, and many frames at once must not hold the
-    // loop for everyone else.
+    // Each frame on a fresh turn of the event loop: a frame's work may be a chain of database reads,
+    // and many frames at once must not hold the loop for everyone else.
     conn.chain = conn.chain
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .then(work)

@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin';
-import { type Database, openDatabase } from './client.ts';
-import { seedDemoFleet } from './seed.ts';
+import { requestToken } from '../http/request-token.ts';
 import { tighten } from '../storage/private-files.ts';
+import { type Database, openDatabase } from './client.ts';
+import { databaseLane } from './pglite-thread.ts';
+import { seedDemoFleet } from './seed.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,6 +30,16 @@ export default fp<DatabasePluginOptions>(
       app.addHook('onClose', () => tighten(opts.dataDir ?? ''));
     }
     app.decorate('database', database);
+    if (database.kind === 'pglite') {
+      // Each request's queries wait in the lane of its session (else of its address), so one user's
+      // burst shares the embedded database's one-at-a-time queue fairly with everyone else. Set before
+      // the routes' own hooks, as authentication asks the database; Fastify carries the context on
+      // past reading the body.
+      app.addHook('onRequest', (req, _reply, done) => {
+        const token = requestToken(req);
+        databaseLane.run(token ? `session:${token}` : `address:${req.ip}`, done);
+      });
+    }
     if (!opts.database) app.addHook('onClose', () => database.close());
     if (opts.seedDemo) {
       const seeded = await seedDemoFleet(database.db);

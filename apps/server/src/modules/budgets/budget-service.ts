@@ -16,9 +16,9 @@ import {
 } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
-import { type Access, type OrgRow, ancestorIds, subtreeIds } from '../../core/orgs/access.ts';
-import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
-import { allOrganizations, managedOrgIds, organizationRow } from '../../core/orgs/repo.ts';
+import type { Access } from '../../core/orgs/access.ts';
+import { type OrgTree, visibleSubtreeOrgIds } from '../../core/orgs/org-tree.ts';
+import { loadOrgTree, managedOrgIds } from '../../core/orgs/repo.ts';
 import { crossings, emptyUsage, liveState, useOf } from './budget-arithmetic.ts';
 import { BudgetRepo, type BudgetShip as ShipRow, type SettingRow, UsageStore } from './repo.ts';
 import { endOfShipDay, shipPeriod } from './ship-calendar.ts';
@@ -34,9 +34,10 @@ export interface BudgetServiceOptions {
   publish: (destination: string, body: string) => void;
   /**
    * The link each ship is on now and what its organisation's policy for that link says about a
-   * used-up live budget (for budgets whose policy is `link`), by ship id: one call for all of them.
+   * used-up live budget (for budgets whose policy is `link`), by ship id: one call for all of them,
+   * with the organisation tree the caller has already.
    */
-  linkBudgetPolicies: (ships: readonly { id: string; name: string; orgId: string }[]) => Promise<Map<string, LinkBudgetPolicy>>;
+  linkBudgetPolicies: (ships: readonly { id: string; name: string; orgId: string }[], orgs: OrgTree) => Promise<Map<string, LinkBudgetPolicy>>;
   /** The clock (tests move it across days and months). */
   now?: () => number;
 }
@@ -73,13 +74,9 @@ export class BudgetService {
     return this.opts.db;
   }
 
-  private allOrgs(): Promise<OrgRow[]> {
-    return allOrganizations(this.db);
-  }
-
   /** Whether the user manages the organisation (a manager of it or of one above it). */
   async canManage(access: Access, orgId: string): Promise<boolean> {
-    return subtreeIds(await this.allOrgs(), await managedOrgIds(this.db, access.userId)).has(orgId);
+    return access.orgs.subtree(await managedOrgIds(this.db, access.userId)).has(orgId);
   }
 
   private async requireShip(access: Access, shipId: string): Promise<ShipRow> {
@@ -90,14 +87,13 @@ export class BudgetService {
   }
 
   /** The setting a ship follows: its own, else the nearest organisation default up the tree. */
-  private async effective(ship: ShipRow): Promise<Effective> {
-    return (await this.effectiveOf([ship])).get(ship.id) ?? { setting: undefined, source: 'none' };
+  private async effective(ship: ShipRow, orgs: OrgTree): Promise<Effective> {
+    return (await this.effectiveOf([ship], orgs)).get(ship.id) ?? { setting: undefined, source: 'none' };
   }
 
-  /** The settings several ships follow (the organisations and their budgets read once for all). */
-  private async effectiveOf(ships: readonly ShipRow[]): Promise<Map<string, Effective>> {
-    const orgs = await this.allOrgs();
-    const chains = new Map(ships.map((ship) => [ship.id, ancestorIds(orgs, ship.orgId)]));
+  /** The settings several ships follow (their budgets read once for all). */
+  private async effectiveOf(ships: readonly ShipRow[], orgs: OrgTree): Promise<Map<string, Effective>> {
+    const chains = new Map(ships.map((ship) => [ship.id, orgs.ancestors(ship.orgId)]));
     const orgIds = [...new Set([...chains.values()].flat())];
     const rows = await this.repo.settingsOf(orgIds);
     const own = new Map(rows.filter((r) => r.shipId !== '').map((r) => [r.shipId, r]));
@@ -116,21 +112,21 @@ export class BudgetService {
     return (await this.repo.activeOverrideUntil(userId, shipId, new Date(at)))?.getTime();
   }
 
-  private async shipUse(ship: ShipRow, userId: string | undefined): Promise<ShipBudgetUse> {
-    const [use] = await this.shipUses([ship], userId);
+  private async shipUse(ship: ShipRow, userId: string | undefined, orgs: OrgTree): Promise<ShipBudgetUse> {
+    const [use] = await this.shipUses([ship], userId, orgs);
     if (!use) throw new Error(`no budget use for ship ${ship.id}`);
     return use;
   }
 
   /** Several ships' use against their budgets: settings and counts read once for all of them. */
-  private async shipUses(ships: readonly ShipRow[], userId: string | undefined): Promise<ShipBudgetUse[]> {
+  private async shipUses(ships: readonly ShipRow[], userId: string | undefined, orgs: OrgTree): Promise<ShipBudgetUse[]> {
     const at = this.now();
     const periods = new Map(ships.map((ship) => [ship.id, shipPeriod(at, ship.timeZone)]));
-    const [settings, usages] = await Promise.all([this.effectiveOf(ships), this.usage.usageOf(ships.map((ship) => ({ shipId: ship.id, period: periods.get(ship.id)! })))]);
+    const [settings, usages] = await Promise.all([this.effectiveOf(ships, orgs), this.usage.usageOf(ships.map((ship) => ({ shipId: ship.id, period: periods.get(ship.id)! })))]);
     const choiceOf = (ship: ShipRow) => (settings.get(ship.id)?.setting?.policy as BudgetPolicyChoice | undefined) ?? null;
     // `link`: the policy of the link the ship is on now (asked only for such budgets, once for all of them).
     const following = ships.filter((ship) => choiceOf(ship) === 'link');
-    const linkPolicies = following.length > 0 ? await this.opts.linkBudgetPolicies(following) : new Map<string, LinkBudgetPolicy>();
+    const linkPolicies = following.length > 0 ? await this.opts.linkBudgetPolicies(following, orgs) : new Map<string, LinkBudgetPolicy>();
     return Promise.all(
       ships.map(async (ship) => {
         const period = periods.get(ship.id)!;
@@ -165,16 +161,16 @@ export class BudgetService {
   async liveAdmission(access: Access, shipId: string): Promise<LiveBudgetState> {
     const ship = await this.requireShip(access, shipId);
     // Most ships have no budget: no need to add up their use.
-    const { setting } = await this.effective(ship);
+    const { setting } = await this.effective(ship, access.orgs);
     if (!setting || (setting.caps.live.dayMb === undefined && setting.caps.live.monthMb === undefined)) return 'normal';
-    return (await this.shipUse(ship, access.userId)).live;
+    return (await this.shipUse(ship, access.userId, access.orgs)).live;
   }
 
   /** Whether the ship's pictures cap (of the day or the month) is reached: automatic pictures (stills) wait. */
   async picturesUsedUp(shipId: string): Promise<boolean> {
     const ship = (await this.shipsById([shipId])).get(shipId);
     if (!ship) return false;
-    const { setting } = await this.effective(ship);
+    const { setting } = await this.effective(ship, await loadOrgTree(this.db));
     if (!setting || (setting.caps.pictures.dayMb === undefined && setting.caps.pictures.monthMb === undefined)) return false;
     // Only the pictures' use: not the policy, nor the link that `link` would ask for.
     const usage = await this.usage.usage(ship.id, shipPeriod(this.now(), ship.timeZone));
@@ -183,15 +179,15 @@ export class BudgetService {
 
   /** The budgets and use of an organisation's ships (and its sub-organisations') the user sees. */
   async statistics(access: Access, orgId: string, onlyShips?: readonly string[]): Promise<DataBudgetStatistics> {
-    const orgIds = await visibleSubtreeOrgIds(this.db, access, orgId);
+    const orgIds = visibleSubtreeOrgIds(access, orgId);
     let ships: ShipRow[] = await this.repo.shipsOfOrganizations(orgIds);
     if (onlyShips) ships = ships.filter((s) => onlyShips.includes(s.id));
-    const chain = ancestorIds(await this.allOrgs(), orgId);
+    const chain = access.orgs.ancestors(orgId);
     const defaults = (await this.repo.defaultsOf(chain))
       .sort((a, b) => chain.indexOf(a.orgId) - chain.indexOf(b.orgId))
       .filter((r) => access.visibleOrgIds.has(r.orgId))
       .map(toSetting);
-    return { orgId, defaults, ships: await this.shipUses(ships, access.userId), canEdit: await this.canManage(access, orgId) };
+    return { orgId, defaults, ships: await this.shipUses(ships, access.userId, access.orgs), canEdit: await this.canManage(access, orgId) };
   }
 
   /** A ship's own setting (if any), for the editor. */
@@ -203,15 +199,14 @@ export class BudgetService {
 
   /** Where a setting is kept: the organisation's default, or a ship of it (checked: visible, managed, in it). */
   private async target(access: Access, body: { orgId: string; shipId?: string | undefined }): Promise<{ orgId: string; shipId: string }> {
-    const org = await organizationRow(this.db, body.orgId);
-    if (!org) throw notFound('Organisation');
+    if (!access.orgs.get(body.orgId)) throw notFound('Organisation');
     if (!access.visibleOrgIds.has(body.orgId)) throw forbidden();
     if (body.shipId === undefined) {
       if (!(await this.canManage(access, body.orgId))) throw forbidden();
       return { orgId: body.orgId, shipId: '' };
     }
     const ship = await this.requireShip(access, body.shipId);
-    if (!subtreeIds(await this.allOrgs(), [body.orgId]).has(ship.orgId)) throw badRequest(`ship ${body.shipId} is not in organisation ${body.orgId}`);
+    if (!access.orgs.subtree([body.orgId]).has(ship.orgId)) throw badRequest(`ship ${body.shipId} is not in organisation ${body.orgId}`);
     if (!(await this.canManage(access, ship.orgId))) throw forbidden();
     return { orgId: ship.orgId, shipId: ship.id };
   }
@@ -239,7 +234,7 @@ export class BudgetService {
    */
   async override(access: Access, body: BudgetOverrideRequest): Promise<BudgetOverride> {
     const ship = await this.requireShip(access, body.shipId);
-    const state = (await this.shipUse(ship, access.userId)).live;
+    const state = (await this.shipUse(ship, access.userId, access.orgs)).live;
     if (state !== 'block' && state !== 'override') throw new ApiError(409, `live views of ship ${ship.id} are not blocked by its data budget (${state})`);
     const username = await this.repo.username(access.userId);
     const at = this.now();
@@ -249,7 +244,7 @@ export class BudgetService {
 
   /** The override log of an organisation's visible subtree, newest first. */
   async overrides(access: Access, orgId: string): Promise<BudgetOverride[]> {
-    const orgIds = await visibleSubtreeOrgIds(this.db, access, orgId);
+    const orgIds = visibleSubtreeOrgIds(access, orgId);
     if (orgIds.length === 0) return [];
     const rows = await this.repo.overridesOf(orgIds);
     return rows.map(({ o, shipName }) => ({ ...o, shipName, createdAt: o.createdAt.getTime(), validUntil: o.validUntil.getTime() }));
@@ -272,7 +267,8 @@ export class BudgetService {
       throw err;
     }
     const touched = [...new Set(increments.map((i) => i.shipId))].flatMap((shipId) => known.get(shipId) ?? []);
-    const uses = await this.shipUses(touched, undefined);
+    // No user asks: the organisations are read here, and only when some ship counted bytes.
+    const uses = touched.length > 0 ? await this.shipUses(touched, undefined, await loadOrgTree(this.db)) : [];
     for (const [i, ship] of touched.entries()) await this.notify(ship, uses[i]!);
   }
 

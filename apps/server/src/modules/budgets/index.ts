@@ -36,10 +36,10 @@ export default fp<BudgetsPluginOptions>(
       publish: (destination, body) => {
         app.bus.publish(destination, body).catch((err: unknown) => app.log.warn({ err, destination }, 'budgets: publishing failed'));
       },
-      linkBudgetPolicies: async (ships) => {
+      linkBudgetPolicies: async (ships, orgs) => {
         const statuses = await app.status.shipStatuses(ships);
         const asks = ships.map((ship, i) => ({ orgId: ship.orgId, linkType: policyLinkOf(statuses[i]?.status ?? 'OFFLINE') }));
-        const rules = await app.linkPolicy.rulesFor(asks);
+        const rules = await app.linkPolicy.rulesFor(asks, orgs);
         return new Map(ships.map((ship, i) => [ship.id, { linkType: asks[i]!.linkType, policy: rules[i]!.budgetPolicy }]));
       },
       ...(opts.now ? { now: opts.now } : {}),

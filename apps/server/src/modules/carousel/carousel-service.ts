@@ -20,11 +20,10 @@ import {
 import type { Db } from '../../core/db/client.ts';
 import type { JobContext, JobRunner } from '../../core/jobs/job-runner.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
-import { chooseTemplate } from '../fleet/index.ts';
-import { type Access, subtreeIds } from '../../core/orgs/access.ts';
-import { allOrganizations } from '../../core/orgs/repo.ts';
-import type { FleetService } from '../fleet/index.ts';
-import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
+import type { Access } from '../../core/orgs/access.ts';
+import { type OrgTree, visibleSubtreeOrgIds } from '../../core/orgs/org-tree.ts';
+import { loadOrgTree } from '../../core/orgs/repo.ts';
+import { type FleetService, chooseTemplate } from '../fleet/index.ts';
 import type { StatusService } from '../status/index.ts';
 import { pageAt, taskPosition } from './carousel-clock.ts';
 import { CarouselRepo, type CarouselRow } from './repo.ts';
@@ -73,18 +72,17 @@ export class CarouselService {
   }
 
   async list(access: Access, kind: CarouselKind, orgId: string | undefined): Promise<Carousel[]> {
-    const orgIds = orgId ? await visibleSubtreeOrgIds(this.o.db, access, orgId) : [...access.visibleOrgIds];
+    const orgIds = orgId ? visibleSubtreeOrgIds(access, orgId) : [...access.visibleOrgIds];
     if (orgIds.length === 0) return [];
     const rows = await this.repo.list(kind, orgIds);
-    const names = await this.orgNames();
-    return rows.map((r) => this.view(r, names));
+    return rows.map((r) => this.view(r, access.orgs));
   }
 
   /** `add1` / `add2`: creates, or with `id` updates, after every check (nothing is half-saved). */
   async save(access: Access, kind: CarouselKind, input: SimpleCarouselInput | TaskCarouselInput, userId: string): Promise<Carousel> {
     const task = kind === 'task' ? (input as TaskCarouselInput) : undefined;
     const mode = task?.mode ?? 'channels';
-    const orgIds = await visibleSubtreeOrgIds(this.o.db, access, input.orgId);
+    const orgIds = visibleSubtreeOrgIds(access, input.orgId);
     if (!input.name.trim()) throw badRequest('a carousel needs a name');
     if (input.seconds !== undefined && !this.o.secondsAllowed) {
       throw badRequest('a dwell in seconds is allowed only on a server started with CAROUSEL_SECONDS=1 (tests and demonstrations); give minutes');
@@ -117,26 +115,26 @@ export class CarouselService {
       if (existing.kind !== kind) throw badRequest(`carousel ${input.id} is a ${existing.kind} carousel`);
       const row = await this.repo.update(input.id, { ...values, updatedAt: new Date(this.now()) });
       if (!row) throw notFound('Carousel');
-      if (row.startedAt) await this.publishStatus(row);
-      return this.view(row, await this.orgNames());
+      if (row.startedAt) await this.publishStatus(row, access.orgs);
+      return this.view(row, access.orgs);
     }
     const row = await this.repo.insert({ id: randomUUID(), ...values, createdBy: userId, createdAt: new Date(this.now()), updatedAt: new Date(this.now()) });
     if (!row) throw new Error('carousel insert returned nothing');
-    return this.view(row, await this.orgNames());
+    return this.view(row, access.orgs);
   }
 
   async detail(access: Access, id: string, kind: CarouselKind): Promise<CarouselDetail> {
     const row = await this.require(access, id);
     if (row.kind !== kind) throw notFound(kind === 'simple' ? 'Simple carousel' : 'Carousel task');
-    return { carousel: this.view(row, await this.orgNames()), cells: await this.cellsOf(row), prewarmSeconds: this.o.prewarmSeconds };
+    return { carousel: this.view(row, access.orgs), cells: await this.cellsOf(row, access.orgs), prewarmSeconds: this.o.prewarmSeconds };
   }
 
   /** `del/{id}`: a running task stops first (its screens hear it). */
   async remove(access: Access, id: string): Promise<Carousel> {
     const row = await this.require(access, id);
-    if (row.startedAt) await this.stopRow(row);
+    if (row.startedAt) await this.stopRow(row, access.orgs);
     await this.repo.remove(id);
-    return this.view({ ...row, startedAt: null, runJobId: null }, await this.orgNames());
+    return this.view({ ...row, startedAt: null, runJobId: null }, access.orgs);
   }
 
   async start(access: Access, id: string): Promise<CarouselStatus> {
@@ -163,26 +161,26 @@ export class CarouselService {
       await this.repo.unstart(id, runJobId);
       throw err;
     }
-    return this.publishStatus(started);
+    return this.publishStatus(started, access.orgs);
   }
 
   async stop(access: Access, id: string): Promise<CarouselStatus> {
     const row = await this.requireTask(access, id);
     if (!row.startedAt) throw conflict('the carousel task is not running');
-    return this.stopRow(row);
+    return this.stopRow(row, access.orgs);
   }
 
   /** `task/stopAll/{orgId}`: every running task of the organisation and its sub-organisations. */
   async stopAll(access: Access, orgId: string): Promise<{ stopped: number }> {
-    const orgIds = await visibleSubtreeOrgIds(this.o.db, access, orgId);
+    const orgIds = visibleSubtreeOrgIds(access, orgId);
     if (orgIds.length === 0) return { stopped: 0 };
     const rows = await this.repo.runningTasks(orgIds);
-    for (const row of rows) await this.stopRow(row);
+    for (const row of rows) await this.stopRow(row, access.orgs);
     return { stopped: rows.length };
   }
 
   async status(access: Access, id: string): Promise<CarouselStatus> {
-    return this.statusOf(await this.requireTask(access, id));
+    return this.statusOf(await this.requireTask(access, id), access.orgs);
   }
 
   /** STOMP `/carousel/{id}`: the carousel's organisation must be the user's. */
@@ -198,17 +196,17 @@ export class CarouselService {
   async runsCamera(access: Access, id: string, cameraId: string): Promise<boolean> {
     const row = await this.repo.carousel(id);
     if (!row || !access.visibleOrgIds.has(row.orgId)) return false;
-    return (await this.cellsOf(row)).some((c) => c.cameraId === cameraId);
+    return (await this.cellsOf(row, access.orgs)).some((c) => c.cameraId === cameraId);
   }
 
   /** What a carousel would cost the uplinks per hour, from each channel's definition model. */
   async estimate(access: Access, input: CarouselEstimateInput): Promise<CarouselEstimate> {
-    const orgIds = await visibleSubtreeOrgIds(this.o.db, access, input.orgId);
+    const orgIds = visibleSubtreeOrgIds(access, input.orgId);
     const channelIds = input.mode === 'channels' ? input.channelIds : [];
     const shipIds = input.mode === 'ships' ? (input.shipIds ?? []) : [];
     await this.checkChannels(channelIds, orgIds, input.orgId);
     await this.checkShips(shipIds, orgIds, input.orgId);
-    const cells = await this.resolve({ orgId: input.orgId, mode: input.mode, channelIds, shipIds }, orgIds);
+    const cells = await this.resolve({ orgId: input.orgId, mode: input.mode, channelIds, shipIds }, orgIds, access.orgs);
     const kbpsOfShip = new Map<string, number>();
     for (const shipId of new Set(cells.map((c) => c.shipId))) {
       const orgId = cells.find((c) => c.shipId === shipId)?.orgId ?? input.orgId;
@@ -250,7 +248,8 @@ export class CarouselService {
       if (!row.startedAt || row.runJobId !== ctx.job.id) return { ended: 'stopped' };
       let wait = 1_000;
       try {
-        const status = await this.statusOf(row);
+        // No user asks: the organisations are read here, once a round.
+        const status = await this.statusOf(row, await loadOrgTree(this.o.db));
         const key = `${status.state}:${status.page}:${status.switchAt}:${status.cells.map((c) => `${c.cameraId}${c.online ? '' : '-'}`).join(',')}`;
         if (key !== last || this.now() - lastAt >= REPUBLISH_MS) {
           this.publish(status);
@@ -269,16 +268,16 @@ export class CarouselService {
 
   // ── internals ────────────────────────────────────────────────────────────────────────────────
 
-  private async stopRow(row: CarouselRow): Promise<CarouselStatus> {
+  private async stopRow(row: CarouselRow, orgs: OrgTree): Promise<CarouselStatus> {
     const stopped = await this.repo.stop(row.id);
     if (!stopped) throw conflict('the carousel task is not running');
     if (row.runJobId) await this.o.jobs.cancel(row.runJobId);
-    return this.publishStatus(stopped);
+    return this.publishStatus(stopped, orgs);
   }
 
   /** Tells every screen showing the task where it is now; answers that status. */
-  private async publishStatus(row: CarouselRow): Promise<CarouselStatus> {
-    const status = await this.statusOf(row);
+  private async publishStatus(row: CarouselRow, orgs: OrgTree): Promise<CarouselStatus> {
+    const status = await this.statusOf(row, orgs);
     this.publish(status);
     return status;
   }
@@ -287,12 +286,12 @@ export class CarouselService {
     this.o.publish(dest.carousel(status.id), JSON.stringify(status));
   }
 
-  private async statusOf(row: CarouselRow): Promise<CarouselStatus> {
+  private async statusOf(row: CarouselRow, orgs: OrgTree): Promise<CarouselStatus> {
     const dwellMs = dwellOf(row);
     const now = this.now();
     const base = { id: row.id, layout: row.layout, dwellMs, serverTime: now, prewarmSeconds: this.o.prewarmSeconds };
     if (!row.startedAt) return { ...base, state: 'stopped', page: 0, pageCount: 0, cells: [], next: [], startedAt: null, switchAt: null };
-    const pages = carouselPages(await this.cellsOf(row), row.layout);
+    const pages = carouselPages(await this.cellsOf(row, orgs), row.layout);
     const pageCount = Math.max(1, pages.length);
     const at = taskPosition({ startedAt: row.startedAt.getTime(), dwellMs, pageCount, schedule: row.schedule }, now);
     return {
@@ -307,14 +306,10 @@ export class CarouselService {
     };
   }
 
-  private async cellsOf(row: CarouselRow): Promise<CarouselCell[]> {
-    const orgIds = [...(await this.subtreeOf(row.orgId))];
-    return this.resolve({ orgId: row.orgId, mode: row.mode as TaskCarouselInput['mode'], channelIds: row.channelIds, shipIds: row.shipIds }, orgIds);
-  }
-
-  /** The org and its sub-organisations (all of them: a stored carousel's scope is its organisation's). */
-  private async subtreeOf(orgId: string): Promise<Set<string>> {
-    return subtreeIds(await allOrganizations(this.o.db), [orgId]);
+  /** A stored carousel's cells: its scope is its organisation and all the sub-organisations (not only those the user sees). */
+  private async cellsOf(row: CarouselRow, orgs: OrgTree): Promise<CarouselCell[]> {
+    const orgIds = [...orgs.subtree([row.orgId])];
+    return this.resolve({ orgId: row.orgId, mode: row.mode as TaskCarouselInput['mode'], channelIds: row.channelIds, shipIds: row.shipIds }, orgIds, orgs);
   }
 
   /**
@@ -322,11 +317,20 @@ export class CarouselService {
    * or of every ship of the organisation's subtree (organisation). Hidden channels (block 1),
    * channels without a camera and channels that left the organisation are left out.
    */
-  private async resolve(q: { orgId: string; mode: TaskCarouselInput['mode']; channelIds: readonly string[]; shipIds: readonly string[] }, orgIds: readonly string[]): Promise<CarouselCell[]> {
+  private async resolve(
+    q: { orgId: string; mode: TaskCarouselInput['mode']; channelIds: readonly string[]; shipIds: readonly string[] },
+    orgIds: readonly string[],
+    orgs: OrgTree,
+  ): Promise<CarouselCell[]> {
     const listed = q.mode === 'channels' ? q.channelIds : q.mode === 'ships' ? q.shipIds : undefined;
     if (orgIds.length === 0 || listed?.length === 0) return [];
     // Mode organisation: the organisation's scope below is the whole choice.
-    const rows = await this.repo.cells(q.mode === 'channels' ? { channelIds: q.channelIds } : q.mode === 'ships' ? { shipIds: q.shipIds } : {}, orgIds);
+    const found = await this.repo.cells(q.mode === 'channels' ? { channelIds: q.channelIds } : q.mode === 'ships' ? { shipIds: q.shipIds } : {}, orgIds);
+    // Each ship's organisation from the tree (the scope came from it, so every one is there).
+    const rows = found.flatMap((r) => {
+      const org = orgs.get(r.ship.orgId);
+      return org ? [{ ...r, org }] : [];
+    });
     const byChannel = new Map<string, (typeof rows)[number]>();
     for (const r of rows) if (!byChannel.has(r.channel.id)) byChannel.set(r.channel.id, r);
     const ordered =
@@ -384,17 +388,13 @@ export class CarouselService {
     return row;
   }
 
-  private orgNames(): Promise<Map<string, string>> {
-    return this.repo.orgNames();
-  }
-
-  private view(row: CarouselRow, orgNames: Map<string, string>): Carousel {
+  private view(row: CarouselRow, orgs: OrgTree): Carousel {
     return {
       id: row.id,
       kind: row.kind as CarouselKind,
       name: row.name,
       orgId: row.orgId,
-      orgName: orgNames.get(row.orgId) ?? row.orgId,
+      orgName: orgs.get(row.orgId)?.displayName ?? row.orgId,
       layout: row.layout,
       minutes: row.minutes,
       seconds: row.seconds,

@@ -70,24 +70,17 @@ export class CarouselRepo {
     return stopped;
   }
 
-  /** Every organisation's display name, by id. */
-  async orgNames(): Promise<Map<string, string>> {
-    const rows = await this.db.select({ id: t.organizations.id, displayName: t.organizations.displayName }).from(t.organizations);
-    return new Map(rows.map((r) => [r.id, r.displayName]));
-  }
-
   /**
    * Unblocked channels with a camera of ships of these organisations — of the listed channels, of
-   * the listed ships, or all — each camera with its channel, ship and organisation, in display order.
+   * the listed ships, or all — each camera with its channel and ship, in display order.
    */
   cells(q: { channelIds?: readonly string[] | undefined; shipIds?: readonly string[] | undefined }, orgIds: readonly string[]) {
     const chosen = q.channelIds ? inArray(t.channels.id, [...q.channelIds]) : q.shipIds ? inArray(t.ships.id, [...q.shipIds]) : undefined;
     return this.db
-      .select({ channel: t.channels, camera: t.cameras, ship: t.ships, org: t.organizations })
+      .select({ channel: t.channels, camera: t.cameras, ship: t.ships })
       .from(t.channels)
       .innerJoin(t.cameras, eq(t.cameras.channelId, t.channels.id))
       .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
-      .innerJoin(t.organizations, eq(t.organizations.id, t.ships.orgId))
       .where(and(chosen, eq(t.channels.block, 0), inArray(t.ships.orgId, [...orgIds])))
       .orderBy(asc(t.ships.sort), asc(t.ships.id), asc(t.channels.sort), asc(t.channels.id), asc(t.cameras.sort), asc(t.cameras.id));
   }

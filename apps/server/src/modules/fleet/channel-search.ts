@@ -2,7 +2,7 @@ import { CHANNEL_SEARCH_LIMIT, type ChannelMatch, type ChannelSearchResult } fro
 import type { Db } from '../../core/db/client.ts';
 import { badRequest } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
-import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
+import { visibleSubtreeOrgIds } from '../../core/orgs/org-tree.ts';
 import { camerasMatching, channelsMatching, containing } from './repo.ts';
 
 /**
@@ -13,7 +13,7 @@ import { camerasMatching, channelsMatching, containing } from './repo.ts';
 export async function searchChannels(db: Db, access: Access, orgId: string, name: string, limit = CHANNEL_SEARCH_LIMIT): Promise<ChannelSearchResult> {
   const query = name.trim();
   if (!query) throw badRequest('The search name is empty');
-  const orgIds = await visibleSubtreeOrgIds(db, access, orgId);
+  const orgIds = visibleSubtreeOrgIds(access, orgId);
   if (orgIds.length === 0) return { orgId, name: query, matches: [], truncated: false };
   const pattern = containing(query);
 

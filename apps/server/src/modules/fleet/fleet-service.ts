@@ -13,8 +13,9 @@ import type {
 import { cameraSource, parseDestination } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
-import { type Access, type OrgRow, requireOrg, subtreeIds } from '../../core/orgs/access.ts';
-import { allOrganizations, managedOrgIds } from '../../core/orgs/repo.ts';
+import type { Access } from '../../core/orgs/access.ts';
+import { type Organisation, requireOrg, visibleSubtreeOrgIds } from '../../core/orgs/org-tree.ts';
+import { managedOrgIds, saveAutoShutdown } from '../../core/orgs/repo.ts';
 import { FleetRepo, type ShipRow } from './repo.ts';
 
 /** Read side of the fleet: organisations, ships, channels and their configuration, as the user may see them. */
@@ -28,7 +29,9 @@ export class FleetService {
   async orgShipTree(access: Access): Promise<OrgShipTreeNode[]> {
     const visible = [...access.visibleOrgIds];
     if (visible.length === 0) return [];
-    const [orgs, ships] = await this.repo.tree(visible);
+    // The tree lists organisations by id.
+    const orgs = access.orgs.all.filter((o) => access.visibleOrgIds.has(o.id));
+    const ships = await this.repo.shipsOfOrganizations(visible);
     const orgName = new Map(orgs.map((o) => [o.id, o.name]));
     const nodes = new Map<string, OrgShipTreeNode>(
       orgs.map((o) => [
@@ -59,8 +62,9 @@ export class FleetService {
    */
   async requireCamera(access: Access, cameraId: string) {
     const row = await this.repo.camera(cameraId);
-    if (!row || !access.visibleOrgIds.has(row.ship.orgId)) throw forbidden();
-    return row;
+    const org = row && access.orgs.get(row.ship.orgId);
+    if (!row || !org || !access.visibleOrgIds.has(row.ship.orgId)) throw forbidden();
+    return { ...row, org };
   }
 
   /**
@@ -108,10 +112,10 @@ export class FleetService {
   }
 
   async shipConfig(access: Access, orgId: string, shipId: string): Promise<ShipConfig> {
-    await requireOrg(this.db, access, orgId);
+    requireOrg(access, orgId);
     const ship = await this.requireShip(access, shipId);
     // The organisation may be the ship's own or any above it (the tree's root, say).
-    if (!subtreeIds(await this.allOrgs(), [orgId]).has(ship.orgId)) throw notFound('Ship in this organisation');
+    if (!access.orgs.subtree([orgId]).has(ship.orgId)) throw notFound('Ship in this organisation');
     const { config, groups, models } = await this.repo.definitions(shipId);
     const groupAliasResDTOS: DefinitionGroup[] = groups.map(({ group }) => ({
       id: group.id,
@@ -142,7 +146,7 @@ export class FleetService {
   async channelTags(access: Access, orgId: string | undefined): Promise<ChannelTag[]> {
     let orgIds = [...access.visibleOrgIds];
     if (orgId !== undefined) {
-      await requireOrg(this.db, access, orgId);
+      requireOrg(access, orgId);
       orgIds = [orgId];
     }
     if (orgIds.length === 0) return [];
@@ -158,26 +162,15 @@ export class FleetService {
 
   /** Counts over the organisation and its sub-organisations that the user may see. */
   async shipsAndChannels(access: Access, orgId: string): Promise<ShipsAndChannels> {
-    await requireOrg(this.db, access, orgId);
-    const orgIds = [...subtreeIds(await this.allOrgs(), [orgId])].filter((id) => access.visibleOrgIds.has(id));
+    const orgIds = visibleSubtreeOrgIds(access, orgId);
     const { ships, channels: channelRows, cameras } = await this.repo.counts(orgIds);
     const channelCount = channelRows.filter((r) => r.block !== 1).reduce((a, r) => a + r.n, 0);
     const blockedChannelCount = channelRows.filter((r) => r.block === 1).reduce((a, r) => a + r.n, 0);
     return { orgId, shipCount: ships, channelCount, blockedChannelCount, cameraCount: cameras };
   }
 
-  private allOrgs(): Promise<OrgRow[]> {
-    return allOrganizations(this.db);
-  }
-
   async playbackAutoShutdown(access: Access, orgId: string): Promise<PlaybackAutoShutdown> {
-    const { row } = await requireOrg(this.db, access, orgId);
-    return {
-      orgId: row.id,
-      enabled: row.autoShutdownEnabled,
-      minutes: row.autoShutdownMinutes,
-      countdownSeconds: row.autoShutdownCountdownSeconds,
-    };
+    return autoShutdownOf(requireOrg(access, orgId));
   }
 
   /**
@@ -185,16 +178,18 @@ export class FleetService {
    * continuous-watching limit; views started afterwards follow it.
    */
   async updatePlaybackAutoShutdown(access: Access, update: PlaybackAutoShutdownUpdate): Promise<PlaybackAutoShutdown> {
-    await requireOrg(this.db, access, update.orgId);
+    requireOrg(access, update.orgId);
     const managed = await managedOrgIds(this.db, access.userId);
-    if (!subtreeIds(await this.allOrgs(), managed).has(update.orgId)) throw forbidden();
+    if (!access.orgs.subtree(managed).has(update.orgId)) throw forbidden();
     if (update.countdownSeconds >= update.minutes * 60) throw badRequest('the countdown must be shorter than the limit');
-    await this.repo.setAutoShutdown(update.orgId, update);
-    return this.playbackAutoShutdown(access, update.orgId);
+    // The request's tree holds the settings from before the change: the answer is the row as written.
+    const row = await saveAutoShutdown(this.db, update.orgId, update);
+    if (!row) throw notFound('Organisation');
+    return autoShutdownOf(row);
   }
 
   async waitTimeByOrgName(access: Access, orgName: string): Promise<WaitTime> {
-    const row = await this.repo.organizationByName(orgName);
+    const row = access.orgs.byName(orgName);
     if (!row) throw notFound('Organisation');
     if (!access.visibleOrgIds.has(row.id)) throw forbidden();
     return { orgId: row.id, waitTime: row.waitTimeSeconds };
@@ -233,6 +228,10 @@ export class FleetService {
   }
 }
 
+/** An organisation's continuous-watching limit as the API answers it. */
+function autoShutdownOf(org: Organisation): PlaybackAutoShutdown {
+  return { orgId: org.id, enabled: org.autoShutdownEnabled, minutes: org.autoShutdownMinutes, countdownSeconds: org.autoShutdownCountdownSeconds };
+}
 
 export function toShip(s: ShipRow, orgName: string): Ship {
   return { id: s.id, name: s.name, enName: s.enName, orgId: s.orgId, orgName, jsonObject: s.jsonObject, timeZone: s.timeZone };

@@ -4,28 +4,23 @@ import * as t from '../../core/db/schema.ts';
 import { escapeLike } from '../../core/db/sql-like.ts';
 
 export type ShipRow = typeof t.ships.$inferSelect;
-export type OrganizationRow = typeof t.organizations.$inferSelect;
 
-/** The fleet's reads (and the one write, an organisation's continuous-watching limit). */
+/** The fleet's reads: ships, channels, cameras, their definitions and tags. */
 export class FleetRepo {
   constructor(private readonly db: Db) {}
 
-  /** These organisations (by id) and their ships (in the tree's order). */
-  tree(orgIds: readonly string[]): Promise<[OrganizationRow[], ShipRow[]]> {
-    return Promise.all([
-      this.db.select().from(t.organizations).where(inArray(t.organizations.id, [...orgIds])).orderBy(asc(t.organizations.id)),
-      this.db.select().from(t.ships).where(inArray(t.ships.orgId, [...orgIds])).orderBy(asc(t.ships.sort), asc(t.ships.id)),
-    ]);
+  /** The ships of these organisations, in the tree's order. */
+  shipsOfOrganizations(orgIds: readonly string[]): Promise<ShipRow[]> {
+    return this.db.select().from(t.ships).where(inArray(t.ships.orgId, [...orgIds])).orderBy(asc(t.ships.sort), asc(t.ships.id));
   }
 
-  /** A camera with its channel, ship and organisation. */
+  /** A camera with its channel and ship. */
   async camera(cameraId: string) {
     const [row] = await this.db
-      .select({ camera: t.cameras, channel: t.channels, ship: t.ships, org: t.organizations })
+      .select({ camera: t.cameras, channel: t.channels, ship: t.ships })
       .from(t.cameras)
       .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
       .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
-      .innerJoin(t.organizations, eq(t.organizations.id, t.ships.orgId))
       .where(eq(t.cameras.id, cameraId));
     return row;
   }
@@ -89,18 +84,6 @@ export class FleetRepo {
       .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
       .where(and(inArray(t.ships.orgId, ids), eq(t.channels.block, 0)));
     return { ships: ships?.n ?? 0, channels, cameras: cameras?.n ?? 0 };
-  }
-
-  async setAutoShutdown(orgId: string, limit: { enabled: boolean; minutes: number; countdownSeconds: number }): Promise<void> {
-    await this.db
-      .update(t.organizations)
-      .set({ autoShutdownEnabled: limit.enabled, autoShutdownMinutes: limit.minutes, autoShutdownCountdownSeconds: limit.countdownSeconds })
-      .where(eq(t.organizations.id, orgId));
-  }
-
-  async organizationByName(name: string): Promise<OrganizationRow | undefined> {
-    const [row] = await this.db.select().from(t.organizations).where(eq(t.organizations.name, name));
-    return row;
   }
 
   /** Ships of these organisations, limited to the given ids when there are some, in the tree's order. */

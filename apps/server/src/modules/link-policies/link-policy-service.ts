@@ -11,8 +11,9 @@ import {
 } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
 import { badRequest, forbidden } from '../../core/http/envelope.ts';
-import { type Access, type OrgRow, ancestorIds, requireOrg, subtreeIds } from '../../core/orgs/access.ts';
-import { allOrganizations, managedOrgIds } from '../../core/orgs/repo.ts';
+import type { Access } from '../../core/orgs/access.ts';
+import { type OrgTree, requireOrg } from '../../core/orgs/org-tree.ts';
+import { managedOrgIds } from '../../core/orgs/repo.ts';
 import { LinkPolicyRepo, type PolicyRow } from './repo.ts';
 
 const toFields = (row: PolicyRow): LinkPolicyRule => ({
@@ -38,27 +39,25 @@ export class LinkPolicyService {
   }
 
   async list(access: Access, orgId: string): Promise<LinkPolicyList> {
-    await requireOrg(this.db, access, orgId);
-    const orgs = await this.allOrgs();
-    return { orgId, policies: await this.resolve(orgs, orgId), canEdit: manages(orgs, await this.managedOrgIds(access), orgId) };
+    requireOrg(access, orgId);
+    return { orgId, policies: await this.resolve(access.orgs, orgId), canEdit: manages(access.orgs, await this.managedOrgIds(access), orgId) };
   }
 
-  /** The policy an organisation's ships follow on a link type, for the server's own use (no user asks). */
-  async ruleFor(orgId: string, linkType: PolicyLink): Promise<LinkPolicy> {
-    return (await this.rulesFor([{ orgId, linkType }]))[0] as LinkPolicy;
+  /** The policy an organisation's ships follow on a link type, in the given organisation tree. */
+  async ruleFor(orgs: OrgTree, orgId: string, linkType: PolicyLink): Promise<LinkPolicy> {
+    return (await this.rulesFor([{ orgId, linkType }], orgs))[0] as LinkPolicy;
   }
 
-  /** The policies for several organisations and link types: the organisations and their rows read once for all. */
-  async rulesFor(asks: readonly { orgId: string; linkType: PolicyLink }[]): Promise<LinkPolicy[]> {
+  /** The policies for several organisations and link types, in the given organisation tree: their rows read once for all. */
+  async rulesFor(asks: readonly { orgId: string; linkType: PolicyLink }[], orgs: OrgTree): Promise<LinkPolicy[]> {
     if (asks.length === 0) return [];
-    const orgs = await this.allOrgs();
-    const chains = asks.map((a) => ancestorIds(orgs, a.orgId));
+    const chains = asks.map((a) => orgs.ancestors(a.orgId));
     const rows = await this.rowsOf(chains.flat());
     return asks.map((a, i) => pick(orgs, rows, chains[i] as string[], a.linkType));
   }
 
-  private async resolve(orgs: readonly OrgRow[], orgId: string): Promise<LinkPolicy[]> {
-    const chain = ancestorIds(orgs, orgId);
+  private async resolve(orgs: OrgTree, orgId: string): Promise<LinkPolicy[]> {
+    const chain = orgs.ancestors(orgId);
     const rows = await this.rowsOf(chain);
     return POLICY_LINKS.map((linkType) => pick(orgs, rows, chain, linkType));
   }
@@ -75,7 +74,7 @@ export class LinkPolicyService {
       throw badRequest('a bigger view must not ask for a lower definition: manyCells ≤ fewCells ≤ fullScreen (lowest < standard < best)');
     }
     // Left out, the budget policy stays what the organisation follows now (its own, inherited or the default).
-    const budgetPolicy = update.budgetPolicy ?? (await this.ruleFor(orgId, linkType)).budgetPolicy;
+    const budgetPolicy = update.budgetPolicy ?? (await this.ruleFor(access.orgs, orgId, linkType)).budgetPolicy;
     const values = { ...update, budgetPolicy, updatedBy: by, updatedAt: new Date() };
     await this.repo.save(orgId, linkType, values);
     return this.list(access, orgId);
@@ -89,32 +88,28 @@ export class LinkPolicyService {
   }
 
   private async requireManager(access: Access, orgId: string): Promise<void> {
-    await requireOrg(this.db, access, orgId);
-    if (!manages(await this.allOrgs(), await this.managedOrgIds(access), orgId)) throw forbidden();
+    requireOrg(access, orgId);
+    if (!manages(access.orgs, await this.managedOrgIds(access), orgId)) throw forbidden();
   }
 
   private managedOrgIds(access: Access): Promise<string[]> {
     return managedOrgIds(this.db, access.userId);
   }
-
-  private allOrgs(): Promise<OrgRow[]> {
-    return allOrganizations(this.db);
-  }
 }
 
 /** The policy of the first organisation of `chain` (itself, then up) with a row for the link type, else the default. */
-function pick(orgs: readonly OrgRow[], rows: readonly PolicyRow[], chain: readonly string[], linkType: PolicyLink): LinkPolicy {
+function pick(orgs: OrgTree, rows: readonly PolicyRow[], chain: readonly string[], linkType: PolicyLink): LinkPolicy {
   for (const id of chain) {
     const row = rows.find((r) => r.orgId === id && r.linkType === linkType);
     if (!row) continue;
     if (id === chain[0]) return { linkType, ...toFields(row), custom: true, source: 'own' };
-    const from = orgs.find((o) => o.id === id);
+    const from = orgs.get(id);
     return { linkType, ...toFields(row), custom: true, source: 'inherited', inheritedFrom: { orgId: id, displayName: from?.displayName ?? id } };
   }
   return { linkType, ...LINK_POLICY_DEFAULTS[linkType], custom: false, source: 'default' };
 }
 
 /** A manager of the organisation or of one above it may change its policies (the budgets' rule). */
-function manages(orgs: readonly OrgRow[], managed: readonly string[], orgId: string): boolean {
-  return subtreeIds(orgs, managed).has(orgId);
+function manages(orgs: OrgTree, managed: readonly string[], orgId: string): boolean {
+  return orgs.subtree(managed).has(orgId);
 }

@@ -18,7 +18,7 @@ import { type AgentGateway, type LinkStreams, type Reply, ShipAskError, ask, sta
 import type { Db } from '../../core/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
-import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
+import { visibleSubtreeOrgIds } from '../../core/orgs/org-tree.ts';
 import type { FleetService } from '../fleet/index.ts';
 import { chooseTemplate } from '../fleet/index.ts';
 import type { PictureFiles } from './picture-files.ts';
@@ -96,7 +96,7 @@ export class PictureService {
   private readonly arrivals = new Map<string, Set<() => void>>();
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly fleet: FleetService,
     gateway: AgentGateway,
     /** Where snapshots and questions to ships go: the ship's link here, or through its owner. */
@@ -205,7 +205,7 @@ export class PictureService {
   /** Shore's pictures, newest first, limited to the organisations the user may see. */
   async query(access: Access, filter: PictureFilter, page: number, size: number): Promise<PicturePage> {
     if (filter.from !== undefined && filter.to !== undefined && filter.to <= filter.from) throw badRequest('to must be after from');
-    const orgIds = filter.orgId !== undefined ? await visibleSubtreeOrgIds(this.db, access, filter.orgId) : [...access.visibleOrgIds];
+    const orgIds = filter.orgId !== undefined ? visibleSubtreeOrgIds(access, filter.orgId) : [...access.visibleOrgIds];
     if (filter.shipId !== undefined) await this.fleet.requireShip(access, filter.shipId);
     if (filter.cameraId !== undefined) await this.fleet.requireCamera(access, filter.cameraId);
     if (filter.channelId !== undefined) await this.requireChannel(access, filter.channelId);

@@ -15,7 +15,7 @@ import {
 import type { Db } from '../../core/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
-import { visibleSubtreeOrgIds } from '../../core/orgs/org-scope.ts';
+import { visibleSubtreeOrgIds } from '../../core/orgs/org-tree.ts';
 import type { FleetService } from '../fleet/index.ts';
 import { type ShotRow, TaskRepo, type TaskRow } from './repo.ts';
 
@@ -126,7 +126,7 @@ export class TaskService {
 
   /** The tasks of the ships the user may see (of one organisation's subtree, or one ship), newest first. */
   async list(access: Access, filter: { orgId?: string | undefined; shipId?: string | undefined }): Promise<SnapshotTaskStatus[]> {
-    const orgIds = filter.orgId ? await visibleSubtreeOrgIds(this.deps.db, access, filter.orgId) : [...access.visibleOrgIds];
+    const orgIds = filter.orgId ? visibleSubtreeOrgIds(access, filter.orgId) : [...access.visibleOrgIds];
     if (filter.shipId) await this.deps.fleet.requireShip(access, filter.shipId);
     if (orgIds.length === 0) return [];
     const rows = await this.repo.tasksWithShips(orgIds, filter.shipId);

@@ -21,8 +21,7 @@ import {
   RecordingSegmentSchema,
 } from '@ship-cctv/protocol';
 import { ApiError, badRequest, forbidden, notFound, ok } from '../../core/http/envelope.ts';
-import { requireOrg, subtreeIds } from '../../core/orgs/access.ts';
-import { allOrganizations } from '../../core/orgs/repo.ts';
+import { requireOrg } from '../../core/orgs/org-tree.ts';
 import { toSegment } from './repo.ts';
 import { ClipLimitError } from './clip.ts';
 import { isTimeZone } from '@ship-cctv/protocol';
@@ -78,9 +77,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       }
       let orgIds = [...req.auth.visibleOrgIds];
       if (filter.orgId !== undefined) {
-        await requireOrg(app.database.db, req.auth, filter.orgId);
-        const all = await allOrganizations(app.database.db);
-        const below = subtreeIds(all, [filter.orgId]);
+        requireOrg(req.auth, filter.orgId);
+        const below = req.auth.orgs.subtree([filter.orgId]);
         orgIds = orgIds.filter((id) => below.has(id));
       }
       if (filter.shipId !== undefined) await app.fleet.requireShip(req.auth, filter.shipId);

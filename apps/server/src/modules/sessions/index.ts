@@ -1,14 +1,14 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../core/http/auth.ts';
-import { requestToken } from './request-token.ts';
+import { requestToken } from '../../core/http/request-token.ts';
 import sysRoutes, { heartbeatRoutes } from './routes.ts';
 import { SessionService, type SessionOptions } from './session-service.ts';
 import { RedisThrottleStore } from './sign-in-throttle.ts';
 
 export type { AuthContext, SessionEndReason, SessionEvents } from '../../core/http/auth.ts';
 export { SessionService, type SessionOptions } from './session-service.ts';
-export { requestToken } from './request-token.ts';
+export { requestToken } from '../../core/http/request-token.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -13,7 +13,7 @@ import {
   ValidUserQuery,
 } from '@ship-cctv/protocol';
 import { forbidden, notFound, ok } from '../../core/http/envelope.ts';
-import { requestToken } from './request-token.ts';
+import { requestToken } from '../../core/http/request-token.ts';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };
 const security = [{ casJwt: [] }];
@@ -80,7 +80,7 @@ const routes: FastifyPluginAsyncTypebox<SysRoutesOptions> = async (app, opts) =>
       // Only about the caller: answering for others would let anyone list who else exists and
       // which organisations they belong to. Another id is refused the same way whether it exists.
       if (req.query.userid !== req.auth.userId) throw forbidden();
-      const user = await app.sessions.userInfo(req.auth.userId);
+      const user = await app.sessions.userInfo(req.auth);
       if (!user) throw notFound('User');
       return ok(user);
     },

@@ -137,10 +137,11 @@ export class SessionService {
     await this.repo.touch(ctx.sessionId);
   }
 
-  async userInfo(userId: string): Promise<UserInfo | undefined> {
-    const user = await this.repo.userById(userId);
+  /** Who the user of an access is (its organisations and role as that access has them). */
+  async userInfo(access: Access): Promise<UserInfo | undefined> {
+    const user = await this.repo.userById(access.userId);
     if (!user) return undefined;
-    return toUserInfo(user, await loadAccess(this.db, user.id));
+    return toUserInfo(user, access);
   }
 }
 

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type {} from '@fastify/websocket';
 import { CODES, COOKIES, MESSAGES, PATHS, TOKEN_HEADER } from '@ship-cctv/protocol';
 import { ApiError } from '../../core/http/envelope.ts';
+import { loadOrgTree } from '../../core/orgs/repo.ts';
 import { type EarlyMessage, MediaSocketExtensions } from './media-socket-extensions.ts';
 import { PlayGate } from './play-gate.ts';
 import { CLOSE_TOO_MANY_MESSAGES, MEDIA_SOCKET_LIMITS, ViewerSession, type WatchClock } from './viewer-session.ts';
@@ -96,7 +97,13 @@ export default fp<ViewerPluginOptions>(
         const [first, ...rest] = messages;
         const claimed = first && extensions.ownerOf(first);
         if (claimed) return claimed.owner(socket, auth, claimed.command, rest);
-        const session = new ViewerSession(socket, auth, app.live, clock, { playback: app.playback, onError: (code) => mediaErrors.inc({ code }), log, gate });
+        const session = new ViewerSession(socket, auth, app.live, clock, {
+          playback: app.playback,
+          onError: (code) => mediaErrors.inc({ code }),
+          log,
+          gate,
+          currentOrgs: () => loadOrgTree(app.database.db),
+        });
         sessions.add(session);
         socket.on('close', () => sessions.delete(session));
         for (const m of messages) session.handleText(m.data.toString('utf8'));
@@ -105,5 +112,5 @@ export default fp<ViewerPluginOptions>(
       else socket.once('message', (data, isBinary) => begin([{ data: asBuffer(data), isBinary }]));
     });
   },
-  { name: 'viewer', dependencies: ['sessions', 'live', 'playback', 'core-metrics', 'app-websocket'] },
+  { name: 'viewer', dependencies: ['core-db', 'sessions', 'live', 'playback', 'core-metrics', 'app-websocket'] },
 );

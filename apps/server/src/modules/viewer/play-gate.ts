@@ -1,9 +1,10 @@
 /**
  * Lets a user's play requests resolve (access, definition, budget: several database reads each)
  * only a few at a time, across all the user's media sockets, each on a fresh turn of the event
- * loop. On the embedded database every query runs on the main thread and a chain of queries never
- * yields to the network: a thousand plays resolved together held the event loop for 45 s and every
- * ship's link went silent. Through the gate the reads of one user take turns with everything else.
+ * loop. The embedded database runs one query at a time: a thousand plays resolved together would
+ * queue their reads ahead of everyone else's (while it ran on the main thread they held the event
+ * loop for 45 s and every ship's link went silent). Through the gate the reads of one user take
+ * turns with everything else.
  */
 export class PlayGate {
   private readonly users = new Map<string, { running: number; waiting: (() => void)[] }>();

@@ -15,6 +15,7 @@ import type { AuthContext } from '../../core/http/auth.ts';
 import type { Lease } from '../../core/media/stream-registry.ts';
 import type { MediaViewer } from '../../core/media/viewer.ts';
 import { TokenBucket } from '../../core/lib/token-bucket.ts';
+import type { OrgTree } from '../../core/orgs/org-tree.ts';
 import { LiveRequestError } from '../fleet/index.ts';
 import type { LiveService, LiveSource, LiveTicket } from '../live/index.ts';
 import { type PlaybackCommand, type PlaybackService, checkPlaybackCommand } from '../playback/index.ts';
@@ -74,6 +75,12 @@ export interface ViewerSessionExtras {
   /** Shared by every socket of the server: a user's play requests resolve a few at a time. */
   gate?: PlayGate | undefined;
   limits?: { burst: number; perSecond: number } | undefined;
+  /**
+   * Reads the organisation tree as it is now. The socket's session was checked once, when it
+   * opened; each play is a request of its own and sees the organisations (their settings, their
+   * tree) as they are when it is made. Without it, plays use the tree of the socket's session.
+   */
+  currentOrgs?: (() => Promise<OrgTree>) | undefined;
 }
 
 /**
@@ -119,6 +126,7 @@ export class ViewerSession implements MediaViewer {
   private readonly onError: ((code: MediaErrorCode) => void) | undefined;
   private readonly log: FastifyBaseLogger | undefined;
   private readonly gate: PlayGate;
+  private readonly currentOrgs: (() => Promise<OrgTree>) | undefined;
 
   constructor(
     private readonly ws: WebSocket,
@@ -131,6 +139,7 @@ export class ViewerSession implements MediaViewer {
     this.onError = extras.onError;
     this.log = extras.log;
     this.gate = extras.gate ?? new PlayGate(MEDIA_SOCKET_LIMITS.resolvingPerUser);
+    this.currentOrgs = extras.currentOrgs;
     const limits = extras.limits ?? MEDIA_SOCKET_LIMITS;
     this.bucket = new TokenBucket(limits.burst, limits.perSecond);
     this.consumer = {
@@ -273,7 +282,7 @@ export class ViewerSession implements MediaViewer {
     const play = ++this.plays;
     let ticket;
     try {
-      ticket = await service.resolve(this.auth, cmd);
+      ticket = await service.resolve(await this.playAccess(), cmd);
     } catch (err) {
       if (this.refused(err)) return;
       throw err;
@@ -299,6 +308,11 @@ export class ViewerSession implements MediaViewer {
     this.join();
   }
 
+  /** The socket's access with the organisation tree as it is now (one read per play). */
+  private async playAccess(): Promise<AuthContext> {
+    return this.currentOrgs ? { ...this.auth, orgs: await this.currentOrgs() } : this.auth;
+  }
+
   /** Answers a refused play request (access, definition) to the viewer; false for other errors. */
   private refused(err: unknown): boolean {
     if (err instanceof LiveRequestError) {
@@ -321,7 +335,7 @@ export class ViewerSession implements MediaViewer {
     const play = ++this.plays;
     let ticket;
     try {
-      ticket = await this.live.resolve(this.auth, cameraId, templateId, { carouselId });
+      ticket = await this.live.resolve(await this.playAccess(), cameraId, templateId, { carouselId });
     } catch (err) {
       if (this.refused(err)) return;
       throw err;
