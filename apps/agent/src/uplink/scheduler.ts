@@ -37,6 +37,14 @@ export interface UplinkSchedulerOptions {
   lowWaterBytes?: number;
   /** How often a waiting queue looks again at the socket's buffer. Default 10 ms. */
   pollMs?: number;
+  /** Sees what leaves (bytes as on the wire) and what shore acknowledges: the link meter (link-meter.ts). */
+  observer?: UplinkObserver;
+}
+
+/** What the uplink tells about the bytes it sends and shore acknowledges (times: performance.now()). */
+export interface UplinkObserver {
+  onSend(wireBytes: number, now: number): void;
+  onAck(totalBytes: number, now: number): void;
 }
 
 import { STREAM_HEADER_BYTES, wsFrameOverhead } from '@ship-cctv/protocol';
@@ -54,6 +62,7 @@ export class UplinkScheduler {
   private readonly lowWater: number;
   private readonly pollMs: number;
   private window: SendWindow | undefined;
+  private readonly observer: UplinkObserver | undefined;
 
   constructor(
     private readonly sink: UplinkSink,
@@ -61,6 +70,7 @@ export class UplinkScheduler {
   ) {
     this.lowWater = opts.lowWaterBytes ?? 64 * 1024;
     this.pollMs = opts.pollMs ?? 10;
+    this.observer = opts.observer;
   }
 
   send(cls: UplinkClass, data: string | Uint8Array): void {
@@ -77,8 +87,21 @@ export class UplinkScheduler {
 
   /** Shore's `link.ack`: it has received `totalBytes` on this link. */
   acknowledged(totalBytes: number): void {
-    this.window?.onAck(totalBytes, performance.now());
+    const now = performance.now();
+    this.window?.onAck(totalBytes, now);
+    this.observer?.onAck(totalBytes, now);
     this.pump();
+  }
+
+  /**
+   * Bytes the socket sent without this queue (WebSocket pings and pongs, `payloadBytes` long): shore
+   * counts every byte it receives, so they are counted in what is on its way too.
+   */
+  sentBeside(payloadBytes: number): void {
+    const now = performance.now();
+    const bytes = wireSize(payloadBytes);
+    this.window?.onSend(bytes, now);
+    this.observer?.onSend(bytes, now);
   }
 
   /** Bytes sent and not yet acknowledged by shore (undefined until shore acknowledges). */
@@ -141,6 +164,7 @@ export class UplinkScheduler {
       queue.shift();
       this.queuedBytes.set(cls, (this.queuedBytes.get(cls) ?? 0) - bytes);
       this.window?.onSend(wireSize(bytes), now);
+      this.observer?.onSend(wireSize(bytes), now);
       this.sink.write(next);
     }
     if (!this.closed && !this.timer && UPLINK_CLASSES.some((c) => (this.queues.get(c)?.length ?? 0) > 0)) {
