@@ -25,6 +25,7 @@ import { ShipPictures, type ShipPicturesOptions } from './pictures/ship-pictures
 import { ShipPtz } from './ptz/ship-ptz.ts';
 import { ShipTalk, type ShipTalkOptions } from './talk/ship-talk.ts';
 import { LinkMeter } from './uplink/link-meter.ts';
+import { pingShore } from './uplink/link-pings.ts';
 import { type UplinkClass, UplinkScheduler } from './uplink/scheduler.ts';
 import type { UrlCameraOptions } from './url-camera.ts';
 
@@ -110,8 +111,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private unsubscribeLink: (() => void) | undefined;
   private readonly cameras = new Map<string, CameraState>();
   private readonly opts: Required<Pick<AgentOptions, 'minBackoffMs' | 'maxBackoffMs' | 'probeEveryMs' | 'silenceTimeoutMs'>> & { pingEveryMs: number; reportEveryMs: number };
-  /** The current connection's link measurement: its ping and report timers. */
-  private measureTimers: NodeJS.Timeout[] = [];
+  /** Stops the current connection's link measurement (its pings and reports). */
+  private stopMeasures: () => void = () => undefined;
   /** Live streams shore asked for; they run only while the socket is up. */
   readonly streams: LiveStreams;
   /** The ship's own recordings: kept whether or not the link is up. */
@@ -358,32 +359,25 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   }
 
   /**
-   * Measures the link of this connection: a WebSocket ping every pingEveryMs (answered by shore's
-   * WebSocket itself, in order), and every reportEveryMs a link report with what was measured.
+   * Measures the link of this connection: a WebSocket ping every pingEveryMs (uplink/link-pings.ts),
+   * and every reportEveryMs a link report with what was measured (uplink/link-meter.ts).
    */
   private startMeasuring(ws: WebSocket, meter: LinkMeter, uplink: UplinkScheduler): void {
     this.stopMeasuring();
-    const pingsOut: number[] = [];
-    ws.on('pong', () => {
-      const sentAt = pingsOut.shift();
-      if (sentAt !== undefined) meter.roundTrip(performance.now() - sentAt, performance.now());
-    });
-    const ping = () => {
-      if (ws.readyState !== WebSocket.OPEN) return;
-      pingsOut.push(performance.now());
-      ws.ping();
-      uplink.sentBeside(0);
-    };
-    const report = () => {
+    const stopPings = pingShore(ws, meter, uplink, this.opts.pingEveryMs);
+    const report = setInterval(() => {
       if (ws.readyState === WebSocket.OPEN) this.send({ type: 'link', ...this.link.current(), measured: meter.report(performance.now()) });
+    }, this.opts.reportEveryMs);
+    report.unref();
+    this.stopMeasures = () => {
+      stopPings();
+      clearInterval(report);
     };
-    this.measureTimers = [setInterval(ping, this.opts.pingEveryMs), setInterval(report, this.opts.reportEveryMs)];
-    for (const t of this.measureTimers) t.unref();
-    ping();
   }
 
   private stopMeasuring(): void {
-    for (const t of this.measureTimers.splice(0)) clearInterval(t);
+    this.stopMeasures();
+    this.stopMeasures = () => undefined;
   }
 
   private send(msg: AgentMessage): void {

@@ -6,7 +6,11 @@ import { kindOf } from './camera-sources.ts';
 import type { CameraConfig, PtzCameraConfig } from './cameras.ts';
 
 export interface AgentFileConfig extends AgentConfig {
-  /** The link as configured on a ship without modem telemetry. */
+  /**
+   * The link's kind (type, signal quality, duplex) as configured on a ship without modem
+   * telemetry; what the link does — round trip, goodput, loss — the agent measures and reports
+   * beside it (uplink/link-meter.ts).
+   */
   link?: LinkReport;
   /** Where the ship recorder keeps its recordings and index (default: `agent-data` beside the file). */
   dataDir?: string;

@@ -1,14 +1,14 @@
 import { LINK_ACK_INTERVAL_MS, type LinkMeasurement } from '@ship-cctv/protocol';
-import { DeliveryRate, WindowedBest } from './send-window.ts';
+import { WindowedBest } from './send-window.ts';
 
 /** A TCP segment as satellite paths carry it: the unit a loss holds back and loss is counted in. */
 export const SEGMENT_BYTES = 1460;
 
 export interface LinkMeterOptions {
   /**
-   * A delivery this share of the shortest round trip later than its bytes ahead explain was held
-   * back by a retransmission (a lost packet costs at least one round trip; the send window lets at
-   * most half a round trip queue in the network). Default 0.75.
+   * Shore acknowledging nothing new for its acknowledgement interval and this share of the
+   * shortest round trip while bytes were due is a stall (a lost packet holds everything behind it
+   * back a round trip; jitter stays well under half of one). Default 0.5.
    */
   stallShare?: number;
 }
@@ -20,12 +20,18 @@ export interface LinkMeterOptions {
  *   delay without the queues a busy uplink adds;
  * - goodput: the bytes shore acknowledged in the period (`link.ack`, link protocol 3) over its
  *   length — what the uplink carried, its capacity only while it was full;
- * - loss seen: TCP retransmits a lost packet, so no byte is missing, but everything sent after it
- *   reaches shore at least a round trip late. Each message sent is expected acknowledged within
- *   the shortest round trip, plus the time the bytes ahead of it take at the rate shore acknowledges,
- *   plus shore's acknowledgement interval; a run of messages later than that by `stallShare` of a
- *   round trip is one stall — at least one packet lost. `lossPercent` is stalls per 100 segments
- *   acknowledged.
+ * - loss seen: TCP retransmits a lost packet, so no byte is missing, but everything behind it
+ *   reaches shore a round trip late, all at once when the retransmission arrives; shore, which
+ *   acknowledges whatever arrives every LINK_ACK_INTERVAL_MS (mid-message too), acknowledges nothing
+ *   new meanwhile. A stall is such a silence — longer than the acknowledgement interval and
+ *   `stallShare` of the shortest round trip, counted from when the first unacknowledged byte was
+ *   due (a round trip after it left) or from the last progress, whichever is later — that ends in a
+ *   release: more acknowledged at once than twice the usual step of a busy link (the median of the
+ *   last steps), or anything at all after an idle one. A slower link still shows progress every
+ *   interval; a sender waiting for its TCP window (after a loss) falls silent too but resumes at
+ *   the usual step; a link with nothing to carry has nothing due. `lossPercent` is stalls per 100
+ *   segments acknowledged. A retransmission that costs less than the interval (a low-orbit link's
+ *   50 ms) is not seen.
  *
  * Pure: the caller gives every time (performance.now() in the agent).
  */
@@ -37,24 +43,24 @@ export class LinkMeter {
   private acked = 0;
   private ackedAtPeriodStart = 0;
   private acksSeen = false;
-  /** Messages not yet acknowledged: where they end in the byte stream, when they left, bytes in flight with them. */
-  private readonly inFlight: { end: number; at: number; ahead: number }[] = [];
-  private readonly rate = new DeliveryRate(3_000);
+  /** Messages not yet wholly acknowledged: where they end in the byte stream, and when they left. */
+  private readonly inFlight: { end: number; at: number }[] = [];
   private readonly shortest = new WindowedBest(10_000, (a, b) => a < b);
+  /** When shore's acknowledgements last moved on, and by how much the last few times. */
+  private lastProgress: number | undefined;
+  private readonly steps: number[] = [];
   private stalls = 0;
-  /** The last delivery was late: later late ones belong to the same stall. */
-  private stalled = false;
   private readonly stallShare: number;
 
   constructor(now: number, opts: LinkMeterOptions = {}) {
     this.periodStart = now;
-    this.stallShare = opts.stallShare ?? 0.75;
+    this.stallShare = opts.stallShare ?? 0.5;
   }
 
   /** `bytes` left for shore (as on the wire: what shore counts). */
   onSend(bytes: number, now: number): void {
     this.sent += bytes;
-    this.inFlight.push({ end: this.sent, at: now, ahead: this.sent - this.acked });
+    this.inFlight.push({ end: this.sent, at: now });
   }
 
   /** A ping's answer came back `ms` after the ping left. */
@@ -67,19 +73,22 @@ export class LinkMeter {
   onAck(total: number, now: number): void {
     this.acksSeen = true;
     if (total <= this.acked) return;
-    this.acked = Math.min(total, this.sent);
-    this.rate.onAck(this.acked, now);
-    const rate = this.rate.best(now);
+    const acked = Math.min(total, this.sent);
+    const step = acked - this.acked;
+    // The first byte not acknowledged until now: in the message at the head of the line.
+    const head = this.inFlight[0];
     const rtt = this.shortest.best(now);
-    while (this.inFlight.length > 0 && (this.inFlight[0]?.end ?? Infinity) <= this.acked) {
-      const m = this.inFlight.shift();
-      if (!m || rate === undefined || rtt === undefined || rate <= 0) continue;
-      const expected = m.at + rtt + (m.ahead * 1000) / rate + LINK_ACK_INTERVAL_MS;
-      if (now - expected >= this.stallShare * rtt) {
-        if (!this.stalled) this.stalls++;
-        this.stalled = true;
-      } else this.stalled = false;
+    if (head && rtt !== undefined && this.lastProgress !== undefined) {
+      const silentSince = Math.max(head.at + rtt, this.lastProgress);
+      const idleBefore = head.at > this.lastProgress;
+      const usual = [...this.steps].sort((x, y) => x - y)[Math.floor(this.steps.length / 2)] ?? 0;
+      if (now - silentSince >= LINK_ACK_INTERVAL_MS + this.stallShare * rtt && (idleBefore || step > 2 * usual)) this.stalls++;
     }
+    this.lastProgress = now;
+    this.steps.push(step);
+    if (this.steps.length > 5) this.steps.shift();
+    this.acked = acked;
+    while (this.inFlight.length > 0 && (this.inFlight[0]?.end ?? Infinity) <= this.acked) this.inFlight.shift();
   }
 
   /** The figures of the period up to `now`; a new period starts. */

@@ -63,6 +63,8 @@ export class UplinkScheduler {
   private readonly pollMs: number;
   private window: SendWindow | undefined;
   private readonly observer: UplinkObserver | undefined;
+  /** Bytes on the wire since the link opened (what shore's acknowledgements count). */
+  private wireSent = 0;
 
   constructor(
     private readonly sink: UplinkSink,
@@ -82,6 +84,7 @@ export class UplinkScheduler {
 
   /** From now on only a send window's worth may be unacknowledged (shore acknowledges: link protocol 3). */
   useWindow(window: SendWindow = new SendWindow()): void {
+    window.sentBefore(this.wireSent);
     this.window = window;
   }
 
@@ -100,6 +103,7 @@ export class UplinkScheduler {
   sentBeside(payloadBytes: number): void {
     const now = performance.now();
     const bytes = wireSize(payloadBytes);
+    this.wireSent += bytes;
     this.window?.onSend(bytes, now);
     this.observer?.onSend(bytes, now);
   }
@@ -163,8 +167,10 @@ export class UplinkScheduler {
       if (cls !== 'control' && this.window && !this.window.allowsMore(now, BACKGROUND.has(cls))) break;
       queue.shift();
       this.queuedBytes.set(cls, (this.queuedBytes.get(cls) ?? 0) - bytes);
-      this.window?.onSend(wireSize(bytes), now);
-      this.observer?.onSend(wireSize(bytes), now);
+      const wire = wireSize(bytes);
+      this.wireSent += wire;
+      this.window?.onSend(wire, now);
+      this.observer?.onSend(wire, now);
       this.sink.write(next);
     }
     if (!this.closed && !this.timer && UPLINK_CLASSES.some((c) => (this.queues.get(c)?.length ?? 0) > 0)) {

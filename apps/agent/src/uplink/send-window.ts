@@ -111,6 +111,15 @@ export class SendWindow {
     this.inFlight.push({ end: this.sent, at: now });
   }
 
+  /**
+   * Bytes that went on this connection before the window was kept (the hello, pings): shore counts
+   * them in its acknowledgements, so they are counted here too — untimed: an acknowledgement of
+   * them says nothing of the round trip of what is sent now.
+   */
+  sentBefore(bytes: number): void {
+    this.sent += bytes;
+  }
+
   /** Shore has received `total` bytes on this link (cumulative; older or repeated totals are ignored). */
   onAck(total: number, now: number): void {
     if (total <= this.acked) return;
