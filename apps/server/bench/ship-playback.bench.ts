@@ -11,7 +11,7 @@
  * S1002, FBB: S1003) and playing back its synthetic camera's recorder. Viewers are raw media
  * sockets. The bytes are shore's own count of the ship's uplink,
  * `shipcctv_link_bytes_total{direction="up",purpose="playback"}` (kind-2 frames with their headers
- * and WebSocket framing). (apps/agent/bench/ship-playback.bench.ts measures the agent alone, without
+ * and WebSocket framing). (packages/simulator/bench/ship-playback.bench.ts measures the agent alone, without
  * shore or a link.)
  */
 import { performance } from 'node:perf_hooks';

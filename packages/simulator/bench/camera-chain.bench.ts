@@ -7,7 +7,7 @@
  * capture time is read from the pixels: each tap's pictures go through an ffmpeg decoder of their
  * own, in order, and the decoder's own delay does not count (arrival is taken at the tap).
  *
- *   node --import tsx apps/agent/bench/camera-chain.bench.ts [--feeds=h264,flv] [--seconds=20] [--port=18620]
+ *   node --import tsx packages/simulator/bench/camera-chain.bench.ts [--feeds=h264,flv] [--seconds=20] [--port=18620]
  *
  * Each feed (how the encoder hands pictures to the server, see bench-camera.ts) runs in turn, on
  * --port + its index. Also taken: the agent's camera session on the same camera and its FLV as a

@@ -5,7 +5,7 @@
  * --loss-seconds (default 20) with the profile's loss: goodput against the link rate and against
  * the Mathis estimate of a Reno flow (MSS/RTT × 1.22/√p), and what the shaper counted. Run from the
  * repository root:
- *   node --import tsx apps/agent/bench/link-shaper.bench.ts [--loss-seconds=20] [--loss-only]
+ *   node --import tsx packages/simulator/bench/link-shaper.bench.ts [--loss-seconds=20] [--loss-only]
  */
 import net from 'node:net';
 import os from 'node:os';

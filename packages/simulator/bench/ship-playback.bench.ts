@@ -3,7 +3,7 @@
  * per minute of playing (against one live stream and against speed × bitrate), frames per played
  * second, recorded seconds per played second, and the CPU of the ffmpeg runs per played second.
  * Real PlaybackStreams over a recorder, a counting link in place of the socket. From the repository root:
- *   node --import tsx apps/agent/bench/ship-playback.bench.ts [width height fps kbps playedSeconds]
+ *   node --import tsx packages/simulator/bench/ship-playback.bench.ts [width height fps kbps playedSeconds]
  * Defaults: the default template 640 360 10 400, 20 s of playing per speed.
  */
 import { execFileSync } from 'node:child_process';

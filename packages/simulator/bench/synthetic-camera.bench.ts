@@ -4,7 +4,7 @@
  * and capture-to-stdout delay read from the capture code of every frame. The output is what live
  * streams use (FLV repackaged into fragmented MP4 by FlvToFmp4); `--fmp4` measures ffmpeg's own MP4
  * muxer instead, which holds every frame until the next one. Run from the repository root:
- *   node --import tsx apps/agent/bench/synthetic-camera.bench.ts [width height fps kbps seconds] [--fmp4]
+ *   node --import tsx packages/simulator/bench/synthetic-camera.bench.ts [width height fps kbps seconds] [--fmp4]
  * Defaults: 640 360 15 400 10.
  */
 import { execFileSync } from 'node:child_process';

@@ -8,7 +8,7 @@
  * protocol 2), and the scheduler with shore's acknowledgements and its send window (protocol 3; the
  * shore end here acknowledges as the server does, every LINK_ACK_INTERVAL_MS). Run from the
  * repository root:
- *   node --import tsx apps/agent/bench/uplink-scheduler.bench.ts
+ *   node --import tsx packages/simulator/bench/uplink-scheduler.bench.ts
  */
 import { LINK_ACK_INTERVAL_MS, wsFrameOverhead } from '@ship-cctv/protocol';
 import { WebSocket, WebSocketServer } from 'ws';

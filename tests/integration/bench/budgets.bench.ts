@@ -6,7 +6,7 @@
  * live cap with those figures (where the 80 % notice and the 100 % policy engage, the bytes saved).
  * Prints figures; not part of npm test. Run from the repository root:
  *
- *   node --import tsx apps/agent/bench/budgets.bench.ts [--quick] [--seconds=60] [--stills-rounds=3]
+ *   node --import tsx tests/integration/bench/budgets.bench.ts [--quick] [--seconds=60] [--stills-rounds=3]
  *        [--links=FBB,FOURTHG] [--parts=grid,day] [--cap-mb=300] [--stills-template=standard|lowest]
  *
  * Everything runs here: a shore server (embedded database, the demo fleet plus a bench ship B1601

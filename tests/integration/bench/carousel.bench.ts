@@ -4,7 +4,7 @@
  * what a carousel costs the ship's uplink per hour against streaming the same channels all the time.
  * Prints figures; not part of npm test. Run from the repository root:
  *
- *   node --import tsx apps/agent/bench/carousel.bench.ts [--parts=switch,bytes] [--links=FOURTHG,VSAT] [--rounds=3] [--prewarm=5]
+ *   node --import tsx tests/integration/bench/carousel.bench.ts [--parts=switch,bytes] [--links=FOURTHG,VSAT] [--rounds=3] [--prewarm=5]
  *
  * Everything runs here: a shore server (embedded database), ship S1001's agent with four synthetic
  * cameras behind a LinkShaper (steady profile: no jitter, no outages), and viewers on raw media

@@ -17,7 +17,7 @@
  *
  * Not part of npm test. Run from the repository root (PostgreSQL, Redis as the tests use them):
  *
- *   node --import tsx apps/agent/bench/cluster.bench.ts [--seconds=15]
+ *   node --import tsx tests/integration/bench/cluster.bench.ts [--seconds=15]
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

@@ -2,7 +2,7 @@
  * Live-sound benchmark: what sound costs on the ship's uplink. Prints figures; not part of npm test.
  * Run from the repository root:
  *
- *   node --import tsx apps/agent/bench/live-audio.bench.ts [--quick] [--parts=rates,definitions,start]
+ *   node --import tsx tests/integration/bench/live-audio.bench.ts [--quick] [--parts=rates,definitions,start]
  *
  * 1. rates: the synthetic camera's sound alone (hum and ticks, 60 s rendered as fast as ffmpeg
  *    goes) encoded by ffmpeg's native AAC-LC encoder, mono, at 16 kHz and 16/20/24 kbit/s and at

@@ -6,7 +6,7 @@
  * viewer on a non-owner instance has on top of one on the owner. Prints median, p90 and max; not
  * part of npm test. Run from the repository root (Redis at 127.0.0.1:6379, or TEST_REDIS_URL):
  *
- *   node --import tsx apps/agent/bench/live-instances.bench.ts [--seconds=15]
+ *   node --import tsx tests/integration/bench/live-instances.bench.ts [--seconds=15]
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

@@ -4,7 +4,7 @@
  * fleet) and one ship agent per `--ships` entry, each dialling shore through a LinkShaper with the
  * given profile (`none`: directly). Driven over the IPC channel of `child_process.fork`:
  *
- *   node --import tsx apps/agent/bench/live-rig.ts --ships=S1001:FOURTHG,S1002:VSAT --linger=500 [--muxer=flv|fmp4] [--camera=synthetic|rtsp] [--camera-feed=flv|h264]
+ *   node --import tsx tests/integration/bench/live-rig.ts --ships=S1001:FOURTHG,S1002:VSAT --linger=500 [--muxer=flv|fmp4] [--camera=synthetic|rtsp] [--camera-feed=flv|h264]
  *
  * --muxer: what the agents' encoders write (LiveStreamsOptions.output); fmp4 is the old path, a frame later.
  * LIVE_BENCH_AUDIO=on|off sets every ship's `audio` flag (live sound) instead of the demo fleet's.

@@ -3,7 +3,7 @@
  * what the shore relay spends per viewer, and the latency from capture to a browser's screen.
  * Prints figures; not part of npm test. Run from the repository root:
  *
- *   node --import tsx apps/agent/bench/live-video.bench.ts [--profile=FOURTHG|VSAT|FBB|LOOPBACK|FOURTHG,VSAT|all] [--quick]
+ *   node --import tsx tests/integration/bench/live-video.bench.ts [--profile=FOURTHG|VSAT|FBB|LOOPBACK|FOURTHG,VSAT|all] [--quick]
  *        [--parts=encoder,cold,warm,uplink,cpu,glass] [--glass-only=target|default] [--glass-targets=100,200,default,frames,webrtc]
  *        [--glass-seconds=600] [--glass-together] [--muxer=flv|fmp4] [--camera=synthetic|rtsp] [--camera-feed=flv|h264]
  *

@@ -7,7 +7,7 @@
  * injected clock (every shot taken once, all on shore after).
  * Prints figures; not part of npm test. Run from the repository root:
  *
- *   node --import tsx apps/agent/bench/pictures.bench.ts [--scale=10] [--parts=sizes,list,outage,tasks]
+ *   node --import tsx tests/integration/bench/pictures.bench.ts [--scale=10] [--parts=sizes,list,outage,tasks]
  *
  * --scale divides the outage's clock (default 10: a "minute" lasts 6 s, the outage 60 s; --scale=1
  * runs the real 10 minutes). Everything runs here: a shore server (embedded database), one agent

@@ -4,7 +4,7 @@
  * at the viewer's media socket) — over 4G, VSAT and FBB. Prints median and p90 per link; not part
  * of npm test. Run from the repository root:
  *
- *   node --import tsx apps/agent/bench/ptz.bench.ts [--links=FOURTHG,VSAT,FBB] [--rounds=8]
+ *   node --import tsx tests/integration/bench/ptz.bench.ts [--links=FOURTHG,VSAT,FBB] [--rounds=8]
  *
  * Everything runs here: a shore server (embedded database), ship S1001's agent with its Bridge as a
  * synthetic PTZ camera behind a LinkShaper (steady profile: no jitter, no outages), and one viewer

@@ -3,7 +3,7 @@
  * talk costs the link at the chosen rate. Prints figures; not part of npm test. From the repository
  * root:
  *
- *   node --import tsx apps/agent/bench/talkback.bench.ts [--links=FOURTHG,VSAT,FBB] [--rounds=3] [--seconds=6]
+ *   node --import tsx tests/integration/bench/talkback.bench.ts [--links=FOURTHG,VSAT,FBB] [--rounds=3] [--seconds=6]
  *
  * Everything runs here: a shore server (embedded database), ship S1001's agent behind a LinkShaper
  * (steady profiles: no jitter, no outages), and a talk client on a raw media socket doing what the

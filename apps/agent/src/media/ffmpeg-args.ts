@@ -94,7 +94,7 @@ export interface SoundSpec {
 
 /**
  * 16 kHz mono at 20 kbit/s: speech and engine noise stay intelligible (a 16 kHz rate keeps up to
- * 8 kHz); ffmpeg's native encoder at 16 kbit/s smears the tick. Measured: apps/agent/bench/live-audio.bench.ts.
+ * 8 kHz); ffmpeg's native encoder at 16 kbit/s smears the tick. Measured: tests/integration/bench/live-audio.bench.ts.
  */
 export const LIVE_SOUND: SoundSpec = { sampleRate: 16_000, channels: 1, bitrateKbps: 20 };
 
