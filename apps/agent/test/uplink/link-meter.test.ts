@@ -83,7 +83,7 @@ describe('the link meter', () => {
     expect(m.lossPercent).toBe(0);
   });
 
-  it('sees each delivery held back a round trip by a lost packet as one stall, a run of late ones once', () => {
+  it('sees each lost packet as a stall (a round trip of silence, then a release), losses close together as one', () => {
     const lost = new Set([200, 500, 501]);
     const m = runLink({ oneWayMs: 300, rateBytesPerMs: 50, sends: steady(20), lost, until: 20_000 });
     expect(m.stalls).toBe(2);

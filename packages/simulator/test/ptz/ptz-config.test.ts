@@ -17,7 +17,7 @@ function configWith(cameras: unknown[]): string {
   return file;
 }
 
-describe('PTZ cameras in the agent configuration, with the synthetic camera', () => {
+describe('PTZ cameras in the agent configuration', () => {
   it('the synthetic camera with ptz {} and a URL camera with ptz.onvif each get their driver; others none', () => {
     const config = readAgentConfig(
       configWith([
