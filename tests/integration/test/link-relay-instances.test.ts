@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fmp4Splitter } from '@ship-cctv/media';
 import type { Database } from '@ship-cctv/server/db';
-import { freshDatabase } from '../../../server/test/helpers/database.ts';
+import { freshDatabase } from '../../../apps/server/test/helpers/database.ts';
 import { type LinkReport, type PictureEvent, type PtzPresetView, type SnapshotAnswer, type SnapshotTaskStatus, TOKEN_HEADER, type VodQueryResult, dest } from '@ship-cctv/protocol';
 import { ShipAgent } from '@ship-cctv/agent';
 import { SPEAKER_RATE } from '../../../apps/agent/src/talk/pcm-decoder.ts';

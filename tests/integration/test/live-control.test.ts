@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@ship-cctv/server/db';
-import { freshDatabase } from '../../../server/test/helpers/database.ts';
+import { freshDatabase } from '../../../apps/server/test/helpers/database.ts';
 import { organizations } from '@ship-cctv/server/schema';
 import type { LinkReport } from '@ship-cctv/protocol';
 import { ShipAgent } from '@ship-cctv/agent';

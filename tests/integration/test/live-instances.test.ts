@@ -3,7 +3,7 @@ import { type Server, type Socket, createConnection, createServer } from 'node:n
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fmp4Splitter, type Fmp4Unit } from '@ship-cctv/media';
 import type { Database } from '@ship-cctv/server/db';
-import { freshDatabase } from '../../../server/test/helpers/database.ts';
+import { freshDatabase } from '../../../apps/server/test/helpers/database.ts';
 import type { LinkReport } from '@ship-cctv/protocol';
 import { ShipAgent } from '@ship-cctv/agent';
 import { MediaClient } from '../../../apps/server/test/helpers/media-client.ts';

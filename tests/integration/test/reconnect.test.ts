@@ -2,7 +2,7 @@ import { type Server, createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '@ship-cctv/server';
 import type { Database } from '@ship-cctv/server/db';
-import { freshDatabase } from '../../../server/test/helpers/database.ts';
+import { freshDatabase } from '../../../apps/server/test/helpers/database.ts';
 import type { LinkReport, MediaListMessage, ShipStatusMessage } from '@ship-cctv/protocol';
 import { type AgentOptions, type LinkStatusSource, ShipAgent } from '@ship-cctv/agent';
 import { syntheticCameras, LinkShaper, PROFILES } from '@ship-cctv/simulator';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@ship-cctv/server/db';
-import { freshDatabase } from '../../../server/test/helpers/database.ts';
+import { freshDatabase } from '../../../apps/server/test/helpers/database.ts';
 import type { LinkReport, MediaListMessage, ShipStatusMessage } from '@ship-cctv/protocol';
 import { ShipAgent } from '@ship-cctv/agent';
 import { type Shore, StatusWatcher, signIn, startShore } from './helpers/shore.ts';

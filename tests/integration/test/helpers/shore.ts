@@ -2,7 +2,7 @@ import { Client, type IMessage } from '@stomp/stompjs';
 import WebSocket from 'ws';
 import { type App, type AppOptions, buildApp } from '@ship-cctv/server';
 import { PATHS } from '@ship-cctv/protocol';
-import { freshDatabase } from '../../../server/test/helpers/database.ts';
+import { freshDatabase } from '../../../../apps/server/test/helpers/database.ts';
 
 export interface Shore {
   app: App;
