@@ -25,6 +25,9 @@ export default defineConfig({
       './apps/agent/vitest.config.ts',
       './packages/player/vitest.config.ts',
       './packages/media/vitest.config.ts',
+      './packages/simulator/vitest.config.ts',
+      // Real shore servers and ship agents together (tests/integration/README.md).
+      './tests/integration/vitest.config.ts',
     ],
   },
 });

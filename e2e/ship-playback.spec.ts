@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { demoGaps } from '../apps/agent/src/recorder/synthetic-recorder.ts';
+import { demoGaps } from '../packages/simulator/src/camera/demo-gaps.ts';
 import { ShipPlaybackPage, type Language } from './pages/ship-playback-page.ts';
 
 /**

@@ -210,7 +210,7 @@ if (!up) {
   stop(1);
 } else {
   say(`starting the simulated fleet (each ship behind its own emulated satellite link${cluster ? ', through haproxy' : ''})…`);
-  launch('simulated fleet', ['apps/agent/src/fleet.ts', fleetFile]);
+  launch('simulated fleet', ['packages/simulator/src/fleet.ts', fleetFile]);
   console.log(`
   Ship CCTV is running:  http://localhost:${port}/monitor/${cluster ? `  (haproxy → ${instances} instances on :${port + 1}–:${port + instances})` : ''}
   API documentation:     http://localhost:${port}/docs

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Type-checks every workspace that has a tsconfig.json (apps/*, packages/*), and the end-to-end
+// Type-checks every workspace that has a tsconfig.json (apps/*, packages/*, tests/*), and the end-to-end
 // specs (e2e/: they name the app's texts by key), one tsc run each.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 let failed = 0;
-const projects = ['packages', 'apps'].flatMap((group) => readdirSync(join(root, group)).map((name) => join(group, name, 'tsconfig.json')));
+const projects = ['packages', 'apps', 'tests'].flatMap((group) => readdirSync(join(root, group)).map((name) => join(group, name, 'tsconfig.json')));
 projects.push(join('e2e', 'tsconfig.json'));
 for (const project of projects) {
   if (!existsSync(join(root, project))) continue;

@@ -14,16 +14,20 @@ import {
   type ShoreMessage,
 } from '@ship-cctv/protocol';
 import { AgentLinkRouter } from './agent-link/router.ts';
-import { type CameraConfig, initialCameraState, isSynthetic, probeCamera } from './cameras.ts';
+import type { CameraKind } from './camera-source.ts';
+import { CameraSources } from './camera-sources.ts';
+import type { CameraConfig } from './cameras.ts';
 import { LiveStreams, type LiveStreamsOptions } from './media/live-streams.ts';
-import { SpeakerFeeds } from './media/speaker-feed.ts';
 import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playback-streams.ts';
 import { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
 import { CameraSessions } from './media/camera-session.ts';
 import { ShipPictures, type ShipPicturesOptions } from './pictures/ship-pictures.ts';
-import { ShipPtz, type ShipPtzOptions } from './ptz/ship-ptz.ts';
+import { ShipPtz } from './ptz/ship-ptz.ts';
 import { ShipTalk, type ShipTalkOptions } from './talk/ship-talk.ts';
+import { LinkMeter } from './uplink/link-meter.ts';
+import { pingShore } from './uplink/link-pings.ts';
 import { type UplinkClass, UplinkScheduler } from './uplink/scheduler.ts';
+import type { UrlCameraOptions } from './url-camera.ts';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -35,7 +39,11 @@ export interface AgentConfig {
   cameras: CameraConfig[];
 }
 
-/** What the ship's modem says about the link; the demo drives it from the link emulator's schedule. */
+/**
+ * The link's kind as the ship knows it: the modem's telemetry, or the agent's configuration on a
+ * ship without it (the simulator drives it from its link schedule). What the link does — round trip,
+ * goodput, loss — the agent measures itself (uplink/link-meter.ts) and adds to its link reports.
+ */
 export interface LinkStatusSource {
   current(): LinkReport;
   onChange(listener: (report: LinkReport) => void): () => void;
@@ -49,7 +57,20 @@ export interface AgentOptions {
   probeEveryMs?: number;
   /** Shore pings when either direction was quiet for 5 s; this long without a word from shore, the agent redials. */
   silenceTimeoutMs?: number;
+  /** Whether a URL camera answers (default: its session's pictures flow; see url-camera.ts). */
   probe?: (url: string) => Promise<boolean>;
+  /**
+   * Kinds of camera besides the URL camera (camera-source.ts), asked in order for each camera of
+   * the configuration: the simulator's synthetic camera is one.
+   */
+  cameraKinds?: readonly CameraKind[];
+  /** Options of the URL cameras (ffprobe, ONVIF). */
+  urlCameras?: UrlCameraOptions;
+  /**
+   * The link measurement (uplink/link-meter.ts): a ping every `pingEveryMs` (default 5 s; a ping
+   * and its pong are 8 bytes), a link report with the figures every `reportEveryMs` (default 60 s).
+   */
+  linkMeasure?: { pingEveryMs?: number; reportEveryMs?: number };
   streams?: LiveStreamsOptions;
   /** The ship recorder (data directory, retention); without a data directory URL cameras are not recorded. */
   recorder?: ShipRecorderOptions;
@@ -58,8 +79,6 @@ export interface AgentOptions {
   pictures?: ShipPicturesOptions;
   /** Talkback: where the voice is played (ShipSpeaker) and kept (the recorder's data directory unless given). */
   talk?: ShipTalkOptions;
-  /** The ship's PTZ cameras (presets kept under the recorder's data directory unless given one of their own). */
-  ptz?: ShipPtzOptions;
 }
 
 export interface AgentEvents {
@@ -91,18 +110,17 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private lastHeard = 0;
   private unsubscribeLink: (() => void) | undefined;
   private readonly cameras = new Map<string, CameraState>();
-  private readonly opts: Required<Omit<AgentOptions, 'streams' | 'recorder' | 'playback' | 'pictures' | 'talk' | 'ptz'>>;
+  private readonly opts: Required<Pick<AgentOptions, 'minBackoffMs' | 'maxBackoffMs' | 'probeEveryMs' | 'silenceTimeoutMs'>> & { pingEveryMs: number; reportEveryMs: number };
+  /** Stops the current connection's link measurement (its pings and reports). */
+  private stopMeasures: () => void = () => undefined;
   /** Live streams shore asked for; they run only while the socket is up. */
   readonly streams: LiveStreams;
   /** The ship's own recordings: kept whether or not the link is up. */
   readonly recorder: ShipRecorder;
   /** One session per URL camera, shared by its recorder and live streams (camera-session.ts). */
   readonly sessions = new CameraSessions();
-  /**
-   * The ship's speaker, per camera: PCM pushed into `speakerFeeds.get(cameraId)` (s16le mono
-   * 16 kHz) is heard in that synthetic camera's live sound (speaker-feed.ts).
-   */
-  readonly speakerFeeds = new SpeakerFeeds();
+  /** Each camera as its kind reads it (camera-source.ts). */
+  readonly sources: CameraSources;
   private sessionHolds: (() => void)[] = [];
   /** Playbacks of the ship's recordings shore asked for; they run only while the socket is up. */
   readonly playback: PlaybackStreams;
@@ -131,30 +149,31 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       maxBackoffMs: opts.maxBackoffMs ?? 30_000,
       probeEveryMs: opts.probeEveryMs ?? 2_000,
       silenceTimeoutMs: opts.silenceTimeoutMs ?? 30_000,
-      // A camera is online when its session's pictures flow; only one the session cannot carry (H.265) is probed.
-      probe: opts.probe ?? ((url) => (this.sessions.get(url).unsupported ? probeCamera(url) : Promise.resolve(this.sessions.health(url)?.online ?? false))),
+      pingEveryMs: opts.linkMeasure?.pingEveryMs ?? 5_000,
+      reportEveryMs: opts.linkMeasure?.reportEveryMs ?? 60_000,
     };
-    this.ptz = new ShipPtz(config.cameras, { ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}), ...opts.ptz });
-    this.streams = new LiveStreams(config.cameras, {
+    this.sources = new CameraSources(config.cameras, {
       sessions: this.sessions,
-      speakerFeeds: this.speakerFeeds,
-      ptz: (id) => this.ptz.synthetic(id),
-      ...opts.streams,
+      ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
+      ...(opts.cameraKinds ? { kinds: opts.cameraKinds } : {}),
+      url: { ...opts.urlCameras, ...(opts.probe ? { health: opts.probe } : {}) },
     });
-    this.recorder = new ShipRecorder(config.cameras, { sessions: this.sessions, ...opts.recorder });
+    this.ptz = new ShipPtz(this.sources);
+    this.streams = new LiveStreams(this.sources, opts.streams);
+    this.recorder = new ShipRecorder(this.sources, opts.recorder);
     this.playback = new PlaybackStreams(this.recorder, {
       // Live and playback share the socket: the bound covers both (8 s of their bitrate, at least live's own bound).
       queueLimitBytes: (playbackKbps) => Math.max(this.streams.queueLimitBytes(), (this.streams.totalKbps() + playbackKbps) * 1000),
       ...opts.playback,
     });
-    this.pictures = new ShipPictures(config.cameras, this.recorder, this.sessions, {
+    this.pictures = new ShipPictures(this.sources, {
       ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
-      ptzStill: (id, width, height, at) => this.ptz.stillStage(id, width, height, at),
       ...opts.pictures,
     });
-    // The operator's voice plays on the ship's speaker: for a synthetic camera, its own sound (so
-    // the operator hears it come back over the link); a test may pass a speaker of its own.
-    const speaker = { play: (cameraId: string, pcm: Int16Array) => this.speakerFeeds.get(cameraId).push(pcm) };
+    // The operator's voice plays on the ship's speaker as its camera's source hears it (the
+    // simulator's synthetic camera mixes it into its own sound, so the operator hears it come back
+    // over the link); a test may pass a speaker of its own.
+    const speaker = { play: (cameraId: string, pcm: Int16Array) => this.sources.get(cameraId)?.speaker?.(pcm) };
     this.talk = new ShipTalk(new Set(config.cameras.map((c) => c.cameraId)), {
       ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
       speaker,
@@ -165,7 +184,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       if (before) this.setCamera({ ...before, recording, recordingSince: since });
     });
     const now = Date.now();
-    for (const c of config.cameras) this.cameras.set(c.cameraId, initialCameraState(c, now));
+    for (const source of this.sources) this.cameras.set(source.camera.cameraId, source.initialState(now));
 
     this.router.handle('live', { message: (msg) => this.streams.handle(msg) });
     this.router.handle('playback', {
@@ -198,9 +217,9 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     if (!this.stopped) return;
     this.stopped = false;
     this.unsubscribeLink = this.link.onChange((report) => this.send({ type: 'link', ...report }));
-    // Every URL camera's session stays open while the agent runs: its health is known and a live
-    // view starts from the running session whether or not the camera is recorded.
-    this.sessionHolds = this.config.cameras.filter((c) => !isSynthetic(c)).map((c) => this.sessions.get(c.source).subscribe(() => undefined));
+    // Every camera stays open while the agent runs (a URL camera's session: its health is known and
+    // a live view starts from the running session whether or not the camera is recorded).
+    this.sessionHolds = [...this.sources].map((s) => s.hold());
     this.recorder.start();
     this.pictures.start();
     this.probeTimer = setInterval(() => void this.probeAll(), this.opts.probeEveryMs);
@@ -214,6 +233,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     clearTimeout(this.reconnectTimer);
     clearInterval(this.probeTimer);
     clearInterval(this.silenceTimer);
+    this.stopMeasuring();
     this.unsubscribeLink?.();
     await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop(), this.pictures.stop(), this.talk.stopAll()]);
     for (const release of this.sessionHolds.splice(0)) release();
@@ -258,17 +278,26 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     });
     this.ws = ws;
     const heard = () => (this.lastHeard = Date.now());
-    ws.on('ping', heard);
+    ws.on('ping', (data: Buffer) => {
+      heard();
+      // Answered with a pong of the same payload: bytes on the uplink shore counts.
+      this.uplink?.sentBeside(data.length);
+    });
     ws.on('open', () => {
       heard();
       this.attempt = 0;
-      const uplink = new UplinkScheduler({
-        write: (data) => {
-          if (ws.readyState === WebSocket.OPEN) ws.send(data, { binary: typeof data !== 'string' });
+      const meter = new LinkMeter(performance.now());
+      const uplink = new UplinkScheduler(
+        {
+          write: (data) => {
+            if (ws.readyState === WebSocket.OPEN) ws.send(data, { binary: typeof data !== 'string' });
+          },
+          buffered: () => ws.bufferedAmount,
         },
-        buffered: () => ws.bufferedAmount,
-      });
+        { observer: meter },
+      );
       this.uplink = uplink;
+      this.startMeasuring(ws, meter, uplink);
       // Stream messages are control; stream bytes go in their own class, gated on what goes before them.
       const linkFor = (cls: UplinkClass, kind: number) => ({
         sendJson: (m: AgentMessage) => this.send(m),
@@ -311,6 +340,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.uplink = undefined;
       this.protocol = undefined;
       clearInterval(this.silenceTimer);
+      this.stopMeasuring();
       this.streams.detach();
       this.playback.detach();
       this.pictures.detach();
@@ -328,19 +358,40 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.reconnectTimer.unref();
   }
 
+  /**
+   * Measures the link of this connection: a WebSocket ping every pingEveryMs (uplink/link-pings.ts),
+   * and every reportEveryMs a link report with what was measured (uplink/link-meter.ts).
+   */
+  private startMeasuring(ws: WebSocket, meter: LinkMeter, uplink: UplinkScheduler): void {
+    this.stopMeasuring();
+    const stopPings = pingShore(ws, meter, uplink, this.opts.pingEveryMs);
+    const report = setInterval(() => {
+      if (ws.readyState === WebSocket.OPEN) this.send({ type: 'link', ...this.link.current(), measured: meter.report(performance.now()) });
+    }, this.opts.reportEveryMs);
+    report.unref();
+    this.stopMeasures = () => {
+      stopPings();
+      clearInterval(report);
+    };
+  }
+
+  private stopMeasuring(): void {
+    this.stopMeasures();
+    this.stopMeasures = () => undefined;
+  }
+
   private send(msg: AgentMessage): void {
     if (this.ws?.readyState === WebSocket.OPEN) this.uplink?.send('control', JSON.stringify(msg));
   }
 
   private async probeAll(): Promise<void> {
     await Promise.all(
-      this.config.cameras
-        .filter((c) => !isSynthetic(c))
-        .map(async (c) => {
-          const online = await this.opts.probe(c.source);
-          const before = this.cameras.get(c.cameraId);
-          if (before) this.setCamera({ ...before, online });
-        }),
+      [...this.sources].map(async (source) => {
+        if (!source.online) return;
+        const online = await source.online();
+        const before = this.cameras.get(source.camera.cameraId);
+        if (before) this.setCamera({ ...before, online });
+      }),
     );
   }
 }

@@ -1,14 +1,16 @@
 import { spawn } from 'node:child_process';
-import type { CameraState } from '@ship-cctv/protocol';
 
 export interface CameraConfig {
   cameraId: string;
-  /** "synthetic" for the built-in synthetic camera, or any input URL ffmpeg opens (rtsp://, udp://, http://, a file). */
+  /**
+   * Any input URL ffmpeg opens (rtsp://, udp://, http://, a file): a URL camera (url-camera.ts).
+   * Another kind of camera given to the agent (CameraKind) may take other values.
+   */
   source: string;
   name?: string;
   /**
-   * A PTZ camera. On the synthetic camera `{}` makes it one (a window onto a larger drawn scene);
-   * a real camera is steered over ONVIF with `onvif`.
+   * A PTZ camera: a URL camera is steered over ONVIF with `onvif`; `{}` makes a camera PTZ whose
+   * kind steers itself (CameraKind.steersItself).
    */
   ptz?: PtzCameraConfig;
 }
@@ -27,11 +29,6 @@ export interface OnvifSettings {
 export interface PtzCameraConfig {
   onvif?: OnvifSettings;
 }
-
-/** The synthetic camera's recorder can render any moment of this window (it is a function of time). */
-export const SYNTHETIC_RETENTION_MS = 7 * 24 * 3_600_000;
-
-export const isSynthetic = (c: CameraConfig) => c.source === 'synthetic';
 
 /** A camera id as a directory name (recordings, pictures). */
 export const cameraDirName = (cameraId: string) => cameraId.replace(/[^\w.-]/g, '_');
@@ -62,10 +59,4 @@ export function probeCamera(url: string, timeoutMs = 10_000): Promise<boolean> {
     child.on('error', () => finish(false));
     child.on('close', (code) => finish(code === 0 && out.trim().length > 0));
   });
-}
-
-/** Initial state of a camera before any probe: synthetic cameras are always up and always "recording". */
-export function initialCameraState(c: CameraConfig, now: number): CameraState {
-  if (isSynthetic(c)) return { cameraId: c.cameraId, online: true, recording: true, recordingSince: now - SYNTHETIC_RETENTION_MS };
-  return { cameraId: c.cameraId, online: false, recording: false, recordingSince: null };
 }

@@ -1,10 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { LINK_TYPES, type LinkReport } from '@ship-cctv/protocol';
 import type { AgentConfig } from './agent.ts';
+import type { CameraKind } from './camera-source.ts';
+import { kindOf } from './camera-sources.ts';
 import type { CameraConfig, PtzCameraConfig } from './cameras.ts';
 
 export interface AgentFileConfig extends AgentConfig {
-  /** The link as configured on a ship without modem telemetry. */
+  /**
+   * The link's kind (type, signal quality, duplex) as configured on a ship without modem
+   * telemetry; what the link does — round trip, goodput, loss — the agent measures and reports
+   * beside it (uplink/link-meter.ts).
+   */
   link?: LinkReport;
   /** Where the ship recorder keeps its recordings and index (default: `agent-data` beside the file). */
   dataDir?: string;
@@ -12,22 +18,16 @@ export interface AgentFileConfig extends AgentConfig {
   retention?: { maxAgeDays?: number; maxGiB?: number };
 }
 
-/** A fleet file: what `FLEET_FILE` holds (the shore server writes one for the demo fleet). */
-export interface FleetFile {
-  shoreUrl: string;
-  ships: { shipId: string; key: string; cameras: CameraConfig[] }[];
-}
-
 function fail(path: string, what: string): never {
   throw new Error(`${path}: ${what}`);
 }
 
-/** A camera's `ptz`: `{}` on the synthetic camera, `{ "onvif": { "hostname", … } }` on a real one. */
-function ptzConfig(path: string, i: number, source: string, value: unknown): PtzCameraConfig {
+/** A camera's `ptz`: `{ "onvif": { "hostname", … } }` on a URL camera, `{}` on one whose kind steers itself. */
+function ptzConfig(path: string, i: number, selfSteering: boolean, value: unknown): PtzCameraConfig {
   if (typeof value !== 'object' || value === null) fail(path, `cameras[${i}].ptz must be an object`);
   const onvif = (value as PtzCameraConfig).onvif;
   if (onvif === undefined) {
-    if (source !== 'synthetic') fail(path, `cameras[${i}].ptz needs "onvif": { "hostname", "port", "username", "password" } (only the synthetic camera is PTZ without one)`);
+    if (!selfSteering) fail(path, `cameras[${i}].ptz needs "onvif": { "hostname", "port", "username", "password" } (only a camera whose kind steers itself is PTZ without one)`);
     return {};
   }
   if (typeof onvif !== 'object' || onvif === null || typeof onvif.hostname !== 'string' || !onvif.hostname) fail(path, `cameras[${i}].ptz.onvif.hostname is missing`);
@@ -38,18 +38,23 @@ function ptzConfig(path: string, i: number, source: string, value: unknown): Ptz
   return { onvif: { hostname: onvif.hostname, ...(onvif.port ? { port: onvif.port } : {}), ...(onvif.username !== undefined ? { username: onvif.username } : {}), ...(onvif.password !== undefined ? { password: onvif.password } : {}), ...(onvif.profileToken ? { profileToken: onvif.profileToken } : {}) } };
 }
 
-function cameras(path: string, value: unknown): CameraConfig[] {
+/**
+ * Checks a configuration's `cameras` list (of the file at `path`, named in errors): each camera's
+ * source is a URL camera's, or one of `kinds` takes it.
+ */
+export function parseCameras(path: string, value: unknown, kinds: readonly CameraKind[] = []): CameraConfig[] {
   if (!Array.isArray(value)) fail(path, '"cameras" must be a list');
   return value.map((c: unknown, i) => {
     const cam = c as Partial<CameraConfig>;
     if (typeof cam?.cameraId !== 'string' || !cam.cameraId) fail(path, `cameras[${i}].cameraId is missing`);
-    if (typeof cam.source !== 'string' || !cam.source) fail(path, `cameras[${i}].source is missing ("synthetic" or a URL)`);
-    return { cameraId: cam.cameraId, source: cam.source, ...(cam.name ? { name: cam.name } : {}), ...(cam.ptz !== undefined ? { ptz: ptzConfig(path, i, cam.source, cam.ptz) } : {}) };
+    if (typeof cam.source !== 'string' || !cam.source) fail(path, `cameras[${i}].source is missing (a camera URL)`);
+    const selfSteering = kindOf(cam.source, kinds)?.steersItself === true;
+    return { cameraId: cam.cameraId, source: cam.source, ...(cam.name ? { name: cam.name } : {}), ...(cam.ptz !== undefined ? { ptz: ptzConfig(path, i, selfSteering, cam.ptz) } : {}) };
   });
 }
 
-/** Reads and checks one agent's configuration file, naming the field that is wrong. */
-export function readAgentConfig(path: string): AgentFileConfig {
+/** Reads and checks one agent's configuration file, naming the field that is wrong; `kinds` are the camera kinds besides the URL camera. */
+export function readAgentConfig(path: string, kinds: readonly CameraKind[] = []): AgentFileConfig {
   const raw = JSON.parse(readFileSync(path, 'utf8')) as Partial<AgentFileConfig>;
   if (typeof raw.shoreUrl !== 'string' || !/^wss?:\/\//.test(raw.shoreUrl)) fail(path, '"shoreUrl" must be a ws:// or wss:// URL');
   if (typeof raw.shipId !== 'string' || !raw.shipId) fail(path, '"shipId" is missing');
@@ -68,22 +73,9 @@ export function readAgentConfig(path: string): AgentFileConfig {
     shoreUrl: raw.shoreUrl,
     shipId: raw.shipId,
     key: raw.key,
-    cameras: cameras(path, raw.cameras),
+    cameras: parseCameras(path, raw.cameras, kinds),
     ...(link ? { link } : {}),
     ...(raw.dataDir ? { dataDir: raw.dataDir } : {}),
     ...(retention ? { retention } : {}),
-  };
-}
-
-export function readFleetFile(path: string): FleetFile {
-  const raw = JSON.parse(readFileSync(path, 'utf8')) as Partial<FleetFile>;
-  if (typeof raw.shoreUrl !== 'string') fail(path, '"shoreUrl" is missing');
-  if (!Array.isArray(raw.ships)) fail(path, '"ships" must be a list');
-  return {
-    shoreUrl: raw.shoreUrl,
-    ships: raw.ships.map((s, i) => {
-      if (typeof s.shipId !== 'string' || typeof s.key !== 'string') fail(path, `ships[${i}] needs shipId and key`);
-      return { shipId: s.shipId, key: s.key, cameras: cameras(path, s.cameras) };
-    }),
   };
 }

@@ -14,6 +14,8 @@ if (!path) {
   process.exit(2);
 }
 const config = readAgentConfig(path);
+// The link's kind as configured (nothing on the ship's network tells the terminal's kind); the
+// agent measures the link itself and reports round trip, goodput and loss beside it.
 const report: LinkReport = config.link ?? { linkType: 'VSAT', quality: 80, duplex: 'BOTH' };
 const link: LinkStatusSource = { current: () => report, onChange: () => () => undefined };
 // The recordings' directory: the file's dataDir (relative to the file), else AGENT_DATA_DIR, else agent-data beside the file.

@@ -151,6 +151,7 @@ async function main(): Promise<void> {
   if (ready.type !== 'ready') throw new Error('server did not start');
 
   const { ShipAgent } = await import('../../agent/src/agent.ts');
+  const { syntheticCameras } = await import('../../../packages/simulator/src/camera/synthetic-camera.ts');
   const agent = new ShipAgent(
     {
       shoreUrl: `ws://127.0.0.1:${port}`,
@@ -162,7 +163,7 @@ async function main(): Promise<void> {
       ],
     },
     { current: () => ({ linkType: 'VSAT', quality: 80, duplex: 'BOTH' }), onChange: () => () => undefined },
-    { minBackoffMs: 200, maxBackoffMs: 1_000 },
+    { minBackoffMs: 200, maxBackoffMs: 1_000, cameraKinds: [syntheticCameras()] },
   );
   agent.start();
 

@@ -11,14 +11,15 @@
  * S1002, FBB: S1003) and playing back its synthetic camera's recorder. Viewers are raw media
  * sockets. The bytes are shore's own count of the ship's uplink,
  * `shipcctv_link_bytes_total{direction="up",purpose="playback"}` (kind-2 frames with their headers
- * and WebSocket framing). (apps/agent/bench/ship-playback.bench.ts measures the agent alone, without
+ * and WebSocket framing). (packages/simulator/bench/ship-playback.bench.ts measures the agent alone, without
  * shore or a link.)
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { type LinkReport, type LogonData, type MediaServerMessage, PATHS, type PlaybackSpeed, TOKEN_HEADER, type VodQueryResult } from '@ship-cctv/protocol';
 import { ShipAgent } from '../../agent/src/agent.ts';
-import { LinkShaper, PROFILES } from '../../agent/src/link/index.ts';
+import { LinkShaper, PROFILES } from '../../../packages/simulator/src/link/index.ts';
+import { syntheticCameras } from '../../../packages/simulator/src/camera/synthetic-camera.ts';
 import { buildApp } from '../src/app.ts';
 import { openDatabase } from '../src/core/db/client.ts';
 import { DEMO_PASSWORD } from '../src/core/db/demo-fleet.ts';
@@ -167,7 +168,7 @@ async function main(): Promise<void> {
       const agent = new ShipAgent(
         { shoreUrl: `ws://127.0.0.1:${shaper.port}`, shipId, key: await app.agentKeys.issue(shipId), cameras: [{ cameraId, source: 'synthetic', name: `${shipId} Bridge` }] },
         { current: () => report, onChange: () => () => undefined },
-        { minBackoffMs: 200, maxBackoffMs: 1_000 },
+        { minBackoffMs: 200, maxBackoffMs: 1_000, cameraKinds: [syntheticCameras()] },
       );
       agent.start();
       cleanups.push(() => agent.stop());

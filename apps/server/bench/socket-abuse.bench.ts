@@ -26,7 +26,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { PATHS, TOKEN_HEADER, dest } from '@ship-cctv/protocol';
 import { type LinkStatusSource, ShipAgent } from '../../agent/src/agent.ts';
-import { readFleetFile } from '../../agent/src/config.ts';
+import { readFleetFile } from '../../../packages/simulator/src/fleet-file.ts';
+import { syntheticCameras } from '../../../packages/simulator/src/camera/synthetic-camera.ts';
 import { demoShips } from '../src/core/db/demo-fleet.ts';
 
 const HARD_LIMIT_MS = 400_000;
@@ -300,7 +301,7 @@ async function main(): Promise<void> {
   let drops = 0;
   try {
     for (const ship of fleet.ships) {
-      const agent = new ShipAgent({ shoreUrl: `ws://127.0.0.1:${shore.port}`, shipId: ship.shipId, key: ship.key, cameras: ship.cameras }, fixedLink());
+      const agent = new ShipAgent({ shoreUrl: `ws://127.0.0.1:${shore.port}`, shipId: ship.shipId, key: ship.key, cameras: ship.cameras }, fixedLink(), { cameraKinds: [syntheticCameras()] });
       agent.on('disconnected', (why: string) => {
         drops++;
         console.log(`  agent ${ship.shipId} link dropped: ${why}`);

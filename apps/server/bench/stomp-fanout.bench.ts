@@ -31,8 +31,9 @@ import WebSocket from 'ws';
 import { Client } from '@stomp/stompjs';
 import { type LinkReport, PATHS, dest } from '@ship-cctv/protocol';
 import { type LinkStatusSource, ShipAgent } from '../../agent/src/agent.ts';
-import { readFleetFile } from '../../agent/src/config.ts';
-import { LinkShaper, PROFILES } from '../../agent/src/link/index.ts';
+import { readFleetFile } from '../../../packages/simulator/src/fleet-file.ts';
+import { syntheticCameras } from '../../../packages/simulator/src/camera/synthetic-camera.ts';
+import { LinkShaper, PROFILES } from '../../../packages/simulator/src/link/index.ts';
 
 const FANOUT_SHIP = { id: 'S1001', name: '蓝海之星' };
 const IDLE_SHIP = 'S1003';
@@ -334,7 +335,7 @@ async function main(): Promise<void> {
       const ship = shipOf(IDLE_SHIP);
       const shaper = new LinkShaper({ target: { port: shore.port }, profile: PROFILES.VSAT });
       await shaper.listen();
-      const agent = new ShipAgent({ shoreUrl: `ws://127.0.0.1:${shaper.port}`, shipId: ship.shipId, key: ship.key, cameras: ship.cameras }, settableLink({ linkType: 'VSAT', quality: 80, duplex: 'BOTH' }));
+      const agent = new ShipAgent({ shoreUrl: `ws://127.0.0.1:${shaper.port}`, shipId: ship.shipId, key: ship.key, cameras: ship.cameras }, settableLink({ linkType: 'VSAT', quality: 80, duplex: 'BOTH' }), { cameraKinds: [syntheticCameras()] });
       cleanups.push(async () => {
         await agent.stop();
         await shaper.close();
@@ -423,7 +424,7 @@ async function main(): Promise<void> {
     // -- the fan-out ship's agent, straight to shore --
     const ship = shipOf(FANOUT_SHIP.id);
     const link = settableLink({ linkType: 'VSAT', quality: 100, duplex: 'BOTH' });
-    const agent = new ShipAgent({ shoreUrl: `ws://127.0.0.1:${shore.port}`, shipId: ship.shipId, key: ship.key, cameras: ship.cameras }, link);
+    const agent = new ShipAgent({ shoreUrl: `ws://127.0.0.1:${shore.port}`, shipId: ship.shipId, key: ship.key, cameras: ship.cameras }, link, { cameraKinds: [syntheticCameras()] });
     cleanups.push(() => agent.stop());
     const helloSeen = new Promise<void>((resolve) => (helloDone = resolve));
     agent.start();

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { shootSynthetic } from '../../agent/src/pictures/capture.ts';
+import { shootSynthetic } from '../../../packages/simulator/src/camera/synthetic-camera.ts';
 import { MODEL_OF_SCALE, type ModelVariant, type Scale, loadModel, upscale } from '../src/modules/pictures/enhance/esrgan.ts';
 
 const argv = process.argv.slice(2);

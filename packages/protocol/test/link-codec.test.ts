@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { Type } from 'typebox';
+import { Compile } from 'typebox/compile';
 import {
+  Duplex,
+  LINK_TYPES,
   AGENT_LINK_MIN_VERSION,
   AGENT_LINK_VERSION,
   type AgentMessage,
@@ -107,6 +111,18 @@ describe('messages of the agent link', () => {
       ok: false,
       error: expect.stringMatching(/^playback\.start: \/speed /),
     });
+  });
+
+  it('takes link reports with what the agent measured beside the link’s kind, and without (an older agent)', () => {
+    const measured = { type: 'link', linkType: 'FBB', quality: 64, duplex: 'BOTH', measured: { periodMs: 60_000, rttMs: 712, goodputKbps: 181.5, stalls: 2, lossPercent: 0.31 } };
+    expect(checkAgentMessage(measured)).toEqual({ ok: true, message: measured });
+    expect(checkAgentMessage({ type: 'link', linkType: 'FBB', quality: 64, duplex: 'BOTH' }).ok).toBe(true);
+    // A period that gave no figure leaves it out (no pong yet; no acknowledgements from a version 2 shore).
+    expect(checkAgentMessage({ ...hello, link: { ...hello.link, measured: { periodMs: 0 } } }).ok).toBe(true);
+    expect(checkAgentMessage({ ...measured, measured: { ...measured.measured, rttMs: -1 } })).toMatchObject({ ok: false, error: expect.stringMatching(/^link: \/measured\/rttMs /) });
+    // A shore that knows only the kind, quality and duplex of a link report takes the new one as well.
+    const before = Compile(Type.Object({ type: Type.Literal('link'), linkType: Type.Enum(LINK_TYPES), quality: Type.Integer({ minimum: 0, maximum: 100 }), duplex: Duplex }));
+    expect(before.Check(measured)).toBe(true);
   });
 
   it('renames the stream or request a message names, leaving the rest and control messages alone', () => {

@@ -6,25 +6,11 @@ import {
   encodeStreamFrame,
   LINK_FRAME_MAX_PAYLOAD,
 } from '@ship-cctv/protocol';
-import { type CameraConfig, isSynthetic } from '../cameras.ts';
-import { type CameraSession, type CameraSessions, startSessionTap } from './camera-session.ts';
-import { type Encoder, type EncoderExit, type EncoderOptions, startEncoder } from './encoder.ts';
-import {
-  canCopy,
-  type EncoderOutput,
-  LIVE_SOUND,
-  type InputProbe,
-  type PtzStage,
-  sessionTranscodeArgs,
-  syntheticCameraArgs,
-  urlCameraArgs,
-  urlCameraFrameRate,
-} from './ffmpeg-args.ts';
+import type { CameraSources } from '../camera-sources.ts';
+import type { Encoder, EncoderExit, EncoderOptions } from './encoder.ts';
+import type { EncoderOutput } from './ffmpeg-args.ts';
 import { type Fmp4Source, FlvToFmp4 } from './flv-packager.ts';
 import { Fmp4Reader, type Fmp4Unit } from './fmp4.ts';
-import { fontsFor } from './fonts.ts';
-import { probeInput } from './probe.ts';
-import type { SpeakerFeeds, SpeakerPump } from './speaker-feed.ts';
 import { passFragment } from '../uplink/keyframe-gate.ts';
 
 /** The agent link as LiveStreams sees it: the current WebSocket's send functions and queue. */
@@ -46,12 +32,6 @@ export interface LiveStreamsOptions {
   maxQueueSeconds?: number;
   /** … but never below this many bytes. Default 1 MiB. */
   minQueueBytes?: number;
-  /** ffprobe of URL cameras (replaceable in tests). */
-  probe?: (url: string) => Promise<InputProbe>;
-  /** A good probe of a URL is reused this long (definition switches restart streams). Default 60 s. */
-  probeCacheMs?: number;
-  /** Fonts of the synthetic camera. Default: fonts.ts. */
-  fonts?: (cameraName: string) => { fontFile: string | undefined; nameFontFile: string | undefined };
   /** Default "ffmpeg". */
   ffmpegCommand?: string;
   stopGraceMs?: number;
@@ -60,34 +40,10 @@ export interface LiveStreamsOptions {
    * 'fmp4', ffmpeg's own MP4 muxer, which holds every frame until the next one (for comparison).
    */
   output?: EncoderOutput;
-  /**
-   * The agent's camera sessions: a URL camera's live streams are fed from its one session (copied,
-   * or transcoded from its pictures) — no probe, no second camera session. Absent, or a camera the
-   * session cannot carry (H.265): each stream probes and reads the camera itself.
-   */
-  sessions?: CameraSessions;
-  /**
-   * The ship's speaker feeds (speaker-feed.ts): a synthetic camera's stream with sound mixes its
-   * camera's feed in. Absent: its sound is the camera's own only.
-   */
-  speakerFeeds?: SpeakerFeeds;
-  /**
-   * The window of a synthetic PTZ camera (ptz/synthetic-ptz.ts): each of its streams draws the
-   * larger scene and follows the camera's moves through its ffmpeg's zmq filter.
-   */
-  ptz?: (cameraId: string) => LivePtzWindows | undefined;
 }
-
-/** What a stream of a synthetic PTZ camera needs of it (SyntheticPtz.openLive). */
-export interface LivePtzWindows {
-  openLive(width: number, height: number): Promise<{ stage: PtzStage; attach(): Promise<void>; close(): void }>;
-}
-
-/** A stream of a camera session ends when the camera stays away this long (shorter: it resumes). */
-const CAMERA_AWAY_MS = 20_000;
 
 /** The reader that turns an encoder's output into the link's init segment and fragments. */
-function readerFor(output: EncoderOutput, frameRate: number, encode: EncodeSpec, copied = false): Fmp4Source {
+export function liveReader(output: EncoderOutput, frameRate: number, encode: EncodeSpec, copied = false): Fmp4Source {
   // A copied camera's pictures may come as several packets (slices): joined into one sample each.
   return output === 'flv' ? new FlvToFmp4({ frameRate, width: encode.width, height: encode.height, joinSlices: copied, outputClock: Date.now }) : new Fmp4Reader();
 }
@@ -113,10 +69,8 @@ interface LiveStream {
   audio: boolean;
   /** Bytes of sound frames sent up the link (in fragments that went). */
   audioBytes: number;
-  /** Writes the camera's speaker feed into the encoder while it runs. */
-  speaker: SpeakerPump | undefined;
-  /** A synthetic PTZ camera's window this stream follows; closed when the encoder exits. */
-  ptz?: { attach(): Promise<void>; close(): void };
+  /** What the camera source holds for the stream, let go when its encoder exits. */
+  ended: (() => void) | undefined;
 }
 
 /** A failure message to shore: reason, then ffmpeg's last words; credentials in URLs blanked. */
@@ -137,7 +91,8 @@ function invalidEncode(e: EncodeSpec): string | undefined {
 }
 
 /**
- * The ship's live streams: starts one encoder per shore `live.start` (synthetic or URL camera),
+ * The ship's live streams: starts one encoder per shore `live.start` (from the camera's source,
+ * camera-source.ts: a URL camera's session or ffmpeg, or another kind's own),
  * repackages its FLV into fragmented MP4 (flv-packager.ts: one fragment per frame the moment the
  * frame is encoded) and forwards each init segment and fragment as one binary agent-link frame
  * [BINARY_KIND.live][streamId][bytes],
@@ -159,33 +114,24 @@ export class LiveStreams {
   private readonly streams = new Map<number, LiveStream>();
   /** Streams told to stop whose process has not exited yet. */
   private readonly stopping = new Set<LiveStream>();
-  private readonly cameras: Map<string, CameraConfig>;
-  private readonly probes = new Map<string, { probe: InputProbe; at: number }>();
   private timer: NodeJS.Timeout | undefined;
   private link: LiveLink | undefined;
-  private readonly opts: Required<Omit<LiveStreamsOptions, 'sessions' | 'speakerFeeds' | 'ptz'>>;
-  private readonly ptz: LiveStreamsOptions['ptz'];
-  private readonly sessions: CameraSessions | undefined;
-  private readonly speakerFeeds: SpeakerFeeds | undefined;
+  private readonly opts: Required<LiveStreamsOptions>;
   private soundBytesSent = 0;
 
-  constructor(cameras: readonly CameraConfig[], opts: LiveStreamsOptions = {}) {
-    this.cameras = new Map(cameras.map((c) => [c.cameraId, c]));
+  constructor(
+    private readonly sources: CameraSources,
+    opts: LiveStreamsOptions = {},
+  ) {
     this.opts = {
       firstByteTimeoutMs: opts.firstByteTimeoutMs ?? 15_000,
       reportEveryMs: opts.reportEveryMs ?? 1_000,
       maxQueueSeconds: opts.maxQueueSeconds ?? 8,
       minQueueBytes: opts.minQueueBytes ?? 1024 * 1024,
-      probe: opts.probe ?? ((url) => probeInput(url)),
-      probeCacheMs: opts.probeCacheMs ?? 60_000,
-      fonts: opts.fonts ?? fontsFor,
       ffmpegCommand: opts.ffmpegCommand ?? 'ffmpeg',
       stopGraceMs: opts.stopGraceMs ?? 2_000,
       output: opts.output ?? 'flv',
     };
-    this.sessions = opts.sessions;
-    this.ptz = opts.ptz;
-    this.speakerFeeds = opts.speakerFeeds;
   }
 
   /** Bytes of sound frames sent up the link by every live stream since the agent started. */
@@ -261,8 +207,8 @@ export class LiveStreams {
       previous.silent = true;
       this.retire(previous);
     }
-    const camera = this.cameras.get(cameraId);
-    if (!camera) return this.send({ type: 'live.failed', streamId: id, message: `unknown camera ${cameraId}` });
+    const source = this.sources.get(cameraId);
+    if (!source) return this.send({ type: 'live.failed', streamId: id, message: `unknown camera ${cameraId}` });
     const invalid = invalidEncode(encode);
     if (invalid) return this.send({ type: 'live.failed', streamId: id, message: `bad encoding request: ${invalid}` });
 
@@ -280,64 +226,35 @@ export class LiveStreams {
       droppedFragments: 0,
       audio,
       audioBytes: 0,
-      speaker: undefined,
+      ended: undefined,
     };
     this.streams.set(id, s);
-
-    let args: string[];
-    if (isSynthetic(camera)) {
-      const cameraName = camera.name ?? camera.cameraId;
-      const windows = this.ptz?.(cameraId);
-      const window = windows ? await windows.openLive(encode.width, encode.height) : undefined;
-      if (this.streams.get(id) !== s) return window?.close();
-      s.ptz = window;
+    const wanted = () => this.streams.get(id) === s;
+    const ready = await source.startLive({
+      encode,
       // Sound only through the FLV packager (ffmpeg's MP4 muxer would interleave it with the pictures).
-      const sound = audio && this.opts.output === 'flv';
-      const speakerInput = sound && this.speakerFeeds !== undefined;
-      args = syntheticCameraArgs({
-        cameraName,
-        encode,
-        realtime: true,
-        output: this.opts.output,
-        ...this.opts.fonts(cameraName),
-        ...(sound ? { audio: { spec: LIVE_SOUND, speakerInput } } : {}),
-        ...(window ? { ptz: window.stage } : {}),
-      });
-      if (sound) {
-        const reader = new FlvToFmp4({ frameRate: encode.frameRate, width: encode.width, height: encode.height, audio: LIVE_SOUND, outputClock: Date.now });
-        s.reader = reader;
-        s.encoder = startEncoder(args, {
-          ...this.encoderCallbacks(s),
-          command: this.opts.ffmpegCommand,
-          onSound: (chunk) => this.receiveSound(s, reader, chunk),
-          speakerInput,
-        });
-        const encoder = s.encoder;
-        if (speakerInput) s.speaker = this.speakerFeeds?.get(cameraId).pump((chunk) => encoder.writeSpeaker(chunk));
-        void s.ptz?.attach();
-        return;
-      }
-      s.reader = readerFor(this.opts.output, encode.frameRate, encode);
-    } else {
-      // URL cameras are carried video only (their sessions read the picture alone).
-      const session = this.sessions?.get(camera.source);
-      if (session && !session.unsupported && (await this.startFromSession(s, session)) === 'started') return;
-      if (this.streams.get(id) !== s) return;
-      let probe: InputProbe;
-      try {
-        probe = await this.probe(camera.source);
-      } catch (err) {
-        if (this.streams.get(id) !== s) return; // stopped or replaced while probing; already answered
-        this.streams.delete(id);
-        return this.send({ type: 'live.failed', streamId: id, message: failureMessage(`camera ${cameraId} did not answer`, (err as Error).message) });
-      }
-      if (this.streams.get(id) !== s) return;
-      args = urlCameraArgs({ url: camera.source, encode, probe, output: this.opts.output });
-      s.reader = readerFor(this.opts.output, urlCameraFrameRate({ encode, probe }), encode, canCopy(probe, encode));
+      audio: audio && this.opts.output === 'flv',
+      output: this.opts.output,
+      ffmpegCommand: this.opts.ffmpegCommand,
+      encoder: this.encoderCallbacks(s),
+      onSound: (chunk) => this.receiveSound(s, chunk),
+      wanted,
+      fail: (reason) => {
+        if (s.error !== undefined || s.silent || s.stopRequested) return;
+        s.error = reason;
+        this.retire(s);
+      },
+    });
+    if (ready.kind === 'gone') return;
+    if (ready.kind === 'failed') {
+      if (!wanted()) return; // stopped or replaced meanwhile; already answered
+      this.streams.delete(id);
+      return this.send({ type: 'live.failed', streamId: id, message: failureMessage(ready.reason, ready.detail) });
     }
-
-    s.encoder = startEncoder(args, { ...this.encoderCallbacks(s), command: this.opts.ffmpegCommand });
-    void s.ptz?.attach();
+    if (!wanted()) return ready.ended?.();
+    s.reader = ready.reader;
+    s.ended = ready.ended;
+    s.encoder = ready.start();
   }
 
   /** What every stream's encoder (or session tap) reports to. */
@@ -354,64 +271,6 @@ export class LiveStreams {
       onData: (chunk) => this.receive(s, chunk),
       onExit: (info) => this.exited(s, info),
     };
-  }
-
-  /**
-   * A URL camera's stream from its session: copied when the session's pictures fit the template,
-   * else transcoded from them. 'fallback' when the session cannot carry the camera (then the
-   * stream reads the camera itself); 'started' when the stream started or was answered.
-   */
-  private async startFromSession(s: LiveStream, session: CameraSession): Promise<'started' | 'fallback'> {
-    // Held while waiting, so the session opens (or stays open) for this stream.
-    const hold = session.subscribe(() => undefined);
-    try {
-      let info: InputProbe;
-      try {
-        info = await session.ready(this.opts.firstByteTimeoutMs);
-      } catch (err) {
-        if (session.unsupported) return 'fallback';
-        if (this.streams.get(s.id) !== s) return 'started';
-        this.streams.delete(s.id);
-        this.send({ type: 'live.failed', streamId: s.id, message: failureMessage(`camera ${s.cameraId} did not answer`, (err as Error).message) });
-        return 'started';
-      }
-      if (this.streams.get(s.id) !== s) return 'started';
-      const { encode } = s;
-      if (canCopy(info, encode)) {
-        // The session's pictures are whole already: no joining here.
-        s.reader = new FlvToFmp4({ frameRate: info.frameRate ?? encode.frameRate, width: encode.width, height: encode.height, outputClock: Date.now });
-        s.encoder = startSessionTap(session, { ...this.encoderCallbacks(s), resumeWithinMs: CAMERA_AWAY_MS });
-      } else {
-        s.reader = readerFor(this.opts.output, encode.frameRate, encode);
-        const encoder = startEncoder(sessionTranscodeArgs(encode, this.opts.output, info.frameRate), { ...this.encoderCallbacks(s), command: this.opts.ffmpegCommand, stdin: true });
-        // A camera that stays away ends the stream (as the copied one does, startSessionTap).
-        let away: NodeJS.Timeout | undefined;
-        const unsubscribe = session.subscribeFlv(
-          (chunk) => encoder.write(chunk),
-          (e) => {
-            if (e.kind === 'picture') {
-              clearTimeout(away);
-              away = undefined;
-            } else if (e.kind === 'down' && !away) {
-              away = setTimeout(() => {
-                if (s.error !== undefined || s.silent || s.stopRequested) return;
-                s.error = `camera stream ended: ${e.reason}`;
-                this.retire(s);
-              }, CAMERA_AWAY_MS);
-            }
-          },
-          { squeezeReplay: true },
-        );
-        void encoder.exited.then(() => {
-          clearTimeout(away);
-          unsubscribe();
-        });
-        s.encoder = encoder;
-      }
-      return 'started';
-    } finally {
-      hold();
-    }
   }
 
   private stop(id: number): void {
@@ -472,8 +331,10 @@ export class LiveStreams {
     }
   }
 
-  private receiveSound(s: LiveStream, reader: FlvToFmp4, chunk: Buffer): void {
+  private receiveSound(s: LiveStream, chunk: Buffer): void {
     if (s.silent || s.stopRequested || s.error !== undefined) return;
+    const reader = s.reader;
+    if (!(reader instanceof FlvToFmp4)) return;
     let units: Fmp4Unit[];
     try {
       units = reader.pushAudio(chunk);
@@ -486,8 +347,7 @@ export class LiveStreams {
   }
 
   private exited(s: LiveStream, info: EncoderExit): void {
-    s.speaker?.stop();
-    s.ptz?.close();
+    s.ended?.();
     this.stopping.delete(s);
     if (this.streams.get(s.id) === s) this.streams.delete(s.id);
     this.updateTimer();
@@ -499,14 +359,6 @@ export class LiveStreams {
     } else {
       this.send({ type: 'live.failed', streamId: s.id, message: failureMessage(info.reason, info.stderrTail) });
     }
-  }
-
-  private async probe(url: string): Promise<InputProbe> {
-    const cached = this.probes.get(url);
-    if (cached && Date.now() - cached.at < this.opts.probeCacheMs) return cached.probe;
-    const probe = await this.opts.probe(url);
-    this.probes.set(url, { probe, at: Date.now() });
-    return probe;
   }
 
   private send(msg: AgentStreamMessage): void {

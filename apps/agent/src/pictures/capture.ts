@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CameraSession } from '../media/camera-session.ts';
-import { FFMPEG_GLOBAL_ARGS, type PtzStage, SESSION_INPUT_ARGS, cameraInputArgs, syntheticCameraGraph } from '../media/ffmpeg-args.ts';
+import { FFMPEG_GLOBAL_ARGS, SESSION_INPUT_ARGS, cameraInputArgs } from '../media/ffmpeg-args.ts';
 import { filter } from '../media/filtergraph.ts';
 
 /** A picture as taken: JPEG, its thumbnail (JPEG, THUMB_WIDTH wide) and its size. */
@@ -57,8 +57,11 @@ function stillOutputArgs(dir: string, size: ShotSize, lastFrame: boolean): strin
   ];
 }
 
-/** Runs ffmpeg with `input` and the still outputs; `feed` writes its stdin when given. */
-function runStill(input: string[], size: ShotSize, opts: { lastFrame?: boolean; feed?: (stdin: NodeJS.WritableStream) => void; ffmpeg?: string } = {}): Promise<Shot> {
+/**
+ * A picture of whatever ffmpeg reads with `input` (its input options and `-i …`): its first frame,
+ * or with `lastFrame` its last; `feed` writes its stdin when given.
+ */
+export function shootInput(input: string[], size: ShotSize, opts: { lastFrame?: boolean; feed?: (stdin: NodeJS.WritableStream) => void; ffmpeg?: string } = {}): Promise<Shot> {
   const dir = mkdtempSync(join(tmpdir(), 'ship-picture-'));
   const args = [...FFMPEG_GLOBAL_ARGS, '-y', ...input, ...stillOutputArgs(dir, size, opts.lastFrame ?? false)];
   return new Promise<Shot>((resolve, reject) => {
@@ -93,21 +96,15 @@ function runStill(input: string[], size: ShotSize, opts: { lastFrame?: boolean; 
   });
 }
 
-/** The synthetic camera's picture at `at` (epoch ms): drawn for that instant, burned-in clock and all. */
-export function shootSynthetic(cameraName: string, at: number, size: ShotSize, fonts: { fontFile: string | undefined; nameFontFile: string | undefined }, ptz?: PtzStage): Promise<Shot> {
-  const graph = syntheticCameraGraph({ cameraName, encode: { ...size, frameRate: 10, bitrateKbps: 1, codec: 'h264' }, startEpochMs: at, realtime: false, ...fonts, ...(ptz ? { ptz } : {}) });
-  return runStill(['-f', 'lavfi', '-i', graph], size);
-}
-
 /** The frame of a recording at `offsetSec` into its file. */
 export function shootRecording(file: string, offsetSec: number, size: ShotSize): Promise<Shot> {
-  return runStill(['-ss', Math.max(0, offsetSec).toFixed(3), '-i', file], size);
+  return shootInput(['-ss', Math.max(0, offsetSec).toFixed(3), '-i', file], size);
 }
 
 /** One frame read from a camera URL by its own connection (a camera the session cannot carry). */
 export function shootUrl(url: string, size: ShotSize): Promise<Shot> {
   const input = cameraInputArgs(url).filter((a) => a !== '-re' && a !== '-stream_loop' && a !== '-1');
-  return runStill([...input, '-i', url], size);
+  return shootInput([...input, '-i', url], size);
 }
 
 /**
@@ -129,7 +126,7 @@ export function shootSession(session: CameraSession, size: ShotSize, waitMs = 10
       sub.off?.();
       if (pictures === 0) return reject(new ShotError('cameraOffline', `the camera sent no picture within ${waitMs / 1000} s`));
       const flv = Buffer.concat(chunks);
-      runStill([...SESSION_INPUT_ARGS], size, { lastFrame: true, feed: (stdin) => stdin.end(flv) }).then(resolve, reject);
+      shootInput([...SESSION_INPUT_ARGS], size, { lastFrame: true, feed: (stdin) => stdin.end(flv) }).then(resolve, reject);
     };
     const timer = setTimeout(finish, waitMs);
     sub.off = session.subscribeFlv(

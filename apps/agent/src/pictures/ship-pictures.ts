@@ -16,13 +16,11 @@ import {
   taskPictureId,
 } from '@ship-cctv/protocol';
 import type { KindHandler } from '../agent-link/router.ts';
-import { type CameraConfig, isSynthetic } from '../cameras.ts';
-import type { CameraSessions } from '../media/camera-session.ts';
-import type { PtzStage } from '../media/ffmpeg-args.ts';
-import { fontsFor } from '../media/fonts.ts';
-import type { ShipRecorder } from '../recorder/ship-recorder.ts';
+import { NoRecording } from '../camera-source.ts';
+import type { CameraSources } from '../camera-sources.ts';
+import type { CameraConfig } from '../cameras.ts';
 import { BACKGROUND_FRAME_BYTES } from '../uplink/scheduler.ts';
-import { type Shot, ShotError, type ShotSize, shootRecording, shootSession, shootSynthetic, shootUrl } from './capture.ts';
+import { type Shot, ShotError, type ShotSize } from './capture.ts';
 import { Outbox } from './outbox.ts';
 import { PictureStore, type PictureStoreOptions, type StoredPicture, listEntry, pictureMeta } from './picture-store.ts';
 import { TaskRunner } from './task-runner.ts';
@@ -41,14 +39,11 @@ export interface ShipPicturesOptions {
   store?: PictureStoreOptions;
   /** Shore answers an offer, and says `stored` after the last byte, within this; else the picture is offered again. Default 120 s. */
   answerTimeoutMs?: number;
-  fonts?: (cameraName: string) => { fontFile: string | undefined; nameFontFile: string | undefined };
   now?: () => number;
-  /** Takes the picture (tests replace it). */
+  /** Takes the picture (tests replace it). Default: the camera's source (camera-source.ts). */
   shoot?: (camera: CameraConfig, at: number | undefined, size: ShotSize) => Promise<Shot & { time: number }>;
   /** How often the snapshot tasks look for due shots. Default 5 s. */
   taskTickMs?: number;
-  /** The window of a synthetic PTZ camera at a moment, for a picture of the given size (ptz/ship-ptz.ts). */
-  ptzStill?: (cameraId: string, width: number, height: number, at: number) => PtzStage | undefined;
 }
 
 /** What a capture asks for: a picture id, a camera, the box to fit, a past time or now, whose. */
@@ -75,9 +70,7 @@ const CHUNK_BYTES = BACKGROUND_FRAME_BYTES - PICTURE_CHUNK_HEADER_BYTES - 5;
 export class ShipPictures implements KindHandler<'pictures'> {
   readonly store: PictureStore;
   readonly outbox: Outbox;
-  private readonly cameras: Map<string, CameraConfig>;
   private readonly now: () => number;
-  private readonly ptzStill: ShipPicturesOptions['ptzStill'];
   private readonly answerTimeoutMs: number;
   private readonly shoot: NonNullable<ShipPicturesOptions['shoot']>;
   /** A folder made for this run only (no data directory): removed by close(). */
@@ -92,21 +85,16 @@ export class ShipPictures implements KindHandler<'pictures'> {
   readonly tasks: TaskRunner;
 
   constructor(
-    cameras: readonly CameraConfig[],
-    private readonly recorder: ShipRecorder,
-    private readonly sessions: CameraSessions,
+    private readonly sources: CameraSources,
     opts: ShipPicturesOptions = {},
   ) {
-    this.cameras = new Map(cameras.map((c) => [c.cameraId, c]));
     this.now = opts.now ?? Date.now;
-    this.ptzStill = opts.ptzStill;
     this.answerTimeoutMs = opts.answerTimeoutMs ?? 120_000;
     this.scratch = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'ship-pictures-'));
     const dir = opts.dataDir ? join(opts.dataDir, 'pictures') : (this.scratch ?? '');
     this.store = new PictureStore(dir, { now: this.now, ...opts.store });
     this.outbox = new Outbox(opts.dataDir ? join(dir, 'outbox.json') : undefined);
-    const fonts = opts.fonts ?? fontsFor;
-    this.shoot = opts.shoot ?? ((camera, at, size) => this.defaultShoot(camera, at, size, fonts));
+    this.shoot = opts.shoot ?? ((camera, at, size) => this.sourceOf(camera).shoot(at, size, this.now()));
     // Pictures retention took while the agent was down leave the outbox.
     for (const id of [...this.outbox.all]) if (!this.store.get(id)) this.outbox.remove(id);
     this.tasks = new TaskRunner(opts.dataDir ? join(dir, 'tasks.json') : undefined, {
@@ -213,7 +201,7 @@ export class ShipPictures implements KindHandler<'pictures'> {
     const existing = this.store.get(req.pictureId);
     // Asked again (shore retried, or a task's shot after a restart): the same picture, not a second one.
     if (existing) return existing;
-    const camera = this.cameras.get(req.cameraId);
+    const camera = this.sources.get(req.cameraId)?.camera;
     if (!camera) return { code: 'notFound', message: `camera ${req.cameraId} is not on this ship` };
     const run = this.shots.then(() => this.shoot(camera, req.at, { width: req.width, height: req.height }));
     this.shots = run.catch(() => undefined);
@@ -236,7 +224,7 @@ export class ShipPictures implements KindHandler<'pictures'> {
 
   private list(msg: Extract<ShoreMsg, { type: 'pictures.list' }>): void {
     const { streamId, cameraId } = msg;
-    if (!this.cameras.has(cameraId)) return void this.fail(streamId, 'notFound', `camera ${cameraId} is not on this ship`);
+    if (!this.sources.has(cameraId)) return void this.fail(streamId, 'notFound', `camera ${cameraId} is not on this ship`);
     const { pictures, truncated } = this.store.list(cameraId, msg.from, msg.to, msg.limit);
     const thumbs = pictures.map((p) => this.store.readThumb(p.pictureId));
     this.send({
@@ -322,27 +310,9 @@ export class ShipPictures implements KindHandler<'pictures'> {
     this.link?.sendJson(message);
   }
 
-  private async defaultShoot(camera: CameraConfig, at: number | undefined, size: ShotSize, fonts: NonNullable<ShipPicturesOptions['fonts']>): Promise<Shot & { time: number }> {
-    const name = camera.name ?? camera.cameraId;
-    if (isSynthetic(camera)) {
-      const time = at ?? this.now();
-      if (at !== undefined && (this.recorder.spans(camera.cameraId, at, at + 1)?.length ?? 0) === 0) throw new NoRecording(camera.cameraId, at);
-      return { ...(await shootSynthetic(name, time, size, fonts(name), this.ptzStill?.(camera.cameraId, size.width, size.height, time))), time };
-    }
-    if (at === undefined) {
-      const session = this.sessions.get(camera.source);
-      const time = this.now();
-      return { ...(await (session.unsupported ? shootUrl(camera.source, size) : shootSession(session, size))), time };
-    }
-    const source = this.recorder.source(camera.cameraId);
-    const segment = source?.kind === 'segments' ? source.recorder.index.all.find((s) => s.start <= at && at < s.end) : undefined;
-    if (!source || source.kind !== 'segments' || !segment) throw new NoRecording(camera.cameraId, at);
-    return { ...(await shootRecording(join(source.recorder.index.dir, segment.file), (at - segment.start) / 1000, size)), time: at };
-  }
-}
-
-class NoRecording extends Error {
-  constructor(cameraId: string, at: number) {
-    super(`the ship recorder holds nothing of camera ${cameraId} at ${new Date(at).toISOString()}`);
+  private sourceOf(camera: CameraConfig) {
+    const source = this.sources.get(camera.cameraId);
+    if (!source) throw new ShotError('failed', `camera ${camera.cameraId} is not on this ship`);
+    return source;
   }
 }

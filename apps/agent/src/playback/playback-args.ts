@@ -1,5 +1,5 @@
 import type { EncodeSpec, PlaybackSpeed } from '@ship-cctv/protocol';
-import { FFMPEG_GLOBAL_ARGS, FMP4_OUTPUT_ARGS, type InputProbe, canCopy, h264EncodeArgs, syntheticCameraArgs } from '../media/ffmpeg-args.ts';
+import { FFMPEG_GLOBAL_ARGS, FMP4_OUTPUT_ARGS, type InputProbe, canCopy, h264EncodeArgs } from '../media/ffmpeg-args.ts';
 import { filter } from '../media/filtergraph.ts';
 
 /**
@@ -33,54 +33,15 @@ export function playbackPace(encode: EncodeSpec, speed: PlaybackSpeed): Playback
 }
 
 /** Encoder options that replace the template's (later options win in ffmpeg). */
-function paceArgs(pace: PlaybackPace): string[] {
+export function paceArgs(pace: PlaybackPace): string[] {
   const rate = `${pace.bitrateKbps}k`;
   const gop = String(pace.keyframeEvery);
   return ['-g', gop, '-keyint_min', gop, '-b:v', rate, '-maxrate', rate, '-bufsize', rate];
 }
 
 /** Output options go before the output URL, which ends every builder's command. */
-function beforeOutput(args: string[], extra: string[]): string[] {
+export function beforeOutput(args: string[], extra: string[]): string[] {
   return [...args.slice(0, -1), ...extra, ...args.slice(-1)];
-}
-
-export interface SyntheticPlaybackOptions {
-  cameraName: string;
-  fontFile: string | undefined;
-  nameFontFile: string | undefined;
-  encode: EncodeSpec;
-  speed: PlaybackSpeed;
-  /** Recorded time of the first frame and the end of the span played (epoch ms). */
-  from: number;
-  to: number;
-}
-
-/**
- * The synthetic camera's recording of [from, to): the live camera's own picture (syntheticCameraArgs,
- * a function of absolute time) drawn at one frame per `speed / frameRate` seconds of recorded time,
- * so the burned-in clock shows recorded time advancing speed× faster; re-stamped to the played
- * frame rate, paced in real time (`realtime`) and cut after the last frame before `to`.
- */
-export function syntheticPlaybackArgs(o: SyntheticPlaybackOptions): string[] {
-  const pace = playbackPace(o.encode, o.speed);
-  const recordedPerFrameMs = (1000 * o.speed) / pace.frameRate;
-  const frames = Math.max(1, Math.ceil((o.to - o.from) / recordedPerFrameMs));
-  const drawn = syntheticCameraArgs({
-    cameraName: o.cameraName,
-    fontFile: o.fontFile,
-    nameFontFile: o.nameFontFile,
-    encode: { ...o.encode, frameRate: pace.frameRate / o.speed, bitrateKbps: pace.bitrateKbps },
-    startEpochMs: o.from,
-    realtime: false,
-  });
-  const played = [
-    filter('settb', { expr: `1/${pace.frameRate}` }),
-    filter('setpts', { expr: 'N' }),
-    // Declares the played frame rate to the encoder (its time base comes from it).
-    filter('fps', { fps: pace.frameRate }),
-    filter('realtime'),
-  ].join(',');
-  return beforeOutput(drawn, ['-vf', played, '-frames:v', String(frames), ...paceArgs(pace)]);
 }
 
 export interface RecordingPlaybackOptions {

@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   type AgentPlaybackMessage,
   BINARY_KIND,
@@ -16,13 +14,12 @@ import {
 import { type Encoder, type EncoderExit, startEncoder } from '../media/encoder.ts';
 import type { InputProbe } from '../media/ffmpeg-args.ts';
 import { type Fmp4Unit, Fmp4Reader } from '../media/fmp4.ts';
-import { fontsFor } from '../media/fonts.ts';
 import { failureMessage } from '../media/live-streams.ts';
 import { probeInput } from '../media/probe.ts';
-import type { RecordingSource, ShipRecorder } from '../recorder/ship-recorder.ts';
+import type { CameraRecording } from '../camera-source.ts';
+import type { ShipRecorder } from '../recorder/ship-recorder.ts';
 import { type TrackClock, fragmentStart, shiftFragment, trackClock } from './fragment-time.ts';
-import { keyframeAtOrBefore } from './keyframes.ts';
-import { type ConcatEntry, concatList, playbackPace, recordingPlaybackArgs, syntheticPlaybackArgs } from './playback-args.ts';
+import { playbackPace } from './playback-args.ts';
 import { passFragment } from '../uplink/keyframe-gate.ts';
 
 /** The agent link as playback sees it (the same socket live streams use). */
@@ -48,7 +45,6 @@ export interface PlaybackStreamsOptions {
   queueLimitBytes?: (playbackKbps: number) => number;
   /** ffprobe of a recorded segment (copy or transcode). Default probe.ts. */
   probe?: (path: string) => Promise<InputProbe>;
-  fonts?: (cameraName: string) => { fontFile: string | undefined; nameFontFile: string | undefined };
   /** The most media bytes in one link frame; larger fragments go as slices. Default MAX_FRAME_PAYLOAD_BYTES. */
   maxFramePayloadBytes?: number;
   /** Where concat lists of recorded segments are written while they play. Default the OS temp dir. */
@@ -87,7 +83,7 @@ interface Playback {
   encode: EncodeSpec;
   speed: PlaybackSpeed;
   end: number;
-  source: RecordingSource;
+  recording: CameraRecording;
   /** Recorded time the next run starts from. */
   cursor: number;
   /** Played time (s) the next run starts at. */
@@ -158,7 +154,6 @@ export class PlaybackStreams {
       positionEveryMs: opts.positionEveryMs ?? 1_000,
       queueLimitBytes: opts.queueLimitBytes ?? ((kbps) => Math.max(1024 * 1024, (8 * kbps * 1000) / 8)),
       probe: opts.probe ?? ((path) => probeInput(path)),
-      fonts: opts.fonts ?? fontsFor,
       maxFramePayloadBytes: opts.maxFramePayloadBytes ?? MAX_FRAME_PAYLOAD_BYTES,
       tmpDir: opts.tmpDir ?? tmpdir(),
       ffmpegCommand: opts.ffmpegCommand ?? 'ffmpeg',
@@ -241,8 +236,8 @@ export class PlaybackStreams {
     const invalid = invalidEncode(encode);
     if (invalid) return failed(`bad encoding request: ${invalid}`);
     if (!Number.isFinite(start) || !Number.isFinite(end) || end <= start) return failed(`bad time range ${start}–${end}: the end must come after the start`);
-    const source = this.recorder.source(cameraId);
-    if (!source) return failed(`camera ${cameraId} is not recorded on this ship`);
+    const recording = this.recorder.recording(cameraId);
+    if (!recording) return failed(`camera ${cameraId} is not recorded on this ship`);
     const from = Math.min(Math.max(Number.isFinite(msg.from) ? msg.from : start, start), end);
     const p: Playback = {
       id,
@@ -250,7 +245,7 @@ export class PlaybackStreams {
       encode,
       speed,
       end,
-      source,
+      recording,
       cursor: from,
       played: 0,
       run: undefined,
@@ -365,33 +360,10 @@ export class PlaybackStreams {
   }
 
   private async argsFor(p: Playback, run: Run): Promise<string[]> {
-    const { source, encode, speed } = p;
-    if (source.kind === 'synthetic') {
-      const cameraName = source.camera.name ?? source.camera.cameraId;
-      return syntheticPlaybackArgs({ cameraName, ...this.opts.fonts(cameraName), encode, speed, from: run.from, to: run.to });
-    }
-    const segments = source.recorder.index.overlapping(run.from, run.to);
-    const first = segments[0];
-    if (!first) throw new Error('the recording was deleted');
-    // Start at the keyframe the picture really begins at, and say so: the run's time is its time.
-    const wanted = Math.max(0, (run.from - first.start) / 1000);
-    const keyframe = wanted > 0 ? keyframeAtOrBefore(first.path, wanted) : undefined;
-    let inpoint = wanted;
-    if (keyframe !== undefined && keyframe < wanted) {
-      run.from = Math.round(first.start + keyframe * 1000);
-      // Just past the keyframe: the concat demuxer starts at the keyframe at or before its inpoint.
-      inpoint = keyframe + 0.001;
-    }
-    const entries: ConcatEntry[] = segments.map((s, i) => ({
-      path: s.path,
-      ...(i === 0 ? { inpoint } : {}),
-      ...(i === segments.length - 1 && s.end > run.to ? { outpoint: (run.to - s.start) / 1000 } : {}),
-    }));
-    let probe: InputProbe | undefined;
-    if (speed === 1) probe = await this.opts.probe(first.path).catch(() => undefined);
-    run.listFile = join(this.opts.tmpDir, `ship-playback-${randomUUID()}.ffconcat`);
-    writeFileSync(run.listFile, concatList(entries));
-    return recordingPlaybackArgs({ listFile: run.listFile, encode, speed, ...(probe ? { probe } : {}) });
+    const made = await p.recording.playbackRun({ from: run.from, to: run.to, encode: p.encode, speed: p.speed, tmpDir: this.opts.tmpDir, probe: this.opts.probe });
+    run.from = made.from;
+    run.listFile = made.tempFile;
+    return made.args;
   }
 
   private receive(p: Playback, run: Run, chunk: Buffer): void {

@@ -1,7 +1,7 @@
 import onvif from 'onvif/promises';
 import type { PtzPreset } from '@ship-cctv/protocol';
 import type { OnvifSettings } from '../cameras.ts';
-import { type PtzDriver, PtzError } from './ptz-driver.ts';
+import { type PtzBackend, PtzError } from './ptz-backend.ts';
 
 /** ONVIF requests time out after this long (a camera on the ship's LAN answers in milliseconds). */
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -35,7 +35,7 @@ function ptzError(what: string, err: unknown, lastResponse: string | undefined):
  * the camera's own (GetPresets, SetPreset, GotoPreset, RemovePreset). Connects on first use, and
  * again after a failure.
  */
-export class OnvifPtz implements PtzDriver {
+export class OnvifPtz implements PtzBackend {
   private cam: Promise<{ cam: OnvifCam; profileToken: string }> | undefined;
   /** The camera's last SOAP response (for a fault's subcode). */
   private lastResponse: string | undefined;

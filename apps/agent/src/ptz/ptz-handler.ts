@@ -1,6 +1,6 @@
 import type { AgentPtzMessage, ShorePtzMessage } from '@ship-cctv/protocol';
 import type { KindHandler } from '../agent-link/router.ts';
-import { type PtzDriver, PtzError } from './ptz-driver.ts';
+import { type PtzBackend, PtzError } from './ptz-backend.ts';
 
 /**
  * The agent's handler of kind `ptz`: each request goes to its camera's driver and is answered
@@ -9,7 +9,7 @@ import { type PtzDriver, PtzError } from './ptz-driver.ts';
  */
 export class PtzHandler implements KindHandler<'ptz'> {
   constructor(
-    private readonly drivers: ReadonlyMap<string, PtzDriver>,
+    private readonly drivers: ReadonlyMap<string, PtzBackend>,
     private readonly knownCamera: (cameraId: string) => boolean,
     private readonly send: (msg: AgentPtzMessage) => void,
   ) {}

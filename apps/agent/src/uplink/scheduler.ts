@@ -37,6 +37,14 @@ export interface UplinkSchedulerOptions {
   lowWaterBytes?: number;
   /** How often a waiting queue looks again at the socket's buffer. Default 10 ms. */
   pollMs?: number;
+  /** Sees what leaves (bytes as on the wire) and what shore acknowledges: the link meter (link-meter.ts). */
+  observer?: UplinkObserver;
+}
+
+/** What the uplink tells about the bytes it sends and shore acknowledges (times: performance.now()). */
+export interface UplinkObserver {
+  onSend(wireBytes: number, now: number): void;
+  onAck(totalBytes: number, now: number): void;
 }
 
 import { STREAM_HEADER_BYTES, wsFrameOverhead } from '@ship-cctv/protocol';
@@ -54,6 +62,9 @@ export class UplinkScheduler {
   private readonly lowWater: number;
   private readonly pollMs: number;
   private window: SendWindow | undefined;
+  private readonly observer: UplinkObserver | undefined;
+  /** Bytes on the wire since the link opened (what shore's acknowledgements count). */
+  private wireSent = 0;
 
   constructor(
     private readonly sink: UplinkSink,
@@ -61,6 +72,7 @@ export class UplinkScheduler {
   ) {
     this.lowWater = opts.lowWaterBytes ?? 64 * 1024;
     this.pollMs = opts.pollMs ?? 10;
+    this.observer = opts.observer;
   }
 
   send(cls: UplinkClass, data: string | Uint8Array): void {
@@ -72,13 +84,28 @@ export class UplinkScheduler {
 
   /** From now on only a send window's worth may be unacknowledged (shore acknowledges: link protocol 3). */
   useWindow(window: SendWindow = new SendWindow()): void {
+    window.sentBefore(this.wireSent);
     this.window = window;
   }
 
   /** Shore's `link.ack`: it has received `totalBytes` on this link. */
   acknowledged(totalBytes: number): void {
-    this.window?.onAck(totalBytes, performance.now());
+    const now = performance.now();
+    this.window?.onAck(totalBytes, now);
+    this.observer?.onAck(totalBytes, now);
     this.pump();
+  }
+
+  /**
+   * Bytes the socket sent without this queue (WebSocket pings and pongs, `payloadBytes` long): shore
+   * counts every byte it receives, so they are counted in what is on its way too.
+   */
+  sentBeside(payloadBytes: number): void {
+    const now = performance.now();
+    const bytes = wireSize(payloadBytes);
+    this.wireSent += bytes;
+    this.window?.onSend(bytes, now);
+    this.observer?.onSend(bytes, now);
   }
 
   /** Bytes sent and not yet acknowledged by shore (undefined until shore acknowledges). */
@@ -140,7 +167,10 @@ export class UplinkScheduler {
       if (cls !== 'control' && this.window && !this.window.allowsMore(now, BACKGROUND.has(cls))) break;
       queue.shift();
       this.queuedBytes.set(cls, (this.queuedBytes.get(cls) ?? 0) - bytes);
-      this.window?.onSend(wireSize(bytes), now);
+      const wire = wireSize(bytes);
+      this.wireSent += wire;
+      this.window?.onSend(wire, now);
+      this.observer?.onSend(wire, now);
       this.sink.write(next);
     }
     if (!this.closed && !this.timer && UPLINK_CLASSES.some((c) => (this.queues.get(c)?.length ?? 0) > 0)) {

@@ -35,7 +35,7 @@ interface Sample {
 }
 
 /** Keeps the best (max or min) of samples no older than `spanMs`. */
-class WindowedBest {
+export class WindowedBest {
   private samples: Sample[] = [];
   constructor(
     private readonly spanMs: number,
@@ -52,6 +52,32 @@ class WindowedBest {
   }
 }
 
+/**
+ * The rate shore acknowledges bytes at: the acknowledged bytes of the last second over the time they
+ * took (at least 100 ms apart), the best of those over `spanMs`.
+ */
+export class DeliveryRate {
+  private readonly recentAcks: { at: number; acked: number }[] = [];
+  private readonly rate: WindowedBest;
+
+  constructor(spanMs: number) {
+    this.rate = new WindowedBest(spanMs, (a, b) => a > b);
+  }
+
+  /** Shore has acknowledged `acked` bytes in all at `now`. */
+  onAck(acked: number, now: number): void {
+    this.recentAcks.push({ at: now, acked });
+    while (this.recentAcks.length > 2 && (this.recentAcks[1]?.at ?? now) <= now - 1_000) this.recentAcks.shift();
+    const first = this.recentAcks[0];
+    if (first && now - first.at >= 100) this.rate.add(now, ((acked - first.acked) * 1000) / (now - first.at));
+  }
+
+  /** Bytes per second; undefined before two acknowledgements 100 ms apart. */
+  best(now: number): number | undefined {
+    return this.rate.best(now);
+  }
+}
+
 export class SendWindow {
   /** Bytes handed to the socket since the link opened. */
   private sent = 0;
@@ -59,9 +85,7 @@ export class SendWindow {
   private acked = 0;
   /** (bytes sent up to here, when): to time each acknowledgement. */
   private readonly inFlight: { end: number; at: number }[] = [];
-  /** Acknowledgements of the last second, for the delivery rate. */
-  private readonly recentAcks: { at: number; acked: number }[] = [];
-  private readonly rate: WindowedBest;
+  private readonly rate: DeliveryRate;
   private readonly rtt: WindowedBest;
   private readonly initial: number;
   private readonly min: number;
@@ -73,7 +97,7 @@ export class SendWindow {
     this.min = opts.minBytes ?? 16 * 1024;
     this.gain = opts.gain ?? 1.5;
     this.backgroundGain = opts.backgroundGain ?? 1.0;
-    this.rate = new WindowedBest(opts.rateWindowMs ?? 3_000, (a, b) => a > b);
+    this.rate = new DeliveryRate(opts.rateWindowMs ?? 3_000);
     this.rtt = new WindowedBest(opts.rttWindowMs ?? 10_000, (a, b) => a < b);
   }
 
@@ -87,6 +111,15 @@ export class SendWindow {
     this.inFlight.push({ end: this.sent, at: now });
   }
 
+  /**
+   * Bytes that went on this connection before the window was kept (the hello, pings): shore counts
+   * them in its acknowledgements, so they are counted here too — untimed: an acknowledgement of
+   * them says nothing of the round trip of what is sent now.
+   */
+  sentBefore(bytes: number): void {
+    this.sent += bytes;
+  }
+
   /** Shore has received `total` bytes on this link (cumulative; older or repeated totals are ignored). */
   onAck(total: number, now: number): void {
     if (total <= this.acked) return;
@@ -94,10 +127,7 @@ export class SendWindow {
     let sentAt: number | undefined;
     while (this.inFlight.length > 0 && (this.inFlight[0]?.end ?? Infinity) <= this.acked) sentAt = this.inFlight.shift()?.at;
     if (sentAt !== undefined) this.rtt.add(now, Math.max(1, now - sentAt));
-    this.recentAcks.push({ at: now, acked: this.acked });
-    while (this.recentAcks.length > 2 && (this.recentAcks[1]?.at ?? now) <= now - 1_000) this.recentAcks.shift();
-    const first = this.recentAcks[0];
-    if (first && now - first.at >= 100) this.rate.add(now, ((this.acked - first.acked) * 1000) / (now - first.at));
+    this.rate.onAck(this.acked, now);
   }
 
   /** Bytes allowed in flight now (for a background class: less, so that it queues less before live). */

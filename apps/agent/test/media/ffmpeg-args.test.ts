@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canCopy, captureCodeExpression, sessionTranscodeArgs, syntheticCameraArgs, urlCameraArgs, urlCameraFrameRate, urlKind } from '../../src/media/ffmpeg-args.ts';
+import { canCopy, sessionTranscodeArgs, urlCameraArgs, urlCameraFrameRate, urlKind } from '../../src/media/ffmpeg-args.ts';
 import { chain, filter, quote } from '../../src/media/filtergraph.ts';
 import { spec } from './helpers.ts';
 
@@ -11,14 +11,6 @@ const h264 = (fps: string, rate: string) => [
 ];
 const FMP4 = ['-f', 'mp4', '-movflags', '+frag_every_frame+empty_moov+default_base_moof', '-flush_packets', '1', 'pipe:1'];
 const FLV = ['-f', 'flv', '-flvflags', 'no_duration_filesize', '-flush_packets', '1', 'pipe:1'];
-const MONO = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf';
-
-const CODE_EXPR =
-  'st(0,round(T*1000));st(1,Y*14+X);16+219*if(lt(ld(1),2),eq(ld(1),0),if(lt(ld(1),50),mod(floor(ld(0)/pow(2,49-ld(1))),2),' +
-  'if(lt(ld(1),54),mod(' +
-  [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44].map((b) => `mod(floor(ld(0)/pow(2,${b}+ld(1)-50)),2)`).join('+') +
-  ',2),eq(ld(1),55))))';
-
 describe('filtergraph text', () => {
   it('quotes values and arguments only when a parser level would split them', () => {
     expect(quote("it's")).toBe("'it'\\''s'");
@@ -28,44 +20,6 @@ describe('filtergraph text', () => {
     expect(filter('geq', { lum: 'if(a,b,c)', cb: 128 })).toBe("geq='lum=if(a,b,c):cb=128'");
     expect(filter('x', { a: undefined, b: 1 })).toBe('x=b=1');
     expect(chain(['a', 'b'], ['f1', 'f2'], ['c'])).toBe('[a][b]f1,f2[c]');
-  });
-});
-
-describe('syntheticCameraArgs', () => {
-  it('builds the live 640×360@15 400 kbit/s camera: wall-clock time, code strip, H.264 baseline fMP4 on stdout', () => {
-    const args = syntheticCameraArgs({ cameraName: 'Bridge', encode: spec(640, 360, 15, 400), fontFile: MONO, realtime: true });
-    const graph =
-      'color=c=0xf0a030:s=46x46:r=1,format=pix_fmts=yuv420p,trim=end_frame=1[mover];' +
-      'color=c=0x1b3a57:s=640x360:r=15,format=pix_fmts=yuv420p,realtime,settb=expr=1/1000,setpts=expr=round(time(0)*1000),split[bg][cc];' +
-      `[cc]crop=w=14:h=4:x=0:y=0,geq='lum=${CODE_EXPR}:cb=128:cr=128',scale=w=112:h=32:flags=neighbor[code];` +
-      '[bg]drawgrid=w=80:h=60:t=1:c=0x5a7d9a@0.6[scene];' +
-      '[scene][mover]overlay=x=(main_w-overlay_w)*(0.5+0.5*sin(2*PI*t/12)):y=(main_h-overlay_h)*(0.5+0.5*sin(2*PI*t/8)):eof_action=repeat,' +
-      `drawtext=fontfile=${MONO}:expansion=none:text=Bridge:fontsize=23:fontcolor=white:box=1:boxcolor=black@0.55:boxborderw=4:x=9:y=9,` +
-      `drawtext='fontfile=${MONO}:text='\\''%{pts:gmtime:0}.%{eif:mod(round(t*1000),1000):d:3} UTC'\\'':fontsize=16:fontcolor=white:box=1:boxcolor=black@0.55:boxborderw=4:x=9:y=49'[labelled];` +
-      '[labelled][code]overlay=x=16:y=312,settb=expr=1/15,setpts=expr=N[out0]';
-    expect(args).toEqual([...GLOBAL, '-f', 'lavfi', '-i', graph, '-an', '-sn', '-dn', ...h264('15', '400k'), ...FMP4]);
-  });
-
-  it('renders from a given start, as fast as it can, for a set time; escapes any name; leaves the code out of tiny frames', () => {
-    const args = syntheticCameraArgs({
-      cameraName: "O'Neil: 前甲板, 1",
-      encode: spec(128, 72, 5, 64),
-      startEpochMs: 1714560000000,
-      realtime: false,
-      durationSeconds: 2,
-    });
-    const graph =
-      'color=c=0xf0a030:s=10x10:r=1,format=pix_fmts=yuv420p,trim=end_frame=1[mover];' +
-      'color=c=0x1b3a57:s=128x72:r=5,format=pix_fmts=yuv420p,settb=expr=1/1000,setpts=expr=PTS+1714560000000,drawgrid=w=16:h=12:t=1:c=0x5a7d9a@0.6[scene];' +
-      '[scene][mover]overlay=x=(main_w-overlay_w)*(0.5+0.5*sin(2*PI*t/12)):y=(main_h-overlay_h)*(0.5+0.5*sin(2*PI*t/8)):eof_action=repeat,' +
-      "drawtext='font=Sans:expansion=none:text='\\''O'\\''\\'\\'''\\''Neil: 前甲板, 1'\\'':fontsize=10:fontcolor=white:box=1:boxcolor=black@0.55:boxborderw=4:x=4:y=4'," +
-      "drawtext='font=Monospace:text='\\''%{pts:gmtime:0}.%{eif:mod(round(t*1000),1000):d:3} UTC'\\'':fontsize=9:fontcolor=white:box=1:boxcolor=black@0.55:boxborderw=4:x=4:y=26'," +
-      'settb=expr=1/5,setpts=expr=N[out0]';
-    expect(args).toEqual([...GLOBAL, '-f', 'lavfi', '-i', graph, '-t', '2', '-an', '-sn', '-dn', ...h264('5', '64k'), ...FMP4]);
-  });
-
-  it('draws the code with the same expression the tests decode', () => {
-    expect(captureCodeExpression()).toBe(CODE_EXPR);
   });
 });
 
@@ -134,7 +88,6 @@ describe('urlCameraArgs', () => {
     const fits = { codec: 'h264', width: 640, height: 360, frameRate: 12.5 };
     expect(urlCameraArgs({ url: 'rtsp://10.0.0.5/s', encode, probe: fits, output: 'flv' }).slice(-FLV.length)).toEqual(FLV);
     expect(urlCameraArgs({ url: 'rtsp://10.0.0.5/s', encode, probe: fits, output: 'fmp4' }).slice(-FMP4.length)).toEqual(FMP4);
-    expect(syntheticCameraArgs({ cameraName: 'A', encode, realtime: true, output: 'flv' }).slice(-FLV.length)).toEqual(FLV);
     // The packager's frame rate: the camera's own when copied, the template's when transcoded.
     expect(urlCameraFrameRate({ encode, probe: fits })).toBe(12.5);
     expect(urlCameraFrameRate({ encode, probe: { ...fits, codec: 'hevc' } })).toBe(15);

@@ -5,10 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentMessage } from '@ship-cctv/protocol';
+import { CameraSources } from '../../src/camera-sources.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
-import type { CameraSessions } from '../../src/media/camera-session.ts';
 import { ShipPictures } from '../../src/pictures/ship-pictures.ts';
-import type { ShipRecorder } from '../../src/recorder/ship-recorder.ts';
 
 const CAMERA_ID = 'S1-C01-1';
 const INBOX = 4;
@@ -21,8 +20,9 @@ describe('the outbox when shore says it is storing a picture', () => {
 
   beforeEach(() => {
     vi.useFakeTimers();
-    const cameras: CameraConfig[] = [{ cameraId: CAMERA_ID, source: 'synthetic' }];
-    pictures = new ShipPictures(cameras, {} as ShipRecorder, {} as CameraSessions, {
+    // The pictures are made up here: the camera is never opened.
+    const cameras: CameraConfig[] = [{ cameraId: CAMERA_ID, source: 'rtsp://127.0.0.1:9/unused' }];
+    pictures = new ShipPictures(new CameraSources(cameras), {
       answerTimeoutMs: ANSWER_MS,
       shoot: async (_camera, _at, size) => ({ jpeg: Buffer.alloc(20_000, 7), thumb: Buffer.alloc(100, 1), width: size.width, height: size.height, time: Date.now() }),
     });

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentMessage } from '@ship-cctv/protocol';
+import { CameraSources } from '../../src/camera-sources.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
 import { CameraSessions } from '../../src/media/camera-session.ts';
 import { jpegSize } from '../../src/pictures/capture.ts';
@@ -31,8 +32,9 @@ describe('pictures of a URL camera', () => {
   beforeAll(async () => {
     camera = await startRtspCamera({ port: 18561, width: 320, height: 240, fps: 10, gopSeconds: 1 });
     const cameras: CameraConfig[] = [{ cameraId: CAMERA_ID, source: camera.url }];
-    recorder = new ShipRecorder(cameras, { dataDir: tmp.dir, sessions, segments: { segmentSeconds: 2, minRetryMs: 300 } });
-    pictures = new ShipPictures(cameras, recorder, sessions, { dataDir: tmp.dir });
+    const sources = new CameraSources(cameras, { sessions, dataDir: tmp.dir });
+    recorder = new ShipRecorder(sources, { dataDir: tmp.dir, segments: { segmentSeconds: 2, minRetryMs: 300 } });
+    pictures = new ShipPictures(sources, { dataDir: tmp.dir });
     pictures.attach({ sendJson: (m) => sent.push(m), sendBinary: () => undefined });
     hold = sessions.get(camera.url).subscribe(() => undefined);
     recorder.start();

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EncodeSpec, PlaybackSpeed, RecordedSpan } from '@ship-cctv/protocol';
 import { PlaybackStreams } from '../../src/playback/playback-streams.ts';
+import { CameraSources } from '../../src/camera-sources.ts';
 import { ShipRecorder } from '../../src/recorder/ship-recorder.ts';
+import { SegmentRecording } from '../../src/url-camera.ts';
 import { probeFile, run, spec, tempDir, topLevelBoxes } from '../media/helpers.ts';
 import { makeCameraFile } from '../recorder/helpers.ts';
 import { FakeLink, decodedFrames, writeStream } from './helpers.ts';
@@ -18,7 +20,7 @@ beforeAll(async () => {
   const options = { dataDir: join(tmp.dir, 'data'), segments: { segmentSeconds: 1 } };
   // Two recording runs with the camera away in between.
   for (const [i, ms] of [4_500, 4_500].entries()) {
-    recorder = new ShipRecorder([{ cameraId: CAMERA, source: camera }], options);
+    recorder = new ShipRecorder(new CameraSources([{ cameraId: CAMERA, source: camera }]), options);
     recorder.start();
     await sleep(ms);
     await recorder.stop();
@@ -95,8 +97,8 @@ describe('playback of a URL camera’s recorded segments', () => {
   });
 
   it('labels the frame it starts at with the time it was recorded: the keyframe at or before the requested time', async () => {
-    const source = recorder.source(CAMERA);
-    if (source?.kind !== 'segments') throw new Error('not a segment recorder');
+    const source = recorder.recording(CAMERA);
+    if (!(source instanceof SegmentRecording)) throw new Error('not a segment recorder');
     // A whole segment inside the first span, asked for 0.6 s into it.
     const segment = source.recorder.index.all.find((s) => s.start > spans[0]!.start && s.end < spans[0]!.end && s.end - s.start >= 800);
     if (!segment) throw new Error('no whole segment');

@@ -1,10 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CameraContext, CameraKind } from '../../src/camera-source.ts';
+import { CameraSources } from '../../src/camera-sources.ts';
+import type { CameraConfig } from '../../src/cameras.ts';
 import { readAgentConfig } from '../../src/config.ts';
-import { ShipPtz } from '../../src/ptz/ship-ptz.ts';
 import { OnvifPtz } from '../../src/ptz/onvif-ptz.ts';
-import { SyntheticPtz } from '../../src/ptz/synthetic-ptz.ts';
+import type { PtzBackend } from '../../src/ptz/ptz-backend.ts';
+import { ShipPtz } from '../../src/ptz/ship-ptz.ts';
+import { UrlCamera } from '../../src/url-camera.ts';
 import { tempDir } from '../media/helpers.ts';
 
 const tmp = tempDir('ptz-config-');
@@ -16,22 +20,48 @@ function configWith(cameras: unknown[]): string {
   return file;
 }
 
+/** A camera that steers itself (as the simulator's synthetic camera does) with the backend it is given. */
+class DrawnCamera extends UrlCamera {
+  override readonly ptz: PtzBackend | undefined;
+  constructor(camera: CameraConfig, ctx: CameraContext, backend: PtzBackend) {
+    super(camera, ctx);
+    this.ptz = camera.ptz ? backend : undefined;
+  }
+}
+
+function selfSteering(backend: PtzBackend): CameraKind {
+  return { takes: (source) => source === 'drawn', steersItself: true, create: (camera, ctx) => new DrawnCamera(camera, ctx, backend) };
+}
+
 describe('PTZ cameras in the agent configuration', () => {
-  it('the synthetic camera with ptz {} and a URL camera with ptz.onvif each get their driver; others none', () => {
+  it('a URL camera with ptz.onvif gets the ONVIF backend, a camera of a kind that steers itself its own with ptz {}, others none', () => {
+    const closed: string[] = [];
+    const own: PtzBackend = {
+      move: () => Promise.resolve(),
+      stop: () => Promise.resolve(),
+      presets: () => Promise.resolve([]),
+      setPreset: (name) => Promise.resolve({ presetId: 'p1', name }),
+      gotoPreset: () => Promise.resolve(),
+      removePreset: () => Promise.resolve(),
+      close: () => void closed.push('own'),
+    };
+    const kinds = [selfSteering(own)];
     const config = readAgentConfig(
       configWith([
-        { cameraId: 'C1', source: 'synthetic', ptz: {} },
+        { cameraId: 'C1', source: 'drawn', ptz: {} },
         { cameraId: 'C2', source: 'rtsp://10.0.0.9/stream', ptz: { onvif: { hostname: '10.0.0.9', port: 8000, username: 'admin', password: 'pw', profileToken: 'p1' } } },
-        { cameraId: 'C3', source: 'synthetic' },
+        { cameraId: 'C3', source: 'rtsp://10.0.0.10/stream' },
       ]),
+      kinds,
     );
-    expect(config.cameras[1]?.ptz).toEqual({ onvif: { hostname: '10.0.0.9', port: 8000, username: 'admin', password: 'pw', profileToken: 'p1' } });
-    const ship = new ShipPtz(config.cameras);
-    expect(ship.drivers.get('C1')).toBeInstanceOf(SyntheticPtz);
+    const ship = new ShipPtz(new CameraSources(config.cameras, { kinds }));
+    expect(ship.drivers.get('C1')).toBe(own);
     expect(ship.drivers.get('C2')).toBeInstanceOf(OnvifPtz);
     expect(ship.drivers.has('C3')).toBe(false);
-    expect(ship.any).toBe(true);
     ship.close();
+    expect(closed).toEqual(['own']);
+    // Without the kind, the same camera is a URL camera: ptz {} is refused.
+    expect(() => readAgentConfig(configWith([{ cameraId: 'C1', source: 'drawn', ptz: {} }]))).toThrow(/cameras\[0\]\.ptz needs "onvif"/);
   });
 
   it('names the field that is wrong', () => {

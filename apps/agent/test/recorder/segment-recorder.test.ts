@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_FILE } from '../../src/recorder/segment-index.ts';
 import { SegmentRecorder } from '../../src/recorder/segment-recorder.ts';
+import { CameraSources } from '../../src/camera-sources.ts';
 import { ShipRecorder } from '../../src/recorder/ship-recorder.ts';
+import { SegmentRecording } from '../../src/url-camera.ts';
 import { spansLength } from '../../src/recorder/spans.ts';
 import { probeFile, processGone, tempDir } from '../media/helpers.ts';
 import { makeCameraFile } from './helpers.ts';
@@ -81,10 +83,10 @@ describe('the ship recorder of a URL camera', () => {
 
   it('keeps the recording within its age limit', async () => {
     const dir = join(tmp.dir, 'ship-age');
-    const recorder = new ShipRecorder([{ cameraId: 'S1-C02-1', source: camera }], { dataDir: dir, maxAgeMs: 2_500, segments: { segmentSeconds: 1 } });
+    const recorder = new ShipRecorder(new CameraSources([{ cameraId: 'S1-C02-1', source: camera }]), { dataDir: dir, maxAgeMs: 2_500, segments: { segmentSeconds: 1 } });
     recorder.start();
-    const source = recorder.source('S1-C02-1');
-    if (source?.kind !== 'segments') throw new Error('expected a segment recorder');
+    const source = recorder.recording('S1-C02-1');
+    if (!(source instanceof SegmentRecording)) throw new Error('expected a segment recorder');
     const seen = new Set<string>();
     const track = () => source.recorder.index.all.forEach((s) => seen.add(s.file));
     await expect.poll(() => (track(), seen.size), { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(6);
@@ -104,17 +106,17 @@ describe('the ship recorder of a URL camera', () => {
     const dir = join(tmp.dir, 'ship-size');
     const maxBytes = 150_000;
     const recorder = new ShipRecorder(
-      [
+      new CameraSources([
         { cameraId: 'S1-C02-1', source: camera },
         { cameraId: 'S1-C03-1', source: camera },
-      ],
+      ]),
       { dataDir: dir, maxBytes, segments: { segmentSeconds: 1 } },
     );
     let maxSeen = 0;
     recorder.start();
     const indexes = ['S1-C02-1', 'S1-C03-1'].map((id) => {
-      const s = recorder.source(id);
-      if (s?.kind !== 'segments') throw new Error('expected a segment recorder');
+      const s = recorder.recording(id);
+      if (!(s instanceof SegmentRecording)) throw new Error('expected a segment recorder');
       return s.recorder.index;
     });
     // Every segment seen while recording, by path, with its start.

@@ -72,6 +72,22 @@ describe('the uplink scheduler', () => {
     up.close();
   });
 
+  it('counts what left before shore acknowledges (the hello, pings) in what its acknowledgements cover', () => {
+    const s = socket();
+    const up = new UplinkScheduler(s.sink, { lowWaterBytes: 1_000_000 });
+    // Before shore's welcome: the hello (500 bytes, 508 on the wire) and a ping (6 on the wire).
+    up.send('control', 'h'.repeat(500));
+    up.sentBeside(0);
+    up.useWindow(new SendWindow({ initialBytes: 50_000 }));
+    up.send('live', bytes('L'.repeat(1_000)));
+    // Shore's first acknowledgement covers the hello and the ping, not the live frame (1,008 on the wire).
+    up.acknowledged(514);
+    expect(up.bytesInFlight).toBe(1_008);
+    up.acknowledged(1_522);
+    expect(up.bytesInFlight).toBe(0);
+    up.close();
+  });
+
   it('drops what waits when the link closes, and takes nothing more', async () => {
     const s = socket();
     const up = new UplinkScheduler(s.sink, { lowWaterBytes: 1, pollMs: 5 });

@@ -216,8 +216,8 @@ export class ScriptedAgent {
   }
 }
 
-/** The media-socket client of the agent's tests (a player's view of the socket). */
-export { MediaClient } from '../../../agent/test/helpers/media-client.ts';
+/** The media-socket client (a player's view of the socket), shared with the cross-application tests. */
+export { MediaClient } from '../helpers/media-client.ts';
 
 /** The `shipcctv_link_bytes_total` counter of one ship, direction and purpose, from /metrics. */
 export function linkBytes(metrics: string, ship: string, direction: 'up' | 'down', purpose: string): number {

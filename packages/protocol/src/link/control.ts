@@ -46,11 +46,35 @@ export function agreedVersion(a: VersionRange, b: VersionRange): number | undefi
 export const Duplex = Type.Union([Type.Literal('BOTH'), Type.Literal('UP'), Type.Literal('DOWN'), Type.Literal('NONE')]);
 export type Duplex = Static<typeof Duplex>;
 
+/**
+ * What the agent measured of its link to shore over a period (link reports carry it beside the
+ * link's kind): the round trip of its own WebSocket pings, the bytes shore acknowledged
+ * (`link.ack`, version 3), and the deliveries it saw held back by a retransmission — TCP hides a
+ * lost packet, but everything behind it then arrives at least a round trip late. A figure the
+ * period gave nothing for is absent (no pong yet; no acknowledgements from a version 2 shore).
+ */
+export const LinkMeasurement = Type.Object({
+  /** How long the figures cover, ms: since the previous measurement on this connection, or since it opened. */
+  periodMs: Type.Integer({ minimum: 0 }),
+  /** The shortest round trip of the agent's pings in the period, ms: the link's own delay, without queues. */
+  rttMs: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Bytes shore acknowledged in the period as kbit/s: what the uplink carried (its capacity only when it was full). */
+  goodputKbps: Type.Optional(Type.Number({ minimum: 0 })),
+  /** Deliveries held back by a retransmission in the period (each is at least one packet lost). */
+  stalls: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** The loss seen: stalls per 100 TCP segments (1460 bytes) shore acknowledged in the period. */
+  lossPercent: Type.Optional(Type.Number({ minimum: 0 })),
+});
+export type LinkMeasurement = Static<typeof LinkMeasurement>;
+
 const linkReportFields = {
+  /** The link's kind: the terminal's (modem telemetry), or as configured on a ship without it. */
   linkType: Type.Enum(LINK_TYPES),
-  /** 0–100. */
+  /** Signal quality 0–100 (the modem's, or as configured). */
   quality: Type.Integer({ minimum: 0, maximum: 100 }),
   duplex: Duplex,
+  /** What the agent measured of the link (absent: nothing measured yet, or an older agent). */
+  measured: Type.Optional(LinkMeasurement),
 };
 export const LinkReport = Type.Object(linkReportFields);
 export type LinkReport = Static<typeof LinkReport>;
