@@ -15,7 +15,7 @@ const log = pino({ level: 'silent' });
  * Relayed streams (PTZ, playback, talk on an instance that does not hold the ship's link, through
  * its owner) under a Redis stall (CLIENT PAUSE … ALL on a redis-server of the test's own): a stall
  * of many heartbeats but shorter than the ownership lease closes none of them on either side, and
- * they carry messages and bytes both ways after it; a silence longer than the lease plus three
+ * they carry messages and bytes both ways after it; a stall longer than the lease plus five
  * heartbeats closes them on both sides.
  */
 describe('relayed streams through a Redis stall', () => {
@@ -95,7 +95,7 @@ describe('relayed streams through a Redis stall', () => {
     console.log(`[relay through a Redis stall] ${stalled} ms stall (${Math.round(stalled / HEARTBEAT_MS)} heartbeats, lease 3000 ms): 3 of 3 relayed streams (ptz, playback, talk) kept on both sides`);
   });
 
-  it('a silence longer than the lease plus three heartbeats closes them on both sides', async () => {
+  it('a stall longer than the lease plus five heartbeats closes them on both sides', async () => {
     const leaseMs = HEARTBEAT_MS * 2;
     const { owner, requester, streams } = await pair(leaseMs);
     const t0 = Date.now();
@@ -104,7 +104,8 @@ describe('relayed streams through a Redis stall', () => {
       await expect.poll(() => s.heard.closed, { timeout: 5_000, interval: 20 }).toEqual(['the instance holding the ship link stopped answering']);
       await expect.poll(() => s.side.open, { timeout: 5_000, interval: 20 }).toBe(false);
     }
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(leaseMs + HEARTBEAT_MS * 3);
+    // Last heard at most a heartbeat before the stall began.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(leaseMs + HEARTBEAT_MS * 4);
     expect(requester.counts.requested).toBe(0);
     expect(owner.counts.served).toBe(0);
   });

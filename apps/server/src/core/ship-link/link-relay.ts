@@ -16,8 +16,8 @@ export interface LinkRelayOptions {
    */
   heartbeatMs?: number | undefined;
   /**
-   * The ship ownership lease (default 10 s): a Redis stall shorter than it plus three heartbeats
-   * closes no relayed stream, as it drops no ship link; a longer silence closes them.
+   * The ship ownership lease (default 10 s): a Redis stall shorter than it plus five heartbeats
+   * closes no relayed stream, as it drops no ship link; a longer one closes them.
    */
   leaseMs?: number | undefined;
   /** How long the owner has to open a relayed stream before the caller hears `offline` (default 3 s). */
@@ -88,7 +88,7 @@ export class LinkRelay implements LinkStreams {
     this.instanceId = ownership.instanceId;
     this.heartbeatMs = opts.heartbeatMs ?? 1_000;
     this.openTimeoutMs = opts.openTimeoutMs ?? 3_000;
-    this.stallHoldMs = (opts.leaseMs ?? 10_000) + this.heartbeatMs * 3;
+    this.stallHoldMs = (opts.leaseMs ?? 10_000) + this.heartbeatMs * 5;
     this.timer = setInterval(() => this.beat(), this.heartbeatMs);
     this.timer.unref();
   }
@@ -361,14 +361,15 @@ export class LinkRelay implements LinkStreams {
   }
 
   /**
-   * Whether the other side, last heard at `heard`, fell silent: for three heartbeats while Redis
-   * carried this instance's own ticks (it died, or forgot the stream), or longer than the stall hold
-   * whatever Redis did. A Redis stall stops every message alike, so it alone closes nothing sooner.
+   * Whether the other side, last heard at `heard`, fell silent. While Redis carries this
+   * instance's own ticks: three heartbeats without a word, counted from when the ticks came back at
+   * the earliest (it died, or forgot the stream). While Redis carries nothing (a stall silences
+   * every instance alike): only once the silence outlasts the stall hold.
    */
   private silent(heard: number, now: number): boolean {
-    if (now - heard > this.stallHoldMs) return true;
     const carrying = now - this.tickHeardAt <= this.heartbeatMs * 2;
-    return carrying && now - Math.max(heard, this.carryingSince) > this.heartbeatMs * 3;
+    if (!carrying) return now - heard > this.stallHoldMs;
+    return now - Math.max(heard, this.carryingSince) > this.heartbeatMs * 3;
   }
 
   /** Every heartbeat: tells each owner which streams this instance still holds there, and gives up on silent ones (both sides). */
