@@ -51,8 +51,8 @@ export async function runGroups(groups, { cwd, say, run = runStage }) {
 /** The closing table: each stage's time and outcome, and the wall-clock total of the groups. */
 export function formatStageTable(results, wallSeconds) {
   const width = Math.max(5, ...results.map((r) => r.name.length));
-  const lines = results.map((r) => `  ${r.name.padEnd(width)}  ${formatDuration(r.seconds).padStart(8)}  ${r.code === 0 ? 'passed' : 'FAILED'}`);
-  if (wallSeconds !== undefined) lines.push(`  ${'total'.padEnd(width)}  ${formatDuration(wallSeconds).padStart(8)}`);
+  const lines = results.map((r) => `  ${r.name.padEnd(width)}  ${formatDuration(r.seconds).padStart(11)}  ${r.code === 0 ? 'passed' : 'FAILED'}`);
+  if (wallSeconds !== undefined) lines.push(`  ${'total'.padEnd(width)}  ${formatDuration(wallSeconds).padStart(11)}`);
   return ['[test] stage times:', ...lines].join('\n');
 }
 
