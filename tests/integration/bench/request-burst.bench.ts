@@ -2,7 +2,7 @@
  * Bursts of ordinary requests against one shore server, and what they cost everyone else. Run from
  * the repository root:
  *
- *   node --import tsx apps/server/bench/request-burst.bench.ts [--port=21300] [--burst=200] [--only=ptz,snapshot]
+ *   node --import tsx tests/integration/bench/request-burst.bench.ts [--port=21300] [--burst=200] [--only=ptz,snapshot]
  *
  * BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server child.
  *
@@ -51,7 +51,7 @@ interface Samples {
 // ---- the server child -----------------------------------------------------------------------------
 
 async function serve(port: number): Promise<void> {
-  const { buildApp } = await import('../src/app.ts');
+  const { buildApp } = await import('@ship-cctv/server');
   const app = await buildApp({ seedDemo: true, logger: false, jwtSecret: JWT_SECRET, ptz: { answerTimeoutMs: 5_000 }, pictures: { answerTimeoutMs: 10_000 } });
   await app.listen({ port, host: '127.0.0.1' });
   const key = await app.agentKeys.issue(SHIP);
@@ -79,8 +79,8 @@ async function serve(port: number): Promise<void> {
 // ---- the probing child: /healthz and another user, in a process of their own ----------------------
 
 async function probeChild(base: string, key: string): Promise<void> {
-  const { ShipAgent } = await import('../../agent/src/agent.ts');
-  const { syntheticCameras } = await import('../../../packages/simulator/src/camera/synthetic-camera.ts');
+  const { ShipAgent } = await import('@ship-cctv/agent');
+  const { syntheticCameras } = await import('@ship-cctv/simulator');
   const agent = new ShipAgent(
     {
       shoreUrl: base.replace(/^http/, 'ws'),
