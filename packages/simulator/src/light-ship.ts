@@ -19,7 +19,8 @@ import {
 export const LIGHT_SHIP_CAPABILITIES = ['pictures'] as const;
 
 export interface LightShipOptions {
-  shoreUrl: string;
+  /** Where to dial: one URL, or asked at every dial (a balancer's choice: the next instance in turn, a random one). */
+  shoreUrl: string | (() => string);
   shipId: string;
   key: string;
   /** The ship's cameras (all online and recording unless told otherwise). */
@@ -129,7 +130,8 @@ export class LightShip extends EventEmitter<LightShipEvents> {
     if (this.stopped) return;
     this.counts.dials += 1;
     this.emit('dialing');
-    const ws = new WebSocket(new URL(PATHS.agentLink, this.opts.shoreUrl), {
+    const shoreUrl = typeof this.opts.shoreUrl === 'string' ? this.opts.shoreUrl : this.opts.shoreUrl();
+    const ws = new WebSocket(new URL(PATHS.agentLink, shoreUrl), {
       headers: {
         [AGENT_HEADERS.shipId]: this.opts.shipId,
         [AGENT_HEADERS.authorization]: `Ship ${this.opts.key}`,
@@ -243,8 +245,8 @@ export class LightShip extends EventEmitter<LightShipEvents> {
 }
 
 export interface LightFleetOptions extends Omit<LightShipOptions, 'shipId' | 'key' | 'shoreUrl'> {
-  /** Where each ship dials: one URL for all, or the i-th ship's own (spreading ships over instances). */
-  shoreUrl: string | ((index: number, shipId: string) => string);
+  /** Where each ship dials: one URL for all, or asked at every dial of every ship (a balancer's choice). */
+  shoreUrl: string | (() => string);
   ships: readonly { shipId: string; key: string; cameraIds?: readonly string[] }[];
   /** Dials start this far apart, ms (0: all at once, as after a shore restart). */
   staggerMs?: number;
@@ -256,8 +258,7 @@ export class LightFleet {
 
   constructor(private readonly opts: LightFleetOptions) {
     this.ships = opts.ships.map((s, i) => {
-      const shoreUrl = typeof opts.shoreUrl === 'string' ? opts.shoreUrl : opts.shoreUrl(i, s.shipId);
-      return new LightShip({ ...opts, shoreUrl, shipId: s.shipId, key: s.key, cameraIds: s.cameraIds ?? opts.cameraIds ?? [] });
+      return new LightShip({ ...opts, shipId: s.shipId, key: s.key, cameraIds: s.cameraIds ?? opts.cameraIds ?? [] });
     });
   }
 
