@@ -257,7 +257,7 @@ export class LightFleet {
   readonly ships: LightShip[];
 
   constructor(private readonly opts: LightFleetOptions) {
-    this.ships = opts.ships.map((s, i) => {
+    this.ships = opts.ships.map((s) => {
       return new LightShip({ ...opts, shipId: s.shipId, key: s.key, cameraIds: s.cameraIds ?? opts.cameraIds ?? [] });
     });
   }
