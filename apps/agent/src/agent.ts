@@ -51,8 +51,8 @@ export interface LinkStatusSource {
 
 export interface AgentOptions {
   /**
-   * First reconnect delay; doubles up to maxBackoffMs, anywhere between half and all of it at random
-   * (redialDelay). When shore refused the hello with a time to come back, that time instead.
+   * First reconnect delay; doubles up to maxBackoffMs, less up to 20 % at random (backoffDelay). When
+   * shore refused the hello with a time to come back, that time instead (redialDelay).
    */
   minBackoffMs?: number;
   maxBackoffMs?: number;

@@ -17,11 +17,9 @@ export function backoffDelay(attempt: number, range: BackoffRange, random: numbe
  * Delay before an agent dials shore again after `attempt` failed dials (0-based): when shore's
  * refusal named a time (`retryAfterMs`), that time and up to a fifth more at random — shore already
  * spread the refused ships, the random part keeps the ones it named the same time apart; otherwise
- * minMs doubling up to maxMs, anywhere between half and all of it at random, so a fleet that lost
- * its links at the same instant (a shore restart, a beam switch) does not come back at one.
+ * the jittered backoff (backoffDelay).
  */
 export function redialDelay(attempt: number, range: BackoffRange, retryAfterMs?: number, random: number = Math.random()): number {
   if (retryAfterMs !== undefined) return Math.round(retryAfterMs * (1 + 0.2 * random));
-  const base = Math.min(range.maxMs, range.minMs * 2 ** Math.max(0, attempt));
-  return Math.round(base * (0.5 + 0.5 * random));
+  return backoffDelay(attempt, range, random);
 }

@@ -22,9 +22,9 @@ describe('backoffDelay', () => {
 describe('redialDelay', () => {
   const range = { minMs: 1000, maxMs: 30_000 };
 
-  it('doubles from minMs up to maxMs, anywhere between half and all of it', () => {
-    expect([0, 1, 2, 5, 20].map((n) => redialDelay(n, range, undefined, 1))).toEqual([1000, 2000, 4000, 30_000, 30_000]);
-    expect([0, 1, 2, 5, 20].map((n) => redialDelay(n, range, undefined, 0))).toEqual([500, 1000, 2000, 15_000, 15_000]);
+  it('is the jittered backoff when shore named no time', () => {
+    expect([0, 1, 2, 5, 20].map((n) => redialDelay(n, range, undefined, 0))).toEqual([1000, 2000, 4000, 30_000, 30_000]);
+    expect([0, 1, 2, 5, 20].map((n) => redialDelay(n, range, undefined, 1))).toEqual([1000, 1600, 3200, 24_000, 24_000]);
   });
 
   it("takes shore's time to come back over the backoff, and up to a fifth more", () => {

@@ -127,6 +127,13 @@ async function cleanUp(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
+// Whatever ends the bench, the instances, the redis-server and the database go with it.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+process.once('uncaughtException', (err) => {
+  console.error(err);
+  void cleanUp().finally(() => process.exit(1));
+});
+
 const table: string[][] = [];
 const row = (...cells: (string | number)[]) => {
   table.push(cells.map(String));
@@ -135,8 +142,11 @@ const row = (...cells: (string | number)[]) => {
 
 try {
   say(`fleet bench: ${SHIPS} light ships, ${OPERATORS} operator sessions, ${INSTANCES} instances (ports ${PORT_BASE}–${PORT_BASE + INSTANCES - 1}, redis ${REDIS_PORT})`);
+  // The first instance migrates and seeds the database; started again, it weighs what the others do.
   await untilHealthy(startShore(0), 120_000);
-  for (let i = 1; i < INSTANCES; i++) startShore(i);
+  shores[0]!.child.kill('SIGTERM');
+  await shores[0]!.exited;
+  for (let i = 0; i < INSTANCES; i++) startShore(i);
   await Promise.all(shores.map((s) => untilHealthy(s, 120_000)));
   const db = await openDatabase({ url: database.url });
   const ships = await addLightShips(db, SHIPS);
@@ -187,25 +197,61 @@ try {
 
   // 1. Cold start.
   say('\n1. cold start: every ship dials at once');
+  // Each dial goes to the next instance in turn that is running, as a balancer whose health checks found the dead one.
   let turn = 0;
-  const urls = shores.map((s) => `ws://127.0.0.1:${s.port}`);
-  fleet = new LightFleet({ ships, shoreUrl: () => urls[turn++ % urls.length]!, cameraIds: [] });
+  const nextUrl = () => {
+    const up = alive();
+    return `ws://127.0.0.1:${(up.length ? up : shores)[turn++ % Math.max(1, up.length)]!.port}`;
+  };
+  fleet = new LightFleet({ ships, shoreUrl: nextUrl, cameraIds: [] });
+  const closes = new Map<string, number>();
+  for (const ship of fleet.ships) {
+    ship.on('closed', (code) => closes.set(String(code), (closes.get(String(code)) ?? 0) + 1));
+    ship.on('rejected', (status) => closes.set(`http ${status}`, (closes.get(`http ${status}`) ?? 0) + 1));
+  }
   let cpu = new CpuWatch(() => shores.map((s) => s.child.pid!));
   fleet.start();
   const coldMs = await untilAllOnline(180_000);
   let cpuFigures = cpu.stop();
   const cold = fleet.totals();
+  say(`  dials ${cold.dials}, welcomes ${cold.welcomes}, closes ${JSON.stringify(Object.fromEntries(closes))}`);
   row('phase', 'all online', 'CPU per instance: mean / highest s / s > 80 %', 'refused hellos', 'ships per instance');
+  await sleep(2_000);
   row('cold start', coldMs === undefined ? `not within 180 s (${fleet.online})` : `${round(coldMs / 1000, 1)} s`, cpuFigures.map((c) => `${c.mean}/${c.max}/${c.over80s}`).join(', '), cold.refusals, spread(await ownersPerInstance()));
 
   // 2. Steady, nobody watching video.
   await sleep(5_000);
   const shipsOn = await ownersPerInstance();
   const idleRss = shores.map((s) => rssBytes(s.child.pid!));
-  say(`\n2. steady (${STEADY_S} s), ${OPERATORS} operator sessions connected`);
+  const redisWindow = async (label: string) => {
+    const rows0 = await rowsWritten();
+    const calls0 = await redisCalls();
+    const watch = new CpuWatch(() => shores.map((s) => s.child.pid!));
+    await sleep(STEADY_S * 1000);
+    const figures = watch.stop();
+    const calls1 = await redisCalls();
+    const rows1 = await rowsWritten();
+    const perMinute = 60 / STEADY_S;
+    const byCommand = [...calls1].map(([k, v]) => [k, v - (calls0.get(k) ?? 0)] as const).filter(([, d]) => d > 0).sort((x, y) => y[1] - x[1]);
+    const total = byCommand.reduce((sum, [, d]) => sum + d, 0);
+    row(label, `${fleet!.online} online`, figures.map((c) => `${c.mean}/${c.max}/${c.over80s}`).join(', '), '-', spread(await ownersPerInstance()));
+    say(`  Redis commands per ship per minute: ${round((total * perMinute) / SHIPS, 2)} (${byCommand.slice(0, 7).map(([k, d]) => `${k} ${round((d * perMinute) / SHIPS, 2)}`).join(', ')})`);
+    say(`  database rows written per minute: ${round((rows1 - rows0) * perMinute)}`);
+  };
+  say(`\n2a. steady (${STEADY_S} s), ships idle, no operators`);
+  const memPerShip = shores.map((s, i) => {
+    const n = shipsOn.get(s.name) ?? 0;
+    return n ? round(((idleRss[i] ?? 0) - (baseRss[i] ?? 0)) / n / 1024, 1) : 0;
+  });
+  say(`  memory per idle ship (RSS with ships − before, per instance): ${memPerShip.join(', ')} kB`);
+  await redisWindow('steady, no operators');
+  say(`\n2b. steady (${STEADY_S} s), ${OPERATORS} operator sessions connected`);
   const token = await signInOver(shores[0]!.port);
   const perOperator = Math.max(1, Math.floor(PER_PRINCIPAL / Math.ceil(OPERATORS / INSTANCES)));
   const watchedBy = new Map<string, number>();
+  let operatorConnects = 0;
+  /** Subscriptions that got their first message (the current status, sent on subscribing). */
+  let snapshots = 0;
   const sent = new Map<string, number>();
   const delays: number[] = [];
   for (let o = 0; o < OPERATORS; o++) {
@@ -219,9 +265,15 @@ try {
     });
     const watched = Array.from({ length: perOperator }, (_, k) => ships[(o * perOperator + k) % SHIPS]!);
     client.onConnect = () => {
+      operatorConnects += 1;
       for (const s of watched) {
         watchedBy.set(s.shipId, o);
+        let first = true;
         client.subscribe(`/shipStatus/${s.name}`, (m) => {
+          if (first) {
+            first = false;
+            snapshots += 1;
+          }
           const body = JSON.parse(m.body) as ShipStatusMessage;
           const at = sent.get(`${s.name}|${body.quality}`);
           if (at !== undefined) {
@@ -234,27 +286,12 @@ try {
     client.activate();
     operators.push(client);
   }
-  while (operators.some((c) => !c.connected)) await sleep(200);
+  const subscribing = performance.now();
+  while ((operators.some((c) => !c.connected) || snapshots < OPERATORS * perOperator) && performance.now() - subscribing < 120_000) await sleep(200);
+  say(`  ${OPERATORS} sessions connected, ${snapshots} of ${OPERATORS * perOperator} subscriptions had their first status after ${round((performance.now() - subscribing) / 1000, 1)} s`);
   await sleep(3_000);
-  const rows0 = await rowsWritten();
-  const calls0 = await redisCalls();
-  cpu = new CpuWatch(() => shores.map((s) => s.child.pid!));
-  await sleep(STEADY_S * 1000);
-  cpuFigures = cpu.stop();
-  const calls1 = await redisCalls();
-  const rows1 = await rowsWritten();
-  const perMinute = 60 / STEADY_S;
-  const byCommand = [...calls1].map(([k, v]) => [k, v - (calls0.get(k) ?? 0)] as const).filter(([, d]) => d > 0).sort((a, b) => b[1] - a[1]);
-  const totalCalls = byCommand.reduce((a, [, d]) => a + d, 0);
-  const memPerShip = shores.map((s, i) => {
-    const n = shipsOn.get(s.name) ?? 0;
-    return n ? round(((idleRss[i] ?? 0) - (baseRss[i] ?? 0)) / n / 1024, 1) : 0;
-  });
-  row('steady', `${SHIPS} online`, cpuFigures.map((c) => `${c.mean}/${c.max}/${c.over80s}`).join(', '), '-', spread(shipsOn));
-  say(`  memory per idle ship (RSS with ships − before, per instance): ${memPerShip.join(', ')} kB`);
-  say(`  Redis commands per ship per minute: ${round((totalCalls * perMinute) / SHIPS, 2)} (top: ${byCommand.slice(0, 6).map(([k, d]) => `${k} ${round((d * perMinute) / SHIPS, 2)}`).join(', ')})`);
-  say(`  database rows written per minute: ${round((rows1 - rows0) * perMinute)}`);
-  say(`  operator sessions: ${OPERATORS}, ${perOperator} ship(s) watched each (${watchedBy.size} ships watched)`);
+  await redisWindow(`steady, ${OPERATORS} operators`);
+  say(`  operator sessions: ${OPERATORS}, ${perOperator} ship(s) watched each (${watchedBy.size} ships watched); STOMP connects so far ${operatorConnects}`);
 
   // 3. Status delivery: watched ships change link, 20 a second.
   say('\n3. status delivery to operators (20 link changes a second)');
@@ -297,12 +334,15 @@ try {
   const before5 = fleet.totals();
   const t5 = performance.now();
   shores[INSTANCES - 1]!.child.kill('SIGKILL');
+  await shores[INSTANCES - 1]!.exited;
   cpu = new CpuWatch(() => alive().map((s) => s.child.pid!));
-  await sleep(200);
+  // Its ships notice the link gone (the kernel closes the sockets of a dead process).
+  for (let waited = 0; fleet.online === SHIPS && waited < 15_000; waited += 20) await sleep(20);
+  const dropped = SHIPS - fleet.online;
   const killMs = await untilAllOnline(180_000);
   cpuFigures = cpu.stop();
   const after5 = fleet.totals();
-  row('kill one', killMs === undefined ? 'not within 180 s' : `${round((performance.now() - t5) / 1000, 1)} s`, cpuFigures.map((c) => `${c.mean}/${c.max}/${c.over80s}`).join(', '), after5.refusals - before5.refusals, spread(await ownersPerInstance()));
+  row('kill one', killMs === undefined ? 'not within 180 s' : `${round((performance.now() - t5) / 1000, 1)} s (${dropped}+ links lost)`, cpuFigures.map((c) => `${c.mean}/${c.max}/${c.over80s}`).join(', '), after5.refusals - before5.refusals, spread(await ownersPerInstance()));
 
   // 6. Redis paused 15 s.
   say('\n6. Redis paused 15 s');
