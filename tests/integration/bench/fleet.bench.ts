@@ -107,9 +107,14 @@ await redis.ping();
 const database = await throwAwayDatabase();
 const common = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: 'fleet:', JWT_SECRET, LOG_LEVEL: 'error', SEED_DEMO: '1' };
 const shores: ShoreProcess[] = [];
+/** Instances the bench stops itself (their exit is no news). */
+const stopping = new Set<ShoreProcess>();
 const startShore = (i: number) => {
   const shore = spawnShore(`shore-${i + 1}`, PORT_BASE + i, { ...common, DATA_DIR: join(dir, `shore-${i + 1}`) });
   shores[i] = shore;
+  void shore.exited.then(() => {
+    if (!stopping.has(shore)) say(`  !! ${shore.name} exited (${shore.child.exitCode ?? shore.child.signalCode}): ${shore.stderrTail().slice(-1500)}`);
+  });
   return shore;
 };
 const alive = () => shores.filter((s) => s.child.exitCode === null && s.child.signalCode === null);
@@ -119,7 +124,10 @@ const operators: Client[] = [];
 async function cleanUp(): Promise<void> {
   await Promise.all(operators.map((c) => c.deactivate().catch(() => undefined)));
   await fleet?.stop();
-  for (const s of alive()) s.child.kill('SIGTERM');
+  for (const s of alive()) {
+    stopping.add(s);
+    s.child.kill('SIGTERM');
+  }
   await Promise.all(shores.map((s) => s.exited));
   redis.disconnect();
   redisChild.kill('SIGTERM');
@@ -144,6 +152,7 @@ try {
   say(`fleet bench: ${SHIPS} light ships, ${OPERATORS} operator sessions, ${INSTANCES} instances (ports ${PORT_BASE}–${PORT_BASE + INSTANCES - 1}, redis ${REDIS_PORT})`);
   // The first instance migrates and seeds the database; started again, it weighs what the others do.
   await untilHealthy(startShore(0), 120_000);
+  stopping.add(shores[0]!);
   shores[0]!.child.kill('SIGTERM');
   await shores[0]!.exited;
   for (let i = 0; i < INSTANCES; i++) startShore(i);
@@ -153,6 +162,7 @@ try {
   await db.close();
   const dbName = new URL(database.url).pathname.slice(1);
   const pgClient = new pg.Client({ connectionString: database.url });
+  pgClient.on('error', () => undefined);
   await pgClient.connect();
   const rowsWritten = async () => {
     const r = await pgClient.query<{ n: string }>('select tup_inserted + tup_updated + tup_deleted as n from pg_stat_database where datname = $1', [dbName]);
@@ -316,7 +326,10 @@ try {
   say('\n4. every instance restarted at once');
   const before4 = fleet.totals();
   const t4 = performance.now();
-  for (const s of shores) s.child.kill('SIGTERM');
+  for (const s of shores) {
+    stopping.add(s);
+    s.child.kill('SIGTERM');
+  }
   await Promise.all(shores.map((s) => s.exited));
   for (let i = 0; i < INSTANCES; i++) startShore(i);
   cpu = new CpuWatch(() => shores.map((s) => s.child.pid!));
@@ -333,6 +346,7 @@ try {
   await sleep(3_000);
   const before5 = fleet.totals();
   const t5 = performance.now();
+  stopping.add(shores[INSTANCES - 1]!);
   shores[INSTANCES - 1]!.child.kill('SIGKILL');
   await shores[INSTANCES - 1]!.exited;
   cpu = new CpuWatch(() => alive().map((s) => s.child.pid!));
