@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import {
-  backoffDelay,
+  redialDelay,
   AGENT_HEADERS,
   BINARY_KIND,
   AGENT_LINK_MIN_VERSION,
@@ -50,7 +50,10 @@ export interface LinkStatusSource {
 }
 
 export interface AgentOptions {
-  /** First reconnect delay; doubles up to maxBackoffMs, less up to 20 % at random (backoffDelay). */
+  /**
+   * First reconnect delay; doubles up to maxBackoffMs, less up to 20 % at random (backoffDelay). When
+   * shore refused the hello with a time to come back, that time instead (redialDelay).
+   */
   minBackoffMs?: number;
   maxBackoffMs?: number;
   /** How often URL cameras' health is read (from their sessions: no probe). Default 2 s. */
@@ -104,6 +107,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private uplink: UplinkScheduler | undefined;
   private stopped = true;
   private attempt = 0;
+  /** When shore's refusal of this connection's hello said when to come back (ms). */
+  private retryAfterMs: number | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
   private silenceTimer: NodeJS.Timeout | undefined;
@@ -199,8 +204,13 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
         this.protocol = msg.protocol;
         // Shore acknowledges what it receives: keep a round trip's worth in flight, the rest in priority order here.
         if (msg.protocol >= LINK_ACK_VERSION) this.uplink?.useWindow();
+        // Only a welcomed hello ends the backoff: a link shore closes at once must not be redialled at the shortest delay.
+        this.attempt = 0;
       } else if (msg.type === 'link.ack') this.uplink?.acknowledged(msg.bytes);
-      else this.emit('refused', msg.code, msg.message);
+      else {
+        if (msg.code === 'retryLater') this.retryAfterMs = msg.retryAfterMs;
+        this.emit('refused', msg.code, msg.message);
+      }
     });
     this.router.on('dropped', (reason) => this.emit('dropped', reason));
   }
@@ -277,6 +287,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       handshakeTimeout: 30_000,
     });
     this.ws = ws;
+    this.retryAfterMs = undefined;
     const heard = () => (this.lastHeard = Date.now());
     ws.on('ping', (data: Buffer) => {
       heard();
@@ -285,7 +296,6 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     });
     ws.on('open', () => {
       heard();
-      this.attempt = 0;
       const meter = new LinkMeter(performance.now());
       const uplink = new UplinkScheduler(
         {
@@ -352,7 +362,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
 
   private scheduleReconnect(): void {
     if (this.stopped) return;
-    const delay = backoffDelay(this.attempt, { minMs: this.opts.minBackoffMs, maxMs: this.opts.maxBackoffMs });
+    const delay = redialDelay(this.attempt, { minMs: this.opts.minBackoffMs, maxMs: this.opts.maxBackoffMs }, this.retryAfterMs);
     this.attempt += 1;
     this.reconnectTimer = setTimeout(() => this.connect(), delay);
     this.reconnectTimer.unref();

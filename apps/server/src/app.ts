@@ -140,7 +140,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     database: { databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, seedDemo: opts.seedDemo, database: opts.database },
     jobs: { ...(opts.instanceName ? { instance: instanceId } : {}), ...opts.jobs },
     bus: { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, stomp: opts.stomp },
-    shipLink: { liveness: opts.liveness, redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, ownershipLeaseMs: opts.ownershipLeaseMs, instanceId },
+    shipLink: { liveness: opts.liveness, admission: opts.admission, redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, ownershipLeaseMs: opts.ownershipLeaseMs, instanceId },
   });
   for (const register of modules(opts)) await register(app);
   await app.register(webAppPlugin, { webDist: opts.webDist });

@@ -30,6 +30,11 @@ export interface ServerConfig {
   allowedOrigins: string[] | undefined;
   /** METRICS_TOKEN: the Bearer token that opens /metrics; unset keeps /metrics closed. */
   metricsToken: string | undefined;
+  /**
+   * AGENT_ADMIT_PER_SECOND, AGENT_ADMIT_BURST: how fast this instance takes ships' new links (hellos a
+   * second, and how many at once); the ships beyond are told when to come back. Unset: 100 and 200.
+   */
+  agentAdmission: { perSecond: number | undefined; burst: number | undefined };
 }
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -38,6 +43,12 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
+  return n;
+}
+
+function positiveFrom(value: string, name: string): number {
+  const n = intFrom(value, 0, name);
+  if (n < 1) throw new Error(`${name} must be at least 1, got "${value}"`);
   return n;
 }
 
@@ -66,6 +77,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jwtSecret: env.JWT_SECRET || undefined,
     instanceName: instanceNameFrom(env.INSTANCE_NAME),
     allowedOrigins: env.ALLOWED_ORIGINS ? env.ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
+    agentAdmission: {
+      perSecond: env.AGENT_ADMIT_PER_SECOND ? positiveFrom(env.AGENT_ADMIT_PER_SECOND, 'AGENT_ADMIT_PER_SECOND') : undefined,
+      burst: env.AGENT_ADMIT_BURST ? positiveFrom(env.AGENT_ADMIT_BURST, 'AGENT_ADMIT_BURST') : undefined,
+    },
     trustProxy: !env.TRUST_PROXY ? undefined : env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY,
   };
 }

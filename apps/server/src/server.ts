@@ -18,6 +18,7 @@ const app = await buildApp({
   allowedOrigins: config.allowedOrigins,
   jwtSecret: config.jwtSecret,
   instanceName: config.instanceName,
+  admission: config.agentAdmission,
 });
 
 let closing = false;

@@ -11,6 +11,13 @@ describe('readConfig: the settings of several instances', () => {
   it('refuses an INSTANCE_NAME that is not a plain word, naming the variable', () => {
     for (const bad of ['shore 2', 'x'.repeat(41), 'shore/2']) expect(() => readConfig({ INSTANCE_NAME: bad })).toThrow(/INSTANCE_NAME must be/);
   });
+
+  it('reads how fast ships are taken (AGENT_ADMIT_*), unset meaning the defaults, and refuses 0', () => {
+    expect(readConfig({ AGENT_ADMIT_PER_SECOND: '40', AGENT_ADMIT_BURST: '10' }).agentAdmission).toEqual({ perSecond: 40, burst: 10 });
+    expect(readConfig({}).agentAdmission).toEqual({ perSecond: undefined, burst: undefined });
+    expect(() => readConfig({ AGENT_ADMIT_PER_SECOND: '0' })).toThrow(/AGENT_ADMIT_PER_SECOND must be at least 1/);
+    expect(() => readConfig({ AGENT_ADMIT_BURST: 'lots' })).toThrow(/AGENT_ADMIT_BURST must be a whole number/);
+  });
 });
 
 describe('an instance named by INSTANCE_NAME', () => {

@@ -28,3 +28,4 @@ export { demoGaps } from './camera/demo-gaps.ts';
 export { type CameraFonts, type FontPurpose, fontsFor, needsCjkFont, resolveFontFile } from './camera/fonts.ts';
 export { type PcmSink, SPEAKER_SAMPLE_RATE, SpeakerFeed, type SpeakerPump } from './camera/speaker-feed.ts';
 export { SyntheticPtz, type SyntheticPtzOptions, freePort } from './ptz/synthetic-ptz.ts';
+export { LIGHT_SHIP_CAPABILITIES, LightFleet, type LightFleetOptions, LightShip, type LightShipEvents, type LightShipOptions } from './light-ship.ts';

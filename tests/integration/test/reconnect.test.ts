@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '@ship-cctv/server';
 import type { Database } from '@ship-cctv/server/db';
 import { freshDatabase } from '../../../apps/server/test/helpers/database.ts';
-import type { LinkReport, MediaListMessage, ShipStatusMessage } from '@ship-cctv/protocol';
+import { WebSocketServer } from 'ws';
+import { CLOSE_RETRY_LATER, type LinkReport, type MediaListMessage, type ShipStatusMessage } from '@ship-cctv/protocol';
 import { type AgentOptions, type LinkStatusSource, ShipAgent } from '@ship-cctv/agent';
 import { syntheticCameras, LinkShaper, PROFILES } from '@ship-cctv/simulator';
 import { type Shore, StatusWatcher, signIn, startShore } from './helpers/shore.ts';
@@ -212,5 +213,39 @@ describe('agent reconnect and resume', () => {
     for (const gap of intervals.slice(-4)) expect(gap).toBeGreaterThan(maxBackoffMs * 0.8 - 20);
     // It started small and doubled.
     expect(intervals[0]).toBeLessThan(intervals[2] ?? 0);
+  });
+
+  it("comes back when shore's refusal of its hello says, not sooner", async () => {
+    // A "shore" that refuses every hello for now, naming 600 ms, as an instance past its admission rate does.
+    const dials: number[] = [];
+    const shore = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    closers.push(() => new Promise<void>((resolve) => shore.close(() => resolve())));
+    await new Promise<void>((resolve) => shore.once('listening', () => resolve()));
+    shore.on('connection', (ws) => {
+      dials.push(performance.now());
+      ws.once('message', () => {
+        ws.send(JSON.stringify({ type: 'error', code: 'retryLater', message: 'come back later', retryAfterMs: 600 }));
+        ws.close(CLOSE_RETRY_LATER, 'come back later');
+      });
+    });
+    const address = shore.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    const agent = new ShipAgent(
+      { shoreUrl: `ws://127.0.0.1:${address.port}`, shipId: 'S9998', key: 'no-key', cameras: [] },
+      staticLink({ linkType: 'VSAT', quality: 50, duplex: 'BOTH' }),
+      { cameraKinds: [syntheticCameras()], minBackoffMs: 40, maxBackoffMs: 300 },
+    );
+    agents.push(agent);
+    const refusals: string[] = [];
+    agent.on('refused', (code) => refusals.push(code));
+    agent.start();
+    await expect.poll(() => dials.length, { timeout: 5_000, interval: 50 }).toBeGreaterThanOrEqual(3);
+    await agent.stop();
+    expect(refusals.slice(0, 2)).toEqual(['retryLater', 'retryLater']);
+    // Its own backoff would have redialled within 300 ms; shore said 600 (and up to a fifth more at random).
+    for (const gap of dials.slice(1).map((t, i) => t - (dials[i] ?? t))) {
+      expect(gap).toBeGreaterThanOrEqual(600 - 5);
+      expect(gap).toBeLessThan(600 * 1.2 + 400);
+    }
   });
 });

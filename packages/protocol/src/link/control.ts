@@ -25,6 +25,11 @@ export const LINK_ACK_VERSION = 3;
 export const LINK_ACK_INTERVAL_MS = 100;
 /** Close code of a link whose agent speaks no version shore does. */
 export const CLOSE_UNSUPPORTED_VERSION = 4002;
+/**
+ * Close code of a link whose hello shore did not take now (too many ships arriving at once): the
+ * `error` before it (code `retryLater`) says in `retryAfterMs` when to dial again.
+ */
+export const CLOSE_RETRY_LATER = 4003;
 
 export const VersionRange = Type.Object({ min: Type.Integer({ minimum: 1 }), max: Type.Integer({ minimum: 1 }) });
 export type VersionRange = Static<typeof VersionRange>;
@@ -134,9 +139,18 @@ export const ControlShoreMessages = [
   Type.Object({ type: Type.Literal('link.ack'), bytes: Type.Integer({ minimum: 0 }) }),
   /**
    * Something the agent sent was refused: `badMessage` (not JSON, unknown type, or not its
-   * type's schema; the message says which field) or `unsupportedVersion` (the socket closes).
+   * type's schema; the message says which field), `unsupportedVersion` (the socket closes), or
+   * `retryLater`: shore takes new links at a bounded rate and did not take this hello now; the
+   * socket closes (CLOSE_RETRY_LATER) and the agent dials again after `retryAfterMs`, which shore
+   * spreads over the refused ships so they come back at the rate it takes them.
    */
-  Type.Object({ type: Type.Literal('error'), code: Type.Union([Type.Literal('badMessage'), Type.Literal('unsupportedVersion')]), message: Text }),
+  Type.Object({
+    type: Type.Literal('error'),
+    code: Type.Union([Type.Literal('badMessage'), Type.Literal('unsupportedVersion'), Type.Literal('retryLater')]),
+    message: Text,
+    /** With `retryLater`: how long to wait before dialling again, ms. */
+    retryAfterMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000 })),
+  }),
 ] as const;
 
 export const ControlAgentMessage = Type.Union([...ControlAgentMessages]);

@@ -55,7 +55,7 @@ export interface ShoreProcess {
   stderrTail(): string;
 }
 
-async function untilHealthy(shore: ShoreProcess, timeoutMs: number, extra: () => boolean = () => true): Promise<void> {
+export async function untilHealthy(shore: ShoreProcess, timeoutMs: number, extra: () => boolean = () => true): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (shore.child.exitCode !== null) throw new Error(`${shore.name} exited (${shore.child.exitCode}): ${shore.stderrTail()}`);
@@ -69,7 +69,7 @@ async function untilHealthy(shore: ShoreProcess, timeoutMs: number, extra: () =>
   throw new Error(`${shore.name} did not answer /healthz within ${timeoutMs} ms: ${shore.stderrTail()}`);
 }
 
-function spawnShore(name: string, port: number, env: NodeJS.ProcessEnv): ShoreProcess {
+export function spawnShore(name: string, port: number, env: NodeJS.ProcessEnv): ShoreProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1', INSTANCE_NAME: name },

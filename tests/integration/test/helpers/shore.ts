@@ -20,8 +20,8 @@ export async function scrapeMetrics(app: App): Promise<string> {
   return res.body;
 }
 
-/** A real shore server on a loopback port with the demo fleet, quick to notice a silent link. */
-export async function startShore(opts: Partial<AppOptions> = {}): Promise<Shore> {
+/** A real shore server on a loopback port (`port`, or one the system picks) with the demo fleet, quick to notice a silent link. */
+export async function startShore(opts: Partial<AppOptions> = {}, port = 0): Promise<Shore> {
   // Unless the test brings a database, a copy of a demo-seeded one kept on disk: quicker than
   // creating, migrating and seeding one per shore.
   const own = opts.database || opts.databaseUrl || opts.dataDir ? undefined : await freshDatabase('pglite', { seeded: true });
@@ -33,7 +33,7 @@ export async function startShore(opts: Partial<AppOptions> = {}): Promise<Shore>
     ...opts,
     database: opts.database ?? own,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
   return {

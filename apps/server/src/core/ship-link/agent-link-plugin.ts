@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type {} from '@fastify/websocket';
 import { AGENT_HEADERS, CODES, PATHS } from '@ship-cctv/protocol';
+import { type AdmissionOptions, AdmissionGate } from './admission.ts';
 import { AgentGateway } from './gateway.ts';
 import type { LivenessOptions } from './connection.ts';
 import { AgentKeyService } from './repo.ts';
@@ -14,6 +15,8 @@ declare module 'fastify' {
 
 export interface AgentLinkOptions {
   liveness?: LivenessOptions | undefined;
+  /** How fast this instance takes ships' new links (defaults in admission.ts). */
+  admission?: AdmissionOptions | undefined;
 }
 
 /**
@@ -30,6 +33,8 @@ export default fp<AgentLinkOptions>(
       },
       opts.liveness ?? { pingMs: 5_000, timeoutMs: 12_000 },
       app.log,
+      {},
+      new AdmissionGate(opts.admission),
     );
     app.decorate('agentKeys', keys);
     app.decorate('agents', gateway);

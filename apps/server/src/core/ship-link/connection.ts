@@ -6,6 +6,7 @@ import {
   type AgentMessage,
   BINARY_KIND,
   type BinaryKind,
+  CLOSE_RETRY_LATER,
   CLOSE_UNSUPPORTED_VERSION,
   LINK_ACK_INTERVAL_MS,
   LINK_ACK_VERSION,
@@ -222,6 +223,15 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
     const checked = checkAgentMessage(json.value);
     if (!checked.ok) return this.refuse('badMessage', checked.error);
     this.emit('message', checked.message);
+  }
+
+  /**
+   * Refuses the agent's hello for now: tells it when to come back (`retryLater`) and closes the link.
+   * Not a fault of the agent's: it is not reported as `refused`.
+   */
+  retryLater(retryAfterMs: number): void {
+    this.send({ type: 'error', code: 'retryLater', message: `shore is taking many ships at once: dial again in ${Math.ceil(retryAfterMs / 1000)} s`, retryAfterMs });
+    this.close(CLOSE_RETRY_LATER, 'come back later');
   }
 
   private refuse(code: 'badMessage' | 'unsupportedVersion', message: string): void {

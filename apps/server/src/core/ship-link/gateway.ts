@@ -18,6 +18,7 @@ import {
 } from '@ship-cctv/protocol';
 import { AgentConnection, type LinkCounter, type LivenessOptions, SHORE_VERSIONS } from './connection.ts';
 import { LogLimiter, type LogLimiterOptions } from '../lib/log-limiter.ts';
+import { AdmissionGate } from './admission.ts';
 
 /**
  * Where the ships' own reports go (the status module): a hello's link and cameras, later link and
@@ -99,6 +100,8 @@ export interface GatewayEvents {
   binary: [shipId: string, frame: LinkFrame];
   /** A message or frame was dropped (it is logged too). */
   dropped: [Dropped];
+  /** A ship's hello was not taken now (too many new links at once); it was told to come back after `retryAfterMs`. */
+  retryLater: [shipId: string, retryAfterMs: number];
 }
 
 class OpenLinkStream<K extends LinkKind> implements LinkStream<K> {
@@ -177,12 +180,26 @@ export class AgentGateway {
   /** Warnings about what a ship sent, at most a few a minute per ship (one ship cannot flood the log). */
   private readonly shipWarnings: LogLimiter;
   private status: ShipReports = IGNORED_REPORTS;
+  /**
+   * Connections that stand for a ship that went online here: their hello was taken, or they replaced
+   * such a connection (or one that did so in turn). Only these take the ship offline when they
+   * close: a link shore refused before taking its hello leaves the ship's status as it was, so a
+   * ship told to come back later does not flap.
+   */
+  private readonly owesOffline = new WeakSet<AgentConnection>();
+  /** Connections whose hello was taken (from the moment it was, before the ship's status is written). */
+  private readonly helloTaken = new WeakSet<AgentConnection>();
+  /** Hellos refused in a row by admission, logged once in a while rather than once per ship. */
+  private refusedSinceLog = 0;
+  private refusedLoggedAt = 0;
 
   constructor(
     private readonly counterFor: (shipId: string) => LinkCounter,
     private readonly liveness: LivenessOptions,
     private readonly log: FastifyBaseLogger,
     warnings: LogLimiterOptions = {},
+    /** Takes new links at a bounded rate (admission.ts). */
+    readonly admission: AdmissionGate = new AdmissionGate(),
   ) {
     this.shipWarnings = new LogLimiter(log, warnings);
   }
@@ -249,6 +266,7 @@ export class AgentGateway {
   attach(shipId: string, ws: WebSocket, raw?: ConstructorParameters<typeof AgentConnection>[4]): AgentConnection {
     const conn = new AgentConnection(shipId, ws, this.counterFor(shipId), this.liveness, raw);
     const previous = this.connections.get(shipId);
+    if (previous && this.owesOffline.has(previous)) this.owesOffline.add(conn);
     this.connections.set(shipId, conn);
     previous?.close(CLOSE_REPLACED, 'replaced by a newer connection');
     this.log.info({ shipId }, 'agent connected');
@@ -277,6 +295,7 @@ export class AgentGateway {
       for (const r of [...this.streams.values()]) if (r.conn === conn) r.lost(`ship link closed: ${reason}`);
       if (this.connections.get(shipId) !== conn) return;
       this.connections.delete(shipId);
+      if (!this.owesOffline.has(conn)) return;
       this.events.emit('offline', shipId);
       this.status.agentOffline(shipId).catch((err: unknown) => this.log.error({ err, shipId }, 'marking ship offline failed'));
     });
@@ -299,6 +318,19 @@ export class AgentGateway {
   private unowned(conn: AgentConnection, kind: LinkKind, id: number): 'closed' | 'notOwned' {
     const r = this.retired.get(streamKey(conn.shipId, kind, id));
     return r?.conn === conn && r.until > Date.now() ? 'closed' : 'notOwned';
+  }
+
+  private refusedHello(shipId: string, retryAfterMs: number): void {
+    this.events.emit('retryLater', shipId, retryAfterMs);
+    this.refusedSinceLog += 1;
+    const now = Date.now();
+    if (now - this.refusedLoggedAt < 5_000) return;
+    this.log.info(
+      { refused: this.refusedSinceLog, retryAfterMs, perSecond: this.admission.perSecond, burst: this.admission.burst },
+      'too many ships arriving at once: hellos refused with a time to come back',
+    );
+    this.refusedLoggedAt = now;
+    this.refusedSinceLog = 0;
   }
 
   private drop(d: Dropped): void {
@@ -337,6 +369,15 @@ export class AgentGateway {
     // The connection refuses a hello whose versions do not meet shore's before it gets here.
     const protocol = agreedVersion(msg.protocol, SHORE_VERSIONS);
     if (protocol === undefined) return;
+    // A hello on a connection already taken (agents say it once) costs no new admission.
+    const admission = this.helloTaken.has(conn) ? { admitted: true as const } : this.admission.admit();
+    if (!admission.admitted) {
+      this.refusedHello(shipId, admission.retryAfterMs);
+      conn.retryLater(admission.retryAfterMs);
+      return;
+    }
+    this.helloTaken.add(conn);
+    this.owesOffline.add(conn);
     conn.send({ type: 'welcome', shipId, serverTime: Date.now(), protocol });
     await this.status.agentOnline(shipId, msg.link, msg.cameras);
     conn.markReady(protocol, msg.capabilities);

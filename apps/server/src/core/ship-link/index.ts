@@ -8,6 +8,7 @@ export type { LinkStreamOpener, LinkStreams, LinkStreamsEvents } from './link-st
 export type { OwnershipEvents, ShipOwner, ShipOwnership } from './ownership.ts';
 export type { LivenessOptions } from './connection.ts';
 export type { AgentLinkOptions } from './agent-link-plugin.ts';
+export { ADMISSION_DEFAULTS, type AdmissionOptions } from './admission.ts';
 export { AgentKeyService } from './repo.ts';
 export { type Asked, type Question, type Reply, SHIP_FAILURE_STATUS, ShipAskError, ask, shipFailureMessage, startAsk } from './ask.ts';
 export { CLOSE_OWNED_ELSEWHERE } from './ship-claims.ts';
@@ -31,7 +32,7 @@ export interface ShipLinkOptions extends AgentLinkOptions {
  */
 export default fp<ShipLinkOptions>(
   async (app, opts) => {
-    await app.register(agentLinkPlugin, { liveness: opts.liveness });
+    await app.register(agentLinkPlugin, { liveness: opts.liveness, admission: opts.admission });
     await app.register(ownershipPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, leaseMs: opts.ownershipLeaseMs, instanceId: opts.instanceId });
     await app.register(linkStreamsPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, leaseMs: opts.ownershipLeaseMs });
   },
