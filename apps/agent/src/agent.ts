@@ -55,6 +55,8 @@ export interface AgentOptions {
   maxBackoffMs?: number;
   /** How often URL cameras' health is read (from their sessions: no probe). Default 2 s. */
   probeEveryMs?: number;
+  /** How often cameras' own sessions are asked whether pictures arrive (sendingNow): a silent camera is reported within this. Default 250 ms. */
+  watchEveryMs?: number;
   /** Shore pings when either direction was quiet for 5 s; this long without a word from shore, the agent redials. */
   silenceTimeoutMs?: number;
   /** Whether a URL camera answers (default: its session's pictures flow; see url-camera.ts). */
@@ -106,11 +108,12 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private attempt = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
+  private watchTimer: NodeJS.Timeout | undefined;
   private silenceTimer: NodeJS.Timeout | undefined;
   private lastHeard = 0;
   private unsubscribeLink: (() => void) | undefined;
   private readonly cameras = new Map<string, CameraState>();
-  private readonly opts: Required<Pick<AgentOptions, 'minBackoffMs' | 'maxBackoffMs' | 'probeEveryMs' | 'silenceTimeoutMs'>> & { pingEveryMs: number; reportEveryMs: number };
+  private readonly opts: Required<Pick<AgentOptions, 'minBackoffMs' | 'maxBackoffMs' | 'probeEveryMs' | 'watchEveryMs' | 'silenceTimeoutMs'>> & { pingEveryMs: number; reportEveryMs: number };
   /** Stops the current connection's link measurement (its pings and reports). */
   private stopMeasures: () => void = () => undefined;
   /** Live streams shore asked for; they run only while the socket is up. */
@@ -148,6 +151,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       minBackoffMs: opts.minBackoffMs ?? 1_000,
       maxBackoffMs: opts.maxBackoffMs ?? 30_000,
       probeEveryMs: opts.probeEveryMs ?? 2_000,
+      watchEveryMs: opts.watchEveryMs ?? 250,
       silenceTimeoutMs: opts.silenceTimeoutMs ?? 30_000,
       pingEveryMs: opts.linkMeasure?.pingEveryMs ?? 5_000,
       reportEveryMs: opts.linkMeasure?.reportEveryMs ?? 60_000,
@@ -224,6 +228,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.pictures.start();
     this.probeTimer = setInterval(() => void this.probeAll(), this.opts.probeEveryMs);
     this.probeTimer.unref();
+    this.watchTimer = setInterval(() => this.watchSending(), this.opts.watchEveryMs);
+    this.watchTimer.unref();
     void this.probeAll();
     this.connect();
   }
@@ -232,6 +238,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.probeTimer);
+    clearInterval(this.watchTimer);
     clearInterval(this.silenceTimer);
     this.stopMeasuring();
     this.unsubscribeLink?.();
@@ -382,6 +389,15 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
 
   private send(msg: AgentMessage): void {
     if (this.ws?.readyState === WebSocket.OPEN) this.uplink?.send('control', JSON.stringify(msg));
+  }
+
+  /** Cameras whose sessions know at once whether pictures arrive: a change is reported now, not at the next probe. */
+  private watchSending(): void {
+    for (const source of this.sources) {
+      const sending = source.sendingNow?.();
+      const before = this.cameras.get(source.camera.cameraId);
+      if (sending !== undefined && before && before.online !== sending) this.setCamera({ ...before, online: sending });
+    }
   }
 
   private async probeAll(): Promise<void> {

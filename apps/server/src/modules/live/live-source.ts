@@ -176,6 +176,11 @@ export class LiveSource implements Source {
     if (!this.stream) this.request();
   }
 
+  /** The camera stopped sending: a playing stream says so (the next fragment says `playing` again). */
+  onCameraSilent(): void {
+    if (this.state === 'playing') this.setState('stalled', CAMERA_SILENT_REASON);
+  }
+
   onAgentOffline(): void {
     this.release();
     this.setState('offline', 'ship link is down');
@@ -304,6 +309,9 @@ export class LiveSource implements Source {
     for (const v of this.viewers) v.sendJson({ type: 'status', state, ...(reason ? { reason } : {}) });
   }
 }
+
+/** The reason of a `stalled` status when the ship reports that the camera sends no pictures. */
+export const CAMERA_SILENT_REASON = 'camera not sending';
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
