@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LinkReport, type MediaListMessage, dest } from '@ship-cctv/protocol';
+import { CAMERA_SILENT_REASON, type LinkReport, type MediaListMessage, dest } from '@ship-cctv/protocol';
 import { ShipAgent } from '@ship-cctv/agent';
 import { MediaClient } from '../../../../apps/server/test/helpers/media-client.ts';
 import { type RtspCamera, startRtspCamera } from '../../../../apps/agent/test/helpers/rtsp-camera.ts';
@@ -57,7 +57,7 @@ describe('a camera that stops sending under a live viewer', () => {
     const stoppedAt = Date.now();
     await camera.stop();
     const silent = watcher.waitFor(mediaList, cameraState(false), 10_000).then(() => Date.now() - stoppedAt);
-    await viewer.until((c) => c.events.slice(eventsBefore).some((e) => e.type === 'status' && e.state === 'stalled' && e.reason === 'camera not sending'), 10_000, 'camera not sending');
+    await viewer.until((c) => c.events.slice(eventsBefore).some((e) => e.type === 'status' && e.state === 'stalled' && e.reason === CAMERA_SILENT_REASON), 10_000, 'camera not sending');
     const toldViewerMs = Date.now() - stoppedAt;
     const toldStompMs = await silent;
 

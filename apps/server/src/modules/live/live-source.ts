@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type AgentMessageOf, type DefinitionModel, type MediaServerMessage, type StreamState } from '@ship-cctv/protocol';
+import { type AgentMessageOf, CAMERA_SILENT_REASON, type DefinitionModel, type MediaServerMessage, type StreamState } from '@ship-cctv/protocol';
 import type { LinkStream, StreamOpener } from '../../core/ship-link/index.ts';
 import { RelaySplitter, type InitSegment, type MediaFragment, mimeFor } from '../../core/media/fmp4.ts';
 import { StreamHub } from '../../core/media/stream-hub.ts';
@@ -309,9 +309,6 @@ export class LiveSource implements Source {
     for (const v of this.viewers) v.sendJson({ type: 'status', state, ...(reason ? { reason } : {}) });
   }
 }
-
-/** The reason of a `stalled` status when the ship reports that the camera sends no pictures. */
-export const CAMERA_SILENT_REASON = 'camera not sending';
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
