@@ -102,6 +102,8 @@ export class LiveSource implements Source {
   private init: InitSegment | undefined;
   private timescale = 0;
   private readonly lag = new LagMeter();
+  /** The ship said the camera stopped sending; its next fragment starts the lag measure again. */
+  private cameraWasSilent = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   /**
@@ -178,6 +180,7 @@ export class LiveSource implements Source {
 
   /** The camera stopped sending: a playing stream says so (the next fragment says `playing` again). */
   onCameraSilent(): void {
+    this.cameraWasSilent = true;
     if (this.state === 'playing') this.setState('stalled', CAMERA_SILENT_REASON);
   }
 
@@ -243,6 +246,12 @@ export class LiveSource implements Source {
       } else if (unit.kind === 'fragment') {
         this.hub.pushFragment(unit);
         for (const tap of this.taps()) tap.fragment(this, unit);
+        // Back from a silent camera: its media time goes on from before the silence, which says
+        // nothing of the link, so the lag is measured afresh from here.
+        if (this.cameraWasSilent) {
+          this.cameraWasSilent = false;
+          this.lag.reset();
+        }
         if (this.timescale > 0 && this.local) {
           const excess = this.lag.fragment((unit.baseMediaDecodeTime + unit.duration) / this.timescale, Date.now());
           if (excess !== undefined) this.deps.onLag?.(this, excess);
