@@ -121,6 +121,15 @@ describe('signed clip exports', () => {
     expect(json.json<EnvelopeOf<null>>().message).toMatch(/请以.*\(send the export file/);
   });
 
+  it('the operation is in the OpenAPI document: the export as a binary body, the verdict in the envelope', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json<{ paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> }; responses: Record<string, unknown> }>> }>();
+    const verify = Object.entries(doc.paths).filter(([path]) => path.includes('verify'));
+    expect(verify.map(([path]) => path)).toEqual(['/api/v1/cctv/record/export/verify']);
+    const post = verify[0]![1].post!;
+    expect(Object.keys(post.requestBody!.content)).toEqual(['application/octet-stream']);
+    expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['200', '401', '413', '415']));
+  });
+
   it('npm run verify-export checks an export offline with the public key', async () => {
     const good = join(dir, 'good.mp4');
     const bad = join(dir, 'bad.mp4');
