@@ -109,6 +109,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
   private watchTimer: NodeJS.Timeout | undefined;
+  /** What the ship recorder last said of each camera it records. */
+  private readonly recorderStates = new Map<string, { recording: boolean; since: number | null }>();
   private silenceTimer: NodeJS.Timeout | undefined;
   private lastHeard = 0;
   private unsubscribeLink: (() => void) | undefined;
@@ -184,8 +186,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       ...opts.talk,
     });
     this.recorder.on('recording', (cameraId, recording, since) => {
-      const before = this.cameras.get(cameraId);
-      if (before) this.setCamera({ ...before, recording, recordingSince: since });
+      this.recorderStates.set(cameraId, { recording, since });
+      this.updateCamera(cameraId, {});
     });
     const now = Date.now();
     for (const source of this.sources) this.cameras.set(source.camera.cameraId, source.initialState(now));
@@ -270,6 +272,24 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     if (before.online !== state.online || before.recording !== state.recording || before.recordingSince !== state.recordingSince) {
       this.send({ type: 'camera', ...state });
     }
+  }
+
+  /**
+   * A camera's state after a change of whether it answers: recording is reported while the ship
+   * recorder records it and the camera sends (a silent camera's recording holds nothing), so the
+   * recording status on STOMP turns with the live one.
+   */
+  private updateCamera(cameraId: string, change: { online?: boolean }): void {
+    const before = this.cameras.get(cameraId);
+    if (!before) return;
+    const online = change.online ?? before.online;
+    const recorder = this.recorderStates.get(cameraId);
+    if (!recorder) {
+      this.setCamera({ ...before, online });
+      return;
+    }
+    const recording = recorder.recording && online;
+    this.setCamera({ ...before, online, recording, recordingSince: recording ? recorder.since : null });
   }
 
   private connect(): void {
@@ -396,7 +416,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     for (const source of this.sources) {
       const sending = source.sendingNow?.();
       const before = this.cameras.get(source.camera.cameraId);
-      if (sending !== undefined && before && before.online !== sending) this.setCamera({ ...before, online: sending });
+      if (sending !== undefined && before && before.online !== sending) this.updateCamera(source.camera.cameraId, { online: sending });
     }
   }
 
@@ -405,8 +425,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       [...this.sources].map(async (source) => {
         if (!source.online) return;
         const online = await source.online();
-        const before = this.cameras.get(source.camera.cameraId);
-        if (before) this.setCamera({ ...before, online });
+        this.updateCamera(source.camera.cameraId, { online });
       }),
     );
   }

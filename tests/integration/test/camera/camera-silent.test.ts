@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAMERA_SILENT_REASON, type LinkReport, type MediaListMessage, dest } from '@ship-cctv/protocol';
 import { ShipAgent } from '@ship-cctv/agent';
@@ -24,22 +27,27 @@ describe('a camera that stops sending under a live viewer', () => {
   let camera: RtspCamera;
   let watcher: StatusWatcher;
   let viewer: MediaClient;
+  let dir: string;
   const mediaList = dest.mediaList(SHIP_NAME);
   const cameraState = (online: boolean) => (m: MediaListMessage) => m.sourceId === CAMERA && m.remoteRecord == null && m.status === (online ? 'ONLINE' : 'OFFLINE');
+  /** The ship recorder's status of the camera. */
+  const recordState = (recording: boolean) => (m: MediaListMessage) => m.sourceId === CAMERA && m.recorder === 'ship' && m.remoteRecord === recording;
 
   beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'camera-silent-'));
     camera = await startRtspCamera({ port: 22554, width: 320, height: 240, fps: 10, gopSeconds: 1 });
     shore = await startShore({ live: { lingerMs: 1_000 } });
     agent = new ShipAgent(
       { shoreUrl: shore.url, shipId: SHIP, key: await shore.app.agentKeys.issue(SHIP), cameras: [{ cameraId: CAMERA, source: camera.url, name: 'Bridge' }] },
       { current: () => report, onChange: () => () => undefined },
-      { minBackoffMs: 200, maxBackoffMs: 500 },
+      { minBackoffMs: 200, maxBackoffMs: 500, recorder: { dataDir: dir } },
     );
     agent.start();
     const token = await signIn(shore.app);
     watcher = await StatusWatcher.connect(shore.port, token);
     watcher.subscribe(mediaList);
     await watcher.waitFor(mediaList, cameraState(true), 20_000);
+    await watcher.waitFor(mediaList, recordState(true), 20_000);
     viewer = await MediaClient.open(shore.port, token);
     viewer.send({ type: 'play', mode: 'live', cameraId: CAMERA });
     await viewer.until((c) => c.event('status', (e) => e.state === 'playing') !== undefined && c.chunks.length > 10, 20_000, 'live frames');
@@ -50,6 +58,7 @@ describe('a camera that stops sending under a live viewer', () => {
     await agent?.stop();
     await shore?.close();
     await camera?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('says so within 3 s of a camera that goes quiet with its connection open, and goes on when it sends again', async () => {
@@ -87,6 +96,8 @@ describe('a camera that stops sending under a live viewer', () => {
     await viewer.until((c) => c.events.slice(eventsBefore).some((e) => e.type === 'status' && e.state === 'stalled' && e.reason === CAMERA_SILENT_REASON), 10_000, 'camera not sending');
     const toldViewerMs = Date.now() - stoppedAt;
     const toldStompMs = await silent;
+    // The ship's recording status turns with it: a silent camera's recording holds nothing.
+    await watcher.waitFor(mediaList, recordState(false), 3_000);
 
     // Off for a short while (the 45 s version is the benchmark's), then back on the same port.
     await new Promise((r) => setTimeout(r, Math.max(0, SILENCE_MS - (Date.now() - stoppedAt))));
@@ -99,6 +110,7 @@ describe('a camera that stops sending under a live viewer', () => {
     await viewer.until((c) => c.chunks.length > chunksBefore + 2 && c.events.slice(resumedEvents).some((e) => e.type === 'status' && e.state === 'playing'), 10_000, 'live again');
     const liveAgainMs = Date.now() - backAt;
     const onlineMs = await back;
+    await watcher.waitFor(mediaList, recordState(true), 5_000);
 
     console.log(
       `camera off: viewer told "camera not sending" after ${toldViewerMs} ms, STOMP camera OFFLINE after ${toldStompMs} ms; ` +
