@@ -4,11 +4,21 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 18080);
-const baseURL = `http://127.0.0.1:${PORT}`;
 
-// A fresh database per run. The runner and every worker load this file; only the first load (the
-// runner) makes the folder and removes it on exit, the workers inherit its path. Set E2E_DATA_DIR
-// to keep the data of a run for a look afterwards.
+/**
+ * Lanes: E2E_WORKERS workers (default 1), each with a demo stack of its own — a shore server with
+ * its own database and simulated fleet on port E2E_PORT + lane — so that specs which sign the demo
+ * users in and out, change an organisation's budgets or policies, or watch a ship's uplink never
+ * meet each other's. A worker's lane is its parallel index; the runner and every worker load this
+ * file, and in a worker TEST_PARALLEL_INDEX is already set when it does.
+ */
+const LANES = Math.max(1, Number(process.env.E2E_WORKERS ?? 1));
+const lane = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+const baseURL = `http://127.0.0.1:${PORT + lane}`;
+
+// A fresh database per run. Only the first load (the runner) makes the folder and removes it on
+// exit; the workers inherit its path. Each lane keeps its data in `lane-<n>` under it. Set
+// E2E_DATA_DIR to keep the data of a run for a look afterwards.
 let dataDir = process.env.E2E_DATA_DIR;
 if (!dataDir) {
   const made = mkdtempSync(join(tmpdir(), 'ship-cctv-e2e-'));
@@ -16,6 +26,8 @@ if (!dataDir) {
   process.env.E2E_DATA_DIR = made;
   process.on('exit', () => rmSync(made, { recursive: true, force: true }));
 }
+/** Where lane `n`'s server and fleet keep their data (the talk spec reads the fleet's files). */
+export const laneDataDir = (n: number) => join(dataDir, `lane-${n}`);
 
 /** Specs of the mobile app run only in the phone projects, and only they run there. */
 const MOBILE_SPECS = /mobile[^/]*\.spec\.ts$/;
@@ -58,20 +70,27 @@ export default defineConfig({
     { name: 'mobile-iphone', testMatch: MOBILE_SPECS, use: { ...PHONE, userAgent: IPHONE_UA } },
     { name: 'mobile-android', testMatch: MOBILE_SPECS, use: { ...PHONE, userAgent: ANDROID_UA } },
   ],
-  webServer: {
+  workers: LANES,
+  webServer: Array.from({ length: LANES }, (_, n) => ({
     // What a user runs: the shore server and the simulated fleet behind emulated satellite links.
     command: 'node scripts/demo.mjs',
     // S1001, the ship most specs watch, S1002 (the carousel spec's second ship), S1003 (on FBB: the
     // stills spec), S2001 (on Iridium: the watching-limit spec) and S2002 (the ship without a default
     // template, played by the grid and phone specs) keep their first link, without its outages,
     // instead of meeting their scheduled or random outages during the run; the other ships follow their schedules. CAROUSEL_SECONDS lets the carousel spec turn pages in seconds instead of minutes.
-    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', FLEET_STEADY_SHIPS: 'S1001,S1002,S1003,S2001,S2002', CAROUSEL_SECONDS: '1' },
-    url: `${baseURL}/healthz`,
+    env: {
+      PORT: String(PORT + n),
+      DATA_DIR: laneDataDir(n),
+      LOG_LEVEL: 'warn',
+      FLEET_STEADY_SHIPS: 'S1001,S1002,S1003,S2001,S2002',
+      CAROUSEL_SECONDS: '1',
+    },
+    url: `http://127.0.0.1:${PORT + n}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
     // SIGTERM lets the server close its embedded database cleanly.
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-  },
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
+  })),
 });

@@ -1,7 +1,17 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Test files at once. Vitest's own default is one less than the cores, which is one on a 2-core
+ * machine; most of these tests wait — on ffmpeg, a real RTSP camera, a ship's emulated link, a
+ * database — rather than compute, so every core runs a file, and never fewer than two.
+ * TEST_WORKERS sets it.
+ */
+const maxWorkers = Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism());
 
 export default defineConfig({
   test: {
+    maxWorkers,
     projects: [
       {
         test: {

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import config from '../playwright.config.ts';
+import config, { laneDataDir } from '../playwright.config.ts';
 import { PlayGridPage } from './pages/play-grid-page.ts';
 
 /**
@@ -20,8 +20,11 @@ test.use({
   permissions: ['microphone'],
 });
 
-/** Where the simulated fleet keeps S1001's talks (scripts/demo.mjs: fleet data under DATA_DIR/fleet-recordings/<ship>). */
-const talkDir = () => join(process.env.E2E_DATA_DIR ?? '', 'fleet-recordings', 'S1001', 'talk', CAMERA);
+/**
+ * Where the simulated fleet of this worker's demo stack keeps S1001's talks (scripts/demo.mjs: fleet
+ * data under DATA_DIR/fleet-recordings/<ship>; playwright.config.ts: a DATA_DIR per lane).
+ */
+const talkDir = () => join(laneDataDir(Number(process.env.TEST_PARALLEL_INDEX ?? 0)), 'fleet-recordings', 'S1001', 'talk', CAMERA);
 const talkFiles = () => (existsSync(talkDir()) ? readdirSync(talkDir()).filter((f) => f.endsWith('.ogg')).sort() : []);
 
 async function cellOf(page: Page, baseURL: string | undefined, username: string): Promise<{ grid: PlayGridPage; talk: Locator }> {

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { showLog } from './demo-log.mjs';
+import { onSupportedNode } from './node-runtime.mjs';
 import {
   DEMO_DATABASE_URL,
   HAPROXY,
@@ -24,6 +25,8 @@ import {
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT ?? 8080);
 const say = (msg) => console.log(`[demo] ${msg}`);
+// Node 20 is past its end of life: on it the demo runs again on Node 24 from .tools/node24.
+await onSupportedNode(import.meta.url, say);
 
 function step(cmd, args) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });

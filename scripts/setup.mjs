@@ -11,6 +11,7 @@ import { existsSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { supportedNode } from './node-runtime.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -41,9 +42,16 @@ function has(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 }
 
-// 1. Node
+// 1. Node: 22.13 or newer; on an older one (20.19 at least, for npm and this script), Node 24 LTS
+// from the npm registry into .tools/node24, which the project's commands then run on.
 const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 20 || (major === 20 && minor < 19)) fail(`Node ${process.versions.node} is too old: install Node 20.19 or newer.`);
+if (major < 20 || (major === 20 && minor < 19)) fail(`Node ${process.versions.node} is too old: install Node 22.13 or newer.`);
+try {
+  const node = supportedNode(say);
+  if (!quiet && node !== process.execPath) say(`the project runs on ${node}`);
+} catch (err) {
+  fail(err.message);
+}
 
 // 2. npm packages: install when node_modules is missing or older than the lock file.
 const lock = join(root, 'package-lock.json');

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { type Language, TEXTS } from './monitor-page.ts';
+import { type Language, PAGE_LOAD_MS, TEXTS } from './monitor-page.ts';
 
 export { type Language, TEXTS };
 
@@ -47,7 +47,8 @@ export class MobilePage {
 
   async openSignIn(): Promise<void> {
     await this.page.goto('/monitor/login');
-    await expect(this.page.getByRole('button', { name: this.texts.signIn.submit, exact: true })).toBeVisible();
+    // A cold page load parses the app's code first: seconds on a busy machine.
+    await expect(this.page.getByRole('button', { name: this.texts.signIn.submit, exact: true })).toBeVisible({ timeout: PAGE_LOAD_MS });
   }
 
   async signIn(username = 'demo', password = 'demo-pass'): Promise<void> {

@@ -2,6 +2,13 @@ import { expect, type Locator, type Page, type Response } from '@playwright/test
 import { en } from '../../apps/web/src/i18n/locales/en.ts';
 import { zhCN } from '../../apps/web/src/i18n/locales/zh-CN.ts';
 
+/**
+ * How long a page's first screen may take to appear after a navigation: the browser loads and
+ * parses the app's code first, seconds when the machine is busy (the browser tests run several
+ * demo stacks and browsers side by side). What a page then shows is checked with the usual waits.
+ */
+export const PAGE_LOAD_MS = 15_000;
+
 export const TEXTS = { 'zh-CN': zhCN, en } as const;
 export type Language = keyof typeof TEXTS;
 
@@ -34,7 +41,8 @@ export class MonitorPage {
   /** Opens a path under /monitor/ and waits until the app has rendered (it reads its config first). */
   async open(path = '/monitor/'): Promise<Response | null> {
     const response = await this.page.goto(path);
-    await expect(this.heading).toBeVisible();
+    // A cold page load parses the app's code first: seconds on a busy machine.
+    await expect(this.heading).toBeVisible({ timeout: PAGE_LOAD_MS });
     return response;
   }
 

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, type Response } from '@playwright/test';
 import { COOKIES } from '@ship-cctv/protocol';
-import { type Language, MonitorPage, TEXTS } from './monitor-page.ts';
+import { type Language, MonitorPage, PAGE_LOAD_MS, TEXTS } from './monitor-page.ts';
 
 export { type Language, TEXTS };
 
@@ -35,7 +35,8 @@ export async function signInThroughApi(page: Page, baseURL: string, language: La
 export class SignInScreen extends MonitorPage {
   override async open(path = '/monitor/login'): Promise<Response | null> {
     const response = await this.page.goto(path);
-    await expect(this.submit).toBeVisible();
+    // A cold page load parses the app's code first: seconds on a busy machine.
+    await expect(this.submit).toBeVisible({ timeout: PAGE_LOAD_MS });
     return response;
   }
 
@@ -86,7 +87,8 @@ export class ShellScreen {
 
   async waitUntilShown(): Promise<void> {
     await expect(this.page).toHaveURL(/\/monitor\/live\/index$/);
-    await expect(this.mainPreview).toBeVisible();
+    // The shell's code loads after the sign-in's.
+    await expect(this.mainPreview).toBeVisible({ timeout: PAGE_LOAD_MS });
   }
 
   /** Picks an organisation by its display name in the sidebar's picker. */

@@ -17,7 +17,7 @@ export interface ServerConfig {
   seedDemo: boolean;
   /**
    * When set, the server provisions every ship with a fresh agent key at start and writes this
-   * file for the simulated fleet (apps/agent/src/fleet.ts) to read.
+   * file for the simulated fleet (packages/simulator/src/fleet.ts) to read.
    */
   fleetFile: string | undefined;
   /** TRUST_PROXY: "true", or the proxies' addresses (comma-separated); unset trusts no forwarded headers. */

@@ -1,90 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMessage, LinkKind, ShoreMessage } from '@ship-cctv/protocol';
-import type { GatewayEvents, LinkStream, OpenStreamResult, StreamHandler } from '../../src/core/ship-link/gateway.ts';
+import type { StreamHandler } from '../../src/core/ship-link/gateway.ts';
 import { LinkRelay, type RelayGateway } from '../../src/core/ship-link/link-relay.ts';
 import { type RelayHeader, decodeRelay, encodeRelay } from '../../src/core/ship-link/link-relay-codec.ts';
-import type { ShipOwnership } from '../../src/core/ship-link/ownership.ts';
+import { OwnerLink, listener, opened, ownership } from './relay-doubles.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SHIP = 'S1001';
 const HEARTBEAT_MS = 100;
 const log = pino({ level: 'silent' });
 
-/** A stream the owner's link opened: what it was sent, and its handler (to play the ship). */
-interface LinkSide {
-  kind: LinkKind;
-  handler: StreamHandler<LinkKind>;
-  sent: ShoreMessage[];
-  bytes: Buffer[];
-  open: boolean;
-  stream: LinkStream<LinkKind>;
-}
-
-/** The owner's side of the ship link: streams with ids of its own (from 900), or a refusal. */
-class OwnerLink implements RelayGateway {
-  readonly events = new EventEmitter<GatewayEvents>();
-  readonly streams: LinkSide[] = [];
-  refuse: OpenStreamResult<LinkKind> | undefined;
-  private nextId = 900;
-
-  get(): undefined {
-    return undefined;
-  }
-
-  openStream<K extends LinkKind>(shipId: string, kind: K, handler: StreamHandler<K>): OpenStreamResult<K> {
-    if (this.refuse && !this.refuse.ok) return this.refuse;
-    const id = this.nextId++;
-    const side = { kind, handler: handler as StreamHandler<LinkKind>, sent: [], bytes: [], open: true } as unknown as LinkSide;
-    side.stream = {
-      shipId,
-      kind,
-      id,
-      get open() {
-        return side.open;
-      },
-      send: (msg) => side.sent.push(msg as ShoreMessage),
-      sendBinary: (payload) => side.bytes.push(Buffer.from(payload)),
-      close: () => (side.open = false),
-    };
-    this.streams.push(side);
-    return { ok: true, stream: side.stream as LinkStream<K> };
-  }
-}
-
-/** The ship's owner is whoever the test says. */
-function ownership(instanceId: string, owners: Map<string, string>): ShipOwnership {
-  return {
-    instanceId,
-    events: new EventEmitter(),
-    claim: () => Promise.reject(new Error('not in this test')),
-    release: () => Promise.resolve(),
-    ownerOf: (shipId) => Promise.resolve(owners.has(shipId) ? { instanceId: owners.get(shipId) ?? '', epoch: 1 } : undefined),
-    close: () => Promise.resolve(),
-  };
-}
-
-/** What a caller of the relay hears on one stream. */
-function listener() {
-  const heard = { messages: [] as AgentMessage[], bytes: [] as Buffer[], closed: [] as string[] };
-  const handler: StreamHandler<LinkKind> = {
-    message: (m) => heard.messages.push(m),
-    data: (p) => heard.bytes.push(Buffer.from(p)),
-    closed: (reason) => heard.closed.push(reason),
-  };
-  return { heard, handler };
-}
-
 const routeId = (msg: ShoreMessage): number => ('requestId' in msg ? msg.requestId : 'streamId' in msg ? msg.streamId : -1);
-
-const opened = async <K extends LinkKind>(p: OpenStreamResult<K> | Promise<OpenStreamResult<K>>): Promise<LinkStream<K>> => {
-  const r = await p;
-  if (!r.ok) throw new Error(`not opened: ${r.message}`);
-  return r.stream;
-};
 
 describe('the link relay between instances', () => {
   const prefix = `shipcctv-test-${randomBytes(4).toString('hex')}:`;

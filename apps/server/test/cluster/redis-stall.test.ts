@@ -9,6 +9,8 @@ import { freshDatabase } from '../helpers/database.ts';
 import { MediaClient } from '../playback/helpers.ts';
 import { DedicatedRedis } from './dedicated-redis.ts';
 import { StreamingAgent } from './streaming-agent.ts';
+import { RawAgent } from '../agent-link/raw-agent.ts';
+import { Talker } from '../talk/talker.ts';
 
 const LEASE_MS = 2_000;
 const SHIPS = ['S1001', 'S1002'] as const;
@@ -48,7 +50,7 @@ async function timedViewer(port: number, token: string) {
  * Ship ownership under a Redis stall (CLIENT PAUSE … ALL on a redis-server of the test's own): a
  * stall shorter than the lease drops no ship link and changes no epoch; a stall longer than the
  * lease drops none either, and hands over only the ship whose agent moved to another instance
- * meanwhile, when its claim lands.
+ * meanwhile, when its claim lands; a talk relayed through the owner keeps its stream and its claim.
  */
 describe('ship ownership through a Redis stall', () => {
   const redisPrefix = `shipcctv-test-${randomBytes(4).toString('hex')}:`;
@@ -141,6 +143,44 @@ describe('ship ownership through a Redis stall', () => {
       `[redis stall ${pauseMs} ms > lease ${LEASE_MS} ms] S1001 kept its link and epoch; S1002 (moved during the stall) owned by B ${handedOver} ms after the stall began; ` +
         `a viewer of S1001 on the non-owner waited ${gap} ms for pictures`,
     );
+  });
+
+  it('a talk on the non-owner (relayed through the owner) lives through a 5 s stall, and its voice reaches the ship after it', async () => {
+    const ship = 'S2001';
+    const agent = await RawAgent.connect(portOf(a), ship, await a.agentKeys.issue(ship), {
+      hello: {},
+      capabilities: ['live', 'talk'],
+      onMessage: (msg, self) => {
+        if (msg.type === 'talk.open') self.send({ type: 'talk.opened', streamId: msg.streamId });
+      },
+    });
+    closers.push(() => agent.close());
+    await expect.poll(() => ownerOf(ship), { timeout: 10_000 }).toMatchObject({ instanceId: a.ownership.instanceId });
+    const talker = await Talker.start(portOf(b), token, `${ship}-C01-1`);
+    closers.push(() => Promise.resolve(talker.ws.terminate()));
+    await talker.next('talk.started');
+    expect(b.linkRelay?.counts.requested).toBe(1);
+    const voiceFrames = () => agent.frames.filter((f) => f.kind === 'talk').length;
+
+    // The relay's heartbeat is 1 s: the stall is five of them (it gave up after three), shorter than the lease plus five.
+    const pauseMs = 5_000;
+    const t0 = Date.now();
+    await redis.pause(pauseMs);
+    await redis.client.ping();
+    const stalled = Date.now() - t0;
+    // A voice message every 300 ms for two relay heartbeats after the stall: each reaches the ship.
+    for (let i = 1; i <= 7; i++) {
+      talker.ws.send(Buffer.from([i, i, i]), { binary: true });
+      await expect.poll(voiceFrames, { timeout: 5_000, interval: 20 }).toBe(i);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(talker.messages.filter((m) => m.type === 'talk.ended')).toEqual([]);
+    expect(talker.closed).toBe(false);
+    expect(b.linkRelay?.counts.requested).toBe(1);
+    expect((await b.talkOccupancy.claim(ship, { talkId: 'another', userId: 'u2', displayName: 'Another', cameraId: `${ship}-C01-1`, since: Date.now() }))?.displayName).toBeDefined();
+    console.log(`[redis stall ${stalled} ms, relay heartbeat 1000 ms] a talk relayed through the owner kept its stream and its claim; 7 of 7 voice messages after the stall reached the ship`);
+    talker.ws.send(JSON.stringify({ type: 'talk.stop' }));
+    await talker.next('talk.ended');
   });
 
   it('Redis loses its data (restarted empty): the holder sets its claim back at its epoch; a later claim still fences it', async () => {

@@ -11,12 +11,11 @@ export interface RenewableLease {
 
 /**
  * What became of a lease: `kept` (renewed, or set again when the script found it lapsed and still
- * free to take back — it answered 2: `reasserted`; `renewedAt` moved on), `taken` (the key no longer holds
- * our token), `unreachable` (Redis did not answer for 80 % of a lease: the claim may lapse for the
- * others any moment, so the holder gives it up before it surely has), `waiting` (no answer yet,
- * still time to try again).
+ * free to take back — it answered 2: `reasserted`; `renewedAt` moved on), `taken` (the key no
+ * longer holds our token), `waiting` (Redis did not answer: a stall or an outage, which takes no
+ * claim away since nobody else can claim meanwhile; the next renewal tries again).
  */
-export type LeaseVerdict = { kind: 'kept'; reasserted?: true } | { kind: 'taken' } | { kind: 'unreachable'; message: string } | { kind: 'waiting' };
+export type LeaseVerdict = { kind: 'kept'; reasserted?: true } | { kind: 'taken' } | { kind: 'waiting' };
 
 /**
  * Renews every lease in one pipelined round trip with `script` (KEYS[1] the key, ARGV[1] the token,
@@ -43,7 +42,6 @@ export async function renewLeases(redis: Redis, script: string, leases: readonly
       lease.held.renewedAt = now;
       return Number(kept) === 2 ? { kind: 'kept', reasserted: true } : { kind: 'kept' };
     }
-    if (!err) return { kind: 'taken' };
-    return now - lease.held.renewedAt >= leaseMs * 0.8 ? { kind: 'unreachable', message: err.message } : { kind: 'waiting' };
+    return err ? { kind: 'waiting' } : { kind: 'taken' };
   });
 }

@@ -33,7 +33,7 @@ export default fp<ShipLinkOptions>(
   async (app, opts) => {
     await app.register(agentLinkPlugin, { liveness: opts.liveness });
     await app.register(ownershipPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, leaseMs: opts.ownershipLeaseMs, instanceId: opts.instanceId });
-    await app.register(linkStreamsPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix });
+    await app.register(linkStreamsPlugin, { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, leaseMs: opts.ownershipLeaseMs });
   },
   { name: 'ship-link', dependencies: ['core-db', 'core-metrics'] },
 );

@@ -12,6 +12,8 @@ export type RelayHeader =
   | { op: 'close'; rid: string; from: string }
   /** The requester's relayed streams at this owner that it still holds (every heartbeat). */
   | { op: 'beat'; from: string; rids: string[] }
+  /** To itself, every heartbeat: hearing it back says Redis carries this instance's messages now. */
+  | { op: 'tick'; from: string }
   // owner → requesting instance
   | { op: 'opened'; rid: string }
   | { op: 'refused'; rid: string; reason: 'offline' | 'unsupported'; message: string }

@@ -9,8 +9,17 @@ import { type RelayHeader, type ShipNews, decodeRelay, encodeRelay } from './lin
 import type { ShipOwnership } from './ownership.ts';
 
 export interface LinkRelayOptions {
-  /** How often a requester says which relayed streams it still holds (default 1 s); either side gives up after three silent ones. */
+  /**
+   * How often a requester says which relayed streams it still holds (default 1 s). Either side gives
+   * up on the other after three heartbeats of silence while Redis carries its own messages (a dead
+   * instance); silence while Redis carries nothing (a stall) is waited out up to `leaseMs`.
+   */
   heartbeatMs?: number | undefined;
+  /**
+   * The ship ownership lease (default 10 s): a Redis stall shorter than it plus five heartbeats
+   * closes no relayed stream, as it drops no ship link; a longer one closes them.
+   */
+  leaseMs?: number | undefined;
   /** How long the owner has to open a relayed stream before the caller hears `offline` (default 3 s). */
   openTimeoutMs?: number | undefined;
 }
@@ -56,6 +65,12 @@ export class LinkRelay implements LinkStreams {
   private readonly served = new Map<string, Served>();
   private readonly heartbeatMs: number;
   private readonly openTimeoutMs: number;
+  /** The longest silence of the other side waited out while Redis carries nothing. */
+  private readonly stallHoldMs: number;
+  /** When this instance last heard its own tick back through Redis. */
+  private tickHeardAt = Date.now();
+  /** Since when Redis has carried this instance's ticks without a gap: the other side's silence counts from then at the earliest. */
+  private carryingSince = Date.now();
   private readonly timer: NodeJS.Timeout;
   private nextLocalId = 1;
   /** Which instance last said it holds each ship's link (to tell a moved link from a lost one). */
@@ -73,6 +88,7 @@ export class LinkRelay implements LinkStreams {
     this.instanceId = ownership.instanceId;
     this.heartbeatMs = opts.heartbeatMs ?? 1_000;
     this.openTimeoutMs = opts.openTimeoutMs ?? 3_000;
+    this.stallHoldMs = (opts.leaseMs ?? 10_000) + this.heartbeatMs * 5;
     this.timer = setInterval(() => this.beat(), this.heartbeatMs);
     this.timer.unref();
   }
@@ -270,6 +286,13 @@ export class LinkRelay implements LinkStreams {
         s.stream.close();
         return;
       }
+      case 'tick': {
+        if (h.from !== this.instanceId) return;
+        const now = Date.now();
+        if (now - this.tickHeardAt > this.heartbeatMs * 2) this.carryingSince = now;
+        this.tickHeardAt = now;
+        return;
+      }
       case 'beat': {
         const now = Date.now();
         const held: string[] = [];
@@ -337,14 +360,26 @@ export class LinkRelay implements LinkStreams {
     return undefined;
   }
 
+  /**
+   * Whether the other side, last heard at `heard`, fell silent. While Redis carries this
+   * instance's own ticks: three heartbeats without a word, counted from when the ticks came back at
+   * the earliest (it died, or forgot the stream). While Redis carries nothing (a stall silences
+   * every instance alike): only once the silence outlasts the stall hold.
+   */
+  private silent(heard: number, now: number): boolean {
+    const carrying = now - this.tickHeardAt <= this.heartbeatMs * 2;
+    if (!carrying) return now - heard > this.stallHoldMs;
+    return now - Math.max(heard, this.carryingSince) > this.heartbeatMs * 3;
+  }
+
   /** Every heartbeat: tells each owner which streams this instance still holds there, and gives up on silent ones (both sides). */
   private beat(): void {
     const now = Date.now();
-    const silent = now - this.heartbeatMs * 3;
+    this.publish(this.instanceId, { op: 'tick', from: this.instanceId });
     const byOwner = new Map<string, string[]>();
     for (const [rid, r] of [...this.requested]) {
       if (!r.open) continue;
-      if (r.acked < silent) {
+      if (this.silent(r.acked, now)) {
         this.lost(rid, 'the instance holding the ship link stopped answering');
         continue;
       }
@@ -354,7 +389,7 @@ export class LinkRelay implements LinkStreams {
     }
     for (const [owner, rids] of byOwner) this.publish(owner, { op: 'beat', from: this.instanceId, rids });
     for (const [rid, s] of [...this.served]) {
-      if (s.seen >= silent) continue;
+      if (!this.silent(s.seen, now)) continue;
       // The requesting instance died (or forgot the stream): nobody reads what the ship sends.
       this.served.delete(rid);
       s.stream.close();

@@ -17,6 +17,8 @@ export interface LinkStreamsPluginOptions {
   redisPrefix?: string | undefined;
   heartbeatMs?: number | undefined;
   openTimeoutMs?: number | undefined;
+  /** The ship ownership lease: a Redis stall shorter than it closes no relayed stream. */
+  leaseMs?: number | undefined;
 }
 
 /** The one opener of streams on ships' links for every service but live (see link-relay.ts). */
@@ -29,6 +31,7 @@ export default fp<LinkStreamsPluginOptions>(
     const relay = await LinkRelay.connect(opts.redisUrl, opts.redisPrefix ?? 'shipcctv:', app.agents, app.ownership, app.log.child({ module: 'link-relay' }), {
       heartbeatMs: opts.heartbeatMs,
       openTimeoutMs: opts.openTimeoutMs,
+      leaseMs: opts.leaseMs,
     });
     app.decorate('linkStreams', relay);
     app.decorate('linkRelay', relay);

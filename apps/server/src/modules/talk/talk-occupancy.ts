@@ -18,8 +18,9 @@ export interface TalkOccupancy {
   /** Gives it back, if this talk still holds it. */
   release(shipId: string, talkId: string): Promise<void>;
   /**
-   * Tells `listener` when a talk of this instance lost its hold (a shared store whose lease could
-   * not be kept): that talk must end, since another operator may hold the ship now.
+   * Tells `listener` when a talk of this instance lost its hold (in a shared store, another talk
+   * claimed the ship after this one's lease lapsed): that talk must end, since another operator
+   * holds the ship now.
    */
   onLost(listener: (shipId: string, talkId: string) => void): void;
   /** Stops keeping claims (the server is closing); claims still held are given back. */

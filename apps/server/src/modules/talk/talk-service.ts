@@ -49,7 +49,7 @@ export class TalkService {
     private readonly opts: TalkServiceOptions,
   ) {
     occupancy.onLost((shipId, talkId) => {
-      for (const t of this.active) if (t.talkId === talkId) t.end('failed', `the talkback of ship ${shipId} could not be kept (the shared store did not answer in time)`);
+      for (const t of this.active) if (t.talkId === talkId) t.end('failed', `the talkback of ship ${shipId} was claimed by another talk after this one's claim lapsed`);
     });
   }
 

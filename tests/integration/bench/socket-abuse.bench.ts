@@ -1,7 +1,7 @@
 /**
  * One signed-in user flooding the sockets, and what everybody else feels. Run from the repository root:
  *
- *   node --import tsx apps/server/bench/socket-abuse.bench.ts [--port=21210] [--plays=1000,2000] [--subscriptions=2000]
+ *   node --import tsx tests/integration/bench/socket-abuse.bench.ts [--port=21210] [--plays=1000,2000] [--subscriptions=2000]
  *
  * A real shore (demo fleet, in-memory PGlite — the embedded database, whose queries run on the
  * server's main thread —, logger off) runs in a child process on `--port`; every demo ship's real
@@ -25,10 +25,9 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { PATHS, TOKEN_HEADER, dest } from '@ship-cctv/protocol';
-import { type LinkStatusSource, ShipAgent } from '../../agent/src/agent.ts';
-import { readFleetFile } from '../../../packages/simulator/src/fleet-file.ts';
-import { syntheticCameras } from '../../../packages/simulator/src/camera/synthetic-camera.ts';
-import { demoShips } from '../src/core/db/demo-fleet.ts';
+import { type LinkStatusSource, ShipAgent } from '@ship-cctv/agent';
+import { readFleetFile, syntheticCameras } from '@ship-cctv/simulator';
+import { demoShips } from '../../../apps/server/src/core/db/demo-fleet.ts';
 
 const HARD_LIMIT_MS = 400_000;
 /** A burst not dealt with by then is reported as such and the run goes on. */
@@ -51,8 +50,8 @@ type FromChild =
 async function runShoreChild(port: number): Promise<void> {
   const send = (msg: FromChild) => process.send?.(msg);
   try {
-    const { buildApp } = await import('../src/app.ts');
-    const { writeFleetFile } = await import('../src/modules/fleet/fleet-file.ts');
+    const { buildApp } = await import('@ship-cctv/server');
+    const { writeFleetFile } = await import('../../../apps/server/src/modules/fleet/fleet-file.ts');
     const app = await buildApp({ seedDemo: true, logger: false });
     await app.listen({ port, host: '127.0.0.1' });
     const dir = mkdtempSync(join(tmpdir(), 'socket-abuse-bench-'));

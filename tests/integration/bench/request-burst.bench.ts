@@ -2,16 +2,17 @@
  * Bursts of ordinary requests against one shore server, and what they cost everyone else. Run from
  * the repository root:
  *
- *   node --import tsx apps/server/bench/request-burst.bench.ts [--port=21300] [--burst=200] [--only=ptz,snapshot]
+ *   node --import tsx tests/integration/bench/request-burst.bench.ts [--port=21300] [--burst=200] [--only=ptz,snapshot]
  *
  * BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server child.
  *
  * A real shore (demo fleet, embedded in-memory PGlite, logger off) runs in a child process, so its
- * event loop is its own; it listens on `--port`. This process connects ship S1001's real ShipAgent
- * (synthetic cameras, the bridge one PTZ) straight to it, signs in `demo` (who bursts) and `duty`
+ * event loop is its own; it listens on `--port`. This process signs in `demo` (who bursts) and `duty`
  * (another user of the same organisation), and for each kind of request fires `--burst` of them at
- * once as demo. Meanwhile a third process (so that the burst's own work in this one does not delay
- * them) asks GET /healthz every 25 ms and, as duty, GET a ship's channels every 100 ms. Per kind it prints the answers by status, how long the burst took, /healthz and duty's
+ * once as demo. A third process, so that the burst's own work in this one delays neither, connects
+ * ship S1001's real ShipAgent (synthetic cameras, the bridge one PTZ) straight to the shore and
+ * asks GET /healthz every 25 ms and, as duty, GET a ship's channels every 100 ms. Per kind it
+ * prints the answers by status, how long the burst took, /healthz and duty's
  * latency (p50, p99, max), the server's event-loop delay (p50, p99, max; perf_hooks
  * monitorEventLoopDelay in the child) and whether the ship's link stayed up. Not part of `npm test`;
  * it stops by itself.
@@ -50,7 +51,7 @@ interface Samples {
 // ---- the server child -----------------------------------------------------------------------------
 
 async function serve(port: number): Promise<void> {
-  const { buildApp } = await import('../src/app.ts');
+  const { buildApp } = await import('@ship-cctv/server');
   const app = await buildApp({ seedDemo: true, logger: false, jwtSecret: JWT_SECRET, ptz: { answerTimeoutMs: 5_000 }, pictures: { answerTimeoutMs: 10_000 } });
   await app.listen({ port, host: '127.0.0.1' });
   const key = await app.agentKeys.issue(SHIP);
@@ -77,7 +78,23 @@ async function serve(port: number): Promise<void> {
 
 // ---- the probing child: /healthz and another user, in a process of their own ----------------------
 
-async function probeChild(base: string): Promise<void> {
+async function probeChild(base: string, key: string): Promise<void> {
+  const { ShipAgent } = await import('@ship-cctv/agent');
+  const { syntheticCameras } = await import('@ship-cctv/simulator');
+  const agent = new ShipAgent(
+    {
+      shoreUrl: base.replace(/^http/, 'ws'),
+      shipId: SHIP,
+      key,
+      cameras: [
+        { cameraId: CAMERA, source: 'synthetic', name: 'Bridge', ptz: {} },
+        { cameraId: 'S1001-C02-1', source: 'synthetic', name: 'Engine Room' },
+      ],
+    },
+    { current: () => ({ linkType: 'VSAT', quality: 80, duplex: 'BOTH' }), onChange: () => () => undefined },
+    { minBackoffMs: 200, maxBackoffMs: 1_000, cameraKinds: [syntheticCameras()] },
+  );
+  agent.start();
   let samples: Samples = { health: [], other: [] };
   let probing = false;
   let running: Promise<unknown> = Promise.resolve();
@@ -101,7 +118,7 @@ async function probeChild(base: string): Promise<void> {
       void running.then(() => process.send?.(samples));
     }
   });
-  process.on('disconnect', () => process.exit(0));
+  process.on('disconnect', () => void agent.stop().then(() => process.exit(0)));
   // The first fetch of a process loads its HTTP client: not the server's time to answer.
   await timed(`${base}/healthz`);
   process.send?.('ready');
@@ -150,22 +167,11 @@ async function main(): Promise<void> {
   const ready = await next();
   if (ready.type !== 'ready') throw new Error('server did not start');
 
-  const { ShipAgent } = await import('../../agent/src/agent.ts');
-  const { syntheticCameras } = await import('../../../packages/simulator/src/camera/synthetic-camera.ts');
-  const agent = new ShipAgent(
-    {
-      shoreUrl: `ws://127.0.0.1:${port}`,
-      shipId: SHIP,
-      key: ready.key,
-      cameras: [
-        { cameraId: CAMERA, source: 'synthetic', name: 'Bridge', ptz: {} },
-        { cameraId: 'S1001-C02-1', source: 'synthetic', name: 'Engine Room' },
-      ],
-    },
-    { current: () => ({ linkType: 'VSAT', quality: 80, duplex: 'BOTH' }), onChange: () => () => undefined },
-    { minBackoffMs: 200, maxBackoffMs: 1_000, cameraKinds: [syntheticCameras()] },
-  );
-  agent.start();
+
+  // The ship's agent and the probes run in a process of their own: the burst's own work in this
+  // process (200 MB of bodies, say) must not delay the agent's heartbeats or the probes' requests.
+  const probes: ChildProcess = fork(fileURLToPath(import.meta.url), [`--probe=${base}`, `--key=${ready.key}`], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  await new Promise((resolve) => probes.once('message', resolve));
 
   const logon = async (username: string) => {
     const res = await fetch(`${base}/api/v1/sys/logon`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'demo-pass' }) });
@@ -196,8 +202,6 @@ async function main(): Promise<void> {
     },
   ];
 
-  const probes: ChildProcess = fork(fileURLToPath(import.meta.url), [`--probe=${base}`], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-  await new Promise((resolve) => probes.once('message', resolve));
 
   console.log(`burst of ${burstSize} parallel requests per kind, shore on :${port} (embedded PGlite, logger off)`);
   for (const kind of kinds.filter((k) => only.length === 0 || only.some((o) => k.name.startsWith(o)))) {
@@ -224,7 +228,7 @@ async function main(): Promise<void> {
   }
 
   probes.disconnect();
-  await agent.stop();
+  await new Promise((r) => probes.once('exit', r));
   child.send('stop');
   await new Promise((r) => child.once('exit', r));
 }
@@ -234,7 +238,8 @@ const probeArg = process.argv.find((a) => a.startsWith('--probe='));
 if (serveArg) {
   void serve(Number(serveArg.slice('--serve='.length)));
 } else if (probeArg) {
-  void probeChild(probeArg.slice('--probe='.length));
+  const keyArg = process.argv.find((a) => a.startsWith('--key=')) ?? '--key=';
+  void probeChild(probeArg.slice('--probe='.length), keyArg.slice('--key='.length));
 } else {
   main().catch((err: unknown) => {
     console.error(err);

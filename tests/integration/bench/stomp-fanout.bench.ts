@@ -1,7 +1,7 @@
 /**
  * STOMP fan-out and idle link cost of the shore server, on loopback. Run from the repository root:
  *
- *   node --import tsx apps/server/bench/stomp-fanout.bench.ts
+ *   node --import tsx tests/integration/bench/stomp-fanout.bench.ts
  *     [--clients=1000] [--changes=20] [--idle-seconds=60] [--client=raw|stompjs] [--heartbeat-ms=1000]
  *
  * 1. Fan-out: a real shore (demo fleet, in-memory PGlite, logger off) runs in a child process so its
@@ -30,10 +30,8 @@ import { runInNewContext } from 'node:vm';
 import WebSocket from 'ws';
 import { Client } from '@stomp/stompjs';
 import { type LinkReport, PATHS, dest } from '@ship-cctv/protocol';
-import { type LinkStatusSource, ShipAgent } from '../../agent/src/agent.ts';
-import { readFleetFile } from '../../../packages/simulator/src/fleet-file.ts';
-import { syntheticCameras } from '../../../packages/simulator/src/camera/synthetic-camera.ts';
-import { LinkShaper, PROFILES } from '../../../packages/simulator/src/link/index.ts';
+import { type LinkStatusSource, ShipAgent } from '@ship-cctv/agent';
+import { readFleetFile, syntheticCameras, LinkShaper, PROFILES } from '@ship-cctv/simulator';
 
 const FANOUT_SHIP = { id: 'S1001', name: '蓝海之星' };
 const IDLE_SHIP = 'S1003';
@@ -83,8 +81,8 @@ const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 
 async function runShoreChild(): Promise<void> {
   const send = (msg: FromChild) => process.send?.(msg);
   try {
-    const { buildApp } = await import('../src/app.ts');
-    const { writeFleetFile } = await import('../src/modules/fleet/fleet-file.ts');
+    const { buildApp } = await import('@ship-cctv/server');
+    const { writeFleetFile } = await import('../../../apps/server/src/modules/fleet/fleet-file.ts');
     const app = await buildApp({ seedDemo: true, logger: false, metricsToken: METRICS_TOKEN });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();

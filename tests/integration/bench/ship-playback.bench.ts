@@ -4,7 +4,7 @@
  * against the naive speed × bitrate (every recorded frame sent faster). Prints figures; not part of
  * npm test. Run from the repository root:
  *
- *   node --import tsx apps/server/bench/ship-playback.bench.ts [--profile=VSAT|FBB|all] [--quick]
+ *   node --import tsx tests/integration/bench/ship-playback.bench.ts [--profile=VSAT|FBB|all] [--quick]
  *
  * About 4 minutes (--quick about 2). One shore server (in-memory database, demo fleet, logger off)
  * and one real ShipAgent per profile, dialling shore through a LinkShaper with that profile (VSAT:
@@ -17,15 +17,14 @@
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { type LinkReport, type LogonData, type MediaServerMessage, PATHS, type PlaybackSpeed, TOKEN_HEADER, type VodQueryResult } from '@ship-cctv/protocol';
-import { ShipAgent } from '../../agent/src/agent.ts';
-import { LinkShaper, PROFILES } from '../../../packages/simulator/src/link/index.ts';
-import { syntheticCameras } from '../../../packages/simulator/src/camera/synthetic-camera.ts';
-import { buildApp } from '../src/app.ts';
-import { openDatabase } from '../src/core/db/client.ts';
-import { DEMO_PASSWORD } from '../src/core/db/demo-fleet.ts';
-import { seedDemoFleet } from '../src/core/db/seed.ts';
-import { chooseTemplate } from '../src/modules/fleet/templates.ts';
-import { loadAccess } from '../src/core/orgs/access.ts';
+import { ShipAgent } from '@ship-cctv/agent';
+import { LinkShaper, PROFILES, syntheticCameras } from '@ship-cctv/simulator';
+import { buildApp } from '@ship-cctv/server';
+import { openDatabase } from '@ship-cctv/server/db';
+import { DEMO_PASSWORD } from '../../../apps/server/src/core/db/demo-fleet.ts';
+import { seedDemoFleet } from '../../../apps/server/src/core/db/seed.ts';
+import { chooseTemplate } from '../../../apps/server/src/modules/fleet/templates.ts';
+import { loadAccess } from '../../../apps/server/src/core/orgs/access.ts';
 
 type ProfileName = 'VSAT' | 'FBB';
 const ALL: ProfileName[] = ['VSAT', 'FBB'];
