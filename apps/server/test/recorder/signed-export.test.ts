@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -111,6 +111,8 @@ describe('signed clip exports', () => {
     expect((await verifyOnline(exported.subarray(0, exported.length - 1))).body.data.intact).toBe(false);
     // Something never exported here is not signed.
     expect((await verifyOnline(Buffer.from('not a clip'))).body.data).toMatchObject({ intact: false, problem: 'malformed' });
+    // Every upload's temporary file is gone once answered.
+    await expect.poll(() => readdirSync(tmpdir()).filter((n) => n.startsWith('ship-cctv-verify-'))).toEqual([]);
   });
 
   it('refuses a caller without a session, and a body that is not a file, in both languages', async () => {
@@ -119,6 +121,9 @@ describe('signed clip exports', () => {
     const json = await t.app.inject({ method: 'POST', url: '/api/v1/cctv/record/export/verify', headers: { 'cas-jwt': token }, payload: { file: 'x' } });
     expect(json.statusCode).toBe(415);
     expect(json.json<EnvelopeOf<null>>().message).toMatch(/请以.*\(send the export file/);
+    // No other route takes a file (nothing is written for it).
+    const elsewhere = await t.app.inject({ method: 'POST', url: '/api/v1/cctv/record/complexQuery/1/5', headers: { 'cas-jwt': token, 'content-type': 'application/octet-stream' }, payload: exported });
+    expect(elsewhere.statusCode).toBe(415);
   });
 
   it('the operation is in the OpenAPI document: the export as a binary body, the verdict in the envelope', async () => {

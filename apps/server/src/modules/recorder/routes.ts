@@ -292,8 +292,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async () => ok({ keyId: app.recorder.exportKey.keyId, publicKeyPem: app.recorder.exportKey.publicPem }),
   );
 
-  // The export arrives as raw bytes, written to a temporary file as they come.
-  app.addContentTypeParser('application/octet-stream', (_req, payload, done) => {
+  // The export arrives as raw bytes, written to a temporary file as they come (the verify route
+  // only: it removes the file when answered; no other route here takes a file).
+  app.addContentTypeParser('application/octet-stream', (req, payload, done) => {
+    if (!req.routeOptions.url?.endsWith('/export/verify')) {
+      done(new ApiError(415, '此接口不接受文件上传 (this operation takes no file: send JSON)'));
+      return;
+    }
     receiveUpload(payload).then(
       (upload) => done(null, upload),
       (err: unknown) => done(err as Error),
