@@ -58,6 +58,8 @@ export interface AgentOptions {
   maxBackoffMs?: number;
   /** How often URL cameras' health is read (from their sessions: no probe). Default 2 s. */
   probeEveryMs?: number;
+  /** How often cameras' own sessions are asked whether pictures arrive (sendingNow): a silent camera is reported within this. Default 250 ms. */
+  watchEveryMs?: number;
   /** Shore pings when either direction was quiet for 5 s; this long without a word from shore, the agent redials. */
   silenceTimeoutMs?: number;
   /** Whether a URL camera answers (default: its session's pictures flow; see url-camera.ts). */
@@ -111,11 +113,14 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private retryAfterMs: number | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
+  private watchTimer: NodeJS.Timeout | undefined;
+  /** What the ship recorder last said of each camera it records. */
+  private readonly recorderStates = new Map<string, { recording: boolean; since: number | null }>();
   private silenceTimer: NodeJS.Timeout | undefined;
   private lastHeard = 0;
   private unsubscribeLink: (() => void) | undefined;
   private readonly cameras = new Map<string, CameraState>();
-  private readonly opts: Required<Pick<AgentOptions, 'minBackoffMs' | 'maxBackoffMs' | 'probeEveryMs' | 'silenceTimeoutMs'>> & { pingEveryMs: number; reportEveryMs: number };
+  private readonly opts: Required<Pick<AgentOptions, 'minBackoffMs' | 'maxBackoffMs' | 'probeEveryMs' | 'watchEveryMs' | 'silenceTimeoutMs'>> & { pingEveryMs: number; reportEveryMs: number };
   /** Stops the current connection's link measurement (its pings and reports). */
   private stopMeasures: () => void = () => undefined;
   /** Live streams shore asked for; they run only while the socket is up. */
@@ -153,6 +158,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       minBackoffMs: opts.minBackoffMs ?? 1_000,
       maxBackoffMs: opts.maxBackoffMs ?? 30_000,
       probeEveryMs: opts.probeEveryMs ?? 2_000,
+      watchEveryMs: opts.watchEveryMs ?? 250,
       silenceTimeoutMs: opts.silenceTimeoutMs ?? 30_000,
       pingEveryMs: opts.linkMeasure?.pingEveryMs ?? 5_000,
       reportEveryMs: opts.linkMeasure?.reportEveryMs ?? 60_000,
@@ -185,8 +191,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       ...opts.talk,
     });
     this.recorder.on('recording', (cameraId, recording, since) => {
-      const before = this.cameras.get(cameraId);
-      if (before) this.setCamera({ ...before, recording, recordingSince: since });
+      this.recorderStates.set(cameraId, { recording, since });
+      this.updateCamera(cameraId, {});
     });
     const now = Date.now();
     for (const source of this.sources) this.cameras.set(source.camera.cameraId, source.initialState(now));
@@ -234,6 +240,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.pictures.start();
     this.probeTimer = setInterval(() => void this.probeAll(), this.opts.probeEveryMs);
     this.probeTimer.unref();
+    this.watchTimer = setInterval(() => this.watchSending(), this.opts.watchEveryMs);
+    this.watchTimer.unref();
     void this.probeAll();
     this.connect();
   }
@@ -242,6 +250,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.probeTimer);
+    clearInterval(this.watchTimer);
     clearInterval(this.silenceTimer);
     this.stopMeasuring();
     this.unsubscribeLink?.();
@@ -273,6 +282,24 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     if (before.online !== state.online || before.recording !== state.recording || before.recordingSince !== state.recordingSince) {
       this.send({ type: 'camera', ...state });
     }
+  }
+
+  /**
+   * A camera's state after a change of whether it answers: recording is reported while the ship
+   * recorder records it and the camera sends (a silent camera's recording holds nothing), so the
+   * recording status on STOMP turns with the live one.
+   */
+  private updateCamera(cameraId: string, change: { online?: boolean }): void {
+    const before = this.cameras.get(cameraId);
+    if (!before) return;
+    const online = change.online ?? before.online;
+    const recorder = this.recorderStates.get(cameraId);
+    if (!recorder) {
+      this.setCamera({ ...before, online });
+      return;
+    }
+    const recording = recorder.recording && online;
+    this.setCamera({ ...before, online, recording, recordingSince: recording ? recorder.since : null });
   }
 
   private connect(): void {
@@ -394,13 +421,21 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     if (this.ws?.readyState === WebSocket.OPEN) this.uplink?.send('control', JSON.stringify(msg));
   }
 
+  /** Cameras whose sessions know at once whether pictures arrive: a change is reported now, not at the next probe. */
+  private watchSending(): void {
+    for (const source of this.sources) {
+      const sending = source.sendingNow?.();
+      const before = this.cameras.get(source.camera.cameraId);
+      if (sending !== undefined && before && before.online !== sending) this.updateCamera(source.camera.cameraId, { online: sending });
+    }
+  }
+
   private async probeAll(): Promise<void> {
     await Promise.all(
       [...this.sources].map(async (source) => {
         if (!source.online) return;
         const online = await source.online();
-        const before = this.cameras.get(source.camera.cameraId);
-        if (before) this.setCamera({ ...before, online });
+        this.updateCamera(source.camera.cameraId, { online });
       }),
     );
   }

@@ -23,6 +23,12 @@ export interface CameraSource {
   hold(): () => void;
   /** Whether the camera answers now, asked every probeEveryMs; undefined: its state never changes. */
   readonly online: (() => Promise<boolean>) | undefined;
+  /**
+   * Whether the camera's pictures are arriving now, known without asking the camera (its session's
+   * health): read every few hundred ms, so a camera that stops sending is reported at once.
+   * Undefined (or answering undefined): only `online` tells.
+   */
+  readonly sendingNow?: (() => boolean | undefined) | undefined;
   /** The picture (and sound) of one live stream: see LiveRequest and LiveStart. */
   startLive(req: LiveRequest): Promise<LiveStart>;
   /** Its recording on the ship, asked for once by the ship recorder; undefined: nothing is recorded. */

@@ -29,8 +29,12 @@ import { OnvifPtz } from './ptz/onvif-ptz.ts';
 import type { PtzBackend } from './ptz/ptz-backend.ts';
 import { SegmentRecorder } from './recorder/segment-recorder.ts';
 
-/** A stream of a camera session ends when the camera stays away this long (shorter: it resumes). */
-const CAMERA_AWAY_MS = 20_000;
+/**
+ * A stream of a camera session ends when the camera stays away this long; until then it waits for
+ * the camera and goes on with its first picture back (the viewer was told the camera is not
+ * sending, and live resumes within a second or two of its return instead of a new stream's start).
+ */
+const CAMERA_AWAY_MS = 10 * 60_000;
 
 export interface UrlCameraOptions {
   /** ffprobe of a camera a live stream reads itself (replaceable in tests). Default probe.ts. */
@@ -58,6 +62,7 @@ export class UrlCamera implements CameraSource {
   readonly ptz: PtzBackend | undefined;
   readonly speaker = undefined;
   readonly online: () => Promise<boolean>;
+  readonly sendingNow: () => boolean | undefined;
   private readonly probes = new Map<string, { probe: InputProbe; at: number }>();
   private recording: SegmentRecording | undefined;
 
@@ -70,6 +75,11 @@ export class UrlCamera implements CameraSource {
     this.ptz = onvif ? (opts.onvif ?? ((settings) => new OnvifPtz(settings)))(onvif) : undefined;
     const url = camera.source;
     const sessions = ctx.sessions;
+    this.sendingNow = () => {
+      if (opts.health || !sessions) return undefined;
+      const health = sessions.health(url);
+      return health && !sessions.get(url).unsupported ? health.online : undefined;
+    };
     this.online = opts.health ? () => (opts.health as (u: string) => Promise<boolean>)(url) : () => (!sessions || sessions.get(url).unsupported ? probeCamera(url) : Promise.resolve(sessions.health(url)?.online ?? false));
   }
 

@@ -37,6 +37,9 @@ export type MediaClientMessage =
 
 export type StreamState = 'starting' | 'playing' | 'stalled' | 'offline' | 'limit' | 'ended';
 
+/** The reason of a `stalled` status when the ship reports that the camera sends no pictures (the stream goes on when it does). */
+export const CAMERA_SILENT_REASON = 'camera not sending';
+
 export type MediaServerMessage =
   | { type: 'codec'; mime: string; width: number; height: number; frameRate: number; templateId: number }
   | {

@@ -31,8 +31,11 @@ import { startRtspReader } from './rtsp/reader.ts';
  * frames one tick apart, and a live stream goes on without a backwards step.
  *
  * Health comes from the session's own flow: when the last picture arrived, bytes, pictures, runs.
- * A camera that sends nothing for `stallMs` is restarted (with backoff), as is one whose ffmpeg
- * exits. A camera whose codec FLV cannot carry (H.265: browsers take no H.265 either) is marked
+ * A camera with no picture for `silentMs` (1.5 s, or three of its frame intervals if longer) is
+ * not sending: health says offline at once, whatever the reader does. A camera that sends nothing
+ * for `stallMs` is restarted, as is one whose reader ends: one that was sending within the last
+ * `quickRetryForMs` is tried again every `minRetryMs` (it dropped: it is back as soon as it
+ * answers), one that has not sent for longer with backoff up to `maxRetryMs`. A camera whose codec FLV cannot carry (H.265: browsers take no H.265 either) is marked
  * `unsupported`; its consumers then read it themselves.
  */
 
@@ -55,6 +58,10 @@ export interface CameraSessionOptions {
   reader?: CameraReaderSetting;
   /** No picture for this long: the reader is restarted. Default 10 s. */
   stallMs?: number;
+  /** No picture for this long: the camera is not sending (health offline). Default 1.5 s, or 3 frame intervals if longer. */
+  silentMs?: number;
+  /** A camera that sent a picture this recently is retried every minRetryMs, without backoff. Default 10 min. */
+  quickRetryForMs?: number;
   /** The reader's first byte may take this long. Default 15 s. */
   firstByteTimeoutMs?: number;
   minRetryMs?: number;
@@ -135,6 +142,8 @@ export class CameraSession {
       ffmpegCommand: opts.ffmpegCommand ?? 'ffmpeg',
       reader: opts.reader ?? cameraReaderSetting(process.env.AGENT_CAMERA_READER),
       stallMs: opts.stallMs ?? 10_000,
+      silentMs: opts.silentMs ?? 1_500,
+      quickRetryForMs: opts.quickRetryForMs ?? 600_000,
       firstByteTimeoutMs: opts.firstByteTimeoutMs ?? 15_000,
       minRetryMs: opts.minRetryMs ?? 1_000,
       maxRetryMs: opts.maxRetryMs ?? 30_000,
@@ -155,7 +164,12 @@ export class CameraSession {
 
   health(): CameraSessionHealth {
     const last = this.state.lastPictureAt;
-    return { ...this.state, online: last !== undefined && this.opts.now() - last < this.opts.stallMs };
+    return { ...this.state, online: this.reader !== undefined && last !== undefined && this.opts.now() - last < this.silentAfterMs() };
+  }
+
+  /** How long without a picture the camera counts as not sending: a slow camera's frames are further apart. */
+  private silentAfterMs(): number {
+    return Math.max(this.opts.silentMs, 3 * this.frameMs);
   }
 
   /** What a probe would say, from the pictures themselves; undefined before the first keyframe. */
@@ -358,9 +372,12 @@ export class CameraSession {
       return;
     }
     if (this.opts.now() - this.runStartedAt > this.opts.maxRetryMs) this.retryMs = this.opts.minRetryMs;
-    this.retryTimer = setTimeout(() => this.open(), this.retryMs);
+    // A camera that just dropped is asked again every minRetryMs: it comes back the moment it answers.
+    const last = this.state.lastPictureAt;
+    const dropped = last !== undefined && this.opts.now() - last < this.opts.quickRetryForMs;
+    this.retryTimer = setTimeout(() => this.open(), dropped ? this.opts.minRetryMs : this.retryMs);
     this.retryTimer.unref();
-    this.retryMs = Math.min(this.opts.maxRetryMs, this.retryMs * 2);
+    if (!dropped) this.retryMs = Math.min(this.opts.maxRetryMs, this.retryMs * 2);
   }
 
   /** Puts a picture on the session's continuous clock and hands it on. */

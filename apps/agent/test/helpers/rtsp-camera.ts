@@ -38,6 +38,10 @@ export interface RtspCamera {
   stop(): Promise<void>;
   /** Stops the camera, waits `downMs`, starts it again on the same port. */
   restart(downMs?: number): Promise<void>;
+  /** Freezes the camera's process (SIGSTOP): its connections stay open and nothing comes, like a camera whose cable was pulled. */
+  freeze(): void;
+  /** Lets a frozen camera go on (SIGCONT). */
+  thaw(): void;
 }
 
 function args(o: RtspCameraOptions): string[] {
@@ -125,6 +129,12 @@ export async function startRtspCamera(opts: RtspCameraOptions): Promise<RtspCame
       return opened;
     },
     stop,
+    freeze() {
+      child?.kill('SIGSTOP');
+    },
+    thaw() {
+      child?.kill('SIGCONT');
+    },
     async restart(downMs = 500) {
       await stop();
       await new Promise((r) => setTimeout(r, downMs));

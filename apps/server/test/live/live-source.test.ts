@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { ShoreMessageOf } from '@ship-cctv/protocol';
+import { CAMERA_SILENT_REASON, type ShoreMessageOf } from '@ship-cctv/protocol';
 import type { LinkStream, StreamHandler } from '../../src/core/ship-link/gateway.ts';
 import { LiveSource } from '../../src/modules/live/live-source.ts';
 import { loadClip } from '../playback/helpers.ts';
@@ -117,6 +117,63 @@ describe('LiveSource', () => {
     expect(json.filter((t) => t === 'codec')).toHaveLength(2);
     expect(tapped.filter((t) => t === 'init')).toHaveLength(2);
     expect(sent.filter((k) => k === 'init')).toHaveLength(2);
+    source.stop();
+  });
+
+  it.each([
+    ['said silent: viewers are told, the lag is measured afresh when it is back', true],
+    ['not said silent: the same pause reads as a queue on the link', false],
+  ] as const)('a camera that pauses for 45 s, %s', async (_name, saidSilent) => {
+    const clip = await loadClip(4);
+    let handler: StreamHandler<'live'> | undefined;
+    const excess: number[] = [];
+    const source = new LiveSource({
+      shipId: 'S1',
+      cameraId: 'S1-C01-1',
+      requested: model(6, 640, 360),
+      lowest: model(5, 320, 180),
+      log: pino({ level: 'silent' }),
+      openStream: (h) => {
+        handler = h;
+        const stream = { shipId: 'S1', kind: 'live', id: 1, open: true, send: () => undefined, sendBinary: () => undefined, close: () => undefined } as unknown as LinkStream<'live'>;
+        return { ok: true, stream };
+      },
+      onLag: (_s, ms) => excess.push(ms),
+    });
+    const statuses: string[] = [];
+    source.addViewer({
+      sendJson: (m) => {
+        if (m.type === 'status') statuses.push(`${m.state}${m.reason ? `: ${m.reason}` : ''}`);
+      },
+      consumer: { send: () => undefined, bufferedAmount: () => 0, drop: () => undefined },
+    });
+    source.start();
+    const realNow = Date.now;
+    let now = 1_000_000;
+    Date.now = () => now;
+    try {
+      handler?.data?.(clip.init);
+      // Pictures at their pace (10 a second), then nothing for 45 s, then the rest at their pace:
+      // their media time goes on from before the pause, as a camera session's clock does.
+      const half = clip.fragments.length / 2;
+      clip.fragments.forEach((f, i) => {
+        if (i === half) {
+          if (saidSilent) source.onCameraSilent();
+          now += 45_000;
+        }
+        now += 100;
+        handler?.data?.(f);
+      });
+    } finally {
+      Date.now = realNow;
+    }
+    if (saidSilent) {
+      expect(statuses.slice(-2)).toEqual([`stalled: ${CAMERA_SILENT_REASON}`, 'playing']);
+      expect(Math.max(...excess)).toBeLessThan(500);
+    } else {
+      expect(statuses.at(-1)).toBe('playing');
+      expect(Math.max(...excess)).toBeGreaterThan(40_000);
+    }
     source.stop();
   });
 });

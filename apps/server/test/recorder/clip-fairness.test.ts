@@ -3,6 +3,7 @@ import pino from 'pino';
 import { JobRunner } from '../../src/core/jobs/job-runner.ts';
 import { JobStore } from '../../src/core/jobs/repo.ts';
 import { ClipLimitError, ClipService } from '../../src/modules/recorder/clip.ts';
+import { loadExportKey } from '../../src/modules/recorder/export-signing.ts';
 import { type DatabaseKind, freshDatabase } from '../helpers/database.ts';
 
 type Db = Awaited<ReturnType<typeof freshDatabase>>;
@@ -30,6 +31,7 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('clip jobs between users on 
       log: pino({ level: 'silent' }),
       jobs: runner,
       perUserLimit,
+      exportKey: loadExportKey({}),
       segments: async (recordingId) => {
         order.push(recordingId);
         await new Promise((r) => setTimeout(r, 2));

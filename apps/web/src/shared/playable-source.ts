@@ -19,4 +19,6 @@ export interface PlayableSource {
   componentType: 'live';
   /** The camera's type (spec §3: ipc, ptz, …): a `ptz` camera's cell gets the PTZ pad. Absent: unknown. */
   cameraType?: string;
+  /** The /mediaList instance the camera's status comes on (cameraSource); absent: the ship's name. */
+  instanceId?: string;
 }

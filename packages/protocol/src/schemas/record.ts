@@ -75,6 +75,57 @@ export const ClipJobSchema = Type.Object({
   message: Type.Union([Type.String(), Type.Null()]),
 });
 
+/** Who or what a signed export names: an id and, when known, its name. */
+const Named = Type.Object({ id: Type.String(), name: Type.String() });
+
+/** The manifest a clip export carries, signed with the installation's Ed25519 export key. */
+export const ExportManifestSchema = Type.Object({
+  format: Type.Literal('ship-cctv-export/1'),
+  /** The clip job that made it. */
+  exportId: Type.String(),
+  recordingId: Type.String(),
+  ship: Named,
+  camera: Named,
+  /** The span asked for, epoch ms [start, end). */
+  start: Type.Integer(),
+  end: Type.Integer(),
+  exportedBy: Type.Object({ id: Type.String(), username: Type.String(), displayName: Type.String() }),
+  /** When the export was signed (epoch ms). */
+  exportedAt: Type.Integer(),
+  /** Each file of the export: its name, size and SHA-256 (hex). */
+  files: Type.Array(Type.Object({ name: Type.String(), bytes: Type.Integer({ minimum: 0 }), sha256: Type.String() })),
+  /** Names the signing key: the first 16 hex digits of the SHA-256 of its raw public key. */
+  keyId: Type.String(),
+});
+export type ExportManifest = Static<typeof ExportManifestSchema>;
+
+export const EXPORT_PROBLEMS = ['notSigned', 'malformed', 'unknownKey', 'badSignature', 'contentChanged'] as const;
+export type ExportProblem = (typeof EXPORT_PROBLEMS)[number];
+
+/** The answer about an export: intact or what is wrong with it, and (signature valid) what it holds. */
+export const ExportVerdictSchema = Type.Object({
+  intact: Type.Boolean(),
+  /**
+   * What is wrong, null when intact: `notSigned` (no signed manifest at its end), `malformed` (its
+   * structure or manifest does not hold together), `unknownKey` (signed by another installation),
+   * `badSignature` (manifest or signature changed), `contentChanged` (the video's SHA-256 differs).
+   */
+  problem: Type.Union([Type.Enum(EXPORT_PROBLEMS), Type.Null()]),
+  /** The verdict in Chinese and English. */
+  detail: Type.String(),
+  /** The key this installation verified with. */
+  keyId: Type.String(),
+  /** What the export holds, when its signature is this installation's (null otherwise). */
+  manifest: Type.Union([ExportManifestSchema, Type.Null()]),
+});
+export type ExportVerdict = Static<typeof ExportVerdictSchema>;
+
+export const ExportKeySchema = Type.Object({
+  keyId: Type.String(),
+  /** The public key (PEM, SPKI) for `npm run verify-export -- --key FILE`. */
+  publicKeyPem: Type.String(),
+});
+
 const ScheduleWindow = Type.Object({
   from: Type.Integer({ minimum: 0, maximum: 1440, description: 'Minutes after midnight in the configuration\'s time zone' }),
   to: Type.Integer({ minimum: 0, maximum: 1440, description: 'Minutes after midnight in the configuration\'s time zone (exclusive)' }),

@@ -38,7 +38,7 @@ export interface LivePluginOptions extends Partial<LiveServiceOptions> {
  * switches on a lagging link, and in a cluster the relay from the ship's owner. Offers `app.live`
  * (views joined by the viewer module; taps for the recorder and live audio; admission rules for
  * budgets; paged views for carousels), `app.remoteLive`, and the live gauges in /metrics. Needs
- * the fleet, the ships' link and metrics.
+ * the fleet, the ships' link, metrics and status (cameras the ships report silent).
  */
 export default fp<LivePluginOptions>(
   async (app, opts) => {
@@ -49,6 +49,9 @@ export default fp<LivePluginOptions>(
       onDefinitionChange: (_shipId, direction) => app.metrics.product.definitionSwitches.inc({ direction }),
     });
     app.decorate('live', live);
+    // A camera the ship reports silent: its viewers are told at once (the ship reports within a second or two).
+    const unwatch = app.status.onCameraReport((shipId, camera) => live.cameraSending(shipId, camera.cameraId, camera.online));
+    app.addHook('onClose', async () => unwatch());
     app.addHook('preClose', async () => live.stopAll());
 
     const registers = [app.metrics.registry];
@@ -79,5 +82,5 @@ export default fp<LivePluginOptions>(
       app.addHook('onClose', () => remote.close());
     }
   },
-  { name: 'live', dependencies: ['fleet', 'ship-link', 'core-metrics'] },
+  { name: 'live', dependencies: ['fleet', 'ship-link', 'core-metrics', 'status'] },
 );

@@ -106,6 +106,16 @@ export class LiveService {
     });
   }
 
+  /**
+   * The ship says a camera stopped sending pictures (or sends again): the camera's streams tell
+   * their viewers at once, so a frozen picture is explained, and the viewers wait on the stream
+   * they have (it goes on with the camera's first picture back) instead of reconnecting.
+   */
+  cameraSending(shipId: string, cameraId: string, sending: boolean): void {
+    if (sending) return; // the first fragment back says `playing`
+    for (const s of this.sourcesOf(shipId)) if (s.cameraId === cameraId) s.onCameraSilent();
+  }
+
   private readonly pagedViewRules: PagedViewRule[] = [];
 
   /**

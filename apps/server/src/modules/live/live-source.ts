@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type AgentMessageOf, type DefinitionModel, type MediaServerMessage, type StreamState } from '@ship-cctv/protocol';
+import { type AgentMessageOf, CAMERA_SILENT_REASON, type DefinitionModel, type MediaServerMessage, type StreamState } from '@ship-cctv/protocol';
 import type { LinkStream, StreamOpener } from '../../core/ship-link/index.ts';
 import { RelaySplitter, type InitSegment, type MediaFragment, mimeFor } from '../../core/media/fmp4.ts';
 import { StreamHub } from '../../core/media/stream-hub.ts';
@@ -102,6 +102,8 @@ export class LiveSource implements Source {
   private init: InitSegment | undefined;
   private timescale = 0;
   private readonly lag = new LagMeter();
+  /** The ship said the camera stopped sending; its next fragment starts the lag measure again. */
+  private cameraWasSilent = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   /**
@@ -176,6 +178,12 @@ export class LiveSource implements Source {
     if (!this.stream) this.request();
   }
 
+  /** The camera stopped sending: a playing stream says so (the next fragment says `playing` again). */
+  onCameraSilent(): void {
+    this.cameraWasSilent = true;
+    if (this.state === 'playing') this.setState('stalled', CAMERA_SILENT_REASON);
+  }
+
   onAgentOffline(): void {
     this.release();
     this.setState('offline', 'ship link is down');
@@ -238,6 +246,12 @@ export class LiveSource implements Source {
       } else if (unit.kind === 'fragment') {
         this.hub.pushFragment(unit);
         for (const tap of this.taps()) tap.fragment(this, unit);
+        // Back from a silent camera: its media time goes on from before the silence, which says
+        // nothing of the link, so the lag is measured afresh from here.
+        if (this.cameraWasSilent) {
+          this.cameraWasSilent = false;
+          this.lag.reset();
+        }
         if (this.timescale > 0 && this.local) {
           const excess = this.lag.fragment((unit.baseMediaDecodeTime + unit.duration) / this.timescale, Date.now());
           if (excess !== undefined) this.deps.onLag?.(this, excess);

@@ -10,6 +10,7 @@ import { RelaySplitter, type InitSegment, type MediaFragment } from '../../core/
 import { CLIPS_FOLDER } from './recovery.ts';
 import type { SegmentRow } from './repo.ts';
 import type { SharedSegments } from './shared-segments.ts';
+import { type ExportFacts, type ExportKey, signExport } from './export-signing.ts';
 
 /**
  * Clips: a range of a recording exported as one MP4 with `moov` at the front (plays while it
@@ -92,7 +93,16 @@ interface ClipPayload {
   start: number;
   end: number;
   fileName: string;
+  /** What the signed manifest names besides the span (absent in jobs queued by an earlier version). */
+  party?: ClipParty;
   [key: string]: unknown;
+}
+
+/** The ship, camera and user a clip's manifest names. */
+export interface ClipParty {
+  ship: { id: string; name: string };
+  camera: { id: string; name: string };
+  exportedBy: { id: string; username: string; displayName: string };
 }
 
 /** The job a clip is being made by: the range, and where the file goes. */
@@ -114,6 +124,8 @@ export interface ClipServiceDeps {
   perUserLimit?: number;
   /** Where segments written by other instances are read from (STORAGE=nats). */
   shared?: SharedSegments | undefined;
+  /** The installation's key every finished clip's manifest is signed with. */
+  exportKey: ExportKey;
 }
 
 /** A user asked for more clips than may wait at once. */
@@ -141,6 +153,7 @@ export class ClipService {
         const work: ClipWork = { ...payload, id: job.id, output: this.output(job.id) };
         try {
           await this.produce(work, signal, progress);
+          await signExport(work.output, work.fileName, this.facts(work, job.owner), this.deps.exportKey);
           await this.deps.shared?.putClip(job.id, work.output);
         } catch (err) {
           await rm(work.output, { force: true });
@@ -151,11 +164,24 @@ export class ClipService {
     });
   }
 
+  private facts(work: ClipWork, owner: string | null): ExportFacts {
+    const shipId = work.party?.ship.id ?? '';
+    return {
+      exportId: work.id,
+      recordingId: work.recordingId,
+      ship: work.party?.ship ?? { id: shipId, name: shipId },
+      camera: work.party?.camera ?? { id: '', name: '' },
+      start: work.start,
+      end: work.end,
+      exportedBy: work.party?.exportedBy ?? { id: owner ?? '', username: '', displayName: '' },
+    };
+  }
+
   private output(id: string): string {
     return join(this.deps.root, CLIPS_FOLDER, `${id}.mp4`);
   }
 
-  async create(recording: { id: string; orgId: string; cameraId: string }, start: number, end: number, userId: string): Promise<ClipJob> {
+  async create(recording: { id: string; orgId: string; cameraId: string }, start: number, end: number, userId: string, party?: ClipParty): Promise<ClipJob> {
     const limit = this.deps.perUserLimit ?? 3;
     const stamp = new Date(start).toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
     const payload: ClipPayload = {
@@ -163,6 +189,7 @@ export class ClipService {
       start,
       end,
       fileName: `${recording.cameraId}_${stamp}Z_${Math.round((end - start) / 1000)}s.mp4`,
+      ...(party ? { party } : {}),
     };
     const row = await this.deps.jobs
       .enqueue({ kind: CLIP_JOB_KIND, owner: userId, orgId: recording.orgId, payload, maxAttempts: 2, ownerLimit: limit })

@@ -9,11 +9,13 @@ import { RecordingStore } from './repo.ts';
 import { SharedSegments } from './shared-segments.ts';
 import { openObjectStore, readStorageSettings, type StorageSettings } from '../../core/storage/open-store.ts';
 import recordRoutes from './routes.ts';
+import { loadExportKey } from './export-signing.ts';
 
 export { RecorderService } from './recorder-service.ts';
 export { RecordingStore } from './repo.ts';
 export { type RecorderSettings, readRecorderSettings } from './config.ts';
 export { SharedSegments } from './shared-segments.ts';
+export { type ExportKey, loadExportKey, parsePublicKey, verifyExport, exportPublicKeyFile } from './export-signing.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -61,6 +63,8 @@ export default fp<RecorderPluginOptions>(
       jobs: app.jobs.runner,
       shared: objects ? new SharedSegments(objects) : undefined,
       onSegment: (result) => app.metrics.product.recorderSegments.inc({ result }),
+      // Clip exports are signed with the installation's Ed25519 key, kept like the session key: out of the database.
+      exportKey: loadExportKey({ secret: process.env.EXPORT_SIGNING_KEY, dataDir: opts.dataDir }),
       ...(opts.now ? { now: opts.now } : {}),
     });
     await recorder.start();

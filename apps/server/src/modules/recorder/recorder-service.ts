@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DefinitionModel, type MediaListMessage, type RecordConfig, cameraSource, dest } from '@ship-cctv/protocol';
+import type { ExportKey } from './export-signing.ts';
 import type { LiveMediaTap, LiveSource } from '../live/index.ts';
 import type { InitSegment, MediaFragment } from '../../core/media/fmp4.ts';
 import { CameraRecorder, type RecordingEvent } from './camera-recorder.ts';
@@ -27,6 +28,8 @@ export interface RecorderServiceDeps {
   shared?: SharedSegments | undefined;
   /** Told of each segment written or failed (counted in /metrics). */
   onSegment?: ((result: 'written' | 'failed') => void) | undefined;
+  /** The installation's key finished clips are signed with. */
+  exportKey: ExportKey;
 }
 
 /**
@@ -55,6 +58,7 @@ export class RecorderService implements LiveMediaTap {
       log: deps.log,
       jobs: deps.jobs,
       shared: deps.shared,
+      exportKey: deps.exportKey,
     });
   }
 
@@ -65,6 +69,11 @@ export class RecorderService implements LiveMediaTap {
   /** The shared object store segments are copied to, when the cluster has one (STORAGE=nats). */
   get shared(): SharedSegments | undefined {
     return this.deps.shared;
+  }
+
+  /** The installation's key clip exports are signed with. */
+  get exportKey(): ExportKey {
+    return this.deps.exportKey;
   }
 
   get root(): string {

@@ -1,7 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import fastifyStatic from '@fastify/static';
 import { Type } from 'typebox';
@@ -11,6 +14,8 @@ import {
   ClipRequest,
   Envelope,
   ErrorEnvelope,
+  ExportKeySchema,
+  ExportVerdictSchema,
   RecordConfigInput,
   RecordConfigQuery,
   RecordConfigSchema,
@@ -23,7 +28,8 @@ import {
 import { ApiError, badRequest, forbidden, notFound, ok } from '../../core/http/envelope.ts';
 import { requireOrg } from '../../core/orgs/org-tree.ts';
 import { toSegment } from './repo.ts';
-import { ClipLimitError } from './clip.ts';
+import { type ClipParty, ClipLimitError } from './clip.ts';
+import { verifyExport } from './export-signing.ts';
 import { isTimeZone } from '@ship-cctv/protocol';
 import { parseByteRange } from '../../core/storage/http-range.ts';
 
@@ -39,6 +45,42 @@ const security = [{ casJwt: [] }];
 const tags = ['recordings'];
 /** A file streamed as is (never serialised). */
 const FileBody = (description: string) => Type.Unsafe<NodeJS.ReadableStream>({ type: 'string', format: 'binary', description });
+
+/** Largest export the verify operation takes (a 10-minute clip at the highest definition is far below). */
+export const VERIFY_MAX_BYTES = 4 * 1024 ** 3;
+/** An uploaded export, as its body parser leaves it: in a temporary file removed when answered. */
+interface Upload {
+  path: string;
+  bytes: number;
+}
+const UploadBody = Type.Unsafe<Upload>({ type: 'string', format: 'binary', description: 'The export file (an MP4 downloaded from /record/clip/download/{jobId}), as application/octet-stream' });
+
+class UploadTooLarge extends Error {
+  readonly statusCode = 413;
+  constructor() {
+    super(`导出文件过大，最多 ${VERIFY_MAX_BYTES / 1024 ** 3} GiB (the export is larger than ${VERIFY_MAX_BYTES / 1024 ** 3} GiB)`);
+  }
+}
+
+/** Streams an uploaded body into a temporary file (never into memory), refusing it past the limit. */
+async function receiveUpload(body: NodeJS.ReadableStream): Promise<Upload> {
+  const dir = await mkdtemp(join(tmpdir(), 'ship-cctv-verify-'));
+  const path = join(dir, 'export.mp4');
+  let bytes = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _enc, next) {
+      bytes += chunk.length;
+      next(bytes > VERIFY_MAX_BYTES ? new UploadTooLarge() : null, chunk);
+    },
+  });
+  try {
+    await pipeline(body, count, createWriteStream(path, { mode: 0o600 }));
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return { path, bytes };
+}
 
 
 /**
@@ -168,8 +210,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (start < recording.startMs || end > recording.endMs) {
         throw badRequest(`the range must lie within the recording (${new Date(recording.startMs).toISOString()} – ${new Date(recording.endMs).toISOString()})`);
       }
+      const camera = await app.fleet.requireCamera(req.auth, recording.cameraId).catch(() => undefined);
+      const { user } = req.auth;
+      const party: ClipParty = {
+        ship: { id: recording.shipId, name: camera?.ship.name ?? recording.shipId },
+        camera: { id: recording.cameraId, name: camera?.camera.name ?? recording.cameraId },
+        exportedBy: { id: user.id, username: user.username, displayName: user.displayName },
+      };
       try {
-        return ok(await app.recorder.clips.create({ id: recording.id, orgId: recording.orgId, cameraId: recording.cameraId }, start, end, req.auth.userId));
+        return ok(await app.recorder.clips.create({ id: recording.id, orgId: recording.orgId, cameraId: recording.cameraId }, start, end, req.auth.userId, party));
       } catch (err) {
         if (err instanceof ClipLimitError) throw new ApiError(CODES.tooMany, err.message);
         throw err;
@@ -225,6 +274,63 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         .header('content-length', size)
         .header('content-disposition', `attachment; filename="${found.fileName}"`);
       return reply.send(local ? createReadStream(found.output) : await shared.readClip(req.params.id));
+    },
+  );
+
+  // Signed exports ---------------------------------------------------------------------------
+
+  app.get(
+    '/export/key',
+    {
+      schema: {
+        tags,
+        summary: "The installation's public export key (Ed25519, PEM): verifies exports offline with npm run verify-export",
+        security,
+        response: { 200: Envelope(ExportKeySchema), ...errors },
+      },
+    },
+    async () => ok({ keyId: app.recorder.exportKey.keyId, publicKeyPem: app.recorder.exportKey.publicPem }),
+  );
+
+  // The export arrives as raw bytes, written to a temporary file as they come (the verify route
+  // only: it removes the file when answered; no other route here takes a file).
+  app.addContentTypeParser('application/octet-stream', (req, payload, done) => {
+    if (!req.routeOptions.url?.endsWith('/export/verify')) {
+      done(new ApiError(415, '此接口不接受文件上传 (this operation takes no file: send JSON)'));
+      return;
+    }
+    receiveUpload(payload).then(
+      (upload) => done(null, upload),
+      (err: unknown) => done(err as Error),
+    );
+  });
+
+  app.post(
+    '/export/verify',
+    {
+      schema: {
+        tags,
+        summary: "Whether a clip export is intact and signed by this installation, and what its signed manifest holds (ship, camera, span, who exported it and when, each file's SHA-256)",
+        description:
+          'Send the downloaded export file as the body (Content-Type: application/octet-stream). Any changed byte is found: in the video its SHA-256 differs (`contentChanged`), in the manifest or signature the signature fails (`badSignature`), in the structure the manifest is not found (`notSigned`, `malformed`). Answers 200 either way; `intact` says which.',
+        security,
+        consumes: ['application/octet-stream'],
+        body: UploadBody,
+        response: { 200: Envelope(ExportVerdictSchema), ...errors, 413: ErrorEnvelope, 415: ErrorEnvelope },
+      },
+      // The body is a file this route's parser wrote, not JSON to check against a schema.
+      validatorCompiler: () => () => true,
+      onResponse: async (req) => {
+        const upload = req.body as Upload | undefined;
+        if (upload && typeof upload.path === 'string') await rm(join(upload.path, '..'), { recursive: true, force: true });
+      },
+    },
+    async (req) => {
+      const upload = req.body as Upload | undefined;
+      if (!upload || typeof upload.path !== 'string') {
+        throw new ApiError(415, '请以 application/octet-stream 上传导出文件 (send the export file as application/octet-stream)');
+      }
+      return ok(await verifyExport(upload.path, app.recorder.exportKey.publicKey));
     },
   );
 

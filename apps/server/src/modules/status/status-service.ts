@@ -84,7 +84,16 @@ export class StatusService {
     await this.setShip(ship, { status: link.linkType, quality: link.quality, duplex: link.duplex, online: true });
   }
 
+  private readonly cameraListeners = new Set<(shipId: string, camera: CameraState) => void>();
+
+  /** Told of each camera report of a ship whose link is on this instance, before it is stored. Returns the unsubscribe. */
+  onCameraReport(listener: (shipId: string, camera: CameraState) => void): () => void {
+    this.cameraListeners.add(listener);
+    return () => this.cameraListeners.delete(listener);
+  }
+
   async cameraReport(shipId: string, camera: CameraState): Promise<void> {
+    for (const listener of this.cameraListeners) listener(shipId, camera);
     const ship = await this.loadShip(shipId);
     if (!ship) return;
     await this.setCameras(ship, [camera]);

@@ -8,7 +8,8 @@ import { useNow } from '../../shared/player-cell/index.ts';
 import { mediaSocketUrl } from '../../shared/player-cell/index.ts';
 import { bannerFor, needsClock, overlayFor, type Overlay } from '../../shared/player-cell/index.ts';
 import { soundCodecOf } from '../../shared/player-cell/index.ts';
-import { useShipStatus } from '../../lib/realtime/index.ts';
+import { dest } from '@ship-cctv/protocol';
+import { type MediaListState, useDestination, useShipStatus } from '../../lib/realtime/index.ts';
 import { useCellDefinition, useLinkPolicies } from '../../shared/cell-definition/index.ts';
 import { MobileSound } from './MobileSound.tsx';
 import { MobilePtzPad } from '../../features/ptz/index.ts';
@@ -45,7 +46,8 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
   // The browser refused to start muted video without a gesture: this tap is the gesture.
   const clickToPlay = useCallback(() => void videoRef.current?.play().catch(() => undefined), []);
 
-  const overlay = covered ? ({ kind: 'none' } as const) : overlayFor(view, now, linkType === 'OFFLINE');
+  const cameraStatus = useDestination<MediaListState>(dest.mediaList(source.instanceId ?? source.shipName))?.get(source.cameraId);
+  const overlay = covered ? ({ kind: 'none' } as const) : overlayFor(view, now, linkType === 'OFFLINE', cameraStatus?.online === false);
   const actions = {
     replay: { label: t('playerCell.replay'), run: replay },
     continue: { label: t('playerCell.continue'), run: continueWatching },

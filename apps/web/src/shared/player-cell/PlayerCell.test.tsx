@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MsePlayer, type MsePlayerEventMap } from '@ship-cctv/player';
 import { AppProviders } from '../../app/providers.tsx';
@@ -10,6 +10,7 @@ import { apiClient } from '../../lib/api-client.ts';
 import { type CellControlProps, CellControlsProvider } from './cell-controls.tsx';
 import { source as testSource } from '../test-sources.ts';
 import { PlayerCell } from './PlayerCell.tsx';
+import { realtime } from '../../lib/realtime/index.ts';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -163,6 +164,39 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
     tick(29);
     expect(region.textContent).toContain(countdown);
     expect(region.textContent).toContain(failed);
+  });
+
+  it.each([
+    ['en', 'Camera not sending'],
+    ['zh-CN', '摄像机无视频信号'],
+  ] as const)('says "camera not sending" while the camera\'s live status says so, and clears it when the camera is back (%s)', async (language, text) => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    let emit: ((type: string, payload: unknown) => void) | undefined;
+    vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(function (this: MsePlayer) {
+      emit = (this as unknown as { emit: (type: string, payload: unknown) => void }).emit.bind(this);
+    });
+    // The tab's STOMP connection, as a fake that lets the test deliver the camera's status.
+    const deliver = new Map<string, (message: { body: string }) => void>();
+    realtime.store.connected({ connected: true, subscribe: (destination, callback) => (deliver.set(destination, callback), { unsubscribe: () => deliver.delete(destination) }) });
+    onTestFinished(() => realtime.store.reset());
+    const source = { ...testSource(8), instanceId: 'instance-8' };
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n(language)} queryClient={createQueryClient()}>
+        <PlayerCell source={source} onClose={() => undefined} />
+      </AppProviders>,
+    );
+    await waitFor(() => expect(emit).toBeDefined());
+    const status = (online: boolean) => act(() => deliver.get('/mediaList/instance-8')?.({ body: JSON.stringify({ sourceId: source.cameraId, status: online ? 'ONLINE' : 'OFFLINE' }) }));
+    act(() => emit?.('state', { state: 'playing', previous: 'starting' }));
+    // The ship's link is up: the camera alone is silent.
+    act(() => deliver.get(`/shipStatus/${source.shipName}`)?.({ body: JSON.stringify({ status: 'VSAT', quality: 80 }) }));
+    status(true);
+    const region = screen.getByRole('region');
+    expect(region.textContent).not.toContain(text);
+    status(false);
+    expect(region.textContent).toContain(text);
+    status(true);
+    expect(region.textContent).not.toContain(text);
   });
 
   it("moves the controls over the picture (the PTZ pad) to the top while stills cover the cell, off the caption's switch-to-video button", async () => {

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ConfigProvider, theme, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { dest } from '@ship-cctv/protocol';
 import { useRuntimeConfig } from '../runtime-config.tsx';
-import { toKnownLink, useShipStatus } from '../../lib/realtime/index.ts';
+import { type MediaListState, toKnownLink, useDestination, useShipStatus } from '../../lib/realtime/index.ts';
 import { useCellControls } from './cell-controls.tsx';
 import type { PlayableSource } from '../playable-source.ts';
 import { useCellDefinition, useLinkPolicies } from '../cell-definition/index.ts';
@@ -76,7 +77,9 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
   // The player's live latency target follows the link: low on 4G/LEO, room for jitter over satellite.
   useEffect(() => player?.setLink(toKnownLink(linkType)), [player, linkType]);
   const now = useNow(needsClock(view, performance.now()));
-  const overlay = overlayFor(view, now, linkType === 'OFFLINE');
+  // The camera's live status as the ship reports it (undefined until reported: nothing is assumed).
+  const cameraStatus = useDestination<MediaListState>(dest.mediaList(source.instanceId ?? source.shipName))?.get(source.cameraId);
+  const overlay = overlayFor(view, now, linkType === 'OFFLINE', cameraStatus?.online === false);
   const banner = bannerFor(view, now);
   const stats = usePlayerStats(player, showStats);
 

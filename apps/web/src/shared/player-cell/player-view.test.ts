@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlayerError, PlayerState } from '@ship-cctv/player';
+import { CAMERA_SILENT_REASON } from '@ship-cctv/protocol';
 import {
   bannerFor,
   continuedView,
@@ -11,6 +12,7 @@ import {
   RESTORED_NOTE_MS,
   secondsLeft,
   startedView,
+  type PlayerEvent,
   type PlayerView,
 } from './player-view.ts';
 
@@ -39,6 +41,28 @@ describe('limitSecondsLeft', () => {
   it('forgets a countdown the server stopped sending', () => {
     expect(limitSecondsLeft({ seconds: 30, at: 0 }, 3_000)).toBeUndefined();
     expect(limitSecondsLeft(undefined, 0)).toBeUndefined();
+  });
+});
+
+describe('a camera that stops sending', () => {
+  const silentError = { kind: 'stalled' as const, message: CAMERA_SILENT_REASON };
+  it('says "camera not sending" when the server says so on the stream, or the camera\'s live status says it is offline', () => {
+    const silent = { kind: 'message', tone: 'warning', text: 'cameraSilent' };
+    expect(overlayFor(view({ state: 'stalled', error: silentError }), 0)).toEqual(silent);
+    expect(overlayFor(view({ state: 'playing' }), 0, false, true)).toEqual(silent);
+    expect(overlayFor(view({ state: 'stalled' }), 0, false, true)).toEqual(silent);
+    expect(overlayFor(view({ state: 'reconnecting' }), 0, false, true)).toEqual(silent);
+  });
+  it('leaves other states and a ship whose link is down to their own words', () => {
+    expect(overlayFor(view({ state: 'stalled' }), 0)).toMatchObject({ text: 'stalled' });
+    expect(overlayFor(view({ state: 'stalled', error: silentError }), 0, true)).toMatchObject({ text: 'stalled' });
+    expect(overlayFor(view({ state: 'playing' }), 0, true, true)).toEqual({ kind: 'none' });
+    expect(overlayFor(view({ state: 'offline' }), 0, false, true)).toMatchObject({ text: 'offline' });
+    expect(overlayFor(view({ state: 'limit' }), 0, false, true)).toMatchObject({ text: 'limitReached' });
+  });
+  it('goes once frames play again and the camera is back', () => {
+    const back = reducePlayerEvent(view({ state: 'stalled', error: silentError }), { type: 'state', payload: { state: 'playing' } } as PlayerEvent, 0);
+    expect(overlayFor(back, 0, false, false)).toEqual({ kind: 'none' });
   });
 });
 

@@ -4,6 +4,7 @@
  * class, the view picks texts and actions), kept apart from React so every mapping is tested.
  */
 import type { CodecInfo, NoticeInfo, PlayerError, PlayerEventMap, PlayerState } from '@ship-cctv/player';
+import { CAMERA_SILENT_REASON } from '@ship-cctv/protocol';
 
 /** What the cell remembers of the player's events since the last play(). */
 export interface PlayerView {
@@ -113,6 +114,7 @@ export type CellTextKey =
   | 'playFailed'
   | 'offline'
   | 'stalled'
+  | 'cameraSilent'
   | 'noDefaultTemplate'
   | 'forbidden'
   | 'notFound'
@@ -137,11 +139,26 @@ export type Overlay =
     };
 
 /**
+ * Whether the camera of a stream the cell was showing has stopped sending: the ship reported it
+ * (the camera's live status on STOMP says offline, `cameraOffline`) or the server said so on the
+ * stream. The stream waits for the camera and goes on when it is back. Not while the ship's link
+ * is down: that explains it better.
+ */
+export function cameraSilent(view: PlayerView, cameraOffline: boolean, shipLinkDown: boolean): boolean {
+  if (shipLinkDown) return false;
+  const { state, error } = view;
+  if (state === 'stalled' && error?.kind === 'stalled' && error.message === CAMERA_SILENT_REASON) return true;
+  return cameraOffline && (state === 'playing' || state === 'stalled' || state === 'reconnecting');
+}
+
+/**
  * The cell's main overlay for a player view at `now`. `shipLinkDown`: the ship's live status says
  * its link is OFFLINE, which explains an offline channel better than the channel itself.
+ * `cameraOffline`: the camera's live status says it is not sending.
  */
-export function overlayFor(view: PlayerView, now: number, shipLinkDown = false): Overlay {
+export function overlayFor(view: PlayerView, now: number, shipLinkDown = false, cameraOffline = false): Overlay {
   const { state, error } = view;
+  if (cameraSilent(view, cameraOffline, shipLinkDown)) return { kind: 'message', tone: 'warning', text: 'cameraSilent' };
   switch (state) {
     case 'playing':
       return { kind: 'none' };

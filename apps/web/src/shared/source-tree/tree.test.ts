@@ -87,6 +87,8 @@ describe('ships and channels', () => {
       componentType: 'live',
       // The camera's type: a ptz camera's cell gets the PTZ pad.
       cameraType: 'ipc',
+      // Where the camera's live status comes on STOMP (/mediaList/{instance}): the ship's name for a standard camera.
+      instanceId: '蓝海之星',
     });
     expect(toPlayableSource(star, bridge, bridge.cameras[0]!, 8).title).toBe('Bridge');
   });

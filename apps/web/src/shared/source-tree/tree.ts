@@ -65,6 +65,7 @@ export function toPlayableSource(ship: Ship, channel: Channel, camera: Camera, w
     waitTime,
     componentType: 'live',
     cameraType: camera.type,
+    instanceId: cameraInstanceId(camera, ship),
   };
 }
 
