@@ -11,7 +11,7 @@ import { existsSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { supportedNode } from './node-runtime.mjs';
+import { envFor, supportedNode } from './node-runtime.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -46,9 +46,10 @@ function has(cmd) {
 // from the npm registry into .tools/node24, which the project's commands then run on.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) fail(`Node ${process.versions.node} is too old: install Node 22.13 or newer.`);
+let projectNode = process.execPath;
 try {
-  const node = supportedNode(say);
-  if (!quiet && node !== process.execPath) say(`the project runs on ${node}`);
+  projectNode = supportedNode(say);
+  if (!quiet && projectNode !== process.execPath) say(`the project runs on ${projectNode}`);
 } catch (err) {
   fail(err.message);
 }
@@ -59,7 +60,8 @@ const installed = join(root, 'node_modules', '.package-lock.json');
 const stale = !existsSync(installed) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs + 1000);
 if (stale) {
   say('installing npm packages…');
-  run(process.env.CI && existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund');
+  // npm itself runs on the project's Node, so that it checks the packages' engines against it.
+  run(process.env.CI && existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', { env: envFor(projectNode) });
 } else if (!quiet) say('npm packages are installed');
 
 // 3. Debian packages: ffmpeg for video; chromium and CJK fonts for the browser tests.
