@@ -1,18 +1,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 18080);
 
 /**
- * Lanes: E2E_WORKERS workers (default 1), each with a demo stack of its own — a shore server with
- * its own database and simulated fleet on port E2E_PORT + lane — so that specs which sign the demo
- * users in and out, change an organisation's budgets or policies, or watch a ship's uplink never
- * meet each other's. A worker's lane is its parallel index; the runner and every worker load this
- * file, and in a worker TEST_PARALLEL_INDEX is already set when it does.
+ * Lanes: E2E_WORKERS workers, each with a demo stack of its own — a shore server with its own
+ * database and simulated fleet on port E2E_PORT + lane — so that specs which sign the demo users in
+ * and out, change an organisation's budgets or policies, or watch a ship's uplink never meet each
+ * other's. A lane (its browser decoding video, its server and fleet encoding it) keeps about two
+ * cores busy: by default one lane per two cores. On a 2-core machine two lanes ran the machine at a
+ * load of 10–15, and page loads and video waits then timed out in 3 of 37 specs. A worker's lane is
+ * its parallel index; the runner and every worker load this file, and in a worker
+ * TEST_PARALLEL_INDEX is already set when it does.
  */
-const LANES = Math.max(1, Number(process.env.E2E_WORKERS ?? 1));
+const LANES = Number(process.env.E2E_WORKERS) || Math.max(1, Math.floor(availableParallelism() / 2));
 const lane = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 const baseURL = `http://127.0.0.1:${PORT + lane}`;
 
