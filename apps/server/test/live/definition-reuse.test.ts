@@ -98,6 +98,9 @@ describe('definition switch reuses a running uplink', () => {
     paced.clear();
     await Promise.all(viewers.splice(0).map((c) => c.close()));
     await expect.poll(() => t.app.live.activeStreams()).toEqual([]);
+    // The ship hears each stop after shore drops the stream: wait for them, or a late one would
+    // count in the next test.
+    await expect.poll(() => running.size).toBe(0);
     agent.received.length = 0;
   });
   afterAll(async () => {
