@@ -44,8 +44,8 @@ export default defineConfig({
   testDir: 'e2e',
   globalSetup: './e2e/global-setup.ts',
   forbidOnly: !!process.env.CI,
-  // The CI log reads the list reporter's lines.
-  reporter: 'list',
+  // The CI log reads the list reporter's lines, and under a failed test what the page showed.
+  reporter: [['list'], ['./e2e/failure-context-reporter.ts']],
   use: {
     baseURL,
     headless: true,

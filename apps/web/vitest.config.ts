@@ -9,6 +9,8 @@ export default defineProject({
     name: 'web',
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
+    // Files share a worker's loaded modules (see the root vitest.config.ts).
+    isolate: false,
     setupFiles: ['src/test/setup.ts'],
   },
 });

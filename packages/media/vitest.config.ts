@@ -5,5 +5,7 @@ export default defineProject({
     name: 'media',
     include: ['test/**/*.test.ts'],
     environment: 'node',
+    // Files share a worker's loaded modules (see the root vitest.config.ts).
+    isolate: false,
   },
 });

@@ -5,6 +5,8 @@ export default defineProject({
     name: 'integration',
     include: ['test/**/*.test.ts'],
     environment: 'node',
+    // Files share a worker's loaded modules (see the root vitest.config.ts).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

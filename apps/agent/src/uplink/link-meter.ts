@@ -19,7 +19,11 @@ export interface LinkMeterOptions {
  * - round trip: its own WebSocket pings (`roundTrip`), the shortest of the period — the link's
  *   delay without the queues a busy uplink adds;
  * - goodput: the bytes shore acknowledged in the period (`link.ack`, link protocol 3) over its
- *   length — what the uplink carried, its capacity only while it was full;
+ *   length — what the uplink carried, its capacity only while it was full. The count starts at the
+ *   last acknowledgement before the period when bytes were still arriving then, and the time with
+ *   it: an acknowledgement that reaches the agent just after a period's start (late, on a busy
+ *   machine) is not counted as the next period's bytes in the period's time, which read up to one
+ *   acknowledgement interval's bytes above what the link can carry;
  * - loss seen: TCP retransmits a lost packet, so no byte is missing, but everything behind it
  *   reaches shore a round trip late, all at once when the retransmission arrives; shore, which
  *   acknowledges whatever arrives every LINK_ACK_INTERVAL_MS (mid-message too), acknowledges nothing
@@ -42,6 +46,8 @@ export class LinkMeter {
   private sent = 0;
   private acked = 0;
   private ackedAtPeriodStart = 0;
+  /** Where the period's goodput counts from: an acknowledgement's total and when it came. */
+  private goodputFrom: { at: number; acked: number };
   private acksSeen = false;
   /** Messages not yet wholly acknowledged: where they end in the byte stream, and when they left. */
   private readonly inFlight: { end: number; at: number }[] = [];
@@ -54,6 +60,7 @@ export class LinkMeter {
 
   constructor(now: number, opts: LinkMeterOptions = {}) {
     this.periodStart = now;
+    this.goodputFrom = { at: now, acked: 0 };
     this.stallShare = opts.stallShare ?? 0.5;
   }
 
@@ -96,16 +103,22 @@ export class LinkMeter {
     const periodMs = Math.max(0, Math.round(now - this.periodStart));
     const ackedBytes = this.acked - this.ackedAtPeriodStart;
     const segments = ackedBytes / SEGMENT_BYTES;
+    const goodputMs = now - this.goodputFrom.at;
+    const goodputBytes = this.acked - this.goodputFrom.acked;
     const m: LinkMeasurement = {
       periodMs,
       ...(this.roundTrips.length > 0 ? { rttMs: Math.round(Math.min(...this.roundTrips)) } : {}),
-      ...(this.acksSeen && periodMs > 0 ? { goodputKbps: Math.round((ackedBytes * 80) / periodMs) / 10 } : {}),
+      ...(this.acksSeen && goodputMs > 0 ? { goodputKbps: Math.round((goodputBytes * 80) / goodputMs) / 10 } : {}),
       ...(this.acksSeen ? { stalls: this.stalls } : {}),
       ...(this.acksSeen && segments >= 1 ? { lossPercent: Math.round((this.stalls / segments) * 100 * 100) / 100 } : {}),
     };
     this.periodStart = now;
     this.roundTrips.length = 0;
     this.ackedAtPeriodStart = this.acked;
+    // Bytes still arriving (an acknowledgement within the last two intervals): the next count
+    // starts at that acknowledgement; an idle link's starts now.
+    const busy = this.lastProgress !== undefined && now - this.lastProgress <= 2 * LINK_ACK_INTERVAL_MS;
+    this.goodputFrom = { at: busy ? (this.lastProgress as number) : now, acked: this.acked };
     this.stalls = 0;
     return m;
   }

@@ -83,6 +83,33 @@ describe('the link meter', () => {
     expect(m.lossPercent).toBe(0);
   });
 
+  it('does not count an acknowledgement that came late, just after a period began, as the new period’s bytes', () => {
+    // A full 400 kbit/s link (50 bytes a millisecond) acknowledged every interval; the agent reports
+    // every 6 s, and the acknowledgement due at the 6 s report's moment comes 30 ms after it (a busy
+    // machine), the others in time.
+    const meter = new LinkMeter(0);
+    const step = 50 * LINK_ACK_INTERVAL_MS;
+    const reports = [];
+    let total = 0;
+    for (let at = LINK_ACK_INTERVAL_MS; at <= 18_000; at += LINK_ACK_INTERVAL_MS) {
+      meter.onSend(step, at - LINK_ACK_INTERVAL_MS);
+      total += step;
+      if (at === 6_000) {
+        reports.push(meter.report(at));
+        meter.onAck(total, at + 30);
+      } else {
+        meter.onAck(total, at);
+        if (at % 6_000 === 0) reports.push(meter.report(at));
+      }
+    }
+    // Each period carried 400 kbit/s: never more is read, and at most one interval's bytes less.
+    expect(reports).toHaveLength(3);
+    for (const m of reports.slice(1)) {
+      expect(m.goodputKbps).toBeLessThanOrEqual(400);
+      expect(m.goodputKbps).toBeGreaterThanOrEqual(400 * (1 - LINK_ACK_INTERVAL_MS / 6_000));
+    }
+  });
+
   it('sees each lost packet as a stall (a round trip of silence, then a release), losses close together as one', () => {
     const lost = new Set([200, 500, 501]);
     const m = runLink({ oneWayMs: 300, rateBytesPerMs: 50, sends: steady(20), lost, until: 20_000 });

@@ -36,7 +36,9 @@ function applyToDocument(instance: i18n, language: Language): void {
 export function createI18n(language: Language): i18n {
   const instance = i18next.createInstance();
   void instance.init({
-    resources,
+    // A copy: a feature's lazily added texts go into this instance's store, not into the shared
+    // resources that the next instance starts from.
+    resources: structuredClone(resources),
     lng: language,
     fallbackLng: 'zh-CN',
     supportedLngs: ['zh-CN', 'en'],
