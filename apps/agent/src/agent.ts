@@ -11,6 +11,7 @@ import {
   type CameraState,
   type LinkReport,
   PATHS,
+  type RecorderStorage,
   type ShoreMessage,
 } from '@ship-cctv/protocol';
 import { AgentLinkRouter } from './agent-link/router.ts';
@@ -194,6 +195,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.recorderStates.set(cameraId, { recording, since });
       this.updateCamera(cameraId, {});
     });
+    // Shore hears at once when the disk given stops (or starts again) holding the days asked.
+    this.recorder.on('storage', () => this.sendLink(this.link.current()));
     const now = Date.now();
     for (const source of this.sources) this.cameras.set(source.camera.cameraId, source.initialState(now));
 
@@ -232,7 +235,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.unsubscribeLink = this.link.onChange((report) => this.send({ type: 'link', ...report }));
+    this.unsubscribeLink = this.link.onChange((report) => this.sendLink(report));
     // Every camera stays open while the agent runs (a URL camera's session: its health is known and
     // a live view starts from the running session whether or not the camera is recorded).
     this.sessionHolds = [...this.sources].map((s) => s.hold());
@@ -358,6 +361,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
         capabilities: this.router.capabilities,
         link: this.link.current(),
         cameras: [...this.cameras.values()],
+        ...this.storageField(),
       });
       this.emit('connected');
     });
@@ -403,7 +407,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.stopMeasuring();
     const stopPings = pingShore(ws, meter, uplink, this.opts.pingEveryMs);
     const report = setInterval(() => {
-      if (ws.readyState === WebSocket.OPEN) this.send({ type: 'link', ...this.link.current(), measured: meter.report(performance.now()) });
+      if (ws.readyState === WebSocket.OPEN) this.sendLink({ ...this.link.current(), measured: meter.report(performance.now()) });
     }, this.opts.reportEveryMs);
     report.unref();
     this.stopMeasures = () => {
@@ -415,6 +419,16 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private stopMeasuring(): void {
     this.stopMeasures();
     this.stopMeasures = () => undefined;
+  }
+
+  /** A link report, with what the ship recorder can keep beside it when it keeps files. */
+  private sendLink(report: LinkReport): void {
+    this.send({ type: 'link', ...report, ...this.storageField() });
+  }
+
+  private storageField(): { storage?: RecorderStorage } {
+    const storage = this.recorder.storage();
+    return storage ? { storage } : {};
   }
 
   private send(msg: AgentMessage): void {

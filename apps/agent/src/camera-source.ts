@@ -7,6 +7,7 @@ import type { Fmp4Source } from './media/flv-packager.ts';
 import type { Shot, ShotSize } from './pictures/capture.ts';
 import type { PtzBackend } from './ptz/ptz-backend.ts';
 import type { RunLog } from './recorder/run-log.ts';
+import type { RecentWrites } from './recorder/storage-projection.ts';
 import type { SegmentRecorderOptions } from './recorder/segment-recorder.ts';
 
 /**
@@ -146,6 +147,8 @@ export interface RecordingStore {
   expire(horizon: number): void;
   /** A file was added (retention is checked again). */
   onAdded(listener: () => void): void;
+  /** What was written lately: the files that began at or after `since` (undefined: none). */
+  recent?(since: number): RecentWrites | undefined;
 }
 
 /** The ship recorder holds nothing of a camera at a moment a picture asks for. */

@@ -14,8 +14,12 @@ export interface AgentFileConfig extends AgentConfig {
   link?: LinkReport;
   /** Where the ship recorder keeps its recordings and index (default: `agent-data` beside the file). */
   dataDir?: string;
-  /** How much the ship recorder keeps: recordings older than maxAgeDays or beyond maxGiB in all are deleted, oldest first. */
-  retention?: { maxAgeDays?: number; maxGiB?: number };
+  /**
+   * How much the ship recorder keeps: recordings older than maxAgeDays or beyond maxGiB in all are
+   * deleted, oldest first; so are they when the disk has less than minFreeGiB free (default 1), so
+   * that a full disk never stops recording.
+   */
+  retention?: { maxAgeDays?: number; maxGiB?: number; minFreeGiB?: number };
 }
 
 function fail(path: string, what: string): never {
@@ -65,9 +69,10 @@ export function readAgentConfig(path: string, kinds: readonly CameraKind[] = [])
   const retention = raw.retention;
   if (retention !== undefined) {
     const positive = (v: unknown) => v === undefined || (typeof v === 'number' && v > 0);
-    if (typeof retention !== 'object' || retention === null) fail(path, '"retention" must be {"maxAgeDays": …, "maxGiB": …}');
+    if (typeof retention !== 'object' || retention === null) fail(path, '"retention" must be {"maxAgeDays": …, "maxGiB": …, "minFreeGiB": …}');
     if (!positive(retention.maxAgeDays)) fail(path, '"retention.maxAgeDays" must be a positive number');
     if (!positive(retention.maxGiB)) fail(path, '"retention.maxGiB" must be a positive number');
+    if (!positive(retention.minFreeGiB)) fail(path, '"retention.minFreeGiB" must be a positive number');
   }
   return {
     shoreUrl: raw.shoreUrl,

@@ -25,6 +25,7 @@ const agent = new ShipAgent(config, link, {
     dataDir,
     ...(config.retention?.maxAgeDays ? { maxAgeMs: config.retention.maxAgeDays * 24 * 3_600_000 } : {}),
     ...(config.retention?.maxGiB ? { maxBytes: Math.round(config.retention.maxGiB * 1024 ** 3) } : {}),
+    ...(config.retention?.minFreeGiB ? { minFreeBytes: Math.round(config.retention.minFreeGiB * 1024 ** 3) } : {}),
   },
 });
 console.log(`[agent ${config.shipId}] recording to ${dataDir}`);

@@ -236,6 +236,7 @@ export class SegmentRecording implements CameraRecording {
       removeOldest: () => index.removeOldest(),
       expire: (horizon) => index.expire(horizon),
       onAdded: (listener) => void recorder.on('segment', () => listener()),
+      recent: (since) => index.writtenSince(since),
     };
   }
 

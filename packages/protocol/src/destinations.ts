@@ -1,4 +1,5 @@
 import type { SourceType } from './constants.ts';
+import type { RecorderStorage } from './link/control.ts';
 
 /** STOMP destinations are built here, never typed by hand (spec §7 "Live channel"). */
 export const dest = {
@@ -40,6 +41,8 @@ export interface ShipStatusMessage {
   /** Signal quality 0–100, or -1 when unknown. */
   quality: number;
   udpConnectionStats: { duplex: 'BOTH' | 'UP' | 'DOWN' | 'NONE' };
+  /** What the ship's recorder can keep, as its agent last reported it (absent: not reported). */
+  storage?: RecorderStorage;
 }
 
 /**

@@ -125,6 +125,18 @@ describe('messages of the agent link', () => {
     expect(before.Check(measured)).toBe(true);
   });
 
+  it('takes what the ship recorder can keep in hello and link reports, and both without it (an older agent)', () => {
+    const storage = { keepDays: 90, holdsDays: 41.5, short: true, allowedBytes: 900_000_000_000, usedBytes: 300_000_000_000, bytesPerDay: 21_700_000_000, freeBytes: 601_000_000_000 };
+    expect(checkAgentMessage({ ...hello, storage }).ok).toBe(true);
+    expect(checkAgentMessage({ type: 'link', ...hello.link, storage }).ok).toBe(true);
+    // Nothing recorded lately: no projection yet.
+    expect(checkAgentMessage({ type: 'link', ...hello.link, storage: { ...storage, holdsDays: null, short: false } }).ok).toBe(true);
+    expect(checkAgentMessage({ type: 'link', ...hello.link, storage: { ...storage, allowedBytes: -1 } })).toMatchObject({ ok: false, error: expect.stringMatching(/^link: \/storage\/allowedBytes /) });
+    // A shore that knows only the kind, quality and duplex of a link report takes one with storage as well.
+    const before = Compile(Type.Object({ type: Type.Literal('link'), linkType: Type.Enum(LINK_TYPES), quality: Type.Integer({ minimum: 0, maximum: 100 }), duplex: Duplex }));
+    expect(before.Check({ type: 'link', ...hello.link, storage })).toBe(true);
+  });
+
   it('renames the stream or request a message names, leaving the rest and control messages alone', () => {
     const ended: AgentMessage = { type: 'live.ended', streamId: 5, reason: 'stopped' };
     expect(withStreamId(ended, 42)).toEqual({ type: 'live.ended', streamId: 42, reason: 'stopped' });

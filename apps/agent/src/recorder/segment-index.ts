@@ -54,6 +54,18 @@ export class SegmentIndex {
     return this.segments.reduce((sum, s) => sum + s.bytes, 0);
   }
 
+  /** The closed segments that began at or after `since`: their bytes and the first one's start (undefined: none). */
+  writtenSince(since: number): { bytes: number; from: number } | undefined {
+    let bytes = 0;
+    let from: number | undefined;
+    for (const s of this.segments) {
+      if (s.start < since) continue;
+      bytes += s.bytes;
+      from ??= s.start;
+    }
+    return from === undefined ? undefined : { bytes, from };
+  }
+
   /** A segment closed: it joins the index (sorted by start). */
   add(segment: Segment): void {
     this.segments.push(segment);

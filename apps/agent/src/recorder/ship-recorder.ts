@@ -1,10 +1,12 @@
 import { EventEmitter } from 'node:events';
+import { statfsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AgentPlaybackMessage, type RecordedSpan, VOD_MAX_SPANS } from '@ship-cctv/protocol';
+import { type AgentPlaybackMessage, type RecordedSpan, type RecorderStorage, VOD_MAX_SPANS } from '@ship-cctv/protocol';
 import type { CameraRecording, RecordingStore } from '../camera-source.ts';
 import type { CameraSources } from '../camera-sources.ts';
 import { RunLog } from './run-log.ts';
 import type { SegmentRecorderOptions } from './segment-recorder.ts';
+import { DAY_MS, allowedBytes, projectStorage } from './storage-projection.ts';
 
 export interface ShipRecorderOptions {
   /**
@@ -17,6 +19,15 @@ export interface ShipRecorderOptions {
   maxAgeMs?: number;
   /** All cameras' recorded files together stay under this; the oldest go first. Default 20 GiB. */
   maxBytes?: number;
+  /**
+   * Bytes kept free on the data directory's filesystem: below this the oldest recordings go, so
+   * that a full disk never stops recording. Default 1 GiB.
+   */
+  minFreeBytes?: number;
+  /** Free bytes on the filesystem holding `dir` (undefined: not known). Default: statfs. */
+  diskFree?: (dir: string) => number | undefined;
+  /** The recent rate the storage projection uses is measured over this. Default 1 day. */
+  rateWindowMs?: number;
   /** How often the limits are applied besides at every new file. Default 60 s. */
   retentionEveryMs?: number;
   /** How long the agent's run periods are kept. Default 7 days. */
@@ -28,18 +39,33 @@ export interface ShipRecorderOptions {
 export interface ShipRecorderEvents {
   /** A camera started or stopped recording. */
   recording: [cameraId: string, recording: boolean, since: number | null];
+  /** What the recorder can keep: first known, or whether it falls short of the days asked changed. */
+  storage: [RecorderStorage];
 }
 
 /** Most spans one vod.result carries (the agent-link schema's bound). */
 export const MAX_SPANS_PER_RESULT = VOD_MAX_SPANS;
 
-const WEEK_MS = 7 * 24 * 3_600_000;
+const WEEK_MS = 7 * DAY_MS;
+
+/** Free bytes for an unprivileged writer on the filesystem holding `dir`. */
+function statfsFree(dir: string): number | undefined {
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The ship recorder: every camera of the ship, recorded whether or not anyone watches and whether
  * or not the link is up — each by its camera source (a URL camera is copied into segments). Answers
  * `vod.query` and hands playback and pictures a camera's recording. Retention: by age and by total
- * size over every camera's files, checked as files are added and once a minute.
+ * size over every camera's files — the size being the configured limit, or less when the disk has
+ * less to give (a margin is always kept free, so a full disk never stops recording) — checked as
+ * files are added and once a minute. Each check also projects how many days the disk given holds
+ * at the recent rate (storage()).
  */
 export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
   /** The periods the agent ran, kept in the data directory. */
@@ -50,6 +76,9 @@ export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
   private readonly now: () => number;
   private readonly maxAgeMs: number;
   private readonly maxBytes: number;
+  private readonly minFreeBytes: number;
+  private readonly diskFree: (dir: string) => number | undefined;
+  private lastStorage: RecorderStorage | undefined;
 
   constructor(
     private readonly sources: CameraSources,
@@ -59,6 +88,8 @@ export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
     this.now = opts.now ?? Date.now;
     this.maxAgeMs = opts.maxAgeMs ?? WEEK_MS;
     this.maxBytes = opts.maxBytes ?? 20 * 1024 ** 3;
+    this.minFreeBytes = opts.minFreeBytes ?? 1024 ** 3;
+    this.diskFree = opts.diskFree ?? statfsFree;
     this.runLog = new RunLog({
       ...(opts.dataDir ? { file: join(opts.dataDir, 'runs.json') } : {}),
       keepMs: opts.runsKeepMs ?? WEEK_MS,
@@ -121,12 +152,31 @@ export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
     return sum;
   }
 
-  /** Deletes what is older than the age limit, then the oldest files until under the size limit. */
+  /**
+   * What the recorder can keep, as of the last retention check; undefined when it keeps no files
+   * (no camera recorded on disk).
+   */
+  storage(): RecorderStorage | undefined {
+    return this.lastStorage;
+  }
+
+  private freeBytes(): number | undefined {
+    return this.opts.dataDir ? this.diskFree(this.opts.dataDir) : undefined;
+  }
+
+  /**
+   * Deletes what is older than the age limit, then the oldest files until under the bytes allowed
+   * (the size limit, or what the disk has to give), and projects what the recorder can keep.
+   */
   applyRetention(): void {
-    const horizon = this.now() - this.maxAgeMs;
+    const now = this.now();
+    const horizon = now - this.maxAgeMs;
     for (const s of this.stores) s.expire(horizon);
     let total = this.totalBytes();
-    while (total > this.maxBytes) {
+    let free = this.freeBytes();
+    const allowed = allowedBytes({ maxBytes: this.maxBytes, usedBytes: total, freeBytes: free, minFreeBytes: this.minFreeBytes });
+    const before = total;
+    while (total > allowed) {
       let oldest: RecordingStore | undefined;
       for (const s of this.stores) {
         const first = s.oldestStart();
@@ -136,5 +186,24 @@ export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
       if (!removed) break;
       total -= removed.bytes;
     }
+    if (total < before && free !== undefined) free = this.freeBytes();
+    this.project(now, total, free);
+  }
+
+  private project(now: number, usedBytes: number, freeBytes: number | undefined): void {
+    if (this.stores.length === 0) return;
+    const since = now - (this.opts.rateWindowMs ?? DAY_MS);
+    const storage = projectStorage({
+      keepDays: this.maxAgeMs / DAY_MS,
+      maxBytes: this.maxBytes,
+      usedBytes,
+      freeBytes,
+      minFreeBytes: this.minFreeBytes,
+      recent: this.stores.map((s) => s.recent?.(since)),
+      now,
+    });
+    const last = this.lastStorage;
+    this.lastStorage = storage;
+    if (!last || last.short !== storage.short || (last.holdsDays === null) !== (storage.holdsDays === null)) this.emit('storage', storage);
   }
 }

@@ -16,9 +16,9 @@ function write(name: string, body: unknown): string {
 
 describe('the agent file’s recorder settings', () => {
   it('reads the data directory and the retention limits', () => {
-    const config = readAgentConfig(write('ok.json', { ...base, dataDir: '/var/lib/ship-cctv', retention: { maxAgeDays: 14, maxGiB: 200 } }));
+    const config = readAgentConfig(write('ok.json', { ...base, dataDir: '/var/lib/ship-cctv', retention: { maxAgeDays: 90, maxGiB: 200, minFreeGiB: 2 } }));
     expect(config.dataDir).toBe('/var/lib/ship-cctv');
-    expect(config.retention).toEqual({ maxAgeDays: 14, maxGiB: 200 });
+    expect(config.retention).toEqual({ maxAgeDays: 90, maxGiB: 200, minFreeGiB: 2 });
     expect(readAgentConfig(write('plain.json', base))).not.toHaveProperty('retention');
   });
 
@@ -26,5 +26,6 @@ describe('the agent file’s recorder settings', () => {
     expect(() => readAgentConfig(write('a.json', { ...base, dataDir: 3 }))).toThrow(/"dataDir" must be a directory path/);
     expect(() => readAgentConfig(write('b.json', { ...base, retention: { maxAgeDays: -1 } }))).toThrow(/"retention.maxAgeDays" must be a positive number/);
     expect(() => readAgentConfig(write('c.json', { ...base, retention: { maxGiB: 'lots' } }))).toThrow(/"retention.maxGiB" must be a positive number/);
+    expect(() => readAgentConfig(write('d.json', { ...base, retention: { minFreeGiB: 0 } }))).toThrow(/"retention.minFreeGiB" must be a positive number/);
   });
 });

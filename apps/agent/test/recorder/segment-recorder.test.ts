@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_FILE } from '../../src/recorder/segment-index.ts';
@@ -16,6 +16,13 @@ beforeAll(async () => {
   camera = await makeCameraFile(join(tmp.dir, 'deck-camera.mp4'));
 });
 afterAll(() => tmp.remove());
+
+/** Bytes of the files under `dir`, all levels down. */
+function bytesUnder(dir: string): number {
+  let sum = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) sum += statSync(join(e.parentPath, e.name), { throwIfNoEntry: false })?.size ?? 0;
+  return sum;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -144,5 +151,42 @@ describe('the ship recorder of a URL camera', () => {
     expect(newestDeleted).toBeLessThanOrEqual(oldestKept);
     for (const [path] of deleted) expect(existsSync(path)).toBe(false);
     for (const i of indexes) expect(i.all.length).toBeGreaterThan(0);
+  });
+
+  it('deletes the oldest segments when the disk is nearly full rather than stop, and says the days asked do not fit', async () => {
+    const dir = join(tmp.dir, 'ship-disk');
+    // A disk of 250 kB holding only the data directory (a real disk cannot be filled here): its free
+    // space is what the files there leave, the segment being written included. 50 kB is kept free.
+    const capacity = 250_000;
+    const minFreeBytes = 50_000;
+    const diskFree = (d: string) => capacity - bytesUnder(d);
+    const recorder = new ShipRecorder(new CameraSources([{ cameraId: 'S1-C02-1', source: camera }]), { dataDir: dir, maxAgeMs: 90 * 24 * 3_600_000, minFreeBytes, diskFree, segments: { segmentSeconds: 1 } });
+    const storages: unknown[] = [];
+    recorder.on('storage', (s) => storages.push(s));
+    recorder.start();
+    const source = recorder.recording('S1-C02-1');
+    if (!(source instanceof SegmentRecording)) throw new Error('expected a segment recorder');
+    const index = source.recorder.index;
+    const seen = new Set<string>();
+    let maxSeen = 0;
+    const deleted = () => {
+      maxSeen = Math.max(maxSeen, recorder.totalBytes());
+      for (const s of index.all) seen.add(s.file);
+      return seen.size - index.all.length;
+    };
+    await expect.poll(deleted, { timeout: 25_000, interval: 100 }).toBeGreaterThanOrEqual(3);
+    // Recording goes on after the deletions.
+    const lastEnd = index.all.at(-1)!.end;
+    await expect.poll(() => index.all.at(-1)!.end, { timeout: 10_000, interval: 100 }).toBeGreaterThan(lastEnd);
+    await recorder.stop();
+    // The closed segments stay within what the disk gives, beside the one being written.
+    expect(maxSeen).toBeLessThanOrEqual(capacity - minFreeBytes);
+    const storage = recorder.storage()!;
+    expect(storage).toMatchObject({ keepDays: 90, short: true });
+    expect(storage.allowedBytes).toBeLessThanOrEqual(capacity - minFreeBytes);
+    expect(storage.usedBytes).toBeLessThanOrEqual(storage.allowedBytes);
+    expect(storage.freeBytes).toBeGreaterThanOrEqual(minFreeBytes);
+    // Told once when first known (nothing recorded yet), once when it turned short.
+    expect(storages).toMatchObject([{ holdsDays: null, short: false }, { short: true }]);
   });
 });

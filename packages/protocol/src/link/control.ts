@@ -96,6 +96,30 @@ export const CameraState = Type.Object(cameraStateFields);
 export type CameraState = Static<typeof CameraState>;
 
 /**
+ * What the ship's recorder can keep (sent in `hello` and with every `link` report by agents that
+ * record; absent from older agents'): the days asked against the days the disk given holds at the
+ * rate the cameras have been recorded lately. The bytes allowed are the smaller of the configured
+ * limit and what the recordings use plus what the filesystem has free (less a margin kept free).
+ */
+export const RecorderStorage = Type.Object({
+  /** Days of recordings asked for (the recorder's age limit). */
+  keepDays: Type.Number({ minimum: 0 }),
+  /** Days the bytes allowed hold at the recent rate; null while no rate is known yet (nothing recorded lately). */
+  holdsDays: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+  /** The disk given cannot hold the days asked: the oldest recordings go before they are keepDays old. */
+  short: Type.Boolean(),
+  /** Bytes the recordings may take now. */
+  allowedBytes: Type.Integer({ minimum: 0 }),
+  /** Bytes the recordings take now. */
+  usedBytes: Type.Integer({ minimum: 0 }),
+  /** Bytes a day the cameras together have been recorded at lately (0: nothing recorded lately). */
+  bytesPerDay: Type.Number({ minimum: 0 }),
+  /** Bytes free on the recordings' filesystem (absent: not known). */
+  freeBytes: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+export type RecorderStorage = Static<typeof RecorderStorage>;
+
+/**
  * What the agent can do: the message groups (LINK_KINDS) it handles. Shore opens a stream of a kind
  * only to a ship whose agent listed it; a capability this shore does not know (a newer agent's) is
  * kept but never used.
@@ -121,8 +145,11 @@ export const ControlAgentMessages = [
     capabilities: Type.Array(Capability, { maxItems: 64 }),
     link: LinkReport,
     cameras: Type.Array(CameraState, { maxItems: 256 }),
+    /** What the ship's recorder can keep (absent: an older agent, or nothing recorded on disk). */
+    storage: Type.Optional(RecorderStorage),
   }),
-  Type.Object({ type: Type.Literal('link'), ...linkReportFields }),
+  /** The link's report; an agent that records sends what its recorder can keep beside it (a shore that does not know the field ignores it). */
+  Type.Object({ type: Type.Literal('link'), ...linkReportFields, storage: Type.Optional(RecorderStorage) }),
   Type.Object({ type: Type.Literal('camera'), ...cameraStateFields }),
   /** The ship's uplink queue: how many ms of sending are waiting (WebSocket bufferedAmount ÷ rate). */
   Type.Object({ type: Type.Literal('link.queue'), bufferedBytes: Type.Integer({ minimum: 0 }), queuedMs: Type.Number({ minimum: 0 }) }),

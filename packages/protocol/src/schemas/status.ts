@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { RecorderStorage } from '../link/control.ts';
 
 export const ShipStatusQuery = Type.Object(
   {
@@ -17,6 +18,8 @@ export const ShipStatusEntry = Type.Object({
   duplex: Type.String(),
   online: Type.Boolean(),
   updatedAt: Type.Union([Type.Integer(), Type.Null()]),
+  /** What the ship's recorder can keep, as its agent last reported it (absent: not reported). */
+  storage: Type.Optional(RecorderStorage),
 });
 export type ShipStatusEntry = Static<typeof ShipStatusEntry>;
 

@@ -1,4 +1,4 @@
-import type { CameraState, Duplex } from '@ship-cctv/protocol';
+import type { CameraState, Duplex, RecorderStorage } from '@ship-cctv/protocol';
 
 export interface ShipState {
   status: string;
@@ -6,6 +6,8 @@ export interface ShipState {
   duplex: Duplex;
   online: boolean;
   updatedAt: number;
+  /** What the ship's recorder can keep, as its agent last reported it (absent: not reported). */
+  storage?: RecorderStorage;
 }
 
 export interface StoredCameraState extends CameraState {

@@ -14,6 +14,7 @@ import {
   isBinaryKind,
   type CameraState,
   type LinkReport,
+  type RecorderStorage,
   routeOf,
 } from '@ship-cctv/protocol';
 import { AgentConnection, type LinkCounter, type LivenessOptions, SHORE_VERSIONS } from './connection.ts';
@@ -25,8 +26,8 @@ import { AdmissionGate } from './admission.ts';
  * camera changes, and the link's end. A hello is answered only once `agentOnline` has settled.
  */
 export interface ShipReports {
-  agentOnline(shipId: string, link: LinkReport, cameras: readonly CameraState[]): Promise<void>;
-  linkReport(shipId: string, link: LinkReport): Promise<void>;
+  agentOnline(shipId: string, link: LinkReport, cameras: readonly CameraState[], storage?: RecorderStorage): Promise<void>;
+  linkReport(shipId: string, link: LinkReport, storage?: RecorderStorage): Promise<void>;
   cameraReport(shipId: string, camera: CameraState): Promise<void>;
   agentOffline(shipId: string): Promise<void>;
 }
@@ -347,7 +348,7 @@ export class AgentGateway {
       case 'hello':
         return this.hello(conn, msg);
       case 'link':
-        return this.status.linkReport(shipId, msg);
+        return this.status.linkReport(shipId, msg, msg.storage);
       case 'camera':
         return this.status.cameraReport(shipId, msg);
       case 'link.queue':
@@ -379,7 +380,7 @@ export class AgentGateway {
     this.helloTaken.add(conn);
     this.owesOffline.add(conn);
     conn.send({ type: 'welcome', shipId, serverTime: Date.now(), protocol });
-    await this.status.agentOnline(shipId, msg.link, msg.cameras);
+    await this.status.agentOnline(shipId, msg.link, msg.cameras, msg.storage);
     conn.markReady(protocol, msg.capabilities);
     this.log.info({ shipId, protocol, agentVersion: msg.agentVersion, capabilities: msg.capabilities }, 'agent said hello');
     if (this.connections.get(shipId) === conn) this.events.emit('online', shipId, conn);

@@ -3,6 +3,7 @@ import {
   type CameraStatusEntry,
   type LinkReport,
   type MediaListMessage,
+  type RecorderStorage,
   type ShipStatusEntry,
   type ShipStatusMessage,
   cameraSource,
@@ -22,7 +23,13 @@ const OFFLINE_SHIP: Omit<ShipState, 'updatedAt'> = { status: 'OFFLINE', quality:
 const REFRESH_MS = 10_000;
 
 export function shipStatusBody(state: Omit<ShipState, 'updatedAt'>): string {
-  const msg: ShipStatusMessage = { status: state.status, quality: state.quality, udpConnectionStats: { duplex: state.duplex } };
+  const msg: ShipStatusMessage = {
+    status: state.status,
+    quality: state.quality,
+    udpConnectionStats: { duplex: state.duplex },
+    // Only from agents that report it: the spec's three fields stay as they were for every other ship.
+    ...(state.storage ? { storage: state.storage } : {}),
+  };
   return JSON.stringify(msg);
 }
 
@@ -70,18 +77,19 @@ export class StatusService {
     this.timer.unref();
   }
 
-  async agentOnline(shipId: string, link: LinkReport, cameras: readonly CameraState[]): Promise<void> {
+  async agentOnline(shipId: string, link: LinkReport, cameras: readonly CameraState[], storage?: RecorderStorage): Promise<void> {
     const ship = await this.loadShip(shipId, true);
     if (!ship) return;
     this.local.add(shipId);
-    await this.setShip(ship, { status: link.linkType, quality: link.quality, duplex: link.duplex, online: true });
+    await this.setShip(ship, { status: link.linkType, quality: link.quality, duplex: link.duplex, online: true, ...(storage ? { storage } : {}) });
     await this.setCameras(ship, cameras);
   }
 
-  async linkReport(shipId: string, link: LinkReport): Promise<void> {
+  /** A link report; what the ship's recorder can keep comes with it from agents that record. */
+  async linkReport(shipId: string, link: LinkReport, storage?: RecorderStorage): Promise<void> {
     const ship = await this.loadShip(shipId);
     if (!ship) return;
-    await this.setShip(ship, { status: link.linkType, quality: link.quality, duplex: link.duplex, online: true });
+    await this.setShip(ship, { status: link.linkType, quality: link.quality, duplex: link.duplex, online: true, ...(storage ? { storage } : {}) });
   }
 
   private readonly cameraListeners = new Set<(shipId: string, camera: CameraState) => void>();
@@ -123,6 +131,7 @@ export class StatusService {
         duplex: st?.duplex ?? OFFLINE_SHIP.duplex,
         online: st?.online ?? false,
         updatedAt: st?.updatedAt ?? null,
+        ...(st?.storage ? { storage: st.storage } : {}),
       };
     });
   }
@@ -149,7 +158,7 @@ export class StatusService {
   async snapshot(destination: string, ships: readonly { id: string; name: string }[]): Promise<string[]> {
     if (destination.startsWith('/shipStatus/')) {
       const entries = await this.shipStatuses(ships);
-      return entries.map((e) => shipStatusBody({ status: e.status, quality: e.quality, duplex: e.duplex as ShipState['duplex'], online: e.online }));
+      return entries.map((e) => shipStatusBody({ status: e.status, quality: e.quality, duplex: e.duplex as ShipState['duplex'], online: e.online, ...(e.storage ? { storage: e.storage } : {}) }));
     }
     // Pictures on their way are events, not state: a new subscriber gets nothing first.
     if (!destination.startsWith('/mediaList/')) return [];

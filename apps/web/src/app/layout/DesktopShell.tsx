@@ -7,6 +7,7 @@ import { realtime } from '../../lib/realtime/index.ts';
 import { useRuntimeConfig } from '../../shared/runtime-config.tsx';
 import { ShipExtraProvider } from '../../shared/source-tree/index.ts';
 import { BudgetNoticesSlot, SHIP_BUDGET_BADGE } from '../budget-slots.tsx';
+import { RecorderStorageNoticesSlot } from '../storage-notices-slot.tsx';
 import { AppHeader } from './AppHeader.tsx';
 import { ShellStateProvider } from '../../shared/layout/shell-state.tsx';
 
@@ -32,6 +33,7 @@ export function DesktopShell() {
         <Layout style={{ height: '100vh', minWidth: LIMITS.minWidthDesktopPx }}>
           <AppHeader />
           <BudgetNoticesSlot />
+          <RecorderStorageNoticesSlot />
           {/* Screens are loaded on first visit (routes/lazy-pages.ts): the header stays while one downloads. */}
           <Suspense fallback={<Flex flex={1} align="center" justify="center"><Spin size="large" /></Flex>}>
             <Outlet />

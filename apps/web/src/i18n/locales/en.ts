@@ -14,12 +14,14 @@ import { sourceTreeEn } from '../../shared/source-tree/locales.ts';
 import { shipFailureEn } from '../../shared/ship-failure/locales.ts';
 import { talkEn } from '../../features/talk/locales.ts';
 import { ptzEn } from '../../features/ptz/locales.ts';
+import { shipStorageEn } from '../../features/ship-storage/locales.ts';
 
 export const en: Messages = {
   live: liveEn,
   shell: shellEn,
   session: sessionEn,
   fleet: fleetEn,
+  shipStorage: shipStorageEn,
   /** Parts every screen shares (src/shared): a player cell, the source tree. */
   playerCell: playerCellEn,
   cellDefinition: cellDefinitionEn,

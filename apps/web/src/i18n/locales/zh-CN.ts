@@ -16,6 +16,7 @@ import { sourceTreeZhCN } from '../../shared/source-tree/locales.ts';
 import { shipFailureZhCN } from '../../shared/ship-failure/locales.ts';
 import { talkZhCN } from '../../features/talk/locales.ts';
 import { ptzZhCN } from '../../features/ptz/locales.ts';
+import { shipStorageZhCN } from '../../features/ship-storage/locales.ts';
 
 export const zhCN = {
   /** The play grid's texts live beside it (features/live/locales.ts). */
@@ -24,6 +25,7 @@ export const zhCN = {
   shell: shellZhCN,
   session: sessionZhCN,
   fleet: fleetZhCN,
+  shipStorage: shipStorageZhCN,
   /** Parts every screen shares (src/shared): a player cell, the source tree. */
   playerCell: playerCellZhCN,
   cellDefinition: cellDefinitionZhCN,
