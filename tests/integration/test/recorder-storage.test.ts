@@ -28,7 +28,7 @@ describe('retention by days and by disk on the ship, reported to shore', () => {
 
   beforeAll(async () => {
     const camera = await makeCameraFile(join(tmp.dir, 'deck-camera.mp4'));
-    shore = await startShore({}, 23101);
+    shore = await startShore();
     const key = await shore.app.agentKeys.issue(SHIP.id);
     token = await signIn(shore.app);
     watcher = await StatusWatcher.connect(shore.port, token);
