@@ -44,4 +44,5 @@ export {
   mediaFragment,
   u32s,
 } from './writer.ts';
+export { type WholeFragments, wholeBoxesEnd, wholeFragments } from './whole-fragments.ts';
 export { type TrackSample, type VideoDecoderSetup, readTrackSamples, readVideoDecoderSetup } from './samples.ts';

@@ -6,7 +6,10 @@ import { FFMPEG_GLOBAL_ARGS, SESSION_INPUT_OPTIONS, urlKind } from '../media/ffm
  * copied untouched (no decoding, no encoding: recording costs the ship next to no CPU) into
  * segments of about `segmentSeconds` each — cut at the first keyframe after that long — each a
  * fragmented MP4 whose timestamps start at 0, so a segment can be read while it is still being
- * written and a run of segments plays back through the concat demuxer without a seam.
+ * written and a run of segments plays back through the concat demuxer without a seam. A fragment
+ * begins at every keyframe and holds at most FRAGMENT_SECONDS of video, and each is handed to the
+ * file as soon as it is complete: an agent (or its ffmpeg) killed mid-segment loses at most the
+ * fragment being gathered, the rest is kept on the next start (segment-index.ts).
  *
  * Two side channels tell the recorder where the segments lie in time: the segment list (CSV, one
  * `file,start,end` line in seconds of the run as each segment closes) and `-progress` on stdout
@@ -21,6 +24,13 @@ export interface SegmentRecorderArgs {
   runId: string;
   segmentSeconds: number;
 }
+
+/**
+ * Longest fragment of a recorded segment, in seconds. Half a second: what ffmpeg holds unwritten
+ * (the fragment being gathered, plus the frame it waits for to know the last one's duration) stays
+ * under a second.
+ */
+export const FRAGMENT_SECONDS = 0.5;
 
 export const segmentFileName = (runId: string, index: number) => `${runId}-${String(index).padStart(5, '0')}.mp4`;
 export const segmentListName = (runId: string) => `${runId}.csv`;
@@ -47,7 +57,7 @@ export function segmentRecorderArgs(o: SegmentRecorderArgs): string[] {
     '-f', 'segment',
     '-segment_time', String(o.segmentSeconds),
     '-segment_format', 'mp4',
-    '-segment_format_options', 'movflags=+frag_keyframe+empty_moov+default_base_moof',
+    '-segment_format_options', `movflags=+frag_keyframe+empty_moov+default_base_moof:frag_duration=${Math.round(FRAGMENT_SECONDS * 1_000_000)}:flush_packets=1`,
     '-reset_timestamps', '1',
     '-segment_list', join(o.dir, segmentListName(o.runId)),
     '-segment_list_type', 'csv',

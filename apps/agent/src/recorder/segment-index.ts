@@ -1,6 +1,8 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedSpan } from '@ship-cctv/protocol';
+import { keepWholeFragments, parseRunFile, stopLeftoverWriter } from './partial-segment.ts';
+import { segmentFileName } from './recorder-args.ts';
 import { clipSpans, normalizeSpans } from './spans.ts';
 
 /** One recorded file: [start, end) in epoch ms. */
@@ -18,8 +20,19 @@ export interface Segment {
 
 interface IndexFile {
   segments: Segment[];
-  /** The segment being written, as far as known at the last save (a crash keeps it up to there). */
+  /**
+   * The segment being written: its file and start (saved as soon as it begins), its end as far as
+   * known at the last save. After a crash its file says how far it really got.
+   */
   open: Omit<Segment, 'bytes'> | null;
+  /** The ffmpeg writing this camera's segments, and its run: one the agent left running when it died is stopped on the next load. */
+  writer?: Writer | null;
+}
+
+/** The process writing a camera's segments and the run it writes (its files are `<runId>-<n>.mp4`). */
+export interface Writer {
+  pid: number;
+  runId: string;
 }
 
 export const INDEX_FILE = 'index.json';
@@ -30,12 +43,16 @@ const JOIN_MS = 1_500;
 /**
  * The index of one camera's recorded segments, kept as index.json beside them. Closed segments
  * are listed with their times; the segment being written is kept as `open` and promoted on the
- * next load should the agent have died without closing it. On load, index entries whose file is
- * gone are dropped and files no entry names are deleted (nothing says when they were recorded).
+ * next load should the agent have died without closing it: its file is cut back to its last whole
+ * fragment (ffmpeg writes fragments of at most half a second, recorder-args.ts) and it ends where
+ * that fragment ends, as do the next files of the same run an ffmpeg left running went on to write.
+ * On load, index entries whose file is gone are dropped and files no entry names are deleted
+ * (nothing says when they were recorded).
  */
 export class SegmentIndex {
   private segments: Segment[] = [];
   private openSegment: Omit<Segment, 'bytes'> | null = null;
+  private writerProcess: Writer | null = null;
 
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
@@ -78,6 +95,12 @@ export class SegmentIndex {
   setOpen(open: Omit<Segment, 'bytes'> | null, persist = true): void {
     this.openSegment = open;
     if (persist) this.save();
+  }
+
+  /** The ffmpeg writing the segments now (null: none); saved at once. */
+  setWriter(writer: Writer | null): void {
+    this.writerProcess = writer;
+    this.save();
   }
 
   /** Recorded spans overlapping [start, end), the open segment included, clipped. */
@@ -139,13 +162,30 @@ export class SegmentIndex {
         segments.push({ file: s.file, start: s.start, end: s.end, bytes, ...(typeof note === 'string' ? { note } : {}) });
       }
     }
-    // The agent stopped without closing its last segment: keep it up to where it was last seen.
-    if (valid(raw.open) && raw.open.end > raw.open.start) {
-      const bytes = size(raw.open.file);
-      if (bytes !== undefined && bytes > 0) segments.push({ ...raw.open, bytes });
+    // An ffmpeg the agent left running when it died may still be writing: stopped before its files are read.
+    const writer = raw.writer as Partial<Writer> | null | undefined;
+    if (Number.isSafeInteger(writer?.pid) && typeof writer?.runId === 'string' && writer.runId !== '') stopLeftoverWriter(writer.pid!, join(this.dir, writer.runId));
+    // The agent stopped without closing its last segment: keep its whole fragments, for as long as their video lasts.
+    const named = new Map(segments.map((s) => [s.file, s]));
+    const keep = (file: string, start: number, note: unknown) => {
+      const kept = keepWholeFragments(join(this.dir, file));
+      if (!kept || kept.durationMs <= 0) return;
+      const segment: Segment = { file, start, end: start + kept.durationMs, bytes: kept.bytes, ...(typeof note === 'string' ? { note } : {}) };
+      segments.push(segment);
+      named.set(file, segment);
+    };
+    if (valid(raw.open) && !named.has(raw.open.file)) keep(raw.open.file, raw.open.start, raw.open.note);
+    // Files of a run that went on past the last save (the next segment begun, or ffmpeg left running):
+    // each starts where the one before it in the run ends.
+    const later = readdirSync(this.dir)
+      .map((f) => ({ f, run: parseRunFile(f) }))
+      .filter((x) => x.run && !named.has(x.f))
+      .sort((a, b) => a.run!.index - b.run!.index);
+    for (const { f, run } of later) {
+      const before = named.get(segmentFileName(run!.runId, run!.index - 1));
+      if (before) keep(f, before.end, undefined);
     }
     this.segments = segments.sort((a, b) => a.start - b.start);
-    const named = new Set(this.segments.map((s) => s.file));
     for (const f of readdirSync(this.dir)) {
       if ((f.endsWith('.mp4') && !named.has(f)) || f.endsWith('.csv')) rmSync(join(this.dir, f), { force: true });
     }
@@ -153,7 +193,7 @@ export class SegmentIndex {
   }
 
   private save(): void {
-    const body: IndexFile = { segments: this.segments, open: this.openSegment };
+    const body: IndexFile = { segments: this.segments, open: this.openSegment, writer: this.writerProcess };
     const file = join(this.dir, INDEX_FILE);
     try {
       writeFileSync(`${file}.tmp`, JSON.stringify(body));

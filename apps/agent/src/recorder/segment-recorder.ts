@@ -6,6 +6,7 @@ import type { CameraSession, SessionEvent } from '../media/camera-session.ts';
 import { type Encoder, startEncoder } from '../media/encoder.ts';
 import { flvConfigTag, flvHeader, flvPictureTag } from '../media/flv-writer.ts';
 import { segmentFileName, segmentListName, segmentRecorderArgs } from './recorder-args.ts';
+import { keepWholeFragments } from './partial-segment.ts';
 import { type Segment, SegmentIndex } from './segment-index.ts';
 
 export interface SegmentRecorderOptions {
@@ -253,6 +254,8 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
       }),
     };
     this.run = run;
+    // Saved at once: an ffmpeg this agent leaves running if it dies is stopped on the next start.
+    if (run.encoder.pid !== undefined) this.index.setWriter({ pid: run.encoder.pid, runId: id });
     for (const chunk of fromSession?.pictures ?? []) run.encoder.write(chunk);
   }
 
@@ -276,9 +279,11 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
     }
     run.openStart ??= Math.round(run.anchor);
     this.collect(run);
-    const persist = now - this.lastOpenSave >= this.opts.saveOpenEveryMs;
+    const file = segmentFileName(run.id, run.listed);
+    // A new segment's file and start are saved at once (a crash keeps it from them); its reach now and then.
+    const persist = now - this.lastOpenSave >= this.opts.saveOpenEveryMs || this.index.open?.file !== file;
     if (persist) this.lastOpenSave = now;
-    this.index.setOpen({ file: segmentFileName(run.id, run.listed), start: run.openStart, end: Math.max(run.openStart, Math.min(now, Math.round(run.anchor + run.reached))) }, persist);
+    this.index.setOpen({ file, start: run.openStart, end: Math.max(run.openStart, Math.min(now, Math.round(run.anchor + run.reached))) }, persist);
   }
 
   /** Takes the segment list's new lines: each closed segment joins the index. */
@@ -326,19 +331,17 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
     this.run = undefined;
     this.collect(run);
     const open = this.index.open;
-    // Killed before it could close its last segment: keep that segment up to where it got.
-    if (open && open.end > open.start) {
-      try {
-        const bytes = statSync(join(this.index.dir, open.file)).size;
-        if (bytes > 0) {
-          const segment = { ...open, bytes, ...(run.note !== undefined ? { note: run.note } : {}) };
-          this.index.add(segment);
-          this.emit('segment', segment);
-        }
-      } catch {
-        // no file: nothing was written
+    // Killed before it could close its last segment: keep its whole fragments, up to where they end.
+    const kept = open ? keepWholeFragments(join(this.index.dir, open.file)) : undefined;
+    if (open && kept) {
+      const end = Math.min(this.opts.now(), open.start + kept.durationMs);
+      if (end > open.start) {
+        const segment = { file: open.file, start: open.start, end, bytes: kept.bytes, ...(run.note !== undefined ? { note: run.note } : {}) };
+        this.index.add(segment);
+        this.emit('segment', segment);
       }
     }
+    this.index.setWriter(null);
     this.index.setOpen(null);
     if (run.anchor !== undefined && !(this.waiting && failure === undefined)) this.emit('state', false, null);
     if (this.stopped) return;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clipArgs } from '../../src/modules/recorder/clip.ts';
 import { isTimeZone } from '@ship-cctv/protocol';
 import { isConfigActive, minuteOfDay } from '../../src/modules/recorder/schedule.ts';
-import { parseSegmentFileName, segmentFileName } from '../../src/modules/recorder/segment-file.ts';
+import { parsePartialFileName, parseSegmentFileName, partialFileName, segmentFileName } from '../../src/modules/recorder/segment-file.ts';
 
 const at = (hh: number, mm: number) => Date.UTC(2026, 0, 5, hh, mm);
 
@@ -49,6 +49,15 @@ describe('segment file names', () => {
     expect(parseSegmentFileName(name)).toEqual({ seq: 12, startMs: 1_795_000_000_000, endMs: 1_795_000_060_000 });
     expect(parseSegmentFileName('000012.part')).toBeUndefined();
     expect(parseSegmentFileName('000001_20_10.mp4')).toBeUndefined();
+  });
+
+  it('a segment being written names where it starts, so a crash can keep it', () => {
+    const name = partialFileName(12, 1_795_000_000_000);
+    expect(name).toBe('000012_1795000000000.part');
+    expect(parsePartialFileName(name)).toEqual({ seq: 12, startMs: 1_795_000_000_000 });
+    expect(parseSegmentFileName(name)).toBeUndefined();
+    expect(parsePartialFileName('000012.part')).toBeUndefined();
+    expect(parsePartialFileName('000012_1795000000000_1795000060000.mp4')).toBeUndefined();
   });
 });
 

@@ -227,10 +227,12 @@ export class CameraRecorder {
     if (!run) return;
     const seg: Segment = { seq: run.nextSeq++, startTick: first.baseMediaDecodeTime, endTick: first.baseMediaDecodeTime, file: undefined, failed: false };
     run.segment = seg;
+    // Named in the file being written, so that start-up recovery can place it after a crash.
+    const startMs = this.ms(run, seg.startTick);
     this.enqueue('opening a segment file', async () => {
       if (run.failed) return;
       try {
-        seg.file = await SegmentFile.create(this.deps.root, run.recordingId, seg.seq);
+        seg.file = await SegmentFile.create(this.deps.root, run.recordingId, seg.seq, startMs);
         await seg.file.write(run.init.data);
       } catch (err) {
         seg.failed = true;

@@ -1,12 +1,15 @@
-import { mkdir, readFile, readdir, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RelaySplitter, mimeFor } from '../../core/media/fmp4.ts';
-import { PARTIAL_SUFFIX, RECORDING_META_FILE, parseSegmentFileName } from './segment-file.ts';
-import type { NewRecording, RecordingStore } from './repo.ts';
+import { wholeFragments } from '@ship-cctv/media';
+import { RELAY_VIDEO_ENTRIES, RelaySplitter, mimeFor } from '../../core/media/fmp4.ts';
+import { PARTIAL_SUFFIX, RECORDING_META_FILE, parsePartialFileName, parseSegmentFileName, segmentFileName, syncFolder } from './segment-file.ts';
+import type { NewRecording, NewSegment, RecordingStore } from './repo.ts';
 
 export interface RecoveryResult {
-  /** `.part` files of segments being written when the server stopped. */
+  /** `.part` files of segments being written when the server stopped, with no whole fragment to keep. */
   removedPartials: number;
+  /** `.part` files of segments being written when the server stopped, cut back to their last whole fragment and indexed. */
+  keptPartials: number;
   /** Finished files that had not been indexed yet, now indexed. */
   recovered: number;
   /** Files or folders the index no longer knows (deleted recordings, retention interrupted). */
@@ -25,14 +28,16 @@ export const CLIPS_FOLDER = '.clips';
 /**
  * Start-up: brings the recordings folder and the index back in step after a crash or a database
  * outage. Each recording has a folder of its own with its description (recording.json), made
- * before its index row. `.part` files (being written) are removed; every finished file that parses
+ * before its index row. A `.part` file (being written) is cut back to its last whole fragment and
+ * becomes a finished segment ending where that fragment ends — at most one fragment of what the
+ * recorder was given is lost — or is removed when it holds no whole fragment; every finished file that parses
  * as a whole fMP4 and is not indexed is indexed now, whatever its place; a recording the database
  * never got is created from its description. A playable file is never deleted for want of an index
  * entry. Only folders in this server's recordings folder are touched: other instances sharing the
  * database keep theirs.
  */
 export async function recoverRecordings(store: RecordingStore, root: string): Promise<RecoveryResult> {
-  const result: RecoveryResult = { removedPartials: 0, recovered: 0, removedOrphans: 0, closed: 0, restored: 0, keptUnknown: 0 };
+  const result: RecoveryResult = { removedPartials: 0, keptPartials: 0, recovered: 0, removedOrphans: 0, closed: 0, restored: 0, keptUnknown: 0 };
   await mkdir(root, { recursive: true });
   await rm(join(root, CLIPS_FOLDER), { recursive: true, force: true });
   const entries = await readdir(root, { withFileTypes: true });
@@ -68,8 +73,15 @@ export async function recoverRecordings(store: RecordingStore, root: string): Pr
       const relative = join(recordingId, name);
       if (name === RECORDING_META_FILE || indexed.has(relative)) continue;
       if (name.endsWith(PARTIAL_SUFFIX)) {
-        await unlink(join(root, relative));
-        result.removedPartials++;
+        const kept = await keepPartial(root, recordingId, name, indexedSeqs);
+        if (kept) {
+          await store.addSegment(kept);
+          indexedSeqs.add(kept.seq);
+          result.keptPartials++;
+        } else {
+          await unlink(join(root, relative)).catch(() => undefined);
+          result.removedPartials++;
+        }
         continue;
       }
       const parsed = parseSegmentFileName(name);
@@ -100,6 +112,47 @@ export async function recoverRecordings(store: RecordingStore, root: string): Pr
     }
   }
   return result;
+}
+
+/**
+ * A segment the server was writing when it stopped, made a finished one: its whole fragments kept
+ * (the file truncated after the last, flushed to the disk), renamed to the span they cover — from
+ * the start its name gives, for as long as their video lasts. Undefined when there is nothing to
+ * keep: no whole fragment, a name that gives no start, or a place in the recording already taken.
+ */
+async function keepPartial(root: string, recordingId: string, name: string, indexedSeqs: ReadonlySet<number | undefined>): Promise<NewSegment | undefined> {
+  const parsed = parsePartialFileName(name);
+  if (!parsed || indexedSeqs.has(parsed.seq)) return undefined;
+  const path = join(root, recordingId, name);
+  let whole;
+  try {
+    whole = wholeFragments(await readFile(path), { videoEntries: RELAY_VIDEO_ENTRIES });
+  } catch {
+    return undefined;
+  }
+  if (!whole) return undefined;
+  const endMs = parsed.startMs + Math.round(((whole.endTick - whole.startTick) * 1000) / whole.init.timescale);
+  if (endMs <= parsed.startMs) return undefined;
+  const handle = await open(path, 'r+');
+  try {
+    await handle.truncate(whole.bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  const relative = join(recordingId, segmentFileName(parsed.seq, parsed.startMs, endMs));
+  await rename(path, join(root, relative));
+  await syncFolder(join(root, recordingId));
+  return {
+    id: `${recordingId}-${parsed.seq}`,
+    recordingId,
+    seq: parsed.seq,
+    startMs: parsed.startMs,
+    endMs,
+    bytes: whole.bytes,
+    file: relative,
+    mime: mimeFor(whole.init),
+  };
 }
 
 /** The description a recorder wrote beside its segments, if it is one of this recording. */

@@ -4,8 +4,21 @@ import { dirname, join } from 'node:path';
 /** A recording's description (camera, ship, configuration, template, start) beside its segments. */
 export const RECORDING_META_FILE = 'recording.json';
 
-/** Suffix of a segment file still being written; such a file is never indexed. */
+/**
+ * Suffix of a segment file still being written: `<seq>_<startMs>.part`. It is not indexed while
+ * written; after a crash, start-up recovery keeps its whole fragments as a finished segment.
+ */
 export const PARTIAL_SUFFIX = '.part';
+
+/** `<seq>_<startMs>.part`: a segment being written names where it starts, so a crash can keep it. */
+export function partialFileName(seq: number, startMs: number): string {
+  return `${String(seq).padStart(6, '0')}_${startMs}${PARTIAL_SUFFIX}`;
+}
+
+export function parsePartialFileName(name: string): { seq: number; startMs: number } | undefined {
+  const m = /^(\d{6,})_(\d+)\.part$/.exec(name);
+  return m ? { seq: Number(m[1]), startMs: Number(m[2]) } : undefined;
+}
 
 /** `<seq>_<startMs>_<endMs>.mp4`: a finished segment names its span, so an unindexed one can be recovered. */
 export function segmentFileName(seq: number, startMs: number, endMs: number): string {
@@ -20,9 +33,12 @@ export function parseSegmentFileName(name: string): { seq: number; startMs: numb
 }
 
 /**
- * One segment file being written: bytes go to `<name>.part`; `finish` flushes it to the disk,
- * renames it to its final name and flushes the folder, so a finished segment is complete on disk
- * before it is indexed, and a crash leaves at most a `.part` file behind.
+ * One segment file being written: bytes go to `<seq>_<startMs>.part`, each write handed to the
+ * operating system at once (no buffer in the process: a killed server leaves in the file every
+ * fragment written before it died); `finish` flushes it to the disk, renames it to its final name
+ * and flushes the folder, so a finished segment is complete on disk before it is indexed, and a
+ * crash leaves at most a `.part` file behind, which start-up recovery cuts back to its last whole
+ * fragment and keeps.
  */
 export class SegmentFile {
   private handle: FileHandle | undefined;
@@ -30,19 +46,19 @@ export class SegmentFile {
 
   private constructor(
     private readonly root: string,
-    /** Path under root without suffix, e.g. `<recordingId>/000003`. */
-    private readonly stem: string,
+    /** Path of the file being written under root, e.g. `<recordingId>/000003_1700000000000.part`. */
+    private readonly partial: string,
   ) {}
 
-  static async create(root: string, recordingId: string, seq: number): Promise<SegmentFile> {
-    const file = new SegmentFile(root, join(recordingId, String(seq).padStart(6, '0')));
+  static async create(root: string, recordingId: string, seq: number, startMs: number): Promise<SegmentFile> {
+    const file = new SegmentFile(root, join(recordingId, partialFileName(seq, startMs)));
     await mkdir(join(root, recordingId), { recursive: true });
     file.handle = await open(file.partialPath, 'w');
     return file;
   }
 
   get partialPath(): string {
-    return join(this.root, this.stem + PARTIAL_SUFFIX);
+    return join(this.root, this.partial);
   }
 
   get bytes(): number {
@@ -66,9 +82,9 @@ export class SegmentFile {
     this.handle = undefined;
     await handle.sync();
     await handle.close();
-    const relative = join(dirname(this.stem), segmentFileName(seq, startMs, endMs));
+    const relative = join(dirname(this.partial), segmentFileName(seq, startMs, endMs));
     await rename(this.partialPath, join(this.root, relative));
-    await syncFolder(join(this.root, dirname(this.stem)));
+    await syncFolder(join(this.root, dirname(this.partial)));
     return relative;
   }
 
@@ -82,7 +98,7 @@ export class SegmentFile {
 }
 
 /** fsync of a folder makes a rename in it durable (best effort: not every file system allows it). */
-async function syncFolder(path: string): Promise<void> {
+export async function syncFolder(path: string): Promise<void> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(path, 'r');
