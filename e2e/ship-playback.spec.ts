@@ -153,10 +153,12 @@ test('pause holds the picture, resume carries on, a seek jumps, another speed ke
 
 test('a range without recordings says there is no playback video in it', async ({ page, baseURL }) => {
   test.setTimeout(90_000);
-  // The demo recorder's history has one 20–40 minute gap a day; take the most recent one that is over.
+  // The demo recorder's history has one 20–40 minute gap a day, but the time this run's fleet has
+  // been running counts as recorded: take the most recent gap that was over two hours ago, before
+  // the fleet started (a gap that ended during the run would hold its first minutes of video).
   const now = Date.now();
-  const gap = demoGaps(CAMERA, now - 3 * 24 * HOUR, now - 60_000)
-    .filter((g) => g.end < now - 60_000)
+  const gap = demoGaps(CAMERA, now - 3 * 24 * HOUR, now - 2 * HOUR)
+    .filter((g) => g.end < now - 2 * HOUR)
     .at(-1);
   expect(gap, 'a past gap in the demo history').toBeDefined();
   const playback = await openScreen(page, baseURL);
