@@ -195,8 +195,10 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.recorderStates.set(cameraId, { recording, since });
       this.updateCamera(cameraId, {});
     });
-    // Shore hears at once when the disk given stops (or starts again) holding the days asked.
-    this.recorder.on('storage', () => this.sendLink(this.link.current()));
+    // Shore hears the recorder's storage in the hello and again only when it changes (first known,
+    // or the disk given stops or starts again holding the days asked): not in every link report,
+    // which would carry the same figures across the satellite link once a minute.
+    this.recorder.on('storage', (storage) => this.send({ type: 'link', ...this.link.current(), storage }));
     const now = Date.now();
     for (const source of this.sources) this.cameras.set(source.camera.cameraId, source.initialState(now));
 
@@ -235,7 +237,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.unsubscribeLink = this.link.onChange((report) => this.sendLink(report));
+    this.unsubscribeLink = this.link.onChange((report) => this.send({ type: 'link', ...report }));
     // Every camera stays open while the agent runs (a URL camera's session: its health is known and
     // a live view starts from the running session whether or not the camera is recorded).
     this.sessionHolds = [...this.sources].map((s) => s.hold());
@@ -407,7 +409,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.stopMeasuring();
     const stopPings = pingShore(ws, meter, uplink, this.opts.pingEveryMs);
     const report = setInterval(() => {
-      if (ws.readyState === WebSocket.OPEN) this.sendLink({ ...this.link.current(), measured: meter.report(performance.now()) });
+      if (ws.readyState === WebSocket.OPEN) this.send({ type: 'link', ...this.link.current(), measured: meter.report(performance.now()) });
     }, this.opts.reportEveryMs);
     report.unref();
     this.stopMeasures = () => {
@@ -419,11 +421,6 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private stopMeasuring(): void {
     this.stopMeasures();
     this.stopMeasures = () => undefined;
-  }
-
-  /** A link report, with what the ship recorder can keep beside it when it keeps files. */
-  private sendLink(report: LinkReport): void {
-    this.send({ type: 'link', ...report, ...this.storageField() });
   }
 
   private storageField(): { storage?: RecorderStorage } {

@@ -25,6 +25,8 @@ describe('retention by days and by disk on the ship, reported to shore', () => {
   let token: string;
   const heard: AgentMessage[] = [];
   const refused: string[] = [];
+  let link: LinkReport = { linkType: 'VSAT', quality: 80, duplex: 'BOTH' };
+  let linkChanged: (report: LinkReport) => void = () => undefined;
 
   beforeAll(async () => {
     const camera = await makeCameraFile(join(tmp.dir, 'deck-camera.mp4'));
@@ -36,10 +38,15 @@ describe('retention by days and by disk on the ship, reported to shore', () => {
     shore.app.agents.events.on('message', (shipId, msg) => {
       if (shipId === SHIP.id) heard.push(msg);
     });
-    const link: LinkReport = { linkType: 'VSAT', quality: 80, duplex: 'BOTH' };
     agent = new ShipAgent(
       { shoreUrl: shore.url, shipId: SHIP.id, key, cameras: [{ cameraId: CAMERA, source: camera }] },
-      { current: () => link, onChange: () => () => undefined },
+      {
+        current: () => link,
+        onChange: (listener) => {
+          linkChanged = listener;
+          return () => undefined;
+        },
+      },
       { recorder: { dataDir: join(tmp.dir, 'agent'), maxAgeMs: 90 * DAY_MS, maxBytes: MAX_BYTES, segments: { segmentSeconds: 1 } } },
     );
     agent.on('refused', (code, message) => refused.push(`${code}: ${message}`));
@@ -104,5 +111,16 @@ describe('retention by days and by disk on the ship, reported to shore', () => {
     } finally {
       await late.close();
     }
+  });
+
+  it('is not repeated in every link report, and shore keeps what it last heard', async () => {
+    link = { ...link, quality: 60 };
+    linkChanged(link);
+    // The ship's link changed: its report carries the link only (the storage did not change)...
+    await expect.poll(() => heard.some((m) => m.type === 'link' && m.quality === 60), { timeout: 10_000 }).toBe(true);
+    expect(heard.find((m) => m.type === 'link' && m.quality === 60)).not.toHaveProperty('storage');
+    // ...and the status operators get still says the disk cannot hold the days asked.
+    const status = await watcher.waitFor<ShipStatusMessage>(`/shipStatus/${SHIP.name}`, (m) => m.quality === 60);
+    expect(status.storage).toMatchObject({ keepDays: 90, short: true });
   });
 });

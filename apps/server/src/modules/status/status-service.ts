@@ -85,10 +85,14 @@ export class StatusService {
     await this.setCameras(ship, cameras);
   }
 
-  /** A link report; what the ship's recorder can keep comes with it from agents that record. */
-  async linkReport(shipId: string, link: LinkReport, storage?: RecorderStorage): Promise<void> {
+  /**
+   * A link report. What the ship's recorder can keep comes in the hello and in a report only when it
+   * changed: a report without it keeps the figures last heard.
+   */
+  async linkReport(shipId: string, link: LinkReport, reported?: RecorderStorage): Promise<void> {
     const ship = await this.loadShip(shipId);
     if (!ship) return;
+    const storage = reported ?? this.written.get(shipId)?.ship?.storage;
     await this.setShip(ship, { status: link.linkType, quality: link.quality, duplex: link.duplex, online: true, ...(storage ? { storage } : {}) });
   }
 
