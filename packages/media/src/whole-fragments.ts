@@ -17,6 +17,8 @@ export interface WholeFragments {
   /** The video's decode time at the first fragment and where the last one ends, in `init.timescale` ticks. */
   startTick: number;
   endTick: number;
+  /** How long the whole fragments' video lasts, in milliseconds. */
+  durationMs: number;
 }
 
 /** Boxes that open a fragment: until its mdat is whole, the fragment is not. */
@@ -57,7 +59,7 @@ export function wholeBoxesEnd(data: Uint8Array): number {
 
 /**
  * The whole media of a fragmented-MP4 file that may have been cut off while written: undefined
- * when it has no init segment and at least one whole fragment, or when what is whole does not
+ * when it has no init segment or no whole fragment, or when what is whole does not
  * parse (a file that is not fragmented MP4, or corrupt rather than cut short).
  */
 export function wholeFragments(data: Uint8Array, options: Fmp4SplitterOptions = {}): WholeFragments | undefined {
@@ -82,5 +84,5 @@ export function wholeFragments(data: Uint8Array, options: Fmp4SplitterOptions = 
     return undefined;
   }
   if (!init || fragments === 0) return undefined;
-  return { bytes, init, fragments, startTick, endTick };
+  return { bytes, init, fragments, startTick, endTick, durationMs: Math.round(((endTick - startTick) * 1000) / init.timescale) };
 }

@@ -15,12 +15,12 @@ describe('the whole media of a file cut off while written', () => {
   it('a whole file is kept whole, trailing boxes included', () => {
     const file = concat(init, ...frames, box('mfra', new Uint8Array(8)));
     expect(wholeBoxesEnd(file)).toBe(file.length);
-    expect(wholeFragments(file)).toMatchObject({ bytes: file.length, fragments: 4, startTick: 45_000, endTick: 45_000 + 4 * 9_000, init: { timescale: 90_000 } });
+    expect(wholeFragments(file)).toMatchObject({ bytes: file.length, fragments: 4, startTick: 45_000, endTick: 45_000 + 4 * 9_000, init: { timescale: 90_000 }, durationMs: 400 });
   });
 
   it('ends after the last whole fragment when the file stops inside a box', () => {
     const cut = concat(init, ...frames.slice(0, 3), frames[3]!.subarray(0, frames[3]!.length - 3));
-    expect(wholeFragments(cut)).toMatchObject({ bytes: length(init, ...frames.slice(0, 3)), fragments: 3, startTick: 45_000, endTick: 45_000 + 3 * 9_000 });
+    expect(wholeFragments(cut)).toMatchObject({ bytes: length(init, ...frames.slice(0, 3)), fragments: 3, startTick: 45_000, endTick: 45_000 + 3 * 9_000, durationMs: 300 });
     // Stopped inside a box header, too.
     const inHeader = concat(init, frames[0]!, frames[1]!.subarray(0, 5));
     expect(wholeFragments(inHeader)).toMatchObject({ bytes: length(init, frames[0]!), fragments: 1 });

@@ -19,7 +19,6 @@ export function keepWholeFragments(path: string): { bytes: number; durationMs: n
   }
   const whole = wholeFragments(data, { maxBoxBytes: MAX_BOX_BYTES });
   if (!whole) return undefined;
-  const durationMs = Math.round(((whole.endTick - whole.startTick) * 1000) / whole.init.timescale);
   if (whole.bytes < data.length) {
     try {
       truncateSync(path, whole.bytes);
@@ -27,7 +26,7 @@ export function keepWholeFragments(path: string): { bytes: number; durationMs: n
       return undefined;
     }
   }
-  return { bytes: whole.bytes, durationMs };
+  return { bytes: whole.bytes, durationMs: whole.durationMs };
 }
 
 /** `<runId>-<n>.mp4` (recorder-args.ts): the run that wrote a segment file and its place in it. */

@@ -131,7 +131,7 @@ async function keepPartial(root: string, recordingId: string, name: string, inde
     return undefined;
   }
   if (!whole) return undefined;
-  const endMs = parsed.startMs + Math.round(((whole.endTick - whole.startTick) * 1000) / whole.init.timescale);
+  const endMs = parsed.startMs + whole.durationMs;
   if (endMs <= parsed.startMs) return undefined;
   const handle = await open(path, 'r+');
   try {
