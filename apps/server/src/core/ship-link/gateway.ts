@@ -15,6 +15,7 @@ import {
   type CameraState,
   type LinkReport,
   type RecorderStorage,
+  CLOSE_SHORE_RESTART,
   routeOf,
 } from '@ship-cctv/protocol';
 import { AgentConnection, type LinkCounter, type LivenessOptions, SHORE_VERSIONS } from './connection.ts';
@@ -305,7 +306,8 @@ export class AgentGateway {
 
   closeAll(): void {
     this.shipWarnings.close();
-    for (const conn of this.connections.values()) conn.close(1001, 'server shutting down');
+    // 1012 (service restart): agents redial within seconds rather than on their usual backoff.
+    for (const conn of this.connections.values()) conn.close(CLOSE_SHORE_RESTART, 'server restarting');
     this.connections.clear();
   }
 
