@@ -53,6 +53,7 @@ const shore = spawnShore('shore-m', port, {
   NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${dir} ${process.env.SHORE_NODE_OPTIONS ?? ""}`,
 });
 let fleet: LightFleet | undefined;
+let fleet2: LightFleet | undefined;
 try {
   await untilHealthy(shore, 180_000);
   const db = await openDatabase({ url: database.url });
@@ -86,13 +87,25 @@ try {
   const mem0 = await memory();
   const rss0 = rss(shore.child.pid!);
   const snap0 = await snapshot();
-  fleet = new LightFleet({ ships, shoreUrl: `ws://127.0.0.1:${port}`, cameraIds: [] });
+  // Two halves: the second half's growth is what a ship adds once the process has grown its pools and young generation.
+  const half = Math.floor(SHIPS / 2);
+  fleet = new LightFleet({ ships: ships.slice(0, half), shoreUrl: `ws://127.0.0.1:${port}`, cameraIds: [] });
   fleet.start();
-  while (fleet.online < SHIPS) await sleep(200);
+  while (fleet.online < half) await sleep(200);
+  await sleep(15_000);
+  const rssHalf = rss(shore.child.pid!);
+  const memHalf = await memory();
+  fleet2 = new LightFleet({ ships: ships.slice(half), shoreUrl: `ws://127.0.0.1:${port}`, cameraIds: [] });
+  fleet2.start();
+  while (fleet2.online < SHIPS - half) await sleep(200);
   await sleep(15_000);
   const rss1 = rss(shore.child.pid!);
   const mem1 = await memory();
-  for (const [k, v] of mem1) console.log(`${k}: ${((v - (mem0.get(k) ?? 0)) / SHIPS / 1024).toFixed(1)} kB/ship (${(v / 1048576).toFixed(1)} MB)`);
+  for (const [k, v] of mem1) {
+    if (!/rss|heap_used|heap_total|external|space="(new|old)"/.test(k)) continue;
+    console.log(`${k}: all ${((v - (mem0.get(k) ?? 0)) / SHIPS / 1024).toFixed(1)} kB/ship, second half ${((v - (memHalf.get(k) ?? 0)) / (SHIPS - half) / 1024).toFixed(1)} kB/ship (${(v / 1048576).toFixed(1)} MB)`);
+  }
+  console.log(`RSS per ship, second half: ${((rss1 - rssHalf) / (SHIPS - half) / 1024).toFixed(1)} kB`);
   const snap1 = await snapshot();
   console.log(`RSS per ship: ${((rss1 - rss0) / SHIPS / 1024).toFixed(1)} kB (${SHIPS} ships)`);
   const a = snap0.parsed;
@@ -103,6 +116,7 @@ try {
   for (const [k, d, n] of diff.slice(0, 45)) console.log(`${(d / SHIPS).toFixed(0).padStart(7)} B/ship ${(n / SHIPS).toFixed(2).padStart(7)} /ship  ${k}`);
 } finally {
   await fleet?.stop();
+  await fleet2?.stop();
   shore.child.kill('SIGTERM');
   await shore.exited;
   await database.drop().catch(() => undefined);

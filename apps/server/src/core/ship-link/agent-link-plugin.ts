@@ -3,7 +3,7 @@ import type {} from '@fastify/websocket';
 import { AGENT_HEADERS, CODES, PATHS } from '@ship-cctv/protocol';
 import { type AdmissionOptions, AdmissionGate } from './admission.ts';
 import { AgentGateway } from './gateway.ts';
-import type { LivenessOptions } from './connection.ts';
+import type { LinkCounter, LivenessOptions } from './connection.ts';
 import { AgentKeyService } from './repo.ts';
 
 declare module 'fastify' {
@@ -28,8 +28,11 @@ export default fp<AgentLinkOptions>(
     const keys = new AgentKeyService(app.database.db);
     const gateway = new AgentGateway(
       (shipId) => {
-        app.metrics.initShip(shipId);
-        return (direction, purpose, bytes) => app.metrics.countLink(shipId, direction, purpose, bytes);
+        app.metrics.initShip(shipId, 'control');
+        const count: LinkCounter = (direction, purpose, bytes) => app.metrics.countLink(shipId, direction, purpose, bytes);
+        // A stream's purpose gets its series when the first stream of it opens (before its bytes flow).
+        count.opened = (purpose) => app.metrics.initShip(shipId, purpose);
+        return count;
       },
       opts.liveness ?? { pingMs: 5_000, timeoutMs: 12_000 },
       app.log,

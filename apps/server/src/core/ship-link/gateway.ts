@@ -16,6 +16,8 @@ import {
   type LinkReport,
   type RecorderStorage,
   CLOSE_SHORE_RESTART,
+  LINK_PURPOSES,
+  type LinkPurpose,
   routeOf,
 } from '@ship-cctv/protocol';
 import { AgentConnection, type LinkCounter, type LivenessOptions, SHORE_VERSIONS } from './connection.ts';
@@ -159,6 +161,8 @@ interface Route {
   lost(reason: string): void;
 }
 
+const isLinkPurpose = (kind: LinkKind): kind is LinkKind & LinkPurpose => (LINK_PURPOSES as readonly string[]).includes(kind);
+
 const streamKey = (shipId: string, kind: LinkKind, id: number) => `${shipId}\u0000${kind}\u0000${id}`;
 
 /** How long a closed stream's id is remembered, so what was still on its way is not taken for a stranger's. */
@@ -235,6 +239,7 @@ export class AgentGateway {
     while (this.streams.has(streamKey(shipId, kind, id))) id = id >= 0xffff_ffff ? 1 : id + 1;
     this.nextStreamId = id >= 0xffff_ffff ? 1 : id + 1;
     const key = streamKey(shipId, kind, id);
+    if (isLinkPurpose(kind)) conn.streamOpened(kind);
     const stream = new OpenLinkStream(shipId, kind, id, conn, handler, () => {
       if (this.streams.get(key) !== route) return;
       this.streams.delete(key);
