@@ -36,14 +36,14 @@ export function isShoreRestart(code: number): boolean {
 }
 
 /**
- * How an agent redials after shore said it is restarting: every 1–5 s (jittered) for 90 s, then its
+ * How an agent redials after shore said it is restarting: every 1–5 s (jittered) for two minutes, then its
  * usual backoff. A restart takes its instances away for tens of seconds; with the usual backoff
  * (up to 30 s) a ship whose dial landed just before they were back would wait up to 30 s more, which
  * alone put a restarted fleet of 5,000 over a minute. A dial to a shore still down costs the ship a
  * refused connection (through a balancer, a TLS handshake and a 503, a few kB); admission spreads
  * the ships that arrive together once it is up.
  */
-export const SHORE_RESTART_BACKOFF: BackoffRange & { forMs: number } = { minMs: 1_000, maxMs: 5_000, forMs: 90_000 };
+export const SHORE_RESTART_BACKOFF: BackoffRange & { forMs: number } = { minMs: 1_000, maxMs: 5_000, forMs: 120_000 };
 
 /**
  * Redial timing of an agent's link: its usual backoff, shortened to SHORE_RESTART_BACKOFF for a while

@@ -33,9 +33,11 @@ export default fp(
       // close): ships' agents then redial within seconds instead of on their backoff of up to 30 s,
       // and browsers reconnect as after any close. Parts that close their own sockets earlier (with
       // their own code) are not overruled: a socket already closing keeps its code.
-      async preClose() {
+      // Like the library's own, it does not wait for the sockets' closing handshakes.
+      preClose(done) {
         for (const client of app.websocketServer.clients) client.close(CLOSE_SHORE_RESTART, 'server restarting');
-        await new Promise<void>((resolve) => app.websocketServer.close(() => resolve()));
+        app.websocketServer.close();
+        done();
       },
       // A broken socket is the client's doing (reset, bad frame), not a server error.
       errorHandler(error, socket, request) {
