@@ -20,7 +20,7 @@ const WINDOW_MS = 4_000;
  * window Redis sees the instances' lease renewals and their relay heartbeats — a few commands a
  * period per instance, none per ship: no ship's claim is renewed and no ship's status rewritten.
  * Fencing still holds: a ship's newer link elsewhere takes it (a higher epoch) and the old owner
- * closes its link; an owner that missed the news finds the newer claim when it reads its claims
+ * closes its link, without writing the ship offline (it is online at its new owner); an owner that missed the news finds the newer claim when it reads its claims
  * back; a dead instance's ships have no owner, and read offline, once its lease lapses.
  */
 describe('ship ownership with one lease per instance', () => {
@@ -91,6 +91,9 @@ describe('ship ownership with one lease per instance', () => {
     const oldShore = shores.find((s) => s.app.ownership.instanceId === before!.instanceId)!;
     const newShore = shores.find((s) => s !== oldShore)!;
     const held = fleet!.ships.find((s) => s.shipId === ship.shipId)!;
+    // Every status message published on any instance, as the old owner hears it.
+    const heard: string[] = [];
+    oldShore.app.bus.store.onEvent((e) => heard.push(`${e.destination} ${e.body}`));
     const closedWith = new Promise<number>((resolve) =>
       held.once('closed', (code) => {
         void held.stop();
@@ -104,6 +107,15 @@ describe('ship ownership with one lease per instance', () => {
     await expect.poll(() => oldShore.app.ownership.ownerOf(ship.shipId)).toEqual({ instanceId: newShore.app.ownership.instanceId, epoch: before!.epoch + 1 });
     expect(oldShore.app.agents.get(ship.shipId)).toBeUndefined();
     expect(moved.online).toBe(true);
+    // The fenced owner's closing of its old link does not take the ship offline: it is online on the
+    // new owner. Two marks published by the old owner after its link closed: anything it published
+    // for the ship on closing it went out before the second.
+    for (const mark of ['/test/mark-1', '/test/mark-2']) {
+      await oldShore.app.bus.publish(mark, '{}');
+      await expect.poll(() => heard.some((h) => h.startsWith(`${mark} `))).toBe(true);
+    }
+    expect(heard.filter((h) => h.startsWith(`/shipStatus/${ship.name} `) && h.includes('OFFLINE'))).toEqual([]);
+    for (const shore of shores) expect((await shore.app.status.shipStatuses([{ id: ship.shipId, name: ship.name }]))[0]?.online).toBe(true);
 
     // An owner whose news of a newer claim was lost (its subscriber away): the claim is written
     // behind its back, with no word published.

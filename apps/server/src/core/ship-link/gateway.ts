@@ -33,6 +33,8 @@ export interface ShipReports {
   linkReport(shipId: string, link: LinkReport, storage?: RecorderStorage): Promise<void>;
   cameraReport(shipId: string, camera: CameraState): Promise<void>;
   agentOffline(shipId: string): Promise<void>;
+  /** The ship's link here was closed because another instance holds the ship now: its state is that instance's to write. */
+  agentMoved(shipId: string): void;
 }
 
 const IGNORED_REPORTS: ShipReports = {
@@ -40,6 +42,7 @@ const IGNORED_REPORTS: ShipReports = {
   linkReport: async () => undefined,
   cameraReport: async () => undefined,
   agentOffline: async () => undefined,
+  agentMoved: () => undefined,
 };
 
 /** Close code sent to an older connection of a ship when a newer one arrives. */
@@ -193,6 +196,8 @@ export class AgentGateway {
    * ship told to come back later does not flap.
    */
   private readonly owesOffline = new WeakSet<AgentConnection>();
+  /** Connections closed because the ship is held by another instance now: they do not write the ship offline. */
+  private readonly movedAway = new WeakSet<AgentConnection>();
   /** Connections whose hello was taken (from the moment it was, before the ship's status is written). */
   private readonly helloTaken = new WeakSet<AgentConnection>();
   /** Hellos refused in a row by admission, logged once in a while rather than once per ship. */
@@ -304,9 +309,23 @@ export class AgentGateway {
       this.connections.delete(shipId);
       if (!this.owesOffline.has(conn)) return;
       this.events.emit('offline', shipId);
+      // The ship's new owner wrote it online already: writing it offline here would undo that.
+      if (this.movedAway.has(conn)) return this.status.agentMoved(shipId);
       this.status.agentOffline(shipId).catch((err: unknown) => this.log.error({ err, shipId }, 'marking ship offline failed'));
     });
     return conn;
+  }
+
+  /**
+   * Closes the ship's link here because another instance holds the ship now (a newer claim fenced
+   * this one): everything the link carried ends as when a link is lost, but the ship is not written
+   * offline — it is online at its new owner.
+   */
+  closeMoved(shipId: string, code: number, reason: string): void {
+    const conn = this.connections.get(shipId);
+    if (!conn) return;
+    this.movedAway.add(conn);
+    conn.close(code, reason);
   }
 
   closeAll(): void {

@@ -127,6 +127,12 @@ export class StatusService {
     );
   }
 
+  /** The ship's link here closed because another instance holds it now: that instance writes its state from now on. */
+  agentMoved(shipId: string): void {
+    this.local.delete(shipId);
+    this.written.delete(shipId);
+  }
+
   async shipStatuses(ships: readonly { id: string; name: string }[]): Promise<ShipStatusEntry[]> {
     const states = await this.backend.getShips(ships.map((s) => s.id));
     return ships.map((s) => {
