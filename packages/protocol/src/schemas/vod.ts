@@ -23,10 +23,7 @@ export const RecordedSpanSchema = Type.Object({
 export const RecordingGapSchema = Type.Object({
   start: Type.Integer({ description: 'epoch ms, inclusive' }),
   end: Type.Integer({ description: 'epoch ms, exclusive' }),
-  cause: Type.Union(
-    GAP_CAUSES.map((c) => Type.Literal(c)),
-    { description: 'Why nothing is recorded then (unknown: no fact says)' },
-  ),
+  cause: Type.Enum(GAP_CAUSES, { description: 'Why nothing is recorded then (unknown: no fact says)' }),
 });
 
 export const VodQueryResultSchema = Type.Object({
