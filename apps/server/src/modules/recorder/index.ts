@@ -100,6 +100,7 @@ export default fp<RecorderPluginOptions>(
       maxAgeMs: settings.maxAgeMs,
       retiredUpTo: () => recorder.retiredUpTo(),
       shipSpans: (shipId, cameraId, start, end) => app.vod.known(shipId, cameraId, start, end),
+      linkHeld: (shipId) => app.linkStreams.linkUp(shipId),
       log: app.log.child({ module: 'recorder-gaps' }),
     });
     app.decorate('recordingGaps', gaps);

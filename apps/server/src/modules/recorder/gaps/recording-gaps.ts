@@ -20,6 +20,8 @@ export interface RecordingGapsOptions {
   /** Start of the newest segment the shore's retention deleted (null: none yet). */
   retiredUpTo: () => Promise<number | null>;
   shipSpans?: ShipSpansKnown;
+  /** Whether some instance holds the ship's link now (a link that moved to another instance is not down). */
+  linkHeld?: (shipId: string) => boolean | Promise<boolean>;
   log: FastifyBaseLogger;
 }
 
@@ -47,13 +49,14 @@ export class RecordingGaps {
     this.backfill = source;
   }
 
-  /** The ship's link came up: its link-down ends, and the cameras its hello says are not sending start a silence. */
+  /** The ship's link came up: its link-down ends, and the cameras its hello says are not sending start a silence (the others' end). */
   linkUp(shipId: string, cameras: readonly CameraState[]): Promise<void> {
     const at = this.opts.now();
     return this.write(async () => {
       await this.opts.repo.close('linkDown', shipId, '', at);
       for (const c of cameras) {
-        if (!c.online) await this.opts.repo.open('cameraSilent', shipId, c.cameraId, at);
+        if (c.online) await this.opts.repo.close('cameraSilent', shipId, c.cameraId, at);
+        else await this.opts.repo.open('cameraSilent', shipId, c.cameraId, at);
       }
     });
   }
@@ -62,6 +65,8 @@ export class RecordingGaps {
   linkDown(shipId: string): Promise<void> {
     const at = this.opts.now();
     return this.write(async () => {
+      // Moved to another instance (which may have said so first): not down.
+      if (await this.opts.linkHeld?.(shipId)) return;
       await this.opts.repo.close('cameraSilent', shipId, undefined, at);
       await this.opts.repo.open('linkDown', shipId, '', at);
     });
