@@ -146,5 +146,10 @@ describe.each(['pglite', 'postgres'] as const)('causes of the shore recording’
     // The ship-end query of the same time carries its own gaps (this scripted agent gives no causes: unknown).
     const shipSide = vod.json<EnvelopeOf<VodQueryResult>>().data;
     expect(shipSide.gaps).toEqual([{ start: at(240), end: at(300), cause: 'unknown' }]);
+
+    // Facts of times the recorder no longer keeps are forgotten by its retention pass; one still lasting stays.
+    clock = at(1_000);
+    expect(await t.app.recordingGaps.prune()).toBe(3);
+    expect(await facts()).toEqual(['linkDown  180..']);
   });
 });

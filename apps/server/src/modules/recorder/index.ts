@@ -77,23 +77,6 @@ export default fp<RecorderPluginOptions>(
       ...(opts.now ? { now: opts.now } : {}),
     });
     await recorder.start();
-    // Finished clips are kept for a while (RECORDING_CLIP_KEEP): swept every ten minutes, once across instances.
-    app.jobs.runner.register('clip.sweep', { run: async () => ({ removed: await recorder.clips.sweep() }) });
-    app.jobs.schedules.add({ name: 'clip-sweep', pattern: '*/10 * * * *', kind: 'clip.sweep' });
-    // Retention by age and budget every minute, once across instances; each instance then drops the retired files of its own disk.
-    app.jobs.runner.register(RETENTION_JOB_KIND, {
-      run: async () => {
-        const result = await recorder.runRetentionJob();
-        // Every run leaves a row; the last one carries `retiredUpTo`, a day of them is plenty.
-        const old = await app.jobs.runner.store.finishedBefore(RETENTION_JOB_KIND, 86_400_000);
-        await app.jobs.runner.store.remove(old.map((row) => row.id));
-        return { ...result };
-      },
-    });
-    app.jobs.schedules.add({ name: 'recordings-retention', pattern: '* * * * *', kind: RETENTION_JOB_KIND });
-    const untap = app.live.tapMedia(recorder);
-    app.decorate('recorder', recorder);
-    app.decorate('recordings', store);
     const gaps = new RecordingGaps({
       repo: new GapFactsRepo(app.database.db),
       now: opts.now ?? Date.now,
@@ -103,6 +86,24 @@ export default fp<RecorderPluginOptions>(
       linkHeld: (shipId) => app.linkStreams.linkUp(shipId),
       log: app.log.child({ module: 'recorder-gaps' }),
     });
+    // Finished clips are kept for a while (RECORDING_CLIP_KEEP): swept every ten minutes, once across instances.
+    app.jobs.runner.register('clip.sweep', { run: async () => ({ removed: await recorder.clips.sweep() }) });
+    app.jobs.schedules.add({ name: 'clip-sweep', pattern: '*/10 * * * *', kind: 'clip.sweep' });
+    // Retention by age and budget every minute, once across instances; each instance then drops the retired files of its own disk.
+    app.jobs.runner.register(RETENTION_JOB_KIND, {
+      run: async () => {
+        const result = await recorder.runRetentionJob();
+        const gapFacts = await gaps.prune();
+        // Every run leaves a row; the last one carries `retiredUpTo`, a day of them is plenty.
+        const old = await app.jobs.runner.store.finishedBefore(RETENTION_JOB_KIND, 86_400_000);
+        await app.jobs.runner.store.remove(old.map((row) => row.id));
+        return { ...result, gapFacts };
+      },
+    });
+    app.jobs.schedules.add({ name: 'recordings-retention', pattern: '* * * * *', kind: RETENTION_JOB_KIND });
+    const untap = app.live.tapMedia(recorder);
+    app.decorate('recorder', recorder);
+    app.decorate('recordings', store);
     app.decorate('recordingGaps', gaps);
     // A link this instance lets go because it is closing is not the ship's link going down.
     let closing = false;

@@ -90,6 +90,11 @@ export class RecordingGaps {
     return this.write(() => this.opts.repo.cut('budgetHeld', shipId, at));
   }
 
+  /** Forgets the facts of times the recorder no longer keeps (the retention job's pass). */
+  prune(): Promise<number> {
+    return this.opts.repo.prune(this.opts.now() - this.opts.maxAgeMs);
+  }
+
   /** Resolves once every fact handed in so far is written. */
   settled(): Promise<void> {
     return this.writing;

@@ -56,6 +56,12 @@ export class GapFactsRepo {
       .where(and(eq(t.recordingGapFacts.kind, kind), eq(t.recordingGapFacts.shipId, shipId), lte(t.recordingGapFacts.startMs, at), or(isNull(t.recordingGapFacts.endMs), gt(t.recordingGapFacts.endMs, at))));
   }
 
+  /** Forgets facts that ended before `horizon` (nothing that old is kept to explain); how many. */
+  async prune(horizon: number): Promise<number> {
+    const gone = await this.db.delete(t.recordingGapFacts).where(lt(t.recordingGapFacts.endMs, horizon)).returning({ id: t.recordingGapFacts.id });
+    return gone.length;
+  }
+
   /** The facts of these ships overlapping [start, end). */
   async facts(shipIds: readonly string[], start: number, end: number): Promise<GapFactRow[]> {
     if (shipIds.length === 0) return [];
