@@ -147,8 +147,8 @@ export interface RecordQueryPage {
   total: number;
   records: RecordingSummary[];
   /**
-   * When the filter gives both start and end: for each camera asked (the filter's camera, else the
-   * cameras with a recording in the span or an enabled recording configuration), the times of
+   * When the filter gives both start and end: for each camera asked (the filter's camera, recorded
+   * or not, else the cameras with a recording in the span), the times of
    * [start, end) up to now its shore recording holds nothing, with their cause. Empty otherwise.
    */
   gaps: CameraGaps[];

@@ -141,6 +141,19 @@ describe.each(['pglite', 'postgres'] as const)('causes of the shore recording’
 
     // The list of recordings is what it was: the gaps are a field beside it.
     expect(page.total).toBe(3);
+    // Without a camera asked: the cameras recorded in the span. A camera asked that recorded
+    // nothing has the whole span as its gap.
+    expect((await query({ shipId: SHIP, start: at(-60), end: at(330) })).gaps.map((g) => g.cameraId)).toEqual([CAMERA]);
+    expect((await query({ cameraId: 'S1002-C01-1', start: at(-60), end: at(330) })).gaps).toEqual([
+      {
+        shipId: 'S1002',
+        cameraId: 'S1002-C01-1',
+        gaps: [
+          { start: at(-60), end: at(-30), cause: 'retention' },
+          { start: at(-30), end: at(330), cause: 'unknown' },
+        ],
+      },
+    ]);
     // Without a span asked, no gaps are worked out.
     expect((await query({ cameraId: CAMERA })).gaps).toEqual([]);
     // The ship-end query of the same time carries its own gaps (this scripted agent gives no causes: unknown).

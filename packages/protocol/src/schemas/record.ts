@@ -51,7 +51,7 @@ export const RecordQueryPageSchema = Type.Object({
   records: Type.Array(RecordingSummarySchema),
   gaps: Type.Array(CameraGapsSchema, {
     description:
-      "When start and end are given: per camera asked (the filter's, else those with a recording in the span or an enabled recording configuration), the times of [start, end) up to now the shore holds nothing, with their cause",
+      "When start and end are given: per camera asked (the filter's, recorded or not, else those with a recording in the span), the times of [start, end) up to now the shore holds nothing, with their cause",
   }),
 });
 

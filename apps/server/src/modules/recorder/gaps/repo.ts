@@ -74,38 +74,30 @@ export class GapFactsRepo {
   }
 
   /**
-   * The cameras a gap query covers, of ships in `orgIds` matching the filter: those with a kept
-   * recording overlapping [start, end) and those with an enabled recording configuration; at most `limit`.
+   * The cameras a gap query covers, of ships in `orgIds`: the filter's camera (recorded or not),
+   * else those matching the filter with a kept recording overlapping [start, end); at most `limit`.
    */
   async cameras(orgIds: readonly string[], filter: RecordQueryFilter & { start: number; end: number }, limit: number): Promise<{ cameraId: string; shipId: string }[]> {
     if (orgIds.length === 0) return [];
-    const recorded: SQL[] = [inArray(t.ships.orgId, [...orgIds]), gt(t.recordings.segments, 0), gt(t.recordings.endMs, filter.start), lt(t.recordings.startMs, filter.end)];
-    if (filter.shipId) recorded.push(eq(t.recordings.shipId, filter.shipId));
-    if (filter.cameraId) recorded.push(eq(t.recordings.cameraId, filter.cameraId));
-    const configured: SQL[] = [inArray(t.ships.orgId, [...orgIds]), eq(t.recordConfigs.enabled, true)];
-    if (filter.shipId) configured.push(eq(t.ships.id, filter.shipId));
-    if (filter.cameraId) configured.push(eq(t.recordConfigs.cameraId, filter.cameraId));
-    const [a, b] = await Promise.all([
-      this.db
-        .selectDistinct({ cameraId: t.recordings.cameraId, shipId: t.recordings.shipId })
-        .from(t.recordings)
-        .innerJoin(t.ships, eq(t.ships.id, t.recordings.shipId))
-        .where(and(...recorded))
-        .orderBy(asc(t.recordings.cameraId))
-        .limit(limit),
-      this.db
-        .selectDistinct({ cameraId: t.recordConfigs.cameraId, shipId: t.ships.id })
-        .from(t.recordConfigs)
-        .innerJoin(t.cameras, eq(t.cameras.id, t.recordConfigs.cameraId))
+    if (filter.cameraId) {
+      const conds: SQL[] = [inArray(t.ships.orgId, [...orgIds]), eq(t.cameras.id, filter.cameraId)];
+      if (filter.shipId) conds.push(eq(t.ships.id, filter.shipId));
+      return this.db
+        .select({ cameraId: t.cameras.id, shipId: t.ships.id })
+        .from(t.cameras)
         .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
         .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
-        .where(and(...configured))
-        .orderBy(asc(t.recordConfigs.cameraId))
-        .limit(limit),
-    ]);
-    const out = new Map<string, { cameraId: string; shipId: string }>();
-    for (const c of [...a, ...b]) if (!out.has(c.cameraId) && out.size < limit) out.set(c.cameraId, c);
-    return [...out.values()];
+        .where(and(...conds));
+    }
+    const recorded: SQL[] = [inArray(t.ships.orgId, [...orgIds]), gt(t.recordings.segments, 0), gt(t.recordings.endMs, filter.start), lt(t.recordings.startMs, filter.end)];
+    if (filter.shipId) recorded.push(eq(t.recordings.shipId, filter.shipId));
+    return this.db
+      .selectDistinct({ cameraId: t.recordings.cameraId, shipId: t.recordings.shipId })
+      .from(t.recordings)
+      .innerJoin(t.ships, eq(t.ships.id, t.recordings.shipId))
+      .where(and(...recorded))
+      .orderBy(asc(t.recordings.cameraId))
+      .limit(limit);
   }
 
   /** Kept recordings of these cameras overlapping [start, end): their spans, and whether still being written. */
