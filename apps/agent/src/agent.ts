@@ -298,6 +298,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     const before = this.cameras.get(cameraId);
     if (!before) return;
     const online = change.online ?? before.online;
+    // What the camera sends is what the ship records: its silences are the causes of gaps.
+    if (change.online !== undefined) this.recorder.cameraSending(cameraId, change.online);
     const recorder = this.recorderStates.get(cameraId);
     if (!recorder) {
       this.setCamera({ ...before, online });
