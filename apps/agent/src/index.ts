@@ -32,7 +32,10 @@ export {
   SOUND_OUTPUT_FD,
   SPEAKER_INPUT_FD,
   type SoundSpec,
+  av1EncodeArgs,
   h264EncodeArgs,
+  keyframeSeconds,
+  videoEncodeArgs,
   outputArgs,
   soundOutputArgs,
 } from './media/ffmpeg-args.ts';
