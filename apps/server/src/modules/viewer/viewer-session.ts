@@ -35,7 +35,7 @@ const ID_FIELDS = ['cameraId', 'carouselId', 'timeZone'] as const;
  * A play's `decoders`: codec prefixes, each a short token. Entries this server does not know are
  * ignored (viewerDecoders); anything that is not such a list is refused as malformed.
  */
-const DecodersList = Type.Array(Type.String({ minLength: 1, maxLength: DECODER_ENTRY_MAX_CHARS, pattern: '^[A-Za-z0-9.]+$' }), { maxItems: DECODERS_MAX_ITEMS });
+const DecodersList = Type.Array(Type.String({ minLength: 1, maxLength: DECODER_ENTRY_MAX_CHARS, pattern: '^[A-Za-z0-9._-]+$' }), { maxItems: DECODERS_MAX_ITEMS });
 const CheckDecoders = Compile(DecodersList);
 
 const ClientMessage = Compile(
@@ -224,7 +224,7 @@ export class ViewerSession implements MediaViewer {
     if (typeof msg === 'object' && msg !== null && (msg as Record<string, unknown>).type === 'play' && 'decoders' in msg && !CheckDecoders.Check((msg as Record<string, unknown>).decoders)) {
       return this.error(
         'badRequest',
-        `"decoders" must be a list of at most ${DECODERS_MAX_ITEMS} codec prefixes (letters, digits and dots, at most ${DECODER_ENTRY_MAX_CHARS} characters each), such as ["avc1","av01"]`,
+        `"decoders" must be a list of at most ${DECODERS_MAX_ITEMS} codec prefixes (letters, digits, dots, dashes or underscores, at most ${DECODER_ENTRY_MAX_CHARS} characters each), such as ["avc1","av01"]`,
       );
     }
     const playback = checkPlaybackCommand(msg, Date.now());
