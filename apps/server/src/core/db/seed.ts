@@ -66,7 +66,15 @@ export async function seedSatelliteTiers(db: Db): Promise<void> {
         return { id, groupId: g.id, ...tier };
       }),
     );
-    if (rows.length > 0) await tx.insert(t.definitionModels).values(rows).onConflictDoNothing();
+    if (rows.length > 0) {
+      await tx.insert(t.definitionModels).values(rows).onConflictDoNothing();
+      // Explicit ids in a serial column: the sequence moves past them (never back: ids it gave out stay taken).
+      await tx.execute(
+        sql.raw(
+          `select setval(pg_get_serial_sequence('definition_models', 'id'), greatest((select max(id) from definition_models), nextval(pg_get_serial_sequence('definition_models', 'id'))))`,
+        ),
+      );
+    }
     await tx.insert(t.settings).values({ key: SATELLITE_TIERS_SEEDED, value: String(Date.now()) });
   });
 }
