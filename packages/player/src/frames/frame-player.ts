@@ -32,8 +32,17 @@ export interface FramePlayerOptions extends MsePlayerOptions {
   decoders?: readonly DecoderPrefix[];
 }
 
-/** The page's WebCodecs answer, asked once (every cell's player shares it). */
+/** The page's WebCodecs answer, asked once (every cell's player shares it), and the answer once it came. */
 let pageDecoders: Promise<DecoderPrefix[]> | undefined;
+let pageDecodersKnown: DecoderPrefix[] | undefined;
+
+/** What this page decodes: known at once without WebCodecs (H.264 only) or once asked; else the question under way. */
+function askPageDecoders(): DecoderPrefix[] | Promise<DecoderPrefix[]> {
+  if (pageDecodersKnown) return pageDecodersKnown;
+  if (typeof (globalThis as { VideoDecoder?: unknown }).VideoDecoder !== 'function') return ['avc1'];
+  pageDecoders ??= webCodecsDecoders().then((found) => (pageDecodersKnown = found));
+  return pageDecoders;
+}
 
 /**
  * Live video decoded by the page itself (WebCodecs) and painted at each frame's time, for the
@@ -101,8 +110,9 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
       options.playout,
     );
     this.link = options.link;
-    if (options.decoders) this.decoders = [...options.decoders];
-    this.decodersAsked = options.decoders ? Promise.resolve([...options.decoders]) : (pageDecoders ??= webCodecsDecoders());
+    const asked = options.decoders ? [...options.decoders] : askPageDecoders();
+    if (Array.isArray(asked)) this.decoders = asked;
+    this.decodersAsked = Promise.resolve(asked);
     void this.decodersAsked.then((found) => (this.decoders ??= found));
     this.session = new LiveSession(
       this.settings,
