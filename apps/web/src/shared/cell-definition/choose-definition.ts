@@ -73,8 +73,11 @@ export function chooseCellDefinition({ config, policies, linkType, view, explici
   const link = policyLinkOf(linkType);
   const policy = policies[link];
   if (!policy) return { kind: 'shipDefault', templateId: undefined };
-  const { level, because } = levelFor(policy, view);
-  return { kind: 'policy', templateId: modelAt(config, level)?.id, level, because, link, gridSize: view.gridSize };
+  const asked = levelFor(policy, view);
+  // A ship whose templates have no satellite tier plays its lowest for it, and the reason says so.
+  const model = modelAt(config, asked.level);
+  const level = asked.level === 'satellite' && model && !satelliteTier(model) ? 'lowest' : asked.level;
+  return { kind: 'policy', templateId: model?.id, level, because: asked.because, link, gridSize: view.gridSize };
 }
 
 /** A policy's choice in words, in the page's language: "Lowest resolution: FBB link, 16-cell grid" / "最低清晰度：FBB 链路，16 分屏". */
