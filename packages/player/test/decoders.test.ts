@@ -51,7 +51,7 @@ describe('what a viewer says it decodes', () => {
       [mediaSourceOf('avc1', 'av01'), ['avc1', 'av01']],
     ] as const) {
       const { video } = makeVideo();
-      const player = env.keep(new MsePlayer(video, { url: '/media', WebSocketImpl: FakeSocket, MediaSourceImpl: impl }));
+      const player = env.keep(new MsePlayer(video, { url: '/media', WebSocketImpl: FakeSocket, MediaSourceImpl: impl, reconnect: { minMs: 500, maxMs: 4000 } }));
       player.play(COMMAND);
       FakeSocket.instances.at(-1)?.open();
       expect(FakeSocket.instances.at(-1)?.sent[0]).toEqual({ ...COMMAND, decoders: expected });

@@ -46,7 +46,7 @@ describe('chooseCellDefinition (issue 19 items 2 and 4)', () => {
         },
       ],
     };
-    const pick = (linkType: string, gridSize: number, fullScreen = false) => chooseCellDefinition({ config: satellite, policies: DEFAULTS, linkType, view: { gridSize, fullScreen } });
+    const pick = (linkType: string, gridSize: number, fullScreen = false) => chooseCellDefinition({ config: satellite, policies: DEFAULTS, linkType, view: { gridSize, fullScreen }, explicit: undefined });
     for (const link of ['FBB', 'IRIDIUM']) {
       expect([16, 9, 4, 1].map((n) => pick(link, n).templateId), link).toEqual([12, 12, 12, 12]);
       expect(pick(link, 4)).toMatchObject({ level: 'satellite', because: 'fewCells' });
