@@ -181,11 +181,6 @@ export class LiveSource implements Source {
     this.reconsiderCodec();
   }
 
-  /** The codec the stream is sent in now (undefined while none was asked for). */
-  get codecNow(): VideoCodec | undefined {
-    return this.codecSent;
-  }
-
   /**
    * The codec a stream of `model` goes up in: the definition's own when the ship's agent encodes it
    * and every viewer of the stream decodes it (the first viewer's word stands in while nobody has
