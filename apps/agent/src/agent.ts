@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import {
+  ENCODES_AV1_CAPABILITY,
   redialDelay,
   AGENT_HEADERS,
   BINARY_KIND,
@@ -362,7 +363,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
         type: 'hello',
         protocol: { min: AGENT_LINK_MIN_VERSION, max: AGENT_LINK_VERSION },
         agentVersion: AGENT_VERSION,
-        capabilities: this.router.capabilities,
+        capabilities: [...this.router.capabilities, ...(this.streams.codecs.has('av1') ? [ENCODES_AV1_CAPABILITY] : [])],
         link: this.link.current(),
         cameras: [...this.cameras.values()],
         ...this.storageField(),
