@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import {
+  ENCODES_AV1_CAPABILITY,
   RedialPlan,
   AGENT_HEADERS,
   BINARY_KIND,
@@ -301,6 +302,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     const before = this.cameras.get(cameraId);
     if (!before) return;
     const online = change.online ?? before.online;
+    // What the camera sends is what the ship records: its silences are the causes of gaps.
+    if (change.online !== undefined) this.recorder.cameraSending(cameraId, change.online);
     const recorder = this.recorderStates.get(cameraId);
     if (!recorder) {
       this.setCamera({ ...before, online });
@@ -363,7 +366,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
         type: 'hello',
         protocol: { min: AGENT_LINK_MIN_VERSION, max: AGENT_LINK_VERSION },
         agentVersion: AGENT_VERSION,
-        capabilities: this.router.capabilities,
+        capabilities: [...this.router.capabilities, ...(this.streams.codecs.has('av1') ? [ENCODES_AV1_CAPABILITY] : [])],
         link: this.link.current(),
         cameras: [...this.cameras.values()],
         ...this.storageField(),

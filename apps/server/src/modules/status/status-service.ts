@@ -78,9 +78,21 @@ export class StatusService {
     private readonly backend: StatusBackend,
   ) {}
 
+  private readonly linkListeners = new Set<(shipId: string, up: boolean, cameras: readonly CameraState[]) => void>();
+
+  /**
+   * Told when the link of a ship comes to this instance (with the cameras' state in its hello) or
+   * leaves it. Returns the unsubscribe.
+   */
+  onLink(listener: (shipId: string, up: boolean, cameras: readonly CameraState[]) => void): () => void {
+    this.linkListeners.add(listener);
+    return () => this.linkListeners.delete(listener);
+  }
+
   async agentOnline(shipId: string, link: LinkReport, cameras: readonly CameraState[], storage?: RecorderStorage): Promise<void> {
     const ship = await this.loadShip(shipId, true);
     if (!ship) return;
+    for (const listener of this.linkListeners) listener(shipId, true, cameras);
     this.local.add(shipId);
     await this.setShip(ship, { status: link.linkType, quality: link.quality, duplex: link.duplex, online: true, ...(storage ? { storage } : {}) });
     await this.setCameras(ship, cameras);
@@ -116,6 +128,7 @@ export class StatusService {
   }
 
   async agentOffline(shipId: string): Promise<void> {
+    for (const listener of this.linkListeners) listener(shipId, false, []);
     this.local.delete(shipId);
     this.written.delete(shipId);
     const ship = await this.loadShip(shipId);

@@ -4,7 +4,9 @@ import { Button, Empty, Flex, Tooltip, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { RecordingSummary } from '@ship-cctv/protocol';
 import { formatClock, formatTime } from '../format.ts';
-import { type TimeWindow, type TimelineRow, bands, centreOn, pan, recordingAt, spanLabel, ticks, timeToX, xToTime, zoom } from '../timeline.ts';
+import { GAP_CAUSES } from '@ship-cctv/protocol';
+import { GapBand, GapLegend, causesIn } from '../../../shared/recording-gaps/index.ts';
+import { type TimeWindow, type TimelineRow, bands, centreOn, gapBands, pan, recordingAt, spanLabel, ticks, timeToX, xToTime, zoom } from '../timeline.ts';
 
 const LABEL_WIDTH = 180;
 const ROW_HEIGHT = 28;
@@ -23,8 +25,9 @@ export interface RecordingTimelineProps {
 }
 
 /**
- * Spec §2 /record/video: recorded spans per channel on a time axis. Click plays from that time,
- * drag moves the window, the wheel or the buttons zoom from a day down to two minutes.
+ * Spec §2 /record/video: recorded spans per channel on a time axis, and the gaps between them
+ * hatched by cause (a tooltip and the legend say why nothing was recorded). Click plays from that
+ * time, drag moves the window, the wheel or the buttons zoom from a day down to two minutes.
  */
 export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cameraLabel }: RecordingTimelineProps) {
   const { t } = useTranslation();
@@ -91,6 +94,7 @@ export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cam
     onWindow(current ? centreOn(next, current.time) : next);
   };
 
+  const shownGaps = rows.flatMap((row) => gapBands(row, window, width).map((b) => b.gap));
   const cursorRow = current ? rows.findIndex((r) => r.cameraId === current.cameraId) : -1;
 
   return (
@@ -141,6 +145,9 @@ export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cam
             ))}
             {rows.map((row, i) => (
               <div key={row.cameraId} data-testid={`timeline-row-${row.cameraId}`} style={{ position: 'absolute', left: 0, right: 0, top: ROW_HEIGHT * (i + 1), height: ROW_HEIGHT, borderTop: `1px solid ${token.colorSplit}` }}>
+                {gapBands(row, window, width).map((b) => (
+                  <GapBand key={`gap-${b.gap.start}`} gap={b.gap} left={b.left} width={b.width} top={10} bottom={10} formatTime={formatTime} />
+                ))}
                 {bands(row, window, width).map((b) => (
                   <div key={b.id} data-testid={`span-${b.id}`} style={{ position: 'absolute', left: b.left, width: b.width, top: 6, bottom: 6, background: token.colorPrimary, opacity: 0.75, borderRadius: 2 }} />
                 ))}
@@ -155,6 +162,7 @@ export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cam
           </div>
         </Flex>
       )}
+      <GapLegend causes={causesIn(shownGaps, GAP_CAUSES)} />
     </Flex>
   );
 }
