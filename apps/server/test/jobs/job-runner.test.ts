@@ -162,8 +162,11 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the job runner on %s', (kin
           await new Promise((res) => setTimeout(res, 20));
         },
       });
-      const a = runner({ instance: 'a' });
-      const b = runner({ instance: 'b' }, second ? new JobStore(second.db) : store);
+      // Leases long enough that none lapses on a loaded machine (one embedded database serves both
+      // instances' claims and renewals in turn): a lapsed lease is rightly taken up again, which
+      // is another test's subject.
+      const a = runner({ instance: 'a', leaseMs: 10_000 });
+      const b = runner({ instance: 'b', leaseMs: 10_000 }, second ? new JobStore(second.db) : store);
       a.register('test.shared', work('a'));
       b.register('test.shared', work('b'));
       const ids: string[] = [];
