@@ -175,7 +175,8 @@ export class BackfillService {
           list,
           (this.pending.get(list) ?? []).filter((p) => p !== entry),
         );
-        if (result.outcome === 'nothing') this.quiet.set(`${list}\u0000${gap.start}\u0000${gap.end}`, now + settings.retryMs);
+        // The ship had nothing for a gap that ended a while ago (camera off, deleted): not asked again for a while.
+        if (result.outcome === 'nothing' && gap.end < now - settings.settleMs) this.quiet.set(`${list}\u0000${gap.start}\u0000${gap.end}`, now + settings.retryMs);
         // The link went (or the agent cannot): the rest waits for the next pass.
         if (result.outcome === 'offline' || result.outcome === 'failed') {
           this.pending.delete(list);

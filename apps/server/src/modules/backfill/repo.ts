@@ -15,6 +15,7 @@ export interface RecordingRun {
   start: number;
   end: number;
   endedUnwatched: boolean;
+  backfilled: boolean;
   templateId: number;
   open: boolean;
 }
@@ -45,6 +46,7 @@ export class BackfillRepo {
         start: t.recordings.startMs,
         end: t.recordings.endMs,
         endedUnwatched: t.recordings.endedUnwatched,
+        backfilled: t.recordings.backfilled,
         templateId: t.recordings.templateId,
         open: t.recordings.open,
       })

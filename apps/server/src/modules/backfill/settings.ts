@@ -10,6 +10,13 @@ export interface BackfillSettings {
   lookbackMs: number;
   /** Shorter gaps are left (BACKFILL_MIN_GAP_SECONDS, default 3): the seam between two recordings is not a gap. */
   minGapMs: number;
+  /** What is left of a gap after a refill (the ship still writing the file for it) counts from this (ms). */
+  seamMs: number;
+  /**
+   * A gap that ended this recently may still get files (the ship closes its segment file for the
+   * gap's end later: 60 s files by default), so the ship having nothing (yet) is asked again (ms).
+   */
+  settleMs: number;
   /** Longer gaps are left (BACKFILL_MAX_GAP_HOURS, default 6): a day without viewers is no outage to refill. */
   maxGapMs: number;
   /** Megabytes a ship may spend on backfill a day when its data budget names no backfill cap (BACKFILL_DAY_MB, default 200; 0: none). */
@@ -35,6 +42,8 @@ export function readBackfillSettings(env: NodeJS.ProcessEnv): BackfillSettings {
     afterOnlineMs: 15_000,
     lookbackMs: number(env.BACKFILL_LOOKBACK_HOURS, 24, 'BACKFILL_LOOKBACK_HOURS') * 3_600_000,
     minGapMs: number(env.BACKFILL_MIN_GAP_SECONDS, 3, 'BACKFILL_MIN_GAP_SECONDS') * 1000,
+    seamMs: 250,
+    settleMs: 5 * 60_000,
     maxGapMs: number(env.BACKFILL_MAX_GAP_HOURS, 6, 'BACKFILL_MAX_GAP_HOURS') * 3_600_000,
     defaultDayMb: dayMb === 0 ? null : dayMb,
     askTimeoutMs: 120_000,
