@@ -44,8 +44,11 @@ export interface BackfillResult {
   shipId: string;
   cameraId: string;
   gap: Span;
-  /** filled: every file the ship had for it was copied; nothing: the ship had no file; budget/offline/failed: stopped early. */
-  outcome: 'filled' | 'nothing' | 'budget' | 'offline' | 'failed';
+  /**
+   * filled: every file the ship had for it was copied; nothing: the ship had no file;
+   * budget/offline/failed: stopped early; unsupported: the ship's agent does not do backfill (older).
+   */
+  outcome: 'filled' | 'nothing' | 'budget' | 'offline' | 'failed' | 'unsupported';
   files: number;
   /** Bytes of the ship's files copied (what the ship's own index says they hold). */
   shipBytes: number;
@@ -124,6 +127,11 @@ export class BackfillService {
     return (this.pending.get(key(shipId, cameraId)) ?? []).map((p) => ({ ...p }));
   }
 
+  /** The ships whose link this instance holds and whose agent does backfill: those the periodic look covers. */
+  shipsWithBackfill(): string[] {
+    return this.deps.shipsHere();
+  }
+
   /** Looks at one ship's gaps and refills them (a pass already running is joined). */
   runShip(shipId: string): Promise<BackfillResult[]> {
     let pass = this.passes.get(shipId);
@@ -168,7 +176,8 @@ export class BackfillService {
         done.push(result);
         this.results.push(result);
         if (result.outcome === 'budget') {
-          if (entry) Object.assign(entry, { state: 'pending', waitingFor: 'budget' });
+          // What was copied is in the recording now: the rest waits for the budget.
+          if (entry) Object.assign(entry, { start: Math.max(entry.start, result.covered?.end ?? entry.start), state: 'pending', waitingFor: 'budget' });
           return done;
         }
         this.pending.set(
@@ -178,7 +187,7 @@ export class BackfillService {
         // The ship had nothing for a gap that ended a while ago (camera off, deleted): not asked again for a while.
         if (result.outcome === 'nothing' && gap.end < now - settings.settleMs) this.quiet.set(`${list}\u0000${gap.start}\u0000${gap.end}`, now + settings.retryMs);
         // The link went (or the agent cannot): the rest waits for the next pass.
-        if (result.outcome === 'offline' || result.outcome === 'failed') {
+        if (result.outcome === 'offline' || result.outcome === 'failed' || result.outcome === 'unsupported') {
           this.pending.delete(list);
           return done;
         }
@@ -222,6 +231,7 @@ export class BackfillService {
     } catch (err) {
       const reason = err instanceof ShipAskError ? err.reason : undefined;
       if (reason === 'offline' || reason === 'timeout') return finish('offline');
+      if (reason === 'unsupported') return finish('unsupported');
       this.deps.log.warn({ err, shipId, cameraId: target.cameraId }, 'backfill: refilling a gap failed');
       return finish('failed');
     } finally {
