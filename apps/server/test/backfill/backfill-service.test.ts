@@ -197,6 +197,44 @@ describe('backfill on shore', () => {
     }
   });
 
+  it('has a switch per organisation (managers change it, below inherits it) and per camera, in the OpenAPI document', async () => {
+    const call = async (method: 'GET' | 'PUT', url: string, payload?: unknown, tok = token) =>
+      t.app.inject({ method, url: `/api/v1/cctv/record/backfill${url}`, headers: { 'cas-jwt': tok }, ...(payload === undefined ? {} : { payload }) });
+    const orgId = (await t.app.recordings.cameraInfo(CAMERA))!.orgId;
+    expect((await call('GET', `/org/${orgId}`)).json()).toMatchObject({ data: { orgId, enabled: true, fromOrgId: null, canEdit: true } });
+    expect((await call('PUT', `/org/${orgId}`, { enabled: 'perhaps' })).statusCode).toBe(400);
+    const other = (await logon(t.app, 'njzsz')).token;
+    expect((await call('PUT', `/org/${orgId}`, { enabled: false }, other)).statusCode).toBe(403);
+    expect((await call('GET', `/pending?shipId=${SHIP}&cameraId=${CAMERA}`, undefined, other)).statusCode).toBe(403);
+
+    // Off: a gap of a camera whose own switch is on is left alone.
+    const t0 = Date.now() - 5 * 3_600_000;
+    await recorded('S1001-C05-1', SHIP, t0, t0 + 10 * S);
+    await recorded('S1001-C05-1', SHIP, t0 + 40 * S, t0 + 50 * S);
+    const off = await call('PUT', `/org/${orgId}`, { enabled: false });
+    expect(off.json()).toMatchObject({ data: { orgId, enabled: false, fromOrgId: orgId } });
+    const ship = await connect(SHIP, ['backfill'], shipFiles(t0 + 9 * S, 3));
+    expect(await t.app.backfill.runShip(SHIP)).toEqual([]);
+    expect(ship.of('backfill.list')).toEqual([]);
+    // On again: refilled.
+    await call('PUT', `/org/${orgId}`, { enabled: true });
+    // (The camera the cap stopped earlier is looked at again too; this ship has nothing for it.)
+    expect((await t.app.backfill.runShip(SHIP)).filter((r) => r.cameraId === 'S1001-C05-1').map((r) => r.outcome)).toEqual(['filled']);
+    expect((await call('GET', `/pending?shipId=${SHIP}&cameraId=S1001-C05-1`)).json()).toMatchObject({ data: [] });
+
+    // A camera's own switch is its recording configuration's `backfill`, kept when a change leaves it out.
+    const config = (await t.app.recordings.config('rc-S1001-C05-1'))!;
+    const put = (payload: unknown) => t.app.inject({ method: 'PUT', url: `/api/v1/cctv/record/config/${config.id}`, headers: { 'cas-jwt': token }, payload });
+    expect((await put({ cameraId: config.cameraId, mode: 'continuous', backfill: false })).json()).toMatchObject({ data: { backfill: false } });
+    expect((await put({ cameraId: config.cameraId, mode: 'continuous' })).json()).toMatchObject({ data: { backfill: false } });
+    expect((await put({ cameraId: config.cameraId, mode: 'continuous', backfill: 'no' })).statusCode).toBe(400);
+    await put({ cameraId: config.cameraId, mode: 'continuous', backfill: true });
+
+    const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json<{ paths: Record<string, unknown>; components?: unknown }>();
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/cctv/record/backfill/org/{orgId}', '/api/v1/cctv/record/backfill/pending']));
+    expect(JSON.stringify(doc.paths['/api/v1/cctv/record/config/{id}'])).toContain('"backfill"');
+  });
+
   it('never asks an agent that does not list backfill (an older one), which goes on working', async () => {
     const t0 = Date.now() - 4 * 3_600_000;
     await recorded(OLD_CAMERA, OLD_SHIP, t0, t0 + 10 * S);

@@ -30,8 +30,9 @@ export interface BackfillPluginOptions {
 export default fp<BackfillPluginOptions>(
   async (app, opts) => {
     const settings = { ...readBackfillSettings(process.env), ...opts.settings };
+    const repo = new BackfillRepo(app.database.db);
     const service = new BackfillService({
-      repo: new BackfillRepo(app.database.db),
+      repo,
       store: app.recordings,
       root: app.recorder.root,
       shared: app.recorder.shared,
@@ -52,7 +53,7 @@ export default fp<BackfillPluginOptions>(
       app.agents.events.off('online', onOnline);
       await service.close();
     });
-    await app.register(backfillRoutes, { prefix: '/api/v1/cctv/record/backfill' });
+    await app.register(backfillRoutes, { prefix: '/api/v1/cctv/record/backfill', repo });
   },
-  { name: 'backfill', dependencies: ['recorder', 'budgets', 'agent-link', 'link-streams', 'sessions'] },
+  { name: 'backfill', dependencies: ['recorder', 'budgets', 'agent-link', 'link-streams', 'sessions', 'fleet'] },
 );
