@@ -12,7 +12,8 @@ import recordRoutes from './routes.ts';
 import { loadExportKey } from './export-signing.ts';
 
 export { RecorderService } from './recorder-service.ts';
-export { RecordingStore } from './repo.ts';
+export { RecordingStore, type NewRecording } from './repo.ts';
+export { RECORDING_META_FILE, partialFileName, segmentFileName, syncFolder } from './segment-file.ts';
 export { type RecorderSettings, readRecorderSettings } from './config.ts';
 export { SharedSegments } from './shared-segments.ts';
 export { type ExportKey, loadExportKey, parsePublicKey, verifyExport, exportPublicKeyFile } from './export-signing.ts';
