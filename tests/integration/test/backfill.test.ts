@@ -11,9 +11,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LinkReport, RecordQueryPage } from '@ship-cctv/protocol';
+import type { LinkReport, RecordQueryPage, ShoreMessageOf } from '@ship-cctv/protocol';
 import { ShipAgent } from '@ship-cctv/agent';
 import { LinkShaper, PROFILES } from '@ship-cctv/simulator';
+import { ShipAskError, ask } from '../../../apps/server/src/core/ship-link/index.ts';
 import type { BackfillResult } from '../../../apps/server/src/modules/backfill/index.ts';
 import { tempDir } from '../../../apps/agent/test/media/helpers.ts';
 import { makeCameraFile } from '../../../apps/agent/test/recorder/helpers.ts';
@@ -138,4 +139,24 @@ describe('backfill: a gap in the shore recording refilled from the ship after a 
         `${segments} files, ${shipBytes} B of the ship's segments, ${crossed} B crossed (${(crossed / shipBytes).toFixed(4)}×)`,
     );
   }, 90_000);
+
+  it('the ship sends only files of its own index, and says why it will not', async () => {
+    const question = (request: (id: number) => ShoreMessageOf<'backfill'>) =>
+      ask<'backfill', string>(shore.app.linkStreams, {
+        shipId: SHIP,
+        kind: 'backfill',
+        request,
+        answer: (msg, reply) => {
+          if (msg.type === 'backfill.refused' || msg.type === 'backfill.failed') reply.fail('refused', msg.message);
+          else reply.done(msg.type);
+        },
+        timeoutMs: 10_000,
+      }).catch((err: unknown) => (err instanceof ShipAskError ? err.message : String(err)));
+    await expect.poll(() => shore.app.agents.get(SHIP)?.ready, { timeout: 10_000 }).toBe(true);
+    const now = Date.now();
+    expect(await question((requestId) => ({ type: 'backfill.list', requestId, cameraId: 'S1001-C09-9', start: now - 60_000, end: now }))).toMatch(/no recorded files/);
+    expect(await question((requestId) => ({ type: 'backfill.list', requestId, cameraId: CAMERA, start: now, end: now - 60_000 }))).toMatch(/bad time range/);
+    expect(await question((streamId) => ({ type: 'backfill.fetch', streamId, cameraId: CAMERA, file: '..' }))).toMatch(/has no segment file \.\./);
+    expect(await question((streamId) => ({ type: 'backfill.fetch', streamId, cameraId: CAMERA, file: 'index.json' }))).toMatch(/has no segment file index\.json/);
+  });
 });

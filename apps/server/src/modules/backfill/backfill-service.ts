@@ -273,7 +273,7 @@ export class BackfillService {
           else reply.error(new Error(`${file.file}: the ship sent ${msg.bytes} bytes, ${received} arrived`));
         }
       },
-      timeoutMs: this.deps.settings.askTimeoutMs,
+      timeoutMs: this.deps.settings.fetchTimeoutMs,
       signal: this.closing.signal,
     });
   }

@@ -21,8 +21,14 @@ export interface BackfillSettings {
   maxGapMs: number;
   /** Megabytes a ship may spend on backfill a day when its data budget names no backfill cap (BACKFILL_DAY_MB, default 200; 0: none). */
   defaultDayMb: number | null;
-  /** How long the ship has to answer one question or send one file (ms). */
+  /** How long the ship has to answer which files it has (ms). */
   askTimeoutMs: number;
+  /**
+   * How long one file may take to cross (ms): long, since backfill gets only what the uplink
+   * carries beside everything else (a 60 s file beside live video on FleetBroadband takes minutes);
+   * a link that goes fails the fetch at once anyway.
+   */
+  fetchTimeoutMs: number;
   /** A gap the ship had nothing for is not asked about again for this long (ms). */
   retryMs: number;
 }
@@ -46,7 +52,8 @@ export function readBackfillSettings(env: NodeJS.ProcessEnv): BackfillSettings {
     settleMs: 5 * 60_000,
     maxGapMs: number(env.BACKFILL_MAX_GAP_HOURS, 6, 'BACKFILL_MAX_GAP_HOURS') * 3_600_000,
     defaultDayMb: dayMb === 0 ? null : dayMb,
-    askTimeoutMs: 120_000,
+    askTimeoutMs: 60_000,
+    fetchTimeoutMs: 30 * 60_000,
     retryMs: 15 * 60_000,
   };
 }
