@@ -198,7 +198,7 @@ describe('backfill on shore', () => {
   });
 
   it('has a switch per organisation (managers change it, below inherits it) and per camera, in the OpenAPI document', async () => {
-    const call = async (method: 'GET' | 'PUT', url: string, payload?: unknown, tok = token) =>
+    const call = async (method: 'GET' | 'PUT', url: string, payload?: Record<string, unknown>, tok = token) =>
       t.app.inject({ method, url: `/api/v1/cctv/record/backfill${url}`, headers: { 'cas-jwt': tok }, ...(payload === undefined ? {} : { payload }) });
     const orgId = (await t.app.recordings.cameraInfo(CAMERA))!.orgId;
     expect((await call('GET', `/org/${orgId}`)).json()).toMatchObject({ data: { orgId, enabled: true, fromOrgId: null, canEdit: true } });
@@ -224,7 +224,7 @@ describe('backfill on shore', () => {
 
     // A camera's own switch is its recording configuration's `backfill`, kept when a change leaves it out.
     const config = (await t.app.recordings.config('rc-S1001-C05-1'))!;
-    const put = (payload: unknown) => t.app.inject({ method: 'PUT', url: `/api/v1/cctv/record/config/${config.id}`, headers: { 'cas-jwt': token }, payload });
+    const put = (payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: `/api/v1/cctv/record/config/${config.id}`, headers: { 'cas-jwt': token }, payload });
     expect((await put({ cameraId: config.cameraId, mode: 'continuous', backfill: false })).json()).toMatchObject({ data: { backfill: false } });
     expect((await put({ cameraId: config.cameraId, mode: 'continuous' })).json()).toMatchObject({ data: { backfill: false } });
     expect((await put({ cameraId: config.cameraId, mode: 'continuous', backfill: 'no' })).statusCode).toBe(400);

@@ -12,7 +12,7 @@ import { RecordingTimeline } from './RecordingTimeline.tsx';
 
 const H = 3_600_000;
 const T0 = Date.UTC(2026, 10, 29, 0, 0, 0);
-const rec = (id: string, start: number, end: number, backfilled: boolean): RecordingSummary => ({
+const rec = (id: string, start: number, end: number, backfilled = false): RecordingSummary => ({
   id, orgId: 'blueocean', shipId: 'S1001', cameraId: 'S1001-C01-1', recordConfigId: 'rc', templateId: 6, start, end, bytes: 1, segments: 1, backfilled,
 });
 
