@@ -59,6 +59,7 @@ export interface BackfillResult {
 }
 
 type Outcome = BackfillResult['outcome'];
+const RESULTS_KEPT = 1_000;
 const key = (shipId: string, cameraId: string) => `${shipId}\u0000${cameraId}`;
 
 /**
@@ -80,7 +81,7 @@ export class BackfillService {
   /** Gaps the ship had nothing for (camera off, retention), by ship, camera and span: when they may be asked again. */
   private readonly quiet = new Map<string, number>();
   private readonly closing = new AbortController();
-  /** Every refill so far (tests and figures). */
+  /** The latest refills (tests and figures; the last RESULTS_KEPT). */
   readonly results: BackfillResult[] = [];
 
   constructor(private readonly deps: BackfillServiceDeps) {}
@@ -173,6 +174,7 @@ export class BackfillService {
         const result = await this.fill(shipId, target, gap, before?.templateId ?? 0);
         done.push(result);
         this.results.push(result);
+        if (this.results.length > RESULTS_KEPT) this.results.splice(0, this.results.length - RESULTS_KEPT);
         if (result.outcome === 'budget') {
           // What was copied is in the recording now: the rest waits for the budget.
           if (entry) Object.assign(entry, { start: Math.max(entry.start, result.covered?.end ?? entry.start), state: 'pending', waitingFor: 'budget' });
