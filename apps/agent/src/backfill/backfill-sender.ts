@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type AgentMessage, BACKFILL_MAX_FILES, BINARY_KIND, type ShoreMessageOf, encodeStreamFrame } from '@ship-cctv/protocol';
 import type { KindHandler } from '../agent-link/router.ts';
+import { filePart } from './file-part.ts';
 import type { ShipRecorder } from '../recorder/ship-recorder.ts';
 import { BACKGROUND_FRAME_BYTES } from '../uplink/scheduler.ts';
 
@@ -13,8 +14,8 @@ export interface BackfillLink {
 }
 
 /**
- * The ship's end of backfill: lists a camera's closed segment files over a span and sends one file,
- * byte for byte, when shore asks. Its bytes go in the uplink's lowest class in frames of at most
+ * The ship's end of backfill: lists a camera's closed segment files over a span and sends one file
+ * (or the whole fragments of it covering a span: file-part.ts), byte for byte, when shore asks. Its bytes go in the uplink's lowest class in frames of at most
  * BACKGROUND_FRAME_BYTES, so everything else the ship sends overtakes them; the closing
  * `backfill.sent` follows them in the same queue. Only files of the camera's own index are sent: a
  * name shore gives is looked up there, never joined to a path.
@@ -54,23 +55,27 @@ export class BackfillSender implements KindHandler<'backfill'> {
   }
 
   private async fetch(msg: Extract<ShoreMessageOf<'backfill'>, { type: 'backfill.fetch' }>): Promise<void> {
-    const { streamId, cameraId, file } = msg;
+    const { streamId, cameraId, file, from, to } = msg;
     const recording = this.recorder.recording(cameraId);
     const entry = recording?.segmentFiles?.(0, Number.MAX_SAFE_INTEGER).find((s) => s.file === file);
     const link = this.link;
     if (!link) return;
     if (!entry) return link.sendJson({ type: 'backfill.failed', streamId, message: `camera ${cameraId} has no segment file ${file} (removed by retention?)` });
-    let bytes: Buffer;
+    let whole: Buffer;
     try {
-      bytes = await readFile(entry.path);
+      whole = await readFile(entry.path);
     } catch (err) {
       return link.sendJson({ type: 'backfill.failed', streamId, message: `reading ${file}: ${err instanceof Error ? err.message : String(err)}` });
     }
     // The link may have gone (and come back) while the file was read: a new link has new streams.
     if (this.link !== link) return;
+    // Only what covers the span asked for (a gap's first and last files hold time shore has).
+    const part = filePart(whole, entry.start, entry.end, from ?? entry.start, to ?? entry.end);
+    const { bytes } = part;
     for (let at = 0; at < bytes.length; at += this.frameBytes) {
       link.sendBackfill(encodeStreamFrame(BINARY_KIND.backfill, streamId, bytes.subarray(at, at + this.frameBytes)));
     }
-    link.sendBackfill(JSON.stringify({ type: 'backfill.sent', streamId, bytes: bytes.length } satisfies AgentMessage));
+    const span = bytes === whole ? {} : { start: part.start, end: part.end };
+    link.sendBackfill(JSON.stringify({ type: 'backfill.sent', streamId, bytes: bytes.length, ...span } satisfies AgentMessage));
   }
 }

@@ -183,10 +183,16 @@ describe('backfill on shore', () => {
     await recorded('S1001-C04-1', SHIP, t0 + 40 * S, t0 + 50 * S);
     const files = shipFiles(t0 + 9 * S, 3);
     const orgId = (await t.app.recordings.cameraInfo('S1001-C04-1'))!.orgId;
-    // Room for one file and a half.
-    const body: DataBudgetUpdate = { orgId, shipId: SHIP, policy: 'link', caps: { live: {}, playback: {}, pictures: {}, backfill: { dayMb: (files[0]!.bytes.length * 1.5) / 1e6 } } };
-    const set = await t.app.inject({ method: 'POST', url: '/api/v1/cctv/databudget/update', headers: { 'cas-jwt': token }, payload: body });
-    expect(set.statusCode).toBe(200);
+    const setCap = async (dayMb: number) => {
+      const body: DataBudgetUpdate = { orgId, shipId: SHIP, policy: 'link', caps: { live: {}, playback: {}, pictures: {}, backfill: { dayMb } } };
+      const set = await t.app.inject({ method: 'POST', url: '/api/v1/cctv/databudget/update', headers: { 'cas-jwt': token }, payload: body });
+      expect(set.statusCode).toBe(200);
+    };
+    // What the ship spent on backfill today already (the tests before), then room for one file and a half more.
+    await t.app.flushBudgets();
+    await setCap(1_000);
+    const used = 1e9 - (await t.app.budgets.backfillLeft(SHIP, null));
+    await setCap((used + files[0]!.bytes.length * 1.5) / 1e6);
     try {
       await connect(SHIP, ['backfill'], files);
       const results = await t.app.backfill.runShip(SHIP);

@@ -48,11 +48,13 @@ export interface BackfillResult {
    */
   outcome: 'filled' | 'nothing' | 'budget' | 'offline' | 'failed' | 'unsupported';
   files: number;
-  /** Bytes of the ship's files copied (what the ship's own index says they hold). */
+  /** Bytes of the ship's files the copies were taken from, whole (what the ship's own index says they hold). */
+  fileBytes: number;
+  /** Bytes the ship sent for the gap: the files, or for a file reaching past the gap the part of it covering the gap. */
   shipBytes: number;
-  /** Bytes received for them (must equal shipBytes: the files are copied as they are). */
+  /** Bytes received for them (must equal shipBytes: what is sent is copied as it is). */
   receivedBytes: number;
-  /** Span the copied files cover. */
+  /** Span the copies cover. */
   covered: Span | null;
   recordingId: string | null;
   ms: number;
@@ -199,7 +201,7 @@ export class BackfillService {
   /** Copies the ship's files covering one gap into a new backfilled recording. */
   private async fill(shipId: string, target: BackfillTarget, gap: Span, templateId: number): Promise<BackfillResult> {
     const began = performance.now();
-    const result: BackfillResult = { shipId, cameraId: target.cameraId, gap, outcome: 'filled', files: 0, shipBytes: 0, receivedBytes: 0, covered: null, recordingId: null, ms: 0 };
+    const result: BackfillResult = { shipId, cameraId: target.cameraId, gap, outcome: 'filled', files: 0, fileBytes: 0, shipBytes: 0, receivedBytes: 0, covered: null, recordingId: null, ms: 0 };
     const finish = (outcome: Outcome) => {
       result.outcome = outcome;
       result.ms = Math.round(performance.now() - began);
@@ -213,19 +215,20 @@ export class BackfillService {
       let left = await this.deps.budgetLeft(shipId);
       for (const file of files) {
         if (file.bytes > left) return finish('budget');
-        const bytes = await this.fetch(shipId, target.cameraId, file);
+        const { bytes, sentBytes, start, end } = await this.fetch(shipId, target.cameraId, file, gap);
         left -= bytes.length;
         result.receivedBytes += bytes.length;
+        result.shipBytes += sentBytes;
+        result.fileBytes += file.bytes;
         const media = wholeFragments(bytes);
         if (!media) {
           this.deps.log.warn({ shipId, cameraId: target.cameraId, file: file.file }, 'backfill: a file from the ship is not whole fragmented MP4; left out');
           continue;
         }
-        recording ??= await this.createRecording(shipId, target, templateId, file.start);
-        await this.addFile(recording, result.files, file, bytes, mimeFor(media.init));
+        recording ??= await this.createRecording(shipId, target, templateId, start);
+        await this.addFile(recording, result.files, { start, end }, bytes, mimeFor(media.init));
         result.files += 1;
-        result.shipBytes += file.bytes;
-        result.covered = { start: result.covered?.start ?? file.start, end: file.end };
+        result.covered = { start: result.covered?.start ?? start, end };
       }
       return finish('filled');
     } catch (err) {
@@ -256,14 +259,18 @@ export class BackfillService {
     });
   }
 
-  /** One file, whole: its bytes arrive as the stream's frames, then `backfill.sent` with its length. */
-  private fetch(shipId: string, cameraId: string, file: ShipSegmentFile): Promise<Buffer> {
+  /**
+   * One file, or the part of it covering the gap: its bytes arrive as the stream's frames, then
+   * `backfill.sent` with their length and span (none: the whole file, its own span).
+   */
+  private fetch(shipId: string, cameraId: string, file: ShipSegmentFile, gap: Span): Promise<{ bytes: Buffer; sentBytes: number; start: number; end: number }> {
     const chunks: Uint8Array[] = [];
     let received = 0;
+    const part = file.start < gap.start || file.end > gap.end ? { from: gap.start, to: gap.end } : {};
     return ask(this.deps.streams, {
       shipId,
       kind: 'backfill',
-      request: (streamId) => ({ type: 'backfill.fetch', streamId, cameraId, file: file.file }),
+      request: (streamId) => ({ type: 'backfill.fetch', streamId, cameraId, file: file.file, ...part }),
       data: (payload) => {
         chunks.push(Uint8Array.from(payload));
         received += payload.length;
@@ -271,7 +278,7 @@ export class BackfillService {
       answer: (msg, reply) => {
         if (msg.type === 'backfill.failed') reply.fail('notFound', `the ship could not send ${file.file}: ${msg.message}`);
         else if (msg.type === 'backfill.sent') {
-          if (msg.bytes === received) reply.done(Buffer.concat(chunks));
+          if (msg.bytes === received) reply.done({ bytes: Buffer.concat(chunks), sentBytes: msg.bytes, start: msg.start ?? file.start, end: msg.end ?? file.end });
           else reply.error(new Error(`${file.file}: the ship sent ${msg.bytes} bytes, ${received} arrived`));
         }
       },
@@ -290,7 +297,7 @@ export class BackfillService {
   }
 
   /** Writes a copied file under the recorder's names (durable before it is indexed) and indexes it. */
-  private async addFile(recording: NewRecording, seq: number, file: ShipSegmentFile, bytes: Buffer, mime: string): Promise<void> {
+  private async addFile(recording: NewRecording, seq: number, file: Span, bytes: Buffer, mime: string): Promise<void> {
     const folder = join(this.deps.root, recording.id);
     const partial = join(folder, partialFileName(seq, file.start));
     const name = segmentFileName(seq, file.start, file.end);
