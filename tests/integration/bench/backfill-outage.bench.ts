@@ -84,6 +84,7 @@ async function run(link: LinkName, cameraFile: string): Promise<string> {
     const before = { backfill: bytes('backfill'), live: bytes('live') };
     shaper.setOutage(false);
     const backAt = Date.now();
+    const resultsBefore = shore.app.backfill.results.length;
     const gap = await until('a live recording after the outage', 300_000, async () => {
       const live = (await recordings()).filter((r) => !r.backfilled);
       const last = live.filter((r) => r.end <= backAt).at(-1);
@@ -100,8 +101,11 @@ async function run(link: LinkName, cameraFile: string): Promise<string> {
       }
       return Math.max(hole, gap.end - at) < 1_000 ? Date.now() : undefined;
     }, state);
-    const results = shore.app.backfill.results.filter((r) => r.cameraId === camera && r.files > 0);
+    // Every refill since the link returned (the bytes under `backfill` since then are theirs), and of them those of the outage's gap.
+    const after = shore.app.backfill.results.slice(resultsBefore).filter((r) => r.files > 0);
+    const results = after.filter((r) => r.cameraId === camera && r.gap.start >= gap.start - 1_000 && r.gap.end <= gap.end + 1_000);
     const shipBytes = results.reduce((n, r) => n + r.shipBytes, 0);
+    const sentAfter = after.reduce((n, r) => n + r.shipBytes, 0);
     const crossed = bytes('backfill') - before.backfill;
     const live = bytes('live') - before.live;
     const files = results.reduce((n, r) => n + r.files, 0);
@@ -113,7 +117,8 @@ async function run(link: LinkName, cameraFile: string): Promise<string> {
       `live back ${((gap.liveBackAt - backAt) / 1000).toFixed(1)} s after the link, gap covered ${((coveredAt - backAt) / 1000).toFixed(1)} s after the link ` +
       `(copying ${(results.reduce((n, r) => n + r.ms, 0) / 1000).toFixed(1)} s over ${results.length} passes); ` +
       `${files} files, ${(shipBytes / 1e6).toFixed(2)} MB of the ship's segments (${kbps.toFixed(0)} kbit/s recorded), ` +
-      `${(crossed / 1e6).toFixed(2)} MB crossed under backfill (${(crossed / shipBytes).toFixed(4)}×); live beside it ${(live / 1e6).toFixed(2)} MB`
+      `whole files ${(results.reduce((n, r) => n + r.fileBytes, 0) / 1e6).toFixed(2)} MB; ` +
+      `${(crossed / 1e6).toFixed(2)} MB crossed under backfill since the link returned, for ${(sentAfter / 1e6).toFixed(2)} MB the ship sent (${(crossed / sentAfter).toFixed(4)}×); live beside it ${(live / 1e6).toFixed(2)} MB`
     );
   } finally {
     viewer.ws.close();
