@@ -44,14 +44,14 @@ test('a manager asks for the standard definition in small grids over FBB; a cell
   await grid.expandShip(SHIP, `${SHIP}-C01`);
   await grid.playChannel(`${SHIP}-C01`);
   const reason = grid.cell(CAMERA).locator('[data-definition-reason]');
-  // The defaults: over FBB the lowest definition even in a 1-cell grid.
-  await expect(reason).toHaveAttribute('data-definition-reason', '最低清晰度：FBB 链路，1 分屏', { timeout: 15_000 });
+  // The defaults: over FBB the satellite tier even in a 1-cell grid.
+  await expect(reason).toHaveAttribute('data-definition-reason', '卫星清晰度：FBB 链路，1 分屏', { timeout: 15_000 });
 
   const screen = new LinkPoliciesDialog(page, 'zh-CN', ORG_NAME);
   await screen.open();
   await expect(screen.source('FBB')).toHaveAttribute('data-policy-source', 'default');
   await expect(screen.source('FBB')).toHaveText(screen.texts.source.default);
-  await expect(screen.level('FBB', 'fewCells')).toHaveText(screen.texts.level.lowest);
+  await expect(screen.level('FBB', 'fewCells')).toHaveText(screen.texts.level.satellite);
   // Iridium's defaults carry stills every 30 s.
   await expect(screen.stills('IRIDIUM')).toHaveAttribute('aria-checked', 'true');
   await expect(screen.seconds('IRIDIUM')).toHaveValue('30');
@@ -62,7 +62,7 @@ test('a manager asks for the standard definition in small grids over FBB; a cell
   await screen.setLevel('FBB', 'manyCells', 'best');
   await expect(screen.dialog.locator('[data-policy-alert="FBB"]')).toBeVisible();
   await expect(screen.button('FBB', screen.texts.save)).toBeDisabled();
-  await screen.setLevel('FBB', 'manyCells', 'lowest');
+  await screen.setLevel('FBB', 'manyCells', 'satellite');
   await expect(screen.row('FBB').locator('[data-policy-unsaved]')).toHaveCount(0);
   await screen.setLevel('FBB', 'fewCells', 'standard');
   await expect(screen.dialog.locator('[data-policy-alert="FBB"]')).toHaveCount(0);
@@ -73,7 +73,7 @@ test('a manager asks for the standard definition in small grids over FBB; a cell
 
   // Saved on the server.
   const saved = (await policies(page.request, 'GET', '', page)).policies.find((p) => p.linkType === 'FBB');
-  expect(saved).toMatchObject({ manyCells: 'lowest', fewCells: 'standard', fullScreen: 'standard', source: 'own' });
+  expect(saved).toMatchObject({ manyCells: 'satellite', fewCells: 'standard', fullScreen: 'standard', source: 'own' });
 
   // The open cell follows at once, and says why.
   await screen.close();
@@ -84,7 +84,7 @@ test('a manager asks for the standard definition in small grids over FBB; a cell
   await screen.open();
   await expect(screen.level('FBB', 'fewCells')).toHaveText(screen.texts.level.standard);
   await screen.restore('FBB');
-  await expect(screen.level('FBB', 'fewCells')).toHaveText(screen.texts.level.lowest);
+  await expect(screen.level('FBB', 'fewCells')).toHaveText(screen.texts.level.satellite);
   expect((await policies(page.request, 'GET', '', page)).policies.find((p) => p.linkType === 'FBB')?.source).toBe('default');
 });
 

@@ -116,7 +116,9 @@ export function fleetThroughProxy(fleetFile, proxyPort) {
 
 /**
  * Says which instance holds which ship whenever that changes: reads the ownership claims in Redis
- * (`owner:<ship>` = "<instance name>-<random> <epoch>").
+ * (`owner:<ship>` = "<instance name>-<random> <epoch>"), each counting while the instance it names
+ * has its lease (`instance:<instance name>-<random>`): a killed instance's claims stay until its
+ * ships' agents claim them elsewhere, but it holds nothing once its lease lapsed.
  */
 export async function watchOwners(redisUrl, instances, say, everyMs = 3_000) {
   const { Redis } = await import('ioredis');
@@ -134,9 +136,13 @@ export async function watchOwners(redisUrl, instances, say, everyMs = 3_000) {
       if (cursor === '0') break;
     }
     const values = keys.length ? await redis.mget(keys) : [];
+    const owners = [...new Set(values.map((v) => v?.split(' ')[0]).filter(Boolean))];
+    const leases = owners.length ? await redis.mget(owners.map((o) => `shipcctv:instance:${o}`)) : [];
+    const alive = new Set(owners.filter((_, n) => leases[n] !== null));
     const byInstance = new Map(instances.map((i) => [i.name, []]));
     keys.forEach((key, n) => {
       const owner = values[n]?.split(' ')[0] ?? '';
+      if (!alive.has(owner)) return;
       const name = owner.replace(/-[0-9a-f]{8}$/, '');
       byInstance.get(name)?.push(key.slice(prefix.length));
     });

@@ -3,7 +3,8 @@
 // packages and local services the tests use. Plain Node, no dependencies: it runs before npm install.
 //   node scripts/setup.mjs [--for=demo|test|bench] [--cluster] [--quiet]
 // --for=bench: what the tests need plus the benchmarks' own peers (Debian's Janus WebRTC gateway,
-// the live-video benchmark's WebRTC comparison; never used by the product or npm test).
+// the live-video benchmark's WebRTC comparison; scikit-image's photographs, the codec benchmark's
+// scenes; never used by the product or npm test).
 // --cluster (the demo with several instances): haproxy in front of them, and the local PostgreSQL,
 // Redis and NATS they share (each unless DATABASE_URL, REDIS_URL or NATS_URL names another).
 import { execSync, spawnSync } from 'node:child_process';
@@ -104,6 +105,8 @@ if (mode === 'test' || args.includes('--rtsp')) {
 }
 // The live-video benchmark's WebRTC peer (--glass-targets=…,webrtc): Janus and its streaming plugin.
 if (forBench) wanted.push({ file: '/usr/bin/janus', pkg: 'janus' });
+// The codec benchmark's photographs (codec-quality.bench.ts): scikit-image's sample pictures.
+if (forBench) wanted.push({ file: '/usr/lib/python3/dist-packages/skimage/data/astronaut.png', pkg: 'python3-skimage' });
 const missing = wanted.filter((w) => (w.bin ? !has(w.bin) : !existsSync(w.file))).map((w) => w.pkg);
 if (missing.length > 0) {
   if (isRoot && has('apt-get')) {

@@ -27,10 +27,16 @@ export class LinkPoliciesDialog {
 
   /** Opens it from the header's settings menu and waits for the rows. */
   async open(): Promise<void> {
-    await this.page.getByRole('button', { name: this.shellTexts.shell.settings }).click();
-    await this.page.getByRole('menuitem', { name: this.shellTexts.linkPolicies.menu }).click();
-    // The screen's code loads when first opened: seconds on a busy machine.
-    await expect(this.dialog).toBeVisible({ timeout: 15_000 });
+    const item = this.page.getByRole('menuitem', { name: this.shellTexts.linkPolicies.menu });
+    // A click on a menu still sliding open can be lost: as an operator would, open the menu and
+    // click again while no dialog came. The screen's code loads when first opened: seconds on a
+    // busy machine.
+    await expect(async () => {
+      if (await this.dialog.isVisible()) return;
+      if (!(await item.isVisible())) await this.page.getByRole('button', { name: this.shellTexts.shell.settings }).click({ timeout: 5_000 });
+      await item.click({ timeout: 5_000 });
+      await expect(this.dialog).toBeVisible({ timeout: 10_000 });
+    }).toPass({ timeout: 40_000 });
     await expect(this.row('DEFAULT')).toBeVisible({ timeout: 15_000 });
   }
 

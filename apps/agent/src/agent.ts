@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import {
-  redialDelay,
+  ENCODES_AV1_CAPABILITY,
+  RedialPlan,
   AGENT_HEADERS,
   BINARY_KIND,
   AGENT_LINK_MIN_VERSION,
@@ -54,7 +55,8 @@ export interface LinkStatusSource {
 export interface AgentOptions {
   /**
    * First reconnect delay; doubles up to maxBackoffMs, less up to 20 % at random (backoffDelay). When
-   * shore refused the hello with a time to come back, that time instead (redialDelay).
+   * shore refused the hello with a time to come back, that time instead (redialDelay); after shore
+   * closed the link saying it restarts, every 1–5 s for a while (RedialPlan).
    */
   minBackoffMs?: number;
   maxBackoffMs?: number;
@@ -110,7 +112,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   /** Everything sent on the current link, by priority (uplink/scheduler.ts). */
   private uplink: UplinkScheduler | undefined;
   private stopped = true;
-  private attempt = 0;
+  /** Redial timing: the backoff, shore's retry-after, and the quick redials after shore said it restarts. */
+  private readonly redials: RedialPlan;
   /** When shore's refusal of this connection's hello said when to come back (ms). */
   private retryAfterMs: number | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -167,6 +170,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       pingEveryMs: opts.linkMeasure?.pingEveryMs ?? 5_000,
       reportEveryMs: opts.linkMeasure?.reportEveryMs ?? 60_000,
     };
+    this.redials = new RedialPlan({ minMs: this.opts.minBackoffMs, maxMs: this.opts.maxBackoffMs });
     this.sources = new CameraSources(config.cameras, {
       sessions: this.sessions,
       ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
@@ -221,7 +225,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
         // Shore acknowledges what it receives: keep a round trip's worth in flight, the rest in priority order here.
         if (msg.protocol >= LINK_ACK_VERSION) this.uplink?.useWindow();
         // Only a welcomed hello ends the backoff: a link shore closes at once must not be redialled at the shortest delay.
-        this.attempt = 0;
+        this.redials.welcomed();
       } else if (msg.type === 'link.ack') this.uplink?.acknowledged(msg.bytes);
       else {
         if (msg.code === 'retryLater') this.retryAfterMs = msg.retryAfterMs;
@@ -303,6 +307,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     const before = this.cameras.get(cameraId);
     if (!before) return;
     const online = change.online ?? before.online;
+    // What the camera sends is what the ship records: its silences are the causes of gaps.
+    if (change.online !== undefined) this.recorder.cameraSending(cameraId, change.online);
     const recorder = this.recorderStates.get(cameraId);
     if (!recorder) {
       this.setCamera({ ...before, online });
@@ -366,7 +372,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
         type: 'hello',
         protocol: { min: AGENT_LINK_MIN_VERSION, max: AGENT_LINK_VERSION },
         agentVersion: AGENT_VERSION,
-        capabilities: this.router.capabilities,
+        capabilities: [...this.router.capabilities, ...(this.streams.codecs.has('av1') ? [ENCODES_AV1_CAPABILITY] : [])],
         link: this.link.current(),
         cameras: [...this.cameras.values()],
         ...this.storageField(),
@@ -396,14 +402,13 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.talk.detach();
       this.backfill.detach();
       this.emit('disconnected', `${code} ${reason.toString()}`.trim());
-      this.scheduleReconnect();
+      this.scheduleReconnect(code);
     });
   }
 
-  private scheduleReconnect(): void {
+  private scheduleReconnect(code: number): void {
     if (this.stopped) return;
-    const delay = redialDelay(this.attempt, { minMs: this.opts.minBackoffMs, maxMs: this.opts.maxBackoffMs }, this.retryAfterMs);
-    this.attempt += 1;
+    const delay = this.redials.closed(code, this.retryAfterMs);
     this.reconnectTimer = setTimeout(() => this.connect(), delay);
     this.reconnectTimer.unref();
   }

@@ -155,8 +155,8 @@ export interface RecordingStore {
   totalBytes(): number;
   /** Start of the oldest file kept; undefined when none is. */
   oldestStart(): number | undefined;
-  /** Deletes the oldest file; undefined when none is left. */
-  removeOldest(): { bytes: number } | undefined;
+  /** Deletes the oldest file (`end`: the end of what it held, when known); undefined when none is left. */
+  removeOldest(): { bytes: number; end?: number } | undefined;
   /** Deletes what ended before `horizon`. */
   expire(horizon: number): void;
   /** A file was added (retention is checked again). */

@@ -32,12 +32,16 @@ export {
   SOUND_OUTPUT_FD,
   SPEAKER_INPUT_FD,
   type SoundSpec,
+  av1EncodeArgs,
   h264EncodeArgs,
+  keyframeSeconds,
+  videoEncodeArgs,
   outputArgs,
   soundOutputArgs,
 } from './media/ffmpeg-args.ts';
 export { type FilterOptions, chain, filter } from './media/filtergraph.ts';
 export { FlvToFmp4, type Fmp4Source } from './media/flv-packager.ts';
+export { ffmpegVideoCodecs } from './media/encoders.ts';
 export { Fmp4Reader, type Fmp4Unit } from './media/fmp4.ts';
 export { type LiveLink, LiveStreams, type LiveStreamsOptions, liveReader } from './media/live-streams.ts';
 export { type Shot, ShotError, type ShotSize, jpegSize, shootInput } from './pictures/capture.ts';

@@ -43,10 +43,11 @@ export interface AppOptions extends DatabasePluginOptions, Partial<Omit<Sessions
    * instances given the same name apart. Unset: a random id.
    */
   instanceName?: string | undefined;
-  /** With Redis: how long a ship's ownership claim lives without renewal (default 10 s). */
+  /**
+   * With Redis: how long this instance's lease lives without renewal (default 10 s): the ships it
+   * claimed, and their status, count while it lives; a dead instance's ships have no owner after it.
+   */
   ownershipLeaseMs?: number | undefined;
-  /** How often an instance writes its ships' status again to Redis (default 10 s). */
-  statusRefreshMs?: number | undefined;
   stomp?: StompPluginOptions;
   /** Signs session tokens; unset: a key file in dataDir (or an in-memory key without one). */
   jwtSecret?: string | undefined;
@@ -106,7 +107,7 @@ function modules(opts: AppOptions): ModuleEntry[] {
     entry(fleetModule, {}),
     entry(shipWorkModule, { ...redis, limits: opts.shipWorkLimits }),
     entry(linkPoliciesModule, {}),
-    entry(statusModule, { refreshMs: opts.statusRefreshMs }),
+    entry(statusModule, {}),
     entry(liveModule, { ...live, ...redis }),
     entry(playbackModule, opts.playback ?? {}),
     entry(viewerModule, minuteMs === undefined ? {} : { minuteMs }),
@@ -143,7 +144,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     metricsToken: opts.metricsToken,
     database: { databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, seedDemo: opts.seedDemo, database: opts.database },
     jobs: { ...(opts.instanceName ? { instance: instanceId } : {}), ...opts.jobs },
-    bus: { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, stomp: opts.stomp },
+    bus: { redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, stomp: opts.stomp, instanceId },
     shipLink: { liveness: opts.liveness, admission: opts.admission, redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix, ownershipLeaseMs: opts.ownershipLeaseMs, instanceId },
   });
   for (const register of modules(opts)) await register(app);

@@ -167,7 +167,30 @@ function videoCodec(r: Reader, entry: Box, childrenAt: number): string {
     const hvcC = configs.find((b) => b.type === 'hvcC');
     return hvcC ? hevcCodec(r, entry.type, hvcC) : entry.type;
   }
+  if (entry.type === 'av01') {
+    const av1C = configs.find((b) => b.type === 'av1C');
+    if (!av1C) throw new Fmp4Error('malformed', 'av01 has no av1C');
+    return av1Codec(r, av1C);
+  }
   return entry.type;
+}
+
+/**
+ * AV1 in ISOBMFF, section 5 (codecs parameter): `av01.<profile>.<level><tier>.<bit depth>`, e.g.
+ * `av01.0.04M.08`, from the av1C's seq_profile, seq_level_idx_0, seq_tier_0 and bit-depth flags.
+ */
+function av1Codec(r: Reader, av1C: Box): string {
+  const marker = r.u8(av1C.body, av1C.end, 'av1C marker');
+  if ((marker & 0x80) === 0) throw new Fmp4Error('malformed', 'av1C marker bit is not set');
+  const b1 = r.u8(av1C.body + 1, av1C.end, 'av1C profile');
+  const b2 = r.u8(av1C.body + 2, av1C.end, 'av1C tier');
+  const profile = b1 >> 5;
+  const level = b1 & 0x1f;
+  const tier = b2 & 0x80 ? 'H' : 'M';
+  const highBitDepth = (b2 & 0x40) !== 0;
+  const twelveBit = (b2 & 0x20) !== 0;
+  const depth = highBitDepth ? (profile === 2 && twelveBit ? 12 : 10) : 8;
+  return `av01.${profile}.${String(level).padStart(2, '0')}${tier}.${String(depth).padStart(2, '0')}`;
 }
 
 /** ISO/IEC 14496-15 E.3: `hvc1.<space><profile>.<compatibility, bit-reversed>.<tier><level>.<constraints>`. */

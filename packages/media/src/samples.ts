@@ -43,7 +43,8 @@ export function readVideoDecoderSetup(init: Uint8Array): VideoDecoderSetup | und
   const { trackId, timescale, codec, width, height } = movie.init;
   const entry = videoSampleEntry(r, moov, trackId);
   if (!entry) return undefined;
-  const configType = entry.type === 'avc1' || entry.type === 'avc3' ? 'avcC' : entry.type === 'hvc1' || entry.type === 'hev1' ? 'hvcC' : undefined;
+  const configType =
+    entry.type === 'avc1' || entry.type === 'avc3' ? 'avcC' : entry.type === 'hvc1' || entry.type === 'hev1' ? 'hvcC' : entry.type === 'av01' ? 'av1C' : undefined;
   if (!configType) return undefined;
   // SampleEntry (8) + VisualSampleEntry fields (70) after the box header.
   const config = r.children(entry.start + 8 + 78, entry.end).find((b) => b.type === configType);

@@ -13,6 +13,7 @@ import {
   mimeFor,
   parseInitSegment,
   readBaseDecodeTime,
+  readVideoDecoderSetup,
   shiftDecodeTimes,
 } from '../src/index.ts';
 
@@ -28,7 +29,8 @@ async function encode(name: string, audio: string[], video = ['-c:v', 'libx264',
     '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=10',
     '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
     '-t', '2',
-    ...video, '-pix_fmt', 'yuv420p', '-g', '10', '-preset', 'ultrafast', '-flags:v', '+global_header',
+    // x264 and x265 at their fastest; SVT-AV1 numbers its presets (the args given pick one).
+    ...video, '-pix_fmt', 'yuv420p', '-g', '10', ...(video.includes('libsvtav1') ? [] : ['-preset', 'ultrafast']), '-flags:v', '+global_header',
     ...audio,
     '-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-frag_duration', '200000',
     '-f', 'mp4', file,
@@ -41,6 +43,7 @@ beforeAll(async () => {
   files.aac = await encode('aac', ['-c:a', 'aac', '-b:a', '64k', '-ac', '2']);
   files.opus = await encode('opus', ['-c:a', 'libopus', '-b:a', '32k', '-ac', '1']);
   files.hevc = await encode('hevc', ['-an'], ['-c:v', 'libx265', '-tag:v', 'hvc1', '-x265-params', 'log-level=none']);
+  files.av1 = await encode('av1', ['-an'], ['-c:v', 'libsvtav1', '-preset', '12', '-svtav1-params', 'pred-struct=1:rc=2:lp=1', '-b:v', '32k']);
 }, 60_000);
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -125,6 +128,21 @@ describe('video codecs', () => {
       expect((err as Fmp4Error).code).toBe('unsupported');
       expect((err as Fmp4Error).message).toMatch(/hvc1 is not avc1 or avc3/);
     }
+  });
+
+  it('names AV1 by its av1C (av01.profile.levelTier.depth) and gives WebCodecs its setup', () => {
+    const bytes = files.av1 ?? new Uint8Array();
+    const [init] = inits(split(bytes));
+    // Main profile (0), a level for 320×180, Main tier, 8 bits.
+    expect(init?.codec).toMatch(/^av01\.0\.\d\dM\.08$/);
+    expect(init && mimeFor(init)).toBe(`video/mp4; codecs="${init?.codec}"`);
+    const setup = readVideoDecoderSetup(init?.data ?? new Uint8Array());
+    expect(setup).toMatchObject({ codec: init?.codec, codedWidth: 320, codedHeight: 180 });
+    // The av1C's body: marker and version 1, then the profile and level byte.
+    expect(setup?.description[0]).toBe(0x81);
+    expect(fragments(split(bytes)).filter((f) => f.keyframe).length).toBeGreaterThan(0);
+    // A relay that takes H.264 only refuses it, clearly.
+    expect(() => split(bytes, new Fmp4Splitter({ videoEntries: new Set(['avc1', 'avc3']) }))).toThrow(/av01 is not avc1 or avc3/);
   });
 
   it('parses a complete init segment on its own as the splitter does', () => {

@@ -205,3 +205,27 @@ test.describe('a camera that sends B-frames (H.264 Main, pictures out of present
     });
   }
 });
+
+test.describe('an AV1 stream (the satellite tier), decoded in software by Chromium', () => {
+  for (const kind of ['mse', 'frames'] as const) {
+    test(`${kind === 'mse' ? 'MsePlayer' : 'FramePlayer'} says it decodes av01 and plays AV1 without errors`, async ({ page, request }) => {
+      test.setTimeout(60_000);
+      const player = new PlayerPage(page, request);
+      await player.open();
+      const cameraId = `av1-${kind}`;
+      await player.start({ cameraId, player: kind });
+      await player.waitForState('playing');
+      await player.page.waitForTimeout(4_000);
+      const s = await player.snapshot();
+      expect(s.errors).toEqual([]);
+      // The play said what this browser decodes (MSE's isTypeSupported, WebCodecs' isConfigSupported).
+      const { commands } = await player.received(cameraId);
+      expect(commands[0]?.decoders).toEqual(expect.arrayContaining(['avc1', 'av01']));
+      expect(s.codecs[0]?.mime).toMatch(/^video\/mp4; codecs="av01\.0\.\d\dM\.08"$/);
+      // Pictures went on screen all along, their burnt-in clock never stepping back.
+      expect(s.backwardSteps).toBe(0);
+      expect(s.captureLatencies.length).toBeGreaterThan(15);
+      console.log(`AV1, ${kind}: ${s.captureLatencies.length} pictures shown; capture-to-screen ${summary(s.captureLatencies.slice(10))}`);
+    });
+  }
+});

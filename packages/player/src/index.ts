@@ -35,4 +35,6 @@ export type {
   StatusInfo,
 } from './types.ts';
 export { framePlayerSupported } from './frames/supported.ts';
+export { PROBE_CODECS, mseDecoders, webCodecsDecoders } from './decoders.ts';
+export type { MediaSourceProbe, VideoDecoderProbe } from './decoders.ts';
 export type { LivePlayer } from './types.ts';

@@ -1,6 +1,7 @@
 import type { LinkType, MediaClientMessage, PlaybackSpeed } from '@ship-cctv/protocol';
 import { isInitSegment, readBaseDecodeTime, readFirstCompositionOffset, readProducerTime, readSoundTrackIds, readTrackBytes, readVideoTrack, stripSoundFromFragment, stripSoundFromInit, withoutProducerTime } from '@ship-cctv/media';
 import { pictureOnlyMime } from './sound-mime.ts';
+import { mseDecoders } from './decoders.ts';
 import { Emitter } from './emitter.ts';
 import { latencyTargetMs, type LatencyTarget } from './latency-target.ts';
 import { LiveController } from './live-controller.ts';
@@ -223,7 +224,9 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
       });
       return this.playback;
     }
-    return new LiveController(command, {
+    // The viewer says what MSE plays here: the server sends a definition's AV1 only when it may.
+    const live = { ...command, decoders: command.decoders ?? mseDecoders({ isTypeSupported: (mime) => this.surface.supports(mime) }) };
+    return new LiveController(live, {
       ...common,
       liveJumpMs: this.settings.liveJumpMs,
       latencyTargetMs: (measuredAllowanceMs) => latencyTargetMs(this.settings.liveLatencyTargetMs, this.streamFrameRate, this.link, measuredAllowanceMs),

@@ -13,6 +13,8 @@ import { FakeMediaSource, FakeSocket, fragment, initSegment, makeVideo, playerTe
  */
 
 const COMMAND: PlayCommand = { type: 'play', mode: 'live', cameraId: 'S1001-C01-1', templateId: 6 };
+/** The play as a socket sends it: the command and what the browser decodes (these fakes: H.264). */
+const PLAY = { ...COMMAND, decoders: ['avc1'] };
 const CODEC = { type: 'codec', mime: 'video/mp4; codecs="avc1.42c01e"', width: 640, height: 360, frameRate: 4, templateId: 6 };
 
 /** WebCodecs for FramePlayer: each sample decodes into a frame a millisecond later, on the test's timers. */
@@ -98,7 +100,7 @@ describe.each(PLAYERS)('%s drives the live session', (_name, make) => {
     expect(socket().binaryType).toBe('arraybuffer');
     expect(player.state).toBe('connecting');
     socket().open();
-    expect(socket().sent).toEqual([COMMAND]);
+    expect(socket().sent).toEqual([PLAY]);
     expect(player.state).toBe('starting');
     socket().receive({ type: 'status', state: 'starting', waitSeconds: 20 });
     // The server relays, but playing waits for a frame on screen.
@@ -132,7 +134,7 @@ describe.each(PLAYERS)('%s drives the live session', (_name, make) => {
     await vi.advanceTimersByTimeAsync(1);
     expect(FakeSocket.instances).toHaveLength(2);
     socket().open();
-    expect(socket().sent).toEqual([COMMAND]);
+    expect(socket().sent).toEqual([PLAY]);
     // No frame came, so the next attempt waits longer.
     socket().serverClose();
     await vi.advanceTimersByTimeAsync(999);
@@ -211,7 +213,7 @@ describe.each(PLAYERS)('%s drives the live session', (_name, make) => {
     expect(of('continued')).toHaveLength(2);
     expect(FakeSocket.instances).toHaveLength(2);
     socket().open();
-    expect(socket().sent).toEqual([COMMAND]);
+    expect(socket().sent).toEqual([PLAY]);
   });
 
   it('reports startup when no frame comes within the bound plus the server wait', async () => {
@@ -247,7 +249,7 @@ describe.each(PLAYERS)('%s drives the live session', (_name, make) => {
     await vi.advanceTimersByTimeAsync(500);
     expect(FakeSocket.instances).toHaveLength(2);
     socket().open();
-    expect(socket().sent).toEqual([COMMAND]);
+    expect(socket().sent).toEqual([PLAY]);
   });
 
   it('does not reconnect for a silence the server explained (stalled at the source)', async () => {

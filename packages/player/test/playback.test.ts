@@ -255,7 +255,7 @@ describe('MsePlayer ship-end playback', () => {
     t.player.pause();
     t.player.seek(START);
     t.player.setSpeed(4);
-    expect(t.socket().sent).toEqual([{ type: 'play', mode: 'live', cameraId: 'S1001-C01-1' }]);
+    expect(t.socket().sent).toEqual([{ type: 'play', mode: 'live', cameraId: 'S1001-C01-1', decoders: ['avc1'] }]);
     expect(t.player.position).toBeUndefined();
     expect(t.player.paused).toBe(false);
   });

@@ -10,6 +10,7 @@ export * from './destinations.ts';
 export * from './link/index.ts';
 export * from './schemas/status.ts';
 export * from './media.ts';
+export * from './video-codecs.ts';
 export * from './capture-code.ts';
 export * from './playback.ts';
 export * from './schemas/vod.ts';

@@ -7,8 +7,13 @@ import type { BudgetPolicy } from './schemas/budget.ts';
  * schema in its first screen for them.
  */
 
-/** lowest: the smallest model of the ship's default group; standard: the ship's default model; best: the largest. */
-export const DEFINITION_LEVELS = ['lowest', 'standard', 'best'] as const;
+/**
+ * satellite: the ship's default group's satellite-tier model (≤ SATELLITE_TIER_MAX_KBPS; its AV1
+ * one where there is one, which shore sends in H.264 to viewers that cannot decode AV1), or the
+ * lowest where the group has none; lowest: the smallest model above that tier; standard: the
+ * ship's default model; best: the largest. In this order, smallest first.
+ */
+export const DEFINITION_LEVELS = ['satellite', 'lowest', 'standard', 'best'] as const;
 export type DefinitionLevel = (typeof DEFINITION_LEVELS)[number];
 
 /** The link types that carry a policy of their own; every other link value reads as one of them (policyLinkOf). */
@@ -31,17 +36,18 @@ export interface LinkPolicyRule {
 
 /**
  * The defaults. Over 4G, LEO (AUTO) and VSAT a small cell needs little and a full-screen one gets
- * the best; over FleetBroadband (≈0.4 Mbit/s shared) and Iridium every grid asks for the lowest and
- * only full screen the standard; on Iridium grid cells show stills every 30 s instead of video.
+ * the best; over FleetBroadband (≈0.4 Mbit/s shared) and Iridium every grid asks for the satellite
+ * tier (≤ 32 kbit/s: six cameras fit in what one lowest-definition stream took before) and only full
+ * screen the standard; on Iridium grid cells show stills every 30 s instead of video.
  * A used-up live budget keeps the lowest definition where a megabyte is cheap enough for it, and
  * pictures only over FleetBroadband and Iridium, where one hour of the lowest definition costs
  * what a day of stills does.
  */
 export const LINK_POLICY_DEFAULTS: Readonly<Record<PolicyLink, LinkPolicyRule>> = {
   VSAT: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10, budgetPolicy: 'lowest' },
-  FBB: { manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard', stills: false, stillsEverySeconds: 10, budgetPolicy: 'stills' },
+  FBB: { manyCells: 'satellite', fewCells: 'satellite', fullScreen: 'standard', stills: false, stillsEverySeconds: 10, budgetPolicy: 'stills' },
   FOURTHG: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10, budgetPolicy: 'lowest' },
-  IRIDIUM: { manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard', stills: true, stillsEverySeconds: 30, budgetPolicy: 'stills' },
+  IRIDIUM: { manyCells: 'satellite', fewCells: 'satellite', fullScreen: 'standard', stills: true, stillsEverySeconds: 30, budgetPolicy: 'stills' },
   AUTO: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10, budgetPolicy: 'lowest' },
   DEFAULT: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best', stills: false, stillsEverySeconds: 10, budgetPolicy: 'lowest' },
 };

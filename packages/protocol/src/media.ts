@@ -1,10 +1,10 @@
 /**
  * The media socket (PATHS.media): one WebSocket per player. The client sends JSON commands; the
- * server answers JSON events and binary fragmented MP4 (H.264): the init segment first, then media
+ * server answers JSON events and binary fragmented MP4 (H.264, or AV1 for a viewer that decodes it): the init segment first, then media
  * fragments (moof+mdat) starting at a keyframe. After a definition change a new `codec` event and
  * a new init segment follow. The same socket carries ship-end playback in a later issue.
  *
- *   client → {"type":"play","mode":"live","cameraId":"S1001-C01-1","templateId":6}
+ *   client → {"type":"play","mode":"live","cameraId":"S1001-C01-1","templateId":6,"decoders":["avc1","av01"]}
  *   server ← {"type":"status","state":"starting","waitSeconds":8}
  *   server ← {"type":"codec","mime":"video/mp4; codecs=\"avc1.42c01e\"",...}
  *   server ← <binary init segment> <binary fragment> <binary fragment> …
@@ -25,6 +25,13 @@ export type PlayCommand = {
    * limit does not apply to it (a carousel turns its pages; it is not one continuous view).
    */
   carouselId?: string;
+  /**
+   * Codec prefixes this viewer's browser decodes (`avc1`, `hvc1`, `hev1`, `av01`; see
+   * DECODER_PREFIXES), as WebCodecs' isConfigSupported or MSE's isTypeSupported answered. Unknown
+   * entries are ignored; missing means H.264 only. A definition whose codec the viewer (or another
+   * viewer of the same stream) does not decode is sent in H.264.
+   */
+  decoders?: string[];
 };
 
 export type MediaClientMessage =

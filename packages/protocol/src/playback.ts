@@ -21,6 +21,32 @@ export interface RecordedSpan {
   end: number;
 }
 
+/**
+ * Why a recorder holds nothing for a while. The shore's recording: `linkDown` (the ship's link was
+ * down), `cameraSilent` (the ship was connected but the camera sent nothing or was reported
+ * offline), `nothingOnShip` (the ship's own recorder holds nothing then either), `budgetHeld` (a
+ * data budget held live video), `retention` (older than what the shore keeps), `backfillPending`
+ * (the ship holds it and it is on its way to shore). The ship's recorder: `cameraSilent`,
+ * `diskFull` (deleted early to make room, or never written for lack of it), `agentStopped` (the
+ * agent was not running), `retention` (older than the ship keeps). `unknown`: no fact says.
+ */
+export const GAP_CAUSES = ['linkDown', 'cameraSilent', 'nothingOnShip', 'budgetHeld', 'retention', 'backfillPending', 'diskFull', 'agentStopped', 'unknown'] as const;
+export type GapCause = (typeof GAP_CAUSES)[number];
+
+/** A time [start, end) a recorder holds nothing of a camera, and why. */
+export interface RecordingGap {
+  start: number;
+  end: number;
+  cause: GapCause;
+}
+
+/** The gaps of one camera's shore recording inside the span a query asked for. */
+export interface CameraGaps {
+  shipId: string;
+  cameraId: string;
+  gaps: RecordingGap[];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Media socket (PATHS.media): ship-end playback. The play command replaces `mode: "live"`.
 
@@ -69,6 +95,11 @@ export interface VodQueryResult {
   start: number;
   end: number;
   spans: RecordedSpan[];
+  /**
+   * The times of [start, end) (up to now) the ship holds nothing, with the ship's cause; an agent
+   * that does not say gives `unknown`.
+   */
+  gaps: RecordingGap[];
   /** True when answered from the shore cache without asking the ship. */
   cached: boolean;
 }
@@ -119,6 +150,12 @@ export interface RecordQueryPage {
   size: number;
   total: number;
   records: RecordingSummary[];
+  /**
+   * When the filter gives both start and end: for each camera asked (the filter's camera, recorded
+   * or not, else the cameras with a recording in the span), the times of
+   * [start, end) up to now its shore recording holds nothing, with their cause. Empty otherwise.
+   */
+  gaps: CameraGaps[];
 }
 
 /**

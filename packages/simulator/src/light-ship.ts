@@ -12,7 +12,7 @@ import {
   type ShoreMessage,
   checkShoreMessage,
   parseJson,
-  redialDelay,
+  RedialPlan,
 } from '@ship-cctv/protocol';
 
 /** What a light ship can do: everything but video (no live, playback or talk streams). */
@@ -55,13 +55,14 @@ export interface LightShipEvents {
  * A ship without video: it speaks the real agent's link protocol — hello with its whole state,
  * link and camera reports, pings, answers to shore's pings, the pictures inbox (it holds no tasks
  * and has nothing in its outbox) — and redials as the real agent does (redialDelay: shore's
- * retry-after when its refusal names one, jittered exponential backoff otherwise). One process
+ * retry-after when its refusal names one, jittered exponential backoff otherwise, quick redials
+ * for a while after shore closed the link saying it restarts: RedialPlan). One process
  * holds thousands: a ship is one WebSocket and a few timers.
  */
 export class LightShip extends EventEmitter<LightShipEvents> {
   private ws: WebSocket | undefined;
   private stopped = true;
-  private attempt = 0;
+  private readonly redials: RedialPlan;
   private retryAfterMs: number | undefined;
   private redialTimer: NodeJS.Timeout | undefined;
   private tick: NodeJS.Timeout | undefined;
@@ -77,6 +78,7 @@ export class LightShip extends EventEmitter<LightShipEvents> {
   constructor(private readonly opts: LightShipOptions) {
     super();
     this.linkReport = opts.link ?? { linkType: 'VSAT', quality: 80, duplex: 'BOTH' };
+    this.redials = new RedialPlan(opts.backoff ?? { minMs: 1_000, maxMs: 30_000 });
     const since = Date.now();
     for (const cameraId of opts.cameraIds ?? []) this.cameras.set(cameraId, { cameraId, online: true, recording: true, recordingSince: since });
   }
@@ -175,8 +177,7 @@ export class LightShip extends EventEmitter<LightShipEvents> {
       this.ws = undefined;
       this.online = false;
       clearInterval(this.tick);
-      const delay = redialDelay(this.attempt, this.opts.backoff ?? { minMs: 1_000, maxMs: 30_000 }, this.retryAfterMs);
-      this.attempt += 1;
+      const delay = this.redials.closed(code, this.retryAfterMs);
       this.emit('closed', code, reason.toString(), delay);
       if (this.stopped) return;
       this.redialTimer = setTimeout(() => this.dial(), delay);
@@ -188,7 +189,7 @@ export class LightShip extends EventEmitter<LightShipEvents> {
     switch (msg.type) {
       case 'welcome':
         // Only a welcomed hello ends the backoff: a link shore closes at once must not redial at the shortest delay.
-        this.attempt = 0;
+        this.redials.welcomed();
         this.online = true;
         this.counts.welcomes += 1;
         this.emit('welcome');

@@ -78,7 +78,7 @@ export function gridFor(cameras: number): number {
 /** What the benchmark measured, that a day is made of. */
 export interface MeasuredRates {
   /** Live bytes per second of one camera on a link that carries all it sends (4G), per definition. */
-  perCamera: Record<Exclude<DefinitionLevel, 'best'>, number>;
+  perCamera: Record<Exclude<DefinitionLevel, 'best' | 'satellite'>, number>;
   /** Live bytes per second the FBB link carried at most for a 16-cell grid (its share of FBB's nominal rate sets every link's). */
   fbbCarried: number;
   /** Bytes on the link per still (picture and protocol). */
@@ -87,7 +87,7 @@ export interface MeasuredRates {
 }
 
 /** A view's kind: a definition level, or stills (the budget's `stills` policy: pictures only). */
-export type ViewKind = Exclude<DefinitionLevel, 'best'> | 'stills';
+export type ViewKind = Exclude<DefinitionLevel, 'best' | 'satellite'> | 'stills';
 
 /**
  * Bytes per second a view of `cells` cameras of `kind` costs on a link: what the cameras send at that
@@ -110,7 +110,8 @@ export function viewKindFor(profile: LinkProfileName, cells: number, budget: Liv
   if (budget === 'lowest') return 'lowest';
   const { level } = levelFor(LINK_POLICY_DEFAULTS[policyLinkOf(PROFILES[profile].linkType)], { gridSize: gridFor(cells), fullScreen: false });
   if (level === 'best') throw new Error(`the policy of ${profile} asks for the best definition in a ${gridFor(cells)}-cell grid, which the benchmark does not measure`);
-  return level;
+  // The bench ship has no satellite tier: it plays its lowest for it, as the web app does.
+  return level === 'satellite' ? 'lowest' : level;
 }
 
 export interface ShipDayOptions {

@@ -344,7 +344,9 @@ async function gridPart(): Promise<MeasuredRates> {
     `${r.degradedCells} cells told lowestDefinition; ${r.droppedFragments} fragments dropped on the ship; uplink queue up to ${(r.maxQueueMs / 1000).toFixed(1)} s; ` +
     `${r.lostSegments} segments lost (${(r.stalledMs / 1000).toFixed(1)} s stalled); ${r.encoders} encoders; event loop p99 ${Math.round(r.loopP99)} ms (max ${Math.round(r.loopMax)}); load ${load()}`;
   // Size-based: the level the organisation's default policy for FBB gives a 16-cell grid.
-  const sized = levelFor(LINK_POLICY_DEFAULTS[policyLinkOf('FBB')], { gridSize: CELLS, fullScreen: false }).level;
+  // The bench ship has no satellite tier: it plays its lowest for it, as the web app does.
+  const asked = levelFor(LINK_POLICY_DEFAULTS[policyLinkOf('FBB')], { gridSize: CELLS, fullScreen: false }).level;
+  const sized = asked === 'satellite' ? 'lowest' : asked;
   if (sized === 'best') throw new Error('the FBB policy asks for the best definition in a 16-cell grid, which the bench ship does not have');
   const modes = [
     ['(a) standard', templates.standard.id],

@@ -181,7 +181,12 @@ try {
       const [next, keys] = await redis.scan(cursor, 'MATCH', 'fleet:owner:*', 'COUNT', 1000);
       cursor = next;
       const values = keys.length ? await redis.mget(keys) : [];
+      // A claim counts while the instance it names has its lease (a killed instance's claims stay until taken elsewhere).
+      const owners = [...new Set(values.map((v) => v?.split(' ')[0]).filter((o): o is string => !!o))];
+      const leases = owners.length ? await redis.mget(owners.map((o) => `fleet:instance:${o}`)) : [];
+      const alive = new Set(owners.filter((_, i) => leases[i] !== null));
       for (const v of values) {
+        if (!alive.has(v?.split(' ')[0] ?? '')) continue;
         const name = v?.split(' ')[0]?.replace(/-[^-]+$/, '') ?? '?';
         counts.set(name, (counts.get(name) ?? 0) + 1);
       }
@@ -312,6 +317,8 @@ try {
   for (let i = 0; i < changes; i++) {
     const ship = watchedShips[i % watchedShips.length]!;
     quality = (quality % 99) + 1;
+    // A report equal to the ship's link is no change, and shore publishes nothing for it: skip the light ships' own VSAT 80.
+    if (quality === 80) quality = 81;
     const report: LinkReport = { linkType: i % 2 ? 'FBB' : 'VSAT', quality, duplex: 'BOTH' };
     sent.set(`${names.get(ship.shipId)}|${quality}`, performance.now());
     ship.setLink(report);

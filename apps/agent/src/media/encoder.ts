@@ -95,7 +95,9 @@ export function startEncoder(args: readonly string[], opts: EncoderOptions): Enc
   const exited = new Promise<EncoderExit>((resolve) => (resolveExited = resolve));
 
   const extra = opts.onSound || opts.speakerInput ? [opts.onSound ? 'pipe' : 'ignore', opts.speakerInput ? 'pipe' : 'ignore'] : [];
-  const child = spawn(opts.command ?? 'ffmpeg', args, { stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(extra as ('pipe' | 'ignore')[])] });
+  // SVT-AV1 writes its banner to stderr whatever ffmpeg's log level: errors only, so the tail says why.
+  const env = { ...process.env, SVT_LOG: process.env.SVT_LOG ?? '1' };
+  const child = spawn(opts.command ?? 'ffmpeg', args, { env, stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(extra as ('pipe' | 'ignore')[])] });
   const soundOut = opts.onSound ? (child.stdio[3] as NodeJS.ReadableStream | null) : null;
   const speakerIn = opts.speakerInput ? (child.stdio[4] as NodeJS.WritableStream & { destroyed: boolean; writableEnded: boolean } | null) : null;
   // ffmpeg gone before its input ended (EPIPE): its exit tells what happened.

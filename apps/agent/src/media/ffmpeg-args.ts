@@ -1,4 +1,4 @@
-import type { EncodeSpec } from '@ship-cctv/protocol';
+import { type EncodeSpec, SATELLITE_TIER_MAX_KBPS } from '@ship-cctv/protocol';
 import { filter } from './filtergraph.ts';
 
 /**
@@ -22,28 +22,99 @@ export interface InputProbe {
   pixFmt?: string;
 }
 
-const gop = (encode: EncodeSpec) => String(Math.max(1, Math.round(encode.frameRate)));
+/**
+ * Seconds between keyframes. One second above the satellite tier: a new viewer starts at the latest
+ * keyframe, so it waits at most a second. At the satellite tier a keyframe of 320×180 costs 3–5 kB,
+ * a second or more of the whole budget at 32 kbit/s: one a second would leave nothing for the
+ * pictures between. There a keyframe comes every 10 s, and a viewer joining starts from the
+ * latest one (the hub sends from there) at once rather than waiting for the next.
+ */
+export function keyframeSeconds(encode: Pick<EncodeSpec, 'bitrateKbps'>): number {
+  return encode.bitrateKbps <= SATELLITE_TIER_MAX_KBPS ? 10 : 1;
+}
+
+const gop = (encode: EncodeSpec) => String(Math.max(1, Math.round(encode.frameRate * keyframeSeconds(encode))));
+
+/** Bytes of boxes each picture's fragment adds on the link (moof with its traf and trun, mdat header, prft). */
+const FRAGMENT_BOX_BYTES = 110;
+
+/**
+ * The encoder's bitrate (kbit/s) for a definition: its own, but at the satellite tier less what
+ * the fragments' boxes take (one per picture: ~2.6 kbit/s at 3 fps, a tenth of 32 kbit/s), so the
+ * stream on the link keeps to the definition's rate. Above the tier the boxes are lost in the
+ * rounding.
+ */
+export function pictureKbps(encode: Pick<EncodeSpec, 'bitrateKbps' | 'frameRate'>): number {
+  const kbps = Math.max(1, Math.round(encode.bitrateKbps));
+  if (encode.bitrateKbps > SATELLITE_TIER_MAX_KBPS) return kbps;
+  return Math.max(8, Math.round(kbps - (encode.frameRate * FRAGMENT_BOX_BYTES * 8) / 1000));
+}
+
+/** The picture's encoder for the request's codec: x264 (h264EncodeArgs) or SVT-AV1 (av1EncodeArgs). */
+export function videoEncodeArgs(encode: EncodeSpec): string[] {
+  return encode.codec === 'av1' ? av1EncodeArgs(encode) : h264EncodeArgs(encode);
+}
 
 /**
  * H.264 for Chromium's MSE at the lowest cost on the ship: ultrafast/zerolatency (no lookahead, no
  * B-frames), Baseline, a keyframe every second exactly (new viewers start at the latest keyframe),
  * a one-second VBV at the template's bitrate so the uplink sees a steady rate. `+global_header`
  * puts SPS/PPS in the init segment's avcC; without it the codec header comes out empty.
+ *
+ * At the satellite tier (≤ 32 kbit/s, 320×180 at a few frames a second) the picture is so small
+ * that x264's slowest tools cost next to nothing (under 2 % of a core) while every bit counts:
+ * preset `slower` (full motion search, trellis, 8×8 transforms), High profile (CABAC: ~10 % fewer
+ * bits than Baseline's CAVLC; every browser decodes it), one thread (sliced threads cut a 180-line
+ * picture into slices, each paying its own headers and losing prediction across them), still
+ * zerolatency (no B-frames, no lookahead: nothing held back), a keyframe every 10 s
+ * (keyframeSeconds) and a two-second VBV so a keyframe gets the bits it needs.
  */
 export function h264EncodeArgs(encode: EncodeSpec): string[] {
-  const rate = `${Math.max(1, Math.round(encode.bitrateKbps))}k`;
+  const satellite = encode.bitrateKbps <= SATELLITE_TIER_MAX_KBPS;
+  const rate = `${pictureKbps(encode)}k`;
   return [
     '-c:v', 'libx264',
-    '-preset', 'ultrafast',
+    '-preset', satellite ? 'slower' : 'ultrafast',
     '-tune', 'zerolatency',
-    '-profile:v', 'baseline',
+    '-profile:v', satellite ? 'high' : 'baseline',
+    ...(satellite ? ['-threads', '1'] : []),
     '-pix_fmt', 'yuv420p',
     '-g', gop(encode),
     '-keyint_min', gop(encode),
     '-sc_threshold', '0',
     '-b:v', rate,
     '-maxrate', rate,
-    '-bufsize', rate,
+    '-bufsize', satellite ? `${pictureKbps(encode) * 2}k` : rate,
+    '-flags:v', '+global_header',
+  ];
+}
+
+/**
+ * AV1 with SVT-AV1 (Debian's ffmpeg 5.1 links libsvtav1 1.4), for live at low rates:
+ * - `pred-struct=1`, low delay: every picture is put out as soon as it is encoded (the default,
+ *   random access, holds a mini-GOP of 16 pictures back — 5 s at 3 fps);
+ * - `rc=2`, CBR with a two-second buffer (`buf-sz`, `buf-initial-sz`, `buf-optimal-sz` in ms): the
+ *   uplink sees a steady rate, and a keyframe may take two seconds of bits;
+ * - preset 10: at 320×180 and a few frames a second it spends a few per cent of one core (see the
+ *   README's benchmark); the slower presets gain little at this size for several times the CPU;
+ * - `lp=1`: one thread — a ship runs several such streams beside its recorder, and a tiny picture
+ *   gives threads nothing to share;
+ * - `tune=0` (visual quality) and `scd=0` (keyframes only on the clock: a scene change at 32
+ *   kbit/s would spend seconds of budget on one picture);
+ * - the keyframe interval of keyframeSeconds; `+global_header` puts the sequence header in the
+ *   init segment's av1C as well as in each keyframe.
+ * The MP4 muxer (FMP4_OUTPUT_ARGS) carries it: ffmpeg 5.1's FLV muxer has no AV1.
+ */
+export function av1EncodeArgs(encode: EncodeSpec): string[] {
+  const kbps = pictureKbps(encode);
+  const params = ['pred-struct=1', 'rc=2', 'buf-sz=2000', 'buf-initial-sz=1000', 'buf-optimal-sz=1000', 'lp=1', 'tune=0', 'scd=0'];
+  return [
+    '-c:v', 'libsvtav1',
+    '-preset', '10',
+    '-svtav1-params', params.join(':'),
+    '-pix_fmt', 'yuv420p',
+    '-g', gop(encode),
+    '-b:v', `${kbps}k`,
     '-flags:v', '+global_header',
   ];
 }
@@ -139,13 +210,14 @@ export function urlKind(url: string): UrlKind {
 const FRAME_RATE_TOLERANCE = 0.02;
 
 /**
- * Whether a camera's own stream can go up the link untouched: H.264 (H.265 never: browsers' MSE
+ * Whether a camera's own stream can go up the link untouched: H.264 asked and sent (H.265 never: browsers' MSE
  * does not take it), 4:2:0 8-bit if known, exactly the template's size, a known frame rate no higher
  * than the template's (within FRAME_RATE_TOLERANCE), and a bitrate no higher than the template's
  * when the input declares one.
  */
 export function canCopy(probe: InputProbe, encode: EncodeSpec): boolean {
   return (
+    encode.codec === 'h264' &&
     probe.codec === 'h264' &&
     (probe.pixFmt === undefined || probe.pixFmt === 'yuv420p' || probe.pixFmt === 'yuvj420p') &&
     probe.width === encode.width &&
@@ -207,7 +279,7 @@ function transcodeVideoArgs(encode: EncodeSpec, cameraFps?: number): string[] {
       ...(slowerOrUnknown ? [filter('fps', { fps: encode.frameRate })] : []),
     ].join(','),
     ...(faster ? ['-r', String(encode.frameRate)] : []),
-    ...h264EncodeArgs(encode),
+    ...videoEncodeArgs(encode),
   ];
 }
 

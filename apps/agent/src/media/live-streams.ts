@@ -1,4 +1,5 @@
 import {
+  type VideoCodec,
   type AgentStreamMessage,
   BINARY_KIND,
   type EncodeSpec,
@@ -12,6 +13,7 @@ import type { EncoderOutput } from './ffmpeg-args.ts';
 import { type Fmp4Source, FlvToFmp4 } from './flv-packager.ts';
 import { Fmp4Reader, type Fmp4Unit } from './fmp4.ts';
 import { passFragment } from '../uplink/keyframe-gate.ts';
+import { ffmpegVideoCodecs } from './encoders.ts';
 
 /** The agent link as LiveStreams sees it: the current WebSocket's send functions and queue. */
 export interface LiveLink {
@@ -38,8 +40,14 @@ export interface LiveStreamsOptions {
   /**
    * What the encoder writes: 'flv', repackaged here into the link's fragmented MP4 (default), or
    * 'fmp4', ffmpeg's own MP4 muxer, which holds every frame until the next one (for comparison).
+   * AV1 always takes 'fmp4' (ffmpeg 5.1's FLV muxer has no AV1).
    */
   output?: EncoderOutput;
+  /**
+   * The codecs this agent encodes (its hello says so). Default: what the machine's ffmpeg has
+   * (ffmpegVideoCodecs); `['h264']` makes an agent as before AV1.
+   */
+  codecs?: readonly VideoCodec[];
 }
 
 /** The reader that turns an encoder's output into the link's init segment and fragments. */
@@ -81,9 +89,9 @@ export function failureMessage(prefix: string, detail?: string): string {
   return safe.length <= MAX_MESSAGE_CHARS ? safe : `${safe.slice(0, 200)} … ${safe.slice(-(MAX_MESSAGE_CHARS - 203))}`;
 }
 
-function invalidEncode(e: EncodeSpec): string | undefined {
+function invalidEncode(e: EncodeSpec, codecs: ReadonlySet<VideoCodec>): string | undefined {
   const even = (n: number) => Number.isInteger(n) && n >= 16 && n <= 4096 && n % 2 === 0;
-  if (e.codec !== 'h264') return `codec ${String(e.codec)} is not supported (h264 only)`;
+  if (!codecs.has(e.codec)) return `codec ${String(e.codec)} is not supported (this agent encodes ${[...codecs].join(', ')})`;
   if (!even(e.width) || !even(e.height)) return `size ${e.width}×${e.height} is not an even size within 16–4096`;
   if (!(e.frameRate > 0 && e.frameRate <= 60)) return `frame rate ${e.frameRate} is outside 0–60`;
   if (!(e.bitrateKbps >= 16 && e.bitrateKbps <= 50_000)) return `bitrate ${e.bitrateKbps} kbit/s is outside 16–50000`;
@@ -116,7 +124,9 @@ export class LiveStreams {
   private readonly stopping = new Set<LiveStream>();
   private timer: NodeJS.Timeout | undefined;
   private link: LiveLink | undefined;
-  private readonly opts: Required<LiveStreamsOptions>;
+  private readonly opts: Required<Omit<LiveStreamsOptions, 'codecs'>>;
+  /** What this agent encodes (the hello's capabilities say so). */
+  readonly codecs: ReadonlySet<VideoCodec>;
   private soundBytesSent = 0;
 
   constructor(
@@ -132,6 +142,7 @@ export class LiveStreams {
       stopGraceMs: opts.stopGraceMs ?? 2_000,
       output: opts.output ?? 'flv',
     };
+    this.codecs = new Set(opts.codecs ?? ffmpegVideoCodecs(this.opts.ffmpegCommand));
   }
 
   /** Bytes of sound frames sent up the link by every live stream since the agent started. */
@@ -209,7 +220,7 @@ export class LiveStreams {
     }
     const source = this.sources.get(cameraId);
     if (!source) return this.send({ type: 'live.failed', streamId: id, message: `unknown camera ${cameraId}` });
-    const invalid = invalidEncode(encode);
+    const invalid = invalidEncode(encode, this.codecs);
     if (invalid) return this.send({ type: 'live.failed', streamId: id, message: `bad encoding request: ${invalid}` });
 
     const s: LiveStream = {
@@ -230,11 +241,13 @@ export class LiveStreams {
     };
     this.streams.set(id, s);
     const wanted = () => this.streams.get(id) === s;
+    // AV1 goes through ffmpeg's MP4 muxer (its FLV muxer has none): one picture later, no sound.
+    const output: EncoderOutput = encode.codec === 'av1' ? 'fmp4' : this.opts.output;
     const ready = await source.startLive({
       encode,
       // Sound only through the FLV packager (ffmpeg's MP4 muxer would interleave it with the pictures).
-      audio: audio && this.opts.output === 'flv',
-      output: this.opts.output,
+      audio: audio && output === 'flv',
+      output,
       ffmpegCommand: this.opts.ffmpegCommand,
       encoder: this.encoderCallbacks(s),
       onSound: (chunk) => this.receiveSound(s, chunk),

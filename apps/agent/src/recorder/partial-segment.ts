@@ -43,8 +43,22 @@ function pause(ms: number): void {
 /** Whether process `pid` is running with `needle` in its command line (Linux /proc; elsewhere: not known, false). */
 function runningWith(pid: number, needle: string): boolean {
   try {
-    // A process gone but not yet reaped (a zombie) has an empty command line.
     return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(needle);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether process `pid`, once seen running, has not finished exiting: a process on its way out has
+ * an empty command line already (its memory is gone) while it still closes its files; only a
+ * zombie waiting to be reaped, or no process at all, is done.
+ */
+function stillExiting(pid: number): boolean {
+  try {
+    if (readFileSync(`/proc/${pid}/cmdline`, 'latin1') !== '') return false;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
   } catch {
     return false;
   }
@@ -66,7 +80,7 @@ export function stopLeftoverWriter(pid: number, runPath: string, graceMs = 3_000
       return;
     }
     for (let waited = 0; waited < waitMs; waited += 20) {
-      if (!runningWith(pid, runPath)) return;
+      if (!runningWith(pid, runPath) && !stillExiting(pid)) return;
       pause(20);
     }
   }

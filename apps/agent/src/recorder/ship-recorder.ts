@@ -5,6 +5,8 @@ import { type AgentPlaybackMessage, type RecordedSpan, type RecorderStorage, VOD
 import type { CameraRecording, RecordingStore } from '../camera-source.ts';
 import type { CameraSources } from '../camera-sources.ts';
 import { RunLog } from './run-log.ts';
+import { GapFacts } from './gap-facts.ts';
+import { type ShipGap, shipGaps } from './gap-causes.ts';
 import type { SegmentRecorderOptions } from './segment-recorder.ts';
 import { DAY_MS, allowedBytes, projectStorage } from './storage-projection.ts';
 
@@ -70,6 +72,9 @@ function statfsFree(dir: string): number | undefined {
 export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
   /** The periods the agent ran, kept in the data directory. */
   readonly runLog: RunLog;
+  /** Camera silences and disk evictions, kept in the data directory: the causes of gaps. */
+  readonly gapFacts: GapFacts;
+  private readonly storeCameras = new Map<RecordingStore, string>();
   private readonly recordings = new Map<string, CameraRecording>();
   private readonly stores: RecordingStore[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -95,6 +100,12 @@ export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
       keepMs: opts.runsKeepMs ?? WEEK_MS,
       now: this.now,
     });
+    this.gapFacts = new GapFacts({
+      ...(opts.dataDir ? { file: join(opts.dataDir, 'gap-facts.json') } : {}),
+      keepMs: opts.runsKeepMs ?? WEEK_MS,
+      lastRunEnd: this.runLog.periods().at(-1)?.end,
+      now: this.now,
+    });
     for (const source of sources) {
       const { cameraId } = source.camera;
       const recording = source.openRecording({ dataDir: opts.dataDir, now: this.now, runs: this.runLog, ...(opts.segments ? { segments: opts.segments } : {}) });
@@ -103,6 +114,7 @@ export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
       if (recording.store) {
         recording.store.onAdded(() => this.applyRetention());
         this.stores.push(recording.store);
+        this.storeCameras.set(recording.store, cameraId);
       }
       this.recordings.set(cameraId, recording);
     }
@@ -120,6 +132,7 @@ export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await Promise.all([...this.recordings.values()].map((r) => r.stop()));
+    this.gapFacts.closeAll();
     this.runLog.stop();
   }
 
@@ -134,6 +147,25 @@ export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
     return this.recordings.get(cameraId)?.spans(start, end) ?? [];
   }
 
+  /** The camera sends again (true) or went silent (false): kept as the cause of the gap it leaves. */
+  cameraSending(cameraId: string, sending: boolean): void {
+    if (this.sources.has(cameraId)) this.gapFacts.sending(cameraId, sending);
+  }
+
+  /** The times of [start, min(end, now)) nothing is recorded of a camera, with their cause; undefined for an unknown camera. */
+  gaps(cameraId: string, start: number, end: number, recorded?: readonly RecordedSpan[]): ShipGap[] | undefined {
+    const spans = recorded ?? this.spans(cameraId, start, end);
+    if (!spans) return undefined;
+    const now = this.now();
+    return shipGaps(spans, start, Math.min(end, now), {
+      runs: this.runLog.periods(),
+      firstStart: this.runLog.firstStart,
+      retentionHorizon: now - this.maxAgeMs,
+      diskFullUntil: this.gapFacts.diskFullUntil(cameraId),
+      silences: this.gapFacts.silencesOf(cameraId),
+    });
+  }
+
   /** The answer to shore's `vod.query`. */
   query(msg: { requestId: number; cameraId: string; start: number; end: number }): AgentPlaybackMessage {
     const { requestId, cameraId, start, end } = msg;
@@ -142,7 +174,11 @@ export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
     }
     const spans = this.spans(cameraId, start, end);
     if (!spans) return { type: 'vod.failed', requestId, message: `unknown camera ${cameraId}` };
-    return { type: 'vod.result', requestId, cameraId, spans: spans.slice(0, MAX_SPANS_PER_RESULT) };
+    const sent = spans.slice(0, MAX_SPANS_PER_RESULT);
+    // A cut answer is known only up to its last span: its gaps only that far.
+    const knownUntil = sent.length < spans.length ? (sent.at(-1)?.end ?? start) : end;
+    const gaps = (this.gaps(cameraId, start, knownUntil, sent) ?? []).slice(0, MAX_SPANS_PER_RESULT);
+    return { type: 'vod.result', requestId, cameraId, spans: sent, gaps };
   }
 
   /** Bytes kept by all cameras' recorded files. */
@@ -183,7 +219,9 @@ export class ShipRecorder extends EventEmitter<ShipRecorderEvents> {
         if (first !== undefined && (!oldest || first < (oldest.oldestStart() ?? Infinity))) oldest = s;
       }
       const removed = oldest?.removeOldest();
-      if (!removed) break;
+      if (!removed || !oldest) break;
+      const cameraId = this.storeCameras.get(oldest);
+      if (cameraId !== undefined && removed.end !== undefined) this.gapFacts.evictedForSpace(cameraId, removed.end);
       total -= removed.bytes;
     }
     if (total < before && free !== undefined) free = this.freeBytes();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canCopy, sessionTranscodeArgs, urlCameraArgs, urlCameraFrameRate, urlKind } from '../../src/media/ffmpeg-args.ts';
+import { canCopy, keyframeSeconds, pictureKbps, sessionTranscodeArgs, urlCameraArgs, urlCameraFrameRate, urlKind, videoEncodeArgs } from '../../src/media/ffmpeg-args.ts';
 import { chain, filter, quote } from '../../src/media/filtergraph.ts';
 import { spec } from './helpers.ts';
 
@@ -119,5 +119,39 @@ describe('urlCameraArgs', () => {
     expect(urlKind('clips/a.mp4')).toBe('file');
     expect(urlKind('http://cam/video.mjpg')).toBe('network');
     expect(urlKind('srt://cam:9000')).toBe('network');
+  });
+});
+
+describe('the encoders at the satellite tier (≤ 32 kbit/s)', () => {
+  const satellite = (codec: 'h264' | 'av1') => ({ ...spec(320, 180, 3, 32), codec });
+
+  it('encodes AV1 with SVT-AV1: low delay, CBR with a two-second buffer, one thread, a keyframe every 10 s, less the boxes’ share', () => {
+    // 32 kbit/s on the link less ~2.6 kbit/s of fragment boxes (110 bytes × 3 pictures a second).
+    expect(pictureKbps(satellite('av1'))).toBe(29);
+    expect(videoEncodeArgs(satellite('av1'))).toEqual([
+      '-c:v', 'libsvtav1', '-preset', '10',
+      '-svtav1-params', 'pred-struct=1:rc=2:buf-sz=2000:buf-initial-sz=1000:buf-optimal-sz=1000:lp=1:tune=0:scd=0',
+      '-pix_fmt', 'yuv420p', '-g', '30', '-b:v', '29k', '-flags:v', '+global_header',
+    ]);
+  });
+
+  it('tunes x264 for the tier (slower preset, High profile, one thread, 10 s keyframes, two-second VBV) and leaves the other definitions as they were', () => {
+    expect(videoEncodeArgs(satellite('h264'))).toEqual([
+      '-c:v', 'libx264', '-preset', 'slower', '-tune', 'zerolatency', '-profile:v', 'high', '-threads', '1', '-pix_fmt', 'yuv420p',
+      '-g', '30', '-keyint_min', '30', '-sc_threshold', '0', '-b:v', '29k', '-maxrate', '29k', '-bufsize', '58k',
+      '-flags:v', '+global_header',
+    ]);
+    expect(videoEncodeArgs(spec(320, 180, 5, 150))).toEqual(h264('5', '150k'));
+    expect(keyframeSeconds({ bitrateKbps: 32 })).toBe(10);
+    expect(keyframeSeconds({ bitrateKbps: 33 })).toBe(1);
+  });
+
+  it('never copies a camera’s H.264 into a stream asked in AV1, and transcodes a session’s pictures into AV1 in fragmented MP4', () => {
+    const fit = { codec: 'h264', width: 320, height: 180, frameRate: 3 };
+    expect(canCopy(fit, satellite('h264'))).toBe(true);
+    expect(canCopy(fit, satellite('av1'))).toBe(false);
+    const args = sessionTranscodeArgs(satellite('av1'), 'fmp4', 3);
+    expect(args).toContain('libsvtav1');
+    expect(args.slice(-FMP4.length)).toEqual(FMP4);
   });
 });

@@ -247,16 +247,20 @@ describe('fleet API', () => {
         ['流畅 320×180', 'Smooth 320×180'],
         ['标清 640×360', 'Standard 640×360'],
         ['高清 1280×720', 'HD 1280×720'],
+        ['卫星 320×180 H.264', 'Satellite 320×180 H.264'],
+        ['卫星 320×180 AV1', 'Satellite 320×180 AV1'],
       ]);
+      // The satellite tier comes in both codecs the agent encodes.
+      expect(withModels[0]?.models.filter((m) => m.bitrateKbps <= 32).map((m) => m.codec)).toEqual(['h264', 'av1']);
       expect(withModels[0]?.displayNameEn).toBe('Standard');
       // The default group exists among the groups and has a default model; it is the spec's default config id (6).
       const defaultGroup = config.groupAliasResDTOS.find((g) => g.id === config.defaultGroupId);
       expect(defaultGroup).toBeDefined();
       expect(defaultGroup?.defaultModelId).toBe(LIMITS.defaultConfigId);
-      // At least three tiers, ordered in rising bitrate, no two the same.
+      // At least three tiers, no two the same (size, rate, bitrate and codec).
       const models = defaultGroup?.models ?? [];
       expect(models.length).toBeGreaterThanOrEqual(3);
-      expect(new Set(models.map((m) => `${m.width}x${m.height}`)).size).toBe(models.length);
+      expect(new Set(models.map((m) => `${m.width}x${m.height}@${m.frameRate}/${m.bitrateKbps}/${m.codec}`)).size).toBe(models.length);
     });
 
     it('gives S2002 defaultGroupId null (no default definition template)', async () => {

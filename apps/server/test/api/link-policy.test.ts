@@ -39,8 +39,10 @@ describe('link-type definition policies (issue 19 item 4)', () => {
     for (const p of list.policies) expect(p).toEqual({ linkType: p.linkType, ...LINK_POLICY_DEFAULTS[p.linkType], custom: false, source: 'default' });
     // njzsz's user manages it.
     expect(list.canEdit).toBe(true);
-    // FBB: lowest in every grid, the standard definition only full screen.
-    expect(policyOf(list, 'FBB')).toMatchObject({ manyCells: 'lowest', fewCells: 'lowest', fullScreen: 'standard' });
+    // FBB and Iridium: the satellite tier in every grid, the standard definition only full screen.
+    expect(policyOf(list, 'FBB')).toMatchObject({ manyCells: 'satellite', fewCells: 'satellite', fullScreen: 'standard' });
+    expect(policyOf(list, 'IRIDIUM')).toMatchObject({ manyCells: 'satellite', fewCells: 'satellite', fullScreen: 'standard' });
+    expect(policyOf(list, 'VSAT')).toMatchObject({ manyCells: 'lowest', fewCells: 'standard', fullScreen: 'best' });
   });
 
   it('lets a manager change a link type, which the organisations below follow, until they set their own; DELETE goes back', async () => {

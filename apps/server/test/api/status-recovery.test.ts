@@ -20,7 +20,7 @@ describe('status after Redis loses its data, and readiness', () => {
   beforeAll(async () => {
     const target = new URL(REDIS_URL);
     proxy = await tcpProxy(target.hostname, Number(target.port || 6379));
-    t = await build({ redisUrl: `redis://127.0.0.1:${proxy.port}`, redisPrefix: prefix, statusRefreshMs: 300 });
+    t = await build({ redisUrl: `redis://127.0.0.1:${proxy.port}`, redisPrefix: prefix, ownershipLeaseMs: 600 });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
@@ -33,7 +33,7 @@ describe('status after Redis loses its data, and readiness', () => {
     redis.disconnect();
   });
 
-  it('writes the state of its ships again within one refresh after their keys vanish', async () => {
+  it('writes the state of its ships again once its lease finds Redis lost its data', async () => {
     const key = await t.app.agentKeys.issue(SHIP);
     const cameraIds = (await t.app.status.cameraStatuses(SHIP)).map((c) => c.cameraId);
     const cameras = cameraIds.map((cameraId) => ({ cameraId, online: true, recording: false, recordingSince: null }));
@@ -42,9 +42,10 @@ describe('status after Redis loses its data, and readiness', () => {
     // Only this test's keys: the machine's Redis is shared.
     const keys = await redis.keys(`${prefix}*`);
     expect(keys.length).toBeGreaterThan(1);
-    // Nothing else writes them meanwhile: the raw agent stays silent. Whether a read right after the
-    // delete still finds them gone depends on where the 300 ms refresh timer is, so the test waits
-    // for what the refresh must do: the ship online again, its cameras too.
+    // Nothing else writes them meanwhile: the raw agent stays silent. The instance's lease key went
+    // with the rest: its next renewal (every 200 ms) finds it gone and writes its ships' state again.
+    // Whether a read right after the delete still finds them gone depends on where that timer is, so
+    // the test waits for what the renewal must do: the ship online again, its cameras too.
     const gone = await redis.del(...keys);
     expect(gone).toBe(keys.length);
     await expect.poll(async () => (await t.app.status.shipStatuses([{ id: SHIP, name: SHIP }]))[0]?.online, { timeout: 2_000 }).toBe(true);

@@ -198,6 +198,10 @@ describe('backfill on shore', () => {
       const results = await t.app.backfill.runShip(SHIP);
       expect(results.map((r) => [r.cameraId, r.outcome, r.files])).toEqual([['S1001-C04-1', 'budget', 1]]);
       expect(t.app.backfill.pendingBackfill(SHIP, 'S1001-C04-1')).toEqual([{ start: t0 + 21 * S, end: t0 + 40 * S, state: 'pending', waitingFor: 'budget' }]);
+      // The recording query names the cause of that gap: backfill pending.
+      const q = await t.app.inject({ method: 'POST', url: '/api/v1/cctv/record/complexQuery/1/50', headers: { 'cas-jwt': token }, payload: { cameraId: 'S1001-C04-1', start: t0, end: t0 + 60 * S } });
+      const gaps = q.json<{ data: { gaps: { cameraId: string; gaps: { start: number; end: number; cause: string }[] }[] } }>().data.gaps;
+      expect(gaps.find((g) => g.cameraId === 'S1001-C04-1')?.gaps).toContainEqual(expect.objectContaining({ start: t0 + 21 * S, end: t0 + 40 * S, cause: 'backfillPending' }));
     } finally {
       await t.app.inject({ method: 'POST', url: '/api/v1/cctv/databudget/delete', headers: { 'cas-jwt': token }, payload: { orgId, shipId: SHIP } });
     }

@@ -75,9 +75,10 @@ describe('ship ownership through a Redis stall', () => {
     if (waitClaim) await expect.poll(() => ownerOf(shipId), { timeout: 10_000 }).toMatchObject({ instanceId: app.ownership.instanceId });
     return agent;
   };
-  /** Pauses Redis for `ms` just before the lease keys' next renewal, when they have least time left (below 3/4 of the lease). */
+  /** Pauses Redis for `ms` just before the owner's next lease renewal, when its lease has least time left (below 3/4 of it). */
   const pauseLate = async (ms: number) => {
-    await expect.poll(async () => Number(await redis.client.pttl(ownerKey('S1001'))), { timeout: 5_000, interval: 10 }).toBeLessThan(LEASE_MS * 0.75);
+    const leaseKey = `${redisPrefix}instance:${a.ownership.instanceId}`;
+    await expect.poll(async () => Number(await redis.client.pttl(leaseKey)), { timeout: 5_000, interval: 10 }).toBeLessThan(LEASE_MS * 0.75);
     const t0 = Date.now();
     await redis.pause(ms);
     return t0;

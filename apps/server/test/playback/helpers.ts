@@ -14,6 +14,7 @@ import {
   BINARY_KIND,
   type AgentMessage,
   PATHS,
+  type CameraState,
   type RecordedSpan,
   type ShoreMessage,
   checkShoreMessage,
@@ -53,6 +54,10 @@ interface Playing {
 export interface ScriptedAgentOptions {
   /** Spans the ship "holds" per camera. */
   spans?: Record<string, RecordedSpan[]>;
+  /** The gaps and causes the ship gives per camera in vod.result (absent: an agent that gives none). */
+  gaps?: Record<string, { start: number; end: number; cause: string }[]>;
+  /** The cameras' state in the hello. */
+  cameras?: CameraState[];
   /** Cameras for which playback.start is answered noRecording. */
   noRecording?: string[];
   /** Answer vod.query with vod.failed. */
@@ -114,7 +119,7 @@ export class ScriptedAgent {
       agentVersion: 'scripted',
       capabilities: ['playback'],
       link: { linkType: 'VSAT', quality: 80, duplex: 'BOTH' },
-      cameras: [],
+      cameras: opts.cameras ?? [],
     });
     return agent;
   }
@@ -156,7 +161,8 @@ export class ScriptedAgent {
         if (this.opts.silentQueries) return;
         if (this.opts.failQueries) return this.send({ type: 'vod.failed', requestId: msg.requestId, message: 'recorder index unreadable' });
         const spans = (this.opts.spans?.[msg.cameraId] ?? []).filter((s) => s.end > msg.start && s.start < msg.end).slice(0, this.opts.maxSpans ?? 10_000);
-        return this.send({ type: 'vod.result', requestId: msg.requestId, cameraId: msg.cameraId, spans });
+        const gaps = this.opts.gaps?.[msg.cameraId]?.filter((g) => g.end > msg.start && g.start < msg.end);
+        return this.send({ type: 'vod.result', requestId: msg.requestId, cameraId: msg.cameraId, spans, ...(gaps ? { gaps } : {}) });
       }
       case 'playback.start': {
         if (this.opts.silentPlayback) return;

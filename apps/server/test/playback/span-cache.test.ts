@@ -7,23 +7,23 @@ describe('SpanCache', () => {
   it('answers a covered range and any range inside it, and nothing beyond what it was told', () => {
     const c = new SpanCache();
     c.store(K, 100, 200, [{ start: 90, end: 120 }, { start: 150, end: 160 }, { start: 190, end: 250 }], 0);
-    expect(c.lookup(K, 100, 200, 1)).toEqual({ knownUntil: 200, spans: [{ start: 100, end: 120 }, { start: 150, end: 160 }, { start: 190, end: 200 }] });
-    expect(c.lookup(K, 110, 155, 1)).toEqual({ knownUntil: 155, spans: [{ start: 110, end: 120 }, { start: 150, end: 155 }] });
+    expect(c.lookup(K, 100, 200, 1)).toEqual({ knownUntil: 200, spans: [{ start: 100, end: 120 }, { start: 150, end: 160 }, { start: 190, end: 200 }], gaps: [] });
+    expect(c.lookup(K, 110, 155, 1)).toEqual({ knownUntil: 155, spans: [{ start: 110, end: 120 }, { start: 150, end: 155 }], gaps: [] });
     // Past the covered range: known up to 200, the rest must be asked.
-    expect(c.lookup(K, 150, 300, 1)).toEqual({ knownUntil: 200, spans: [{ start: 150, end: 160 }, { start: 190, end: 200 }] });
+    expect(c.lookup(K, 150, 300, 1)).toEqual({ knownUntil: 200, spans: [{ start: 150, end: 160 }, { start: 190, end: 200 }], gaps: [] });
     // Before it: nothing known.
-    expect(c.lookup(K, 50, 150, 1)).toEqual({ knownUntil: 50, spans: [] });
-    expect(c.lookup('other', 100, 200, 1)).toEqual({ knownUntil: 100, spans: [] });
+    expect(c.lookup(K, 50, 150, 1)).toEqual({ knownUntil: 50, spans: [], gaps: [] });
+    expect(c.lookup('other', 100, 200, 1)).toEqual({ knownUntil: 100, spans: [], gaps: [] });
   });
 
   it('joins touching ranges, and a span cut at their boundary comes back whole', () => {
     const c = new SpanCache();
     c.store(K, 0, 100, [{ start: 80, end: 100 }], 0);
     c.store(K, 100, 200, [{ start: 100, end: 130 }], 0);
-    expect(c.lookup(K, 0, 200, 1)).toEqual({ knownUntil: 200, spans: [{ start: 80, end: 130 }] });
+    expect(c.lookup(K, 0, 200, 1)).toEqual({ knownUntil: 200, spans: [{ start: 80, end: 130 }], gaps: [] });
     // A newer answer for part of a range replaces what was known there.
     c.store(K, 50, 150, [], 2);
-    expect(c.lookup(K, 0, 200, 3)).toEqual({ knownUntil: 200, spans: [] });
+    expect(c.lookup(K, 0, 200, 3)).toEqual({ knownUntil: 200, spans: [], gaps: [] });
   });
 
   it('stops trusting an answer after maxAge (the ship deletes its oldest recordings)', () => {
@@ -31,8 +31,8 @@ describe('SpanCache', () => {
     c.store(K, 0, 100, [{ start: 10, end: 20 }], 0);
     c.store(K, 100, 200, [{ start: 150, end: 160 }], 600);
     expect(c.lookup(K, 0, 200, 900).knownUntil).toBe(200);
-    expect(c.lookup(K, 0, 200, 1_200)).toEqual({ knownUntil: 0, spans: [] });
-    expect(c.lookup(K, 100, 200, 1_200)).toEqual({ knownUntil: 200, spans: [{ start: 150, end: 160 }] });
+    expect(c.lookup(K, 0, 200, 1_200)).toEqual({ knownUntil: 0, spans: [], gaps: [] });
+    expect(c.lookup(K, 100, 200, 1_200)).toEqual({ knownUntil: 200, spans: [{ start: 150, end: 160 }], gaps: [] });
   });
 
   it('stays within its bounds, forgetting the least recently used camera first', () => {

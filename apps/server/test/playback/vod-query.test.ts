@@ -93,6 +93,11 @@ describe('GET /cctvv3-server/v3/vod/query: what the ship recorder holds', () => 
       start: now - 48 * HOUR,
       end: now - 24 * HOUR,
       spans: [spans[0], { start: now - 27 * HOUR, end: now - 24 * HOUR }],
+      // This scripted ship gives no causes: its gaps read as unknown.
+      gaps: [
+        { start: now - 48 * HOUR, end: now - 30 * HOUR, cause: 'unknown' },
+        { start: now - 28 * HOUR, end: now - 27 * HOUR, cause: 'unknown' },
+      ],
       cached: false,
     });
     expect(ship.of('vod.query')).toEqual([{ type: 'vod.query', requestId: expect.any(Number), cameraId: CAMERA, start: now - 48 * HOUR, end: now - 24 * HOUR }]);

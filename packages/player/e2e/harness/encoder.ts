@@ -15,6 +15,8 @@ export interface EncodeSize {
   audio?: boolean;
   /** B-frames between references (Main profile, pictures out of presentation order), as many IP cameras send. */
   bframes?: number;
+  /** AV1 (SVT-AV1, low delay, as the agent encodes the satellite tier) instead of H.264. */
+  av1?: boolean;
 }
 
 /** The capture clock: stamp each frame with RTCTIME (µs) as its pts, draw the bits, renumber. */
@@ -37,17 +39,20 @@ export function clockFilter(fps: number): string {
   ].join(',');
 }
 
-export function encoderArgs({ width, height, fps = 15, audio = false, bframes = 0 }: EncodeSize): string[] {
+export function encoderArgs({ width, height, fps = 15, audio = false, bframes = 0, av1 = false }: EncodeSize): string[] {
   return [
     ['-hide_banner', '-loglevel', 'error', '-nostdin'],
     ['-re', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${fps}`],
     audio ? ['-re', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'] : [],
     ['-vf', clockFilter(fps)],
-    bframes > 0
+    av1
+      ? // The agent's SVT-AV1 settings (low delay, CBR, one thread) at its fastest preset, to keep up live here.
+        ['-c:v', 'libsvtav1', '-preset', '12', '-svtav1-params', 'pred-struct=1:rc=2:lp=1:scd=0', '-pix_fmt', 'yuv420p']
+      : bframes > 0
       ? // ultrafast and zerolatency turn B-frames off.
         ['-c:v', 'libx264', '-preset', 'superfast', '-bf', String(bframes), '-x264-params', 'b-adapt=0', '-profile:v', 'main', '-pix_fmt', 'yuv420p']
       : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-profile:v', 'baseline', '-pix_fmt', 'yuv420p'],
-    ['-g', String(fps), '-keyint_min', String(fps), '-sc_threshold', '0', '-b:v', '400k', '-flags:v', '+global_header'],
+    av1 ? ['-g', String(fps), '-b:v', '200k', '-flags:v', '+global_header'] : ['-g', String(fps), '-keyint_min', String(fps), '-sc_threshold', '0', '-b:v', '400k', '-flags:v', '+global_header'],
     audio ? ['-map', '0:v', '-map', '1:a', '-c:a', 'aac', '-b:a', '64k', '-ac', '2'] : ['-an'],
     ['-f', 'mp4', '-movflags', '+frag_every_frame+empty_moov+default_base_moof', 'pipe:1'],
   ].flat();

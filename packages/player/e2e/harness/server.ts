@@ -3,7 +3,7 @@
  * speaks the media socket protocol, with a real ffmpeg per stream. Run by playwright.config.ts:
  *   node --import tsx e2e/harness/server.ts        (PORT, default 18190)
  *
- * The camera id picks the behaviour: `unsupported-*` announces a codec no browser here plays,
+ * The camera id picks the behaviour: `av1-*` sends AV1 to a viewer that says it decodes it, `unsupported-*` announces a codec no browser here plays,
  * `silent-*` never sends a frame, `relay-*` join one shared encoder (with the frames since the last
  * keyframe kept for newcomers), `bframes-*` sends H.264 Main with 2 B-frames, anything else gets its own ffmpeg at 640×360. POST /control
  * ?cameraId=&action=switch|close changes definition or drops the socket; GET /control/log
@@ -188,6 +188,10 @@ function onPlay(ws: WebSocket, command: PlayCommand, token: string | null): void
     joinRelay(ws);
   } else if (command.cameraId.startsWith('bframes-')) {
     startEncoder(stream, { ...FULL, bframes: 2 }, command.templateId ?? 6);
+  } else if (command.cameraId.startsWith('av1-')) {
+    // As shore does: AV1 only to a viewer whose play says it decodes it.
+    if (command.decoders?.includes('av01')) startEncoder(stream, { width: 320, height: 180, fps: 10, av1: true }, command.templateId ?? 12);
+    else send(ws, { type: 'error', code: 'startFailed', message: 'this viewer did not say it decodes av01' });
   } else if (command.cameraId.startsWith('av-')) {
     startEncoder(stream, { ...FULL, audio: true }, command.templateId ?? 6);
   } else if (!command.cameraId.startsWith('silent-')) {

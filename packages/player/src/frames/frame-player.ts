@@ -1,4 +1,4 @@
-import type { LinkType, PlayCommand } from '@ship-cctv/protocol';
+import type { DecoderPrefix, LinkType, PlayCommand } from '@ship-cctv/protocol';
 import { Fmp4Error, isInitSegment, readProducerTime, readTrackSamples, readVideoDecoderSetup, type VideoDecoderSetup } from '@ship-cctv/media';
 import { Emitter } from '../emitter.ts';
 import { LiveSession, type TickReport } from '../live-session.ts';
@@ -9,6 +9,7 @@ import { SlidingRate } from '../watchdog.ts';
 import { PictureAge } from '../picture-age.ts';
 import { stripUndefined } from '../stats.ts';
 import { FrameSink, type FrameSinkDeps } from './frame-sink.ts';
+import { webCodecsDecoders } from '../decoders.ts';
 import type { PlayoutClockOptions } from './playout-clock.ts';
 
 const DEFAULTS = { stallTimeoutMs: 4000, silenceReconnectMs: 15_000, startupTimeoutMs: 15_000 };
@@ -24,6 +25,23 @@ export interface FramePlayerOptions extends MsePlayerOptions {
   playout?: PlayoutClockOptions;
   /** Browser parts, for tests. */
   sinkDeps?: FrameSinkDeps;
+  /**
+   * What this browser decodes, as the play says to the server. Default: asked of WebCodecs
+   * (VideoDecoder.isConfigSupported) once per page.
+   */
+  decoders?: readonly DecoderPrefix[];
+}
+
+/** The page's WebCodecs answer, asked once (every cell's player shares it), and the answer once it came. */
+let pageDecoders: Promise<DecoderPrefix[]> | undefined;
+let pageDecodersKnown: DecoderPrefix[] | undefined;
+
+/** What this page decodes: known at once without WebCodecs (H.264 only) or once asked; else the question under way. */
+function askPageDecoders(): DecoderPrefix[] | Promise<DecoderPrefix[]> {
+  if (pageDecodersKnown) return pageDecodersKnown;
+  if (typeof (globalThis as { VideoDecoder?: unknown }).VideoDecoder !== 'function') return ['avc1'];
+  pageDecoders ??= webCodecsDecoders().then((found) => (pageDecodersKnown = found));
+  return pageDecoders;
 }
 
 /**
@@ -46,6 +64,11 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
   private readonly track: TrackGenerator | undefined;
   private readonly writer: WritableStreamDefaultWriter<VideoFrame> | undefined;
   private command: PlayCommand | undefined;
+  /** What the plays say this browser decodes; undefined until WebCodecs answered. */
+  private decoders: DecoderPrefix[] | undefined;
+  private readonly decodersAsked: Promise<DecoderPrefix[]>;
+  /** Counts plays: a play waiting for the decoders' answer goes only if no newer play or stop came. */
+  private plays = 0;
   /** The player the stream went to for what this one does not do (sound, playback). */
   private delegate: MsePlayer | undefined;
   private delegateOff: Array<() => void> = [];
@@ -87,11 +110,15 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
       options.playout,
     );
     this.link = options.link;
+    const asked = options.decoders ? [...options.decoders] : askPageDecoders();
+    if (Array.isArray(asked)) this.decoders = asked;
+    this.decodersAsked = Promise.resolve(asked);
+    void this.decodersAsked.then((found) => (this.decoders ??= found));
     this.session = new LiveSession(
       this.settings,
       video,
       {
-        commandToSend: () => this.command,
+        commandToSend: () => this.command && { ...this.command, decoders: this.decoders ?? ['avc1'] },
         codec: (codec) => this.onCodec(codec),
         binary: (bytes) => this.onBinary(bytes),
         restarting: () => this.sink.reset(),
@@ -134,10 +161,16 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
     }
     this.command = command;
     this.attachTrack();
-    this.session.play();
+    if (this.decoders) return this.session.play();
+    // The first play of the page waits for WebCodecs' answer (a few ms), so it says what it decodes.
+    const play = this.plays;
+    void this.decodersAsked.then(() => {
+      if (play === this.plays && this.command === command) this.session.play();
+    });
   }
 
   stop(): void {
+    this.plays++;
     this.dropDelegate();
     this.session.end();
     this.sink.reset();
@@ -218,7 +251,7 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
     try {
       if (isInitSegment(bytes)) {
         const setup = readVideoDecoderSetup(bytes);
-        if (!setup) throw new Fmp4Error('unsupported', 'no H.264 or H.265 video track');
+        if (!setup) throw new Fmp4Error('unsupported', 'no H.264, H.265 or AV1 video track');
         this.setup = setup;
         this.age.newTimeline();
         this.sink.configure(setup);
@@ -254,6 +287,14 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
   }
 
   private onDecodeFailure(error: Error): void {
+    // A decoder that said it takes AV1 and then fails on it (a GPU driver's promise, w3c/webcodecs
+    // #614): the stream comes again without av01 in the play, so the server sends H.264.
+    if (this.setup?.codec.startsWith('av01') && this.decoders?.includes('av01')) {
+      this.decoders = this.decoders.filter((d) => d !== 'av01');
+      this.sink.reset();
+      this.session.reconnectNow(true);
+      return;
+    }
     const unsupported = error instanceof Fmp4Error && error.code === 'unsupported';
     if (!this.session.reportMediaFailure({ kind: unsupported ? 'unsupported' : 'decode', message: error.message, cause: error })) return;
     if (unsupported) {

@@ -90,7 +90,8 @@ export class FrameSink<F extends FrameLike = VideoFrame> {
       codec: setup.codec,
       codedWidth: setup.codedWidth,
       codedHeight: setup.codedHeight,
-      description: setup.description,
+      // AV1 needs none: its sequence header rides in each keyframe (the av1C copy is for MP4 readers).
+      ...(setup.codec.startsWith('av01') ? {} : { description: setup.description }),
       optimizeForLatency: true,
     });
     this.configured = key;

@@ -59,6 +59,7 @@ export const EncodeSpec = Type.Object({
   height: Type.Integer({ minimum: 1 }),
   frameRate: Type.Number({ exclusiveMinimum: 0 }),
   bitrateKbps: Type.Integer({ minimum: 1 }),
-  codec: Type.Literal('h264'),
+  /** `av1` only to an agent whose hello lists ENCODES_AV1_CAPABILITY; older shores send `h264`. */
+  codec: Type.Union([Type.Literal('h264'), Type.Literal('av1')]),
 });
 export type EncodeSpec = Static<typeof EncodeSpec>;

@@ -16,6 +16,12 @@ export const VOD_MAX_SPANS = 4_000;
 
 const Speed = Type.Enum(PLAYBACK_SPEEDS);
 const Span = Type.Object({ start: EpochMs, end: EpochMs });
+/**
+ * A time the ship recorder holds nothing, and the ship's cause (cameraSilent, diskFull,
+ * agentStopped, retention, unknown). A string, not a closed list: a newer agent's cause must not
+ * make an older shore refuse the whole answer (shore reads a cause it does not know as unknown).
+ */
+const Gap = Type.Object({ start: EpochMs, end: EpochMs, cause: Type.String({ maxLength: 32 }) });
 
 export const PlaybackShoreMessages = [
   /** Which spans of [start, end) the ship recorder holds for a camera. */
@@ -42,7 +48,14 @@ export const PlaybackShoreMessages = [
 ] as const;
 
 export const PlaybackAgentMessages = [
-  Type.Object({ type: Type.Literal('vod.result'), requestId: StreamId, cameraId: CameraId, spans: Type.Array(Span, { maxItems: VOD_MAX_SPANS }) }),
+  /** `gaps` (optional: older agents do not send it): the times of [start, min(end, now)) between the spans, with their cause. */
+  Type.Object({
+    type: Type.Literal('vod.result'),
+    requestId: StreamId,
+    cameraId: CameraId,
+    spans: Type.Array(Span, { maxItems: VOD_MAX_SPANS }),
+    gaps: Type.Optional(Type.Array(Gap, { maxItems: VOD_MAX_SPANS })),
+  }),
   Type.Object({ type: Type.Literal('vod.failed'), requestId: StreamId, message: Text }),
   Type.Object({ type: Type.Literal('playback.started'), streamId: StreamId }),
   /** Recorded time now being sent (about once a second; a few dozen bytes). */

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { epochMs } from './common.ts';
-import type { ClipJob, RecordConfig, RecordQueryFilter, RecordQueryPage, RecordingSegment, RecordingSummary } from '../playback.ts';
+import type { CameraGaps, ClipJob, RecordConfig, RecordQueryFilter, RecordQueryPage, RecordingSegment, RecordingSummary } from '../playback.ts';
+import { RecordingGapSchema } from './vod.ts';
 
 /**
  * REST schemas of the shore recorder (`/api/v1/cctv/record/…`), matching the interfaces of
@@ -39,11 +40,21 @@ export const RecordingSummarySchema = Type.Object({
   backfilled: Type.Boolean(),
 });
 
+export const CameraGapsSchema = Type.Object({
+  shipId: Type.String(),
+  cameraId: Type.String(),
+  gaps: Type.Array(RecordingGapSchema),
+});
+
 export const RecordQueryPageSchema = Type.Object({
   page: Type.Integer(),
   size: Type.Integer(),
   total: Type.Integer(),
   records: Type.Array(RecordingSummarySchema),
+  gaps: Type.Array(CameraGapsSchema, {
+    description:
+      "When start and end are given: per camera asked (the filter's, recorded or not, else those with a recording in the span), the times of [start, end) up to now the shore holds nothing, with their cause",
+  }),
 });
 
 export const RecordingSegmentSchema = Type.Object({
@@ -169,6 +180,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const agree = <T extends true>(): T | undefined => undefined;
 agree<Same<Static<typeof RecordQueryFilterSchema>, RecordQueryFilter>>();
 agree<Same<Static<typeof RecordingSummarySchema>, RecordingSummary>>();
+agree<Same<Static<typeof CameraGapsSchema>, CameraGaps>>();
 agree<Same<Static<typeof RecordQueryPageSchema>, RecordQueryPage>>();
 agree<Same<Static<typeof RecordingSegmentSchema>, RecordingSegment>>();
 agree<Same<Static<typeof ClipJobSchema>, ClipJob>>();

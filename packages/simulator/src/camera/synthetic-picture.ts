@@ -20,7 +20,7 @@ import {
   type SoundSpec,
   chain,
   filter,
-  h264EncodeArgs,
+  videoEncodeArgs,
   outputArgs,
   soundOutputArgs,
 } from '@ship-cctv/agent';
@@ -186,7 +186,7 @@ export function syntheticCameraArgs(opts: SyntheticCameraOptions): string[] {
   const duration = opts.durationSeconds !== undefined ? ['-t', String(opts.durationSeconds)] : [];
   const sound = opts.audio;
   const graph = syntheticCameraGraph(opts);
-  if (!sound) return [...FFMPEG_GLOBAL_ARGS, '-f', 'lavfi', '-i', graph, ...duration, ...NO_OTHER_STREAMS, ...h264EncodeArgs(opts.encode), ...outputArgs(opts.output)];
+  if (!sound) return [...FFMPEG_GLOBAL_ARGS, '-f', 'lavfi', '-i', graph, ...duration, ...NO_OTHER_STREAMS, ...videoEncodeArgs(opts.encode), ...outputArgs(opts.output)];
   const { sampleRate } = sound.spec;
   const soundGraph = syntheticSoundGraph({ sampleRate, realtime: opts.realtime, ...(opts.startEpochMs !== undefined ? { startEpochMs: opts.startEpochMs } : {}) });
   // The speaker's PCM is mixed at full level on top of the camera's own sound (amix without
@@ -202,7 +202,7 @@ export function syntheticCameraArgs(opts: SyntheticCameraOptions): string[] {
     '-map', '0:v:0',
     ...duration,
     ...NO_OTHER_STREAMS,
-    ...h264EncodeArgs(opts.encode),
+    ...videoEncodeArgs(opts.encode),
     ...outputArgs(opts.output),
     ...duration,
     ...soundOutputArgs(sound.spec, sound.speakerInput ? '[sound]' : '0:a:0'),

@@ -6,6 +6,7 @@ import stompPlugin, { type StompPluginOptions } from './stomp-plugin.ts';
 
 export type { ShipState, StatusBackend, StatusEvent, StoredCameraState } from './status-store.ts';
 export { renewLeases } from './lease-renewal.ts';
+export { InstanceLease, instanceKeyPrefix } from './instance-lease.ts';
 export type { AppStompServer, SnapshotPart, StompPluginOptions, SubscribeRule } from './stomp-plugin.ts';
 
 /** The cluster's bus as modules use it. */
@@ -30,6 +31,8 @@ export interface BusOptions {
   /** Key prefix in Redis (tests use their own). */
   redisPrefix?: string | undefined;
   stomp?: StompPluginOptions | undefined;
+  /** This instance's id: status entries it writes name it, and count while its lease lives (instance-lease.ts). */
+  instanceId?: string | undefined;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface BusOptions {
 export default fp<BusOptions>(
   async (app, opts) => {
     const store: StatusBackend = opts.redisUrl
-      ? await RedisStatusBackend.connect(opts.redisUrl, opts.redisPrefix, (err) => app.log.warn({ err: err.message }, 'status: redis error'))
+      ? await RedisStatusBackend.connect(opts.redisUrl, opts.redisPrefix, (err) => app.log.warn({ err: err.message }, 'status: redis error'), opts.instanceId)
       : new MemoryStatusBackend();
     app.addHook('onClose', () => store.close());
     await app.register(stompPlugin, opts.stomp ?? {});

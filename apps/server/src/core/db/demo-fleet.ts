@@ -56,6 +56,17 @@ export const demoDefinitionTiers = [
   { offset: 2, displayName: '高清 1280×720', displayNameEn: 'HD 1280×720', width: 1280, height: 720, frameRate: 15, bitrateKbps: 1200 },
 ] as const;
 
+/**
+ * The satellite tier, for FleetBroadband and Iridium (the link policies' `satellite` level): 320×180
+ * at 3 frames a second within 32 kbit/s, in H.264 and in AV1 (shore sends the AV1 one in H.264 to
+ * viewers that cannot decode AV1). Their ids follow the tiers above per group (`satelliteModelIds`
+ * in seed.ts): databases seeded before the tier get it too.
+ */
+export const demoSatelliteTiers = [
+  { displayName: '卫星 320×180 H.264', displayNameEn: 'Satellite 320×180 H.264', width: 320, height: 180, frameRate: 3, bitrateKbps: 32, codec: 'h264' },
+  { displayName: '卫星 320×180 AV1', displayNameEn: 'Satellite 320×180 AV1', width: 320, height: 180, frameRate: 3, bitrateKbps: 32, codec: 'av1' },
+] as const;
+
 const cam = (name: string, sourceType: SourceType, type = 'ipc'): DemoCamera => ({ name, type, sourceType });
 const ch = (name: string, sourceType: SourceType, type = 'ipc'): DemoChannel => ({
   name,

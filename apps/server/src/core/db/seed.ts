@@ -5,6 +5,7 @@ import {
   DEMO_PASSWORD,
   demoCameraOther,
   demoDefinitionTiers,
+  demoSatelliteTiers,
   demoOrganizations,
   demoRecordConfigId,
   demoRecordedShipIds,
@@ -17,11 +18,17 @@ const SEED_LOCK = 7_245_002;
 /** Settings key that says the demo record configurations were seeded (once: deleting them sticks). */
 const RECORD_CONFIGS_SEEDED = 'demo.recordConfigsSeeded';
 
-/** Group ids of the demo: one standard group per top-level organisation, one group without models. */
+/** Settings key that says the satellite tier's definitions were added to the demo groups (once). */
+const SATELLITE_TIERS_SEEDED = 'demo.satelliteTiersSeeded';
+
+/**
+ * Group ids of the demo: one standard group per top-level organisation, one group without models.
+ * `satelliteModelIds`: the ids of the group's satellite-tier models (demoSatelliteTiers, in order).
+ */
 const GROUPS = [
-  { id: 1, orgId: 'blueocean', displayName: '标准', displayNameEn: 'Standard', firstModelId: 5 },
-  { id: 2, orgId: 'njzsz', displayName: '标准', displayNameEn: 'Standard', firstModelId: 8 },
-  { id: 3, orgId: 'blueocean', displayName: '旧版（无模板）', displayNameEn: 'Legacy (no models)', firstModelId: null },
+  { id: 1, orgId: 'blueocean', displayName: '标准', displayNameEn: 'Standard', firstModelId: 5, satelliteModelIds: [11, 12] },
+  { id: 2, orgId: 'njzsz', displayName: '标准', displayNameEn: 'Standard', firstModelId: 8, satelliteModelIds: [13, 14] },
+  { id: 3, orgId: 'blueocean', displayName: '旧版（无模板）', displayNameEn: 'Legacy (no models)', firstModelId: null, satelliteModelIds: [] },
 ] as const;
 
 function topLevelOrg(orgId: string): string {
@@ -37,7 +44,39 @@ function topLevelOrg(orgId: string): string {
 export async function seedDemoFleet(db: Db): Promise<boolean> {
   const seeded = await seedFleet(db);
   await seedDemoRecordConfigs(db);
+  await seedSatelliteTiers(db);
   return seeded;
+}
+
+/**
+ * The satellite tier's definitions in the demo's standard groups, once per database — also into a
+ * database seeded before the tier existed (a group or id that is gone is left alone; deleting them
+ * later sticks).
+ */
+export async function seedSatelliteTiers(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    const [done] = await tx.select().from(t.settings).where(eq(t.settings.key, SATELLITE_TIERS_SEEDED));
+    if (done) return;
+    const groups = await tx.select({ id: t.definitionGroups.id }).from(t.definitionGroups);
+    const present = new Set(groups.map((g) => g.id));
+    const rows = GROUPS.filter((g) => present.has(g.id)).flatMap((g) =>
+      g.satelliteModelIds.map((id, i) => {
+        const tier = demoSatelliteTiers[i] as (typeof demoSatelliteTiers)[number];
+        return { id, groupId: g.id, ...tier };
+      }),
+    );
+    if (rows.length > 0) {
+      await tx.insert(t.definitionModels).values(rows).onConflictDoNothing();
+      // Explicit ids in a serial column: the sequence moves past them (never back: ids it gave out stay taken).
+      await tx.execute(
+        sql.raw(
+          `select setval(pg_get_serial_sequence('definition_models', 'id'), greatest((select max(id) from definition_models), nextval(pg_get_serial_sequence('definition_models', 'id'))))`,
+        ),
+      );
+    }
+    await tx.insert(t.settings).values({ key: SATELLITE_TIERS_SEEDED, value: String(Date.now()) });
+  });
 }
 
 /**

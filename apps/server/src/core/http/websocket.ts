@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import websocket from '@fastify/websocket';
+import { CLOSE_SHORE_RESTART } from '@ship-cctv/protocol';
 
 /** STOMP over WebSocket subprotocol names; this server speaks STOMP 1.2 only. */
 export const STOMP_SUBPROTOCOL = 'v12.stomp';
@@ -27,6 +28,16 @@ export default fp(
       options: {
         maxPayload: WS_MAX_PAYLOAD,
         handleProtocols: (protocols) => chooseSubprotocol(protocols),
+      },
+      // The server stopping closes every socket saying it restarts (1012, not the library's code-less
+      // close): ships' agents then redial within seconds instead of on their backoff of up to 30 s,
+      // and browsers reconnect as after any close. Parts that close their own sockets earlier (with
+      // their own code) are not overruled: a socket already closing keeps its code.
+      // Like the library's own, it does not wait for the sockets' closing handshakes.
+      preClose(done) {
+        for (const client of app.websocketServer.clients) client.close(CLOSE_SHORE_RESTART, 'server restarting');
+        app.websocketServer.close();
+        done();
       },
       // A broken socket is the client's doing (reset, bad frame), not a server error.
       errorHandler(error, socket, request) {

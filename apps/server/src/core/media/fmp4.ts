@@ -1,6 +1,6 @@
 /**
  * Fragmented MP4 on shore: the shared reader (@ship-cctv/media) with the relay's one rule — the
- * video must be H.264, the only codec every browser's MediaSource takes. Audio tracks are kept and
+ * video must be H.264 (what every browser decodes) or AV1 (sent only to viewers that decode it). Audio tracks are kept and
  * carried to the player alongside the video.
  */
 import { Fmp4Splitter, type Fmp4SplitterOptions } from '@ship-cctv/media';
@@ -18,8 +18,11 @@ export {
   mimeFor,
 } from '@ship-cctv/media';
 
-/** Video sample entries the relay carries: H.264 (avc1, or avc3 with parameter sets in band). */
-export const RELAY_VIDEO_ENTRIES: ReadonlySet<string> = new Set(['avc1', 'avc3']);
+/**
+ * Video sample entries the relay carries: H.264 (avc1, or avc3 with parameter sets in band), and
+ * AV1 (av01), which shore sends only to viewers that said they decode it.
+ */
+export const RELAY_VIDEO_ENTRIES: ReadonlySet<string> = new Set(['avc1', 'avc3', 'av01']);
 
 /** The shared splitter, refusing (as 'unsupported') video that is not H.264. */
 export class RelaySplitter extends Fmp4Splitter {

@@ -1,4 +1,4 @@
-import type { MediaServerMessage } from '@ship-cctv/protocol';
+import type { DecoderPrefix, MediaServerMessage } from '@ship-cctv/protocol';
 import type { InitSegment, MediaFragment } from './fmp4.ts';
 import type { StreamConsumer } from './stream-hub.ts';
 
@@ -9,4 +9,6 @@ import type { StreamConsumer } from './stream-hub.ts';
 export interface MediaViewer {
   sendJson(message: MediaServerMessage): void;
   readonly consumer: StreamConsumer<InitSegment, MediaFragment>;
+  /** Codec prefixes the viewer decodes (its play's `decoders`); absent: H.264 only. */
+  readonly decoders?: ReadonlySet<DecoderPrefix>;
 }

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { CODES } from '@ship-cctv/protocol';
-import { LINK_PURPOSES, PATHS, type LinkPurpose } from '@ship-cctv/protocol';
+import { PATHS, type LinkPurpose } from '@ship-cctv/protocol';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { registerProcessMetrics } from './process-metrics.ts';
 import { type ProductCounters, registerProductCounters, signInFailureReason } from './product-metrics.ts';
@@ -15,8 +15,12 @@ export interface ServerMetrics {
   linkBytesOf(shipId: string, direction: 'up' | 'down', purpose: LinkPurpose): number;
   /** Every ship whose link this instance has counted bytes of (the data budgets read their counters). */
   countedShips(): string[];
-  /** Starts every series of a ship at zero so rates exist from its first scrape. */
-  initShip(shipId: string): void;
+  /**
+   * Starts a ship's series of one purpose (both directions) at zero, so rates exist from its first
+   * scrape: control when its link opens, another purpose when a stream of it opens — not all five
+   * for every ship, most of which never carry video (each series is memory on every instance).
+   */
+  initShip(shipId: string, purpose: LinkPurpose): void;
   countLink(shipId: string, direction: 'up' | 'down', purpose: LinkPurpose, bytes: number): void;
 }
 
@@ -90,9 +94,9 @@ export default fp<MetricsPluginOptions>(
       countedShips() {
         return [...new Set([...linkTotals.keys()].map((key) => key.slice(0, key.indexOf('\u0000'))))];
       },
-      initShip(shipId) {
+      initShip(shipId, purpose) {
         for (const direction of ['up', 'down'] as const) {
-          for (const purpose of LINK_PURPOSES) metrics.countLink(shipId, direction, purpose, 0);
+          if (!linkTotals.has(linkKey(shipId, direction, purpose))) metrics.countLink(shipId, direction, purpose, 0);
         }
       },
       countLink(shipId, direction, purpose, bytes) {

@@ -1,9 +1,12 @@
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
+import type { WebSocket } from 'ws';
 import type {} from '@fastify/websocket';
 import { AGENT_HEADERS, CODES, PATHS } from '@ship-cctv/protocol';
 import { type AdmissionOptions, AdmissionGate } from './admission.ts';
 import { AgentGateway } from './gateway.ts';
-import type { LivenessOptions } from './connection.ts';
+import type { LinkCounter, LivenessOptions } from './connection.ts';
 import { AgentKeyService } from './repo.ts';
 
 declare module 'fastify' {
@@ -20,6 +23,24 @@ export interface AgentLinkOptions {
 }
 
 /**
+ * Lets go of the upgrade's HTTP request once the link is handed over. @fastify/websocket keeps the
+ * request, its reply, its logger and the placeholder response it routed the upgrade with for as
+ * long as the socket lives (its error listener holds the first three, the TCP socket the response,
+ * whose listeners hold them again): a few kB a ship, for thousands of ships that are connected for
+ * days and never look at their upgrade request again. The error listener is replaced by one that
+ * does what the app's WebSocket error handler did (log, terminate) without holding the request.
+ */
+function releaseUpgrade(socket: WebSocket, raw: Socket, onError: (err: Error) => void): void {
+  socket.removeAllListeners('error');
+  socket.on('error', (err) => {
+    onError(err);
+    socket.terminate();
+  });
+  const response = (raw as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (response && response.socket === raw) response.detachSocket(raw);
+}
+
+/**
  * Where ship agents dial in: a WebSocket at PATHS.agentLink, authenticated on the upgrade by the
  * ship id and its key, so an unauthenticated socket never opens.
  */
@@ -28,8 +49,11 @@ export default fp<AgentLinkOptions>(
     const keys = new AgentKeyService(app.database.db);
     const gateway = new AgentGateway(
       (shipId) => {
-        app.metrics.initShip(shipId);
-        return (direction, purpose, bytes) => app.metrics.countLink(shipId, direction, purpose, bytes);
+        app.metrics.initShip(shipId, 'control');
+        const count: LinkCounter = (direction, purpose, bytes) => app.metrics.countLink(shipId, direction, purpose, bytes);
+        // A stream's purpose gets its series when the first stream of it opens (before its bytes flow).
+        count.opened = (purpose) => app.metrics.initShip(shipId, purpose);
+        return count;
       },
       opts.liveness ?? { pingMs: 5_000, timeoutMs: 12_000 },
       app.log,
@@ -60,7 +84,10 @@ export default fp<AgentLinkOptions>(
         },
       },
       (socket, req) => {
-        gateway.attach(String(req.headers[AGENT_HEADERS.shipId]), socket, req.raw.socket);
+        const shipId = String(req.headers[AGENT_HEADERS.shipId]);
+        const raw = req.raw.socket;
+        releaseUpgrade(socket, raw, (err) => app.log.warn({ err, shipId }, 'agent link: websocket error'));
+        gateway.attach(shipId, socket, raw);
       },
     );
   },

@@ -30,7 +30,11 @@ export { wsFrameOverhead };
 /** The link protocol versions this shore speaks. */
 export const SHORE_VERSIONS: VersionRange = { min: AGENT_LINK_MIN_VERSION, max: AGENT_LINK_VERSION };
 
-export type LinkCounter = (direction: 'up' | 'down', purpose: LinkPurpose, bytes: number) => void;
+export interface LinkCounter {
+  (direction: 'up' | 'down', purpose: LinkPurpose, bytes: number): void;
+  /** A stream of this purpose opened on the link (its counters may start at zero now). */
+  opened?: (purpose: LinkPurpose) => void;
+}
 
 export interface ConnectionEvents {
   /** A message that passed its schema. */
@@ -122,6 +126,11 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
 
   get isOpen(): boolean {
     return !this.closed;
+  }
+
+  /** A stream of `purpose` opened on this link: its byte counters start now (at zero) if they had not. */
+  streamOpened(purpose: LinkPurpose): void {
+    this.count.opened?.(purpose);
   }
 
   /** Bytes queued on shore for this ship's downlink, not yet handed to the network. */

@@ -15,6 +15,9 @@ import {
   type CameraState,
   type LinkReport,
   type RecorderStorage,
+  CLOSE_SHORE_RESTART,
+  LINK_PURPOSES,
+  type LinkPurpose,
   routeOf,
 } from '@ship-cctv/protocol';
 import { AgentConnection, type LinkCounter, type LivenessOptions, SHORE_VERSIONS } from './connection.ts';
@@ -30,6 +33,8 @@ export interface ShipReports {
   linkReport(shipId: string, link: LinkReport, storage?: RecorderStorage): Promise<void>;
   cameraReport(shipId: string, camera: CameraState): Promise<void>;
   agentOffline(shipId: string): Promise<void>;
+  /** The ship's link here was closed because another instance holds the ship now: its state is that instance's to write. */
+  agentMoved(shipId: string): void;
 }
 
 const IGNORED_REPORTS: ShipReports = {
@@ -37,6 +42,7 @@ const IGNORED_REPORTS: ShipReports = {
   linkReport: async () => undefined,
   cameraReport: async () => undefined,
   agentOffline: async () => undefined,
+  agentMoved: () => undefined,
 };
 
 /** Close code sent to an older connection of a ship when a newer one arrives. */
@@ -158,6 +164,8 @@ interface Route {
   lost(reason: string): void;
 }
 
+const isLinkPurpose = (kind: LinkKind): kind is LinkKind & LinkPurpose => (LINK_PURPOSES as readonly string[]).includes(kind);
+
 const streamKey = (shipId: string, kind: LinkKind, id: number) => `${shipId}\u0000${kind}\u0000${id}`;
 
 /** How long a closed stream's id is remembered, so what was still on its way is not taken for a stranger's. */
@@ -188,6 +196,8 @@ export class AgentGateway {
    * ship told to come back later does not flap.
    */
   private readonly owesOffline = new WeakSet<AgentConnection>();
+  /** Connections closed because the ship is held by another instance now: they do not write the ship offline. */
+  private readonly movedAway = new WeakSet<AgentConnection>();
   /** Connections whose hello was taken (from the moment it was, before the ship's status is written). */
   private readonly helloTaken = new WeakSet<AgentConnection>();
   /** Hellos refused in a row by admission, logged once in a while rather than once per ship. */
@@ -234,6 +244,7 @@ export class AgentGateway {
     while (this.streams.has(streamKey(shipId, kind, id))) id = id >= 0xffff_ffff ? 1 : id + 1;
     this.nextStreamId = id >= 0xffff_ffff ? 1 : id + 1;
     const key = streamKey(shipId, kind, id);
+    if (isLinkPurpose(kind)) conn.streamOpened(kind);
     const stream = new OpenLinkStream(shipId, kind, id, conn, handler, () => {
       if (this.streams.get(key) !== route) return;
       this.streams.delete(key);
@@ -298,14 +309,29 @@ export class AgentGateway {
       this.connections.delete(shipId);
       if (!this.owesOffline.has(conn)) return;
       this.events.emit('offline', shipId);
+      // The ship's new owner wrote it online already: writing it offline here would undo that.
+      if (this.movedAway.has(conn)) return this.status.agentMoved(shipId);
       this.status.agentOffline(shipId).catch((err: unknown) => this.log.error({ err, shipId }, 'marking ship offline failed'));
     });
     return conn;
   }
 
+  /**
+   * Closes the ship's link here because another instance holds the ship now (a newer claim fenced
+   * this one): everything the link carried ends as when a link is lost, but the ship is not written
+   * offline — it is online at its new owner.
+   */
+  closeMoved(shipId: string, code: number, reason: string): void {
+    const conn = this.connections.get(shipId);
+    if (!conn) return;
+    this.movedAway.add(conn);
+    conn.close(code, reason);
+  }
+
   closeAll(): void {
     this.shipWarnings.close();
-    for (const conn of this.connections.values()) conn.close(1001, 'server shutting down');
+    // 1012 (service restart): agents redial within seconds rather than on their usual backoff.
+    for (const conn of this.connections.values()) conn.close(CLOSE_SHORE_RESTART, 'server restarting');
     this.connections.clear();
   }
 

@@ -11,10 +11,10 @@ declare module 'fastify' {
 }
 
 export interface OwnershipPluginOptions {
-  /** With a Redis URL, ship ownership is shared by every instance (a lease and an epoch per ship); without, this instance owns what it holds. */
+  /** With a Redis URL, ship ownership is shared by every instance (a lease per instance, an epoch per ship); without, this instance owns what it holds. */
   redisUrl?: string | undefined;
   redisPrefix?: string | undefined;
-  /** Lease of a claim without renewal (default 10 s): how long a dead owner's ships stay taken. */
+  /** This instance's lease without renewal (default 10 s): how long a dead owner's ships stay taken. */
   leaseMs?: number | undefined;
   /** This instance's id in the claims (default a random one). */
   instanceId?: string | undefined;

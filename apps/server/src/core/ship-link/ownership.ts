@@ -14,6 +14,11 @@ export interface OwnershipEvents {
   lost: [shipId: string, epoch: number, why: string];
   /** This instance's claim had lapsed (Redis was away longer than the lease) and was set again at its epoch: no claim came meanwhile. */
   reasserted: [shipId: string, epoch: number];
+  /**
+   * This instance's lease had lapsed (Redis stalled longer than it, or restarted without its data)
+   * and is set again, its claims read back: what it wrote to the shared store may need writing again.
+   */
+  restored: [];
   /** Another instance claimed the ship (its agent connected there): streams of the ship are to be had through that instance now. */
   claimedElsewhere: [shipId: string, owner: ShipOwner];
 }

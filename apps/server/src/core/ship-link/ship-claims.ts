@@ -36,6 +36,6 @@ export function tieClaimsToLinks(gateway: AgentGateway, ownership: ShipOwnership
   ownership.events.on('reasserted', (shipId, epoch) => log.info({ shipId, epoch }, 'ship claim set again after a Redis stall (no other claim came meanwhile)'));
   ownership.events.on('lost', (shipId, epoch, why) => {
     log.warn({ shipId, epoch, why }, 'ship owned elsewhere now: closing its link here');
-    gateway.get(shipId)?.close(CLOSE_OWNED_ELSEWHERE, 'the ship is owned by another instance');
+    gateway.closeMoved(shipId, CLOSE_OWNED_ELSEWHERE, 'the ship is owned by another instance');
   });
 }

@@ -49,6 +49,13 @@ export default fp<BackfillPluginOptions>(
     app.agents.events.on('online', onOnline);
     service.start();
     app.decorate('backfill', service);
+    // The recording query's gaps say "backfill pending" where a span waits for (or is in) a refill.
+    app.recordingGaps.setBackfillPending((shipId, cameraId, start, end) =>
+      service
+        .pendingBackfill(shipId, cameraId)
+        .filter((p) => p.end > start && p.start < end)
+        .map((p) => ({ start: Math.max(p.start, start), end: Math.min(p.end, end) })),
+    );
     app.addHook('preClose', async () => {
       app.agents.events.off('online', onOnline);
       await service.close();

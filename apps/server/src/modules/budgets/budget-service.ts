@@ -166,6 +166,13 @@ export class BudgetService {
     return (await this.shipUse(ship, access.userId, access.orgs)).live;
   }
 
+  /** Until when a live view of the ship refused now stays refused at least: the ship's next midnight. */
+  async liveHeldUntil(shipId: string): Promise<number> {
+    const now = this.now();
+    const ship = (await this.shipsById([shipId])).get(shipId);
+    return endOfShipDay(now, ship?.timeZone ?? 'UTC');
+  }
+
   /** Whether the ship's pictures cap (of the day or the month) is reached: automatic pictures (stills) wait. */
   async picturesUsedUp(shipId: string): Promise<boolean> {
     const ship = (await this.shipsById([shipId])).get(shipId);

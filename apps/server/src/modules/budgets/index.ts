@@ -46,8 +46,15 @@ export default fp<BudgetsPluginOptions>(
     });
     app.decorate('budgets', service);
 
+    // A live view refused for the budget leaves the shore recording a gap whose cause is the budget.
+    const noteHeld = (shipId: string, held: boolean) => {
+      if (!app.hasDecorator('recordingGaps')) return;
+      const noted = held ? service.liveHeldUntil(shipId).then((until) => app.recordingGaps.budgetHeld(shipId, until)) : app.recordingGaps.budgetReleased(shipId);
+      noted.catch((err: unknown) => app.log.warn({ err, shipId }, 'budgets: keeping a live hold as a recording gap cause failed'));
+    };
     app.live.admitViews(async (access, view) => {
       const state = await service.liveAdmission(access, view.shipId);
+      noteHeld(view.shipId, state === 'stills' || state === 'block');
       if (state === 'lowest') return { lowestOnly: true, notice: 'budgetLowest' };
       if (state === 'stills') throw new LiveRequestError('budgetStills', "此船今日/本月直播流量已用完，仅可查看图片 (the ship's live data budget is used up: pictures only)");
       if (state === 'block') throw new LiveRequestError('budgetBlocked', "此船直播流量已用完，需填写原因后继续 (the ship's live data budget is used up: give a reason to override)");

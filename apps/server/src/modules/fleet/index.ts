@@ -5,7 +5,7 @@ import fleetRoutes from './routes.ts';
 export { FleetService, toShip } from './fleet-service.ts';
 export { writeFleetFile } from './fleet-file.ts';
 export { LiveRequestError, type StreamAccess, resolveStreamAccess } from './stream-access.ts';
-export { type TemplateChoice, chooseTemplate, encodeSpec } from './templates.ts';
+export { type TemplateChoice, chooseTemplate, definitionCodec, encodeSpec, isSatelliteTier } from './templates.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,4 +1,4 @@
-import type { DefinitionModel, EncodeSpec, ShipConfig } from '@ship-cctv/protocol';
+import { type DefinitionModel, type EncodeSpec, type ShipConfig, type VideoCodec, SATELLITE_TIER_MAX_KBPS, isVideoCodec } from '@ship-cctv/protocol';
 
 export type TemplateChoice =
   | { ok: true; requested: DefinitionModel; lowest: DefinitionModel }
@@ -31,10 +31,27 @@ export function chooseTemplate(config: ShipConfig, templateId: number | undefine
     }
     if (!requested) return { ok: false, error: 'unknownTemplate' };
   }
-  const lowest = groupModels.reduce((a, b) => (pixelRate(b) < pixelRate(a) || (pixelRate(b) === pixelRate(a) && b.bitrateKbps < a.bitrateKbps) ? b : a));
-  return { ok: true, requested, lowest };
+  return { ok: true, requested, lowest: lowestOf(groupModels) };
 }
 
-export function encodeSpec(m: DefinitionModel): EncodeSpec {
-  return { width: m.width, height: m.height, frameRate: m.frameRate, bitrateKbps: m.bitrateKbps, codec: 'h264' };
+/**
+ * What a struggling link (or a used-up budget) falls back to: the smallest definition above the
+ * satellite tier, as before that tier existed — the satellite tier is chosen, by the link policy,
+ * not fallen into. A group of satellite-tier definitions only falls back to its smallest.
+ */
+function lowestOf(models: readonly DefinitionModel[]): DefinitionModel {
+  const above = models.filter((m) => !isSatelliteTier(m));
+  return (above.length > 0 ? above : models).reduce((a, b) => (pixelRate(b) < pixelRate(a) || (pixelRate(b) === pixelRate(a) && b.bitrateKbps < a.bitrateKbps) ? b : a));
+}
+
+export const isSatelliteTier = (m: Pick<DefinitionModel, 'bitrateKbps'>): boolean => m.bitrateKbps <= SATELLITE_TIER_MAX_KBPS;
+
+/** The codec a definition asks for: its `codec` when known, else H.264 (templates from before codecs). */
+export function definitionCodec(m: Pick<DefinitionModel, 'codec'>): VideoCodec {
+  return isVideoCodec(m.codec) ? m.codec : 'h264';
+}
+
+/** The encoder's request for a definition, in `codec` (H.264 unless told: playback and older paths stay H.264). */
+export function encodeSpec(m: DefinitionModel, codec: VideoCodec = 'h264'): EncodeSpec {
+  return { width: m.width, height: m.height, frameRate: m.frameRate, bitrateKbps: m.bitrateKbps, codec };
 }

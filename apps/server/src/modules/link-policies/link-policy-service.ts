@@ -1,5 +1,6 @@
 import {
   type BudgetPolicy,
+  DEFINITION_LEVELS,
   type DefinitionLevel,
   LINK_POLICY_DEFAULTS,
   type LinkPolicy,
@@ -68,10 +69,10 @@ export class LinkPolicyService {
 
   async update(access: Access, orgId: string, linkType: PolicyLink, update: LinkPolicyUpdate, by: string): Promise<LinkPolicyList> {
     await this.requireManager(access, orgId);
-    const order: DefinitionLevel[] = ['lowest', 'standard', 'best'];
+    const order: readonly DefinitionLevel[] = DEFINITION_LEVELS;
     // A bigger view never asks for less than a smaller one: the operator would see the picture shrink on full screen.
     if (order.indexOf(update.fewCells) < order.indexOf(update.manyCells) || order.indexOf(update.fullScreen) < order.indexOf(update.fewCells)) {
-      throw badRequest('a bigger view must not ask for a lower definition: manyCells ≤ fewCells ≤ fullScreen (lowest < standard < best)');
+      throw badRequest('a bigger view must not ask for a lower definition: manyCells ≤ fewCells ≤ fullScreen (satellite < lowest < standard < best)');
     }
     // Left out, the budget policy stays what the organisation follows now (its own, inherited or the default).
     const budgetPolicy = update.budgetPolicy ?? (await this.ruleFor(access.orgs, orgId, linkType)).budgetPolicy;

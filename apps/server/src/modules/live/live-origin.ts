@@ -1,4 +1,4 @@
-import type { DefinitionModel } from '@ship-cctv/protocol';
+import { type DefinitionModel, type VideoCodec, ENCODES_AV1_CAPABILITY } from '@ship-cctv/protocol';
 import type { AgentGateway, OpenStreamResult, StreamHandler } from '../../core/ship-link/index.ts';
 
 /** One live stream as any instance names it: the registry key, the camera and its definitions. */
@@ -19,9 +19,15 @@ export interface LiveStreamSpec {
 export interface LiveOrigin {
   /** `relayed`: the stream comes from another instance, whose taps (the shore recorder) see it; this one's do not. */
   open(spec: LiveStreamSpec, handler: StreamHandler<'live'>): OpenStreamResult<'live'> & { relayed?: boolean };
+  /**
+   * Whether the ship's agent encodes `codec` (its hello said so). Absent, or a ship not known here
+   * (an origin that relays from another instance): H.264 only.
+   */
+  encodes?(shipId: string, codec: VideoCodec): boolean;
 }
 
 /** The single-node origin: the ship's link on this instance. */
 export const linkOrigin = (gateway: AgentGateway): LiveOrigin => ({
   open: (spec, handler) => gateway.openStream(spec.shipId, 'live', handler),
+  encodes: (shipId, codec) => codec === 'h264' || (gateway.get(shipId)?.unknownCapabilities.includes(ENCODES_AV1_CAPABILITY) ?? false),
 });

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { LinkQueueMessage } from '@ship-cctv/protocol';
+import type { DecoderPrefix, LinkQueueMessage } from '@ship-cctv/protocol';
 import type { AgentGateway } from '../../core/ship-link/index.ts';
 import { type Lease, StreamRegistry } from '../../core/media/stream-registry.ts';
 import { type Access } from '../../core/orgs/access.ts';
@@ -135,7 +135,12 @@ export class LiveService {
   }
 
   /** Checks access and picks the definition; throws ApiError (403/404) or LiveRequestError. */
-  async resolve(access: Access, cameraId: string, templateId: number | undefined, on?: { carouselId?: string | undefined }): Promise<LiveTicket & JoinTicket> {
+  async resolve(
+    access: Access,
+    cameraId: string,
+    templateId: number | undefined,
+    on?: { carouselId?: string | undefined; decoders?: ReadonlySet<DecoderPrefix> | undefined },
+  ): Promise<LiveTicket & JoinTicket> {
     const { requested: asked, lowest, audio, ...ticket } = await resolveStreamAccess(this.fleet, access, cameraId, templateId);
     let requested = asked;
     const notices: LiveAdmissionNotice[] = [];
@@ -158,7 +163,7 @@ export class LiveService {
     if (paged) ticket.autoShutdown = { ...ticket.autoShutdown, enabled: false };
     // Sound on or off is a different stream (a ship's flag changed while one ran: the next joins the new one).
     const spec: LiveStreamSpec = { key: `${cameraId}@${requested.id}${audio ? '+audio' : ''}`, shipId: ticket.shipId, cameraId, requested, lowest, audio };
-    return { ...ticket, linger: !paged, notices, key: spec.key, wants: wantsOf(spec), source: () => this.sourceFor(spec) };
+    return { ...ticket, linger: !paged, notices, key: spec.key, wants: wantsOf(spec), source: () => this.sourceFor(spec, on?.decoders) };
   }
 
   /**
@@ -178,9 +183,12 @@ export class LiveService {
     return this.join({ key: spec.key, linger: false, wants: wantsOf(spec), source: () => this.sourceFor(spec) }, viewer);
   }
 
-  private sourceFor(spec: LiveStreamSpec): LiveSource {
+  private sourceFor(spec: LiveStreamSpec, firstDecoders?: ReadonlySet<DecoderPrefix>): LiveSource {
     const { shipId, cameraId, requested, lowest, audio } = spec;
+    const origin = this.origin;
     return new LiveSource({
+      encodes: (codec) => origin.encodes?.(shipId, codec) ?? codec === 'h264',
+      ...(firstDecoders ? { firstDecoders } : {}),
       openStream: (handler) => this.origin.open(spec, handler),
       shipId,
       cameraId,

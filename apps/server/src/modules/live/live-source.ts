@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type AgentMessageOf, CAMERA_SILENT_REASON, type DefinitionModel, type MediaServerMessage, type StreamState } from '@ship-cctv/protocol';
+import { type AgentMessageOf, CAMERA_SILENT_REASON, DECODER_OF, type DecoderPrefix, type DefinitionModel, type MediaServerMessage, type StreamState, type VideoCodec } from '@ship-cctv/protocol';
 import type { LinkStream, StreamOpener } from '../../core/ship-link/index.ts';
 import { RelaySplitter, type InitSegment, type MediaFragment, mimeFor } from '../../core/media/fmp4.ts';
 import { StreamHub } from '../../core/media/stream-hub.ts';
 import type { Source } from '../../core/media/stream-registry.ts';
 import type { MediaViewer } from '../../core/media/viewer.ts';
-import { encodeSpec } from '../fleet/index.ts';
+import { definitionCodec, encodeSpec } from '../fleet/index.ts';
 
 /**
  * Observes the media of every live source (the shore recorder; see LiveService.tapMedia). It only
@@ -43,6 +43,10 @@ export interface LiveSourceDeps {
   onLag?(source: LiveSource, excessMs: number): void;
   /** Who else sees the media as it passes (the shore recorder). */
   taps?: ReadonlySet<LiveMediaTap>;
+  /** Whether the ship's agent encodes a codec other than H.264 (see LiveOrigin.encodes). Absent: H.264 only. */
+  encodes?: (codec: VideoCodec) => boolean;
+  /** What the first viewer decodes, before it joins (the stream is asked for just before): absent, H.264 only. */
+  firstDecoders?: ReadonlySet<DecoderPrefix>;
 }
 
 /**
@@ -100,6 +104,8 @@ export class LiveSource implements Source {
   private stateReason: string | undefined;
   private effective: DefinitionModel;
   private codec: MediaServerMessage | undefined;
+  /** The codec the current stream was asked in. */
+  private codecSent: VideoCodec | undefined;
   /** The current stream's init segment, once it came. */
   private init: InitSegment | undefined;
   private timescale = 0;
@@ -164,6 +170,8 @@ export class LiveSource implements Source {
   /** `wantedId`: the definition this viewer asked for, when not this source's own (a guest: no "lowest definition" notice for what it asked). */
   addViewer(viewer: MediaViewer, wantedId?: number): void {
     this.viewers.add(viewer);
+    // A viewer that does not decode the running codec: everyone moves to one it decodes (H.264).
+    this.reconsiderCodec();
     viewer.sendJson({ type: 'status', state: this.state, ...(this.stateReason ? { reason: this.stateReason } : {}) });
     if (this.effective.id !== this.deps.requested.id && this.effective.id !== wantedId) {
       viewer.sendJson({ type: 'notice', code: 'lowestDefinition', templateId: this.effective.id });
@@ -176,6 +184,32 @@ export class LiveSource implements Source {
   removeViewer(viewer: MediaViewer): void {
     this.viewers.delete(viewer);
     this.hub.removeConsumer(viewer.consumer);
+    // The one viewer who needed H.264 left: the others get the definition's own codec back.
+    this.reconsiderCodec();
+  }
+
+  /**
+   * The codec a stream of `model` goes up in: the definition's own when the ship's agent encodes it
+   * and every viewer of the stream decodes it (the first viewer's word stands in while nobody has
+   * joined yet), else H.264, which every viewer and agent has.
+   */
+  private codecFor(model: DefinitionModel): VideoCodec {
+    const codec = definitionCodec(model);
+    if (codec === 'h264' || !(this.deps.encodes?.(codec) ?? false)) return 'h264';
+    const need = DECODER_OF[codec];
+    if (this.viewers.size === 0) return this.deps.firstDecoders?.has(need) ? codec : 'h264';
+    for (const v of this.viewers) if (!v.decoders?.has(need)) return 'h264';
+    return codec;
+  }
+
+  /** Restarts the stream in another codec when its viewers now call for one; true when it did. */
+  private reconsiderCodec(): boolean {
+    if (this.stopped || !this.stream || this.viewers.size === 0) return false;
+    const codec = this.codecFor(this.effective);
+    if (codec === this.codecSent) return false;
+    this.deps.log.info({ shipId: this.deps.shipId, cameraId: this.deps.cameraId, from: this.codecSent, to: codec }, 'live stream changes codec for its viewers');
+    this.restart(this.effective);
+    return true;
   }
 
   onAgentOnline(): void {
@@ -296,7 +330,8 @@ export class LiveSource implements Source {
     this.local = opened.relayed !== true;
     this.splitter = new RelaySplitter();
     this.init = undefined;
-    stream.send({ type: 'live.start', streamId: stream.id, cameraId: this.deps.cameraId, encode: encodeSpec(this.effective), audio: this.deps.audio ?? false });
+    this.codecSent = this.codecFor(this.effective);
+    stream.send({ type: 'live.start', streamId: stream.id, cameraId: this.deps.cameraId, encode: encodeSpec(this.effective, this.codecSent), audio: this.deps.audio ?? false });
     if (this.state !== 'playing') this.setState('starting');
   }
 

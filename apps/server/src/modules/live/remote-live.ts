@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
+import { ENCODES_AV1_CAPABILITY } from '@ship-cctv/protocol';
 import type { AgentGateway, LinkStream, StreamHandler } from '../../core/ship-link/index.ts';
 import type { Lease } from '../../core/media/stream-registry.ts';
 import type { LiveOrigin, LiveStreamSpec } from './live-origin.ts';
@@ -78,6 +79,9 @@ export class RemoteLive {
         if (this.gateway.get(spec.shipId)?.ready) return this.gateway.openStream(spec.shipId, 'live', handler);
         return { ok: true, stream: this.remoteStream(spec, handler), relayed: true };
       },
+      // A ship held here says what its agent encodes; through its owner elsewhere, H.264 (viewers
+      // relayed between instances do not carry their decoders).
+      encodes: (shipId, codec) => codec === 'h264' || (this.gateway.get(shipId)?.unknownCapabilities.includes(ENCODES_AV1_CAPABILITY) ?? false),
     };
   }
 

@@ -1,4 +1,4 @@
-import type { RecordedSpan } from '@ship-cctv/protocol';
+import type { RecordedSpan, RecordingGap } from '@ship-cctv/protocol';
 
 /**
  * What shore already knows of the ship recorder's spans, per camera, so that asking again for a
@@ -42,12 +42,16 @@ interface CameraKnowledge {
   covered: CoveredRange[];
   /** Disjoint, non-touching, sorted by start. */
   spans: RecordedSpan[];
+  /** The ship's gaps with its causes, sorted by start. */
+  gaps: RecordingGap[];
 }
 
 export interface SpanLookup {
   /** [start, knownUntil) is answered by `spans`; knownUntil === end means the whole range is. */
   knownUntil: number;
   spans: RecordedSpan[];
+  /** The ship's gaps of [start, knownUntil) with the causes it gave. */
+  gaps: RecordingGap[];
 }
 
 export class SpanCache {
@@ -66,7 +70,7 @@ export class SpanCache {
   /** The spans known for [start, end) from `start` onwards, as far as fresh knowledge reaches without a hole. */
   lookup(key: string, start: number, end: number, now: number): SpanLookup {
     const entry = this.cameras.get(key);
-    if (!entry) return { knownUntil: start, spans: [] };
+    if (!entry) return { knownUntil: start, spans: [], gaps: [] };
     this.touch(key, entry);
     let t = start;
     for (const c of entry.covered) {
@@ -75,26 +79,37 @@ export class SpanCache {
       if (c.end > t) t = c.end;
     }
     const knownUntil = Math.min(t, end);
-    return { knownUntil, spans: knownUntil > start ? clipSpans(entry.spans, start, knownUntil) : [] };
+    const known = knownUntil > start;
+    return { knownUntil, spans: known ? clipSpans(entry.spans, start, knownUntil) : [], gaps: known ? clipGaps(entry.gaps, start, knownUntil) : [] };
   }
 
-  /** The ship's answer for [start, end): it held exactly `spans` there (clipped to the range). */
-  store(key: string, start: number, end: number, spans: readonly RecordedSpan[], now: number): void {
+  /** Every fresh range of [start, end) the ship has answered for, wherever it lies, and the spans it held there. */
+  coverage(key: string, start: number, end: number, now: number): { covered: RecordedSpan[]; spans: RecordedSpan[] } {
+    const entry = this.cameras.get(key);
+    if (!entry) return { covered: [], spans: [] };
+    const covered = mergeSpans(entry.covered.filter((c) => now - c.at <= this.opts.maxAgeMs).map((c) => ({ start: c.start, end: c.end })));
+    return { covered: clipSpans(covered, start, end), spans: clipSpans(entry.spans, start, end) };
+  }
+
+  /** The ship's answer for [start, end): it held exactly `spans` there (clipped to the range), and said why it held nothing at `gaps`. */
+  store(key: string, start: number, end: number, spans: readonly RecordedSpan[], now: number, gaps: readonly RecordingGap[] = []): void {
     if (end <= start) return;
     const fresh = clipSpans(spans, start, end);
-    const entry = this.cameras.get(key) ?? { covered: [], spans: [] };
+    const entry = this.cameras.get(key) ?? { covered: [], spans: [], gaps: [] };
     this.touch(key, entry);
-    const before = entry.spans.length;
+    const before = entry.spans.length + entry.gaps.length;
     const covered = entry.covered.filter((c) => now - c.at <= this.opts.maxAgeMs).flatMap((c) => subtract(c, start, end));
     const reset = covered.length + 1 > this.opts.maxRangesPerCamera;
     const ranges = reset ? [] : covered;
     // Only what some fresh range still vouches for is kept; the new answer replaces its own range.
     const kept = ranges.flatMap((c) => clipSpans(entry.spans, c.start, c.end));
+    const keptGaps = ranges.flatMap((c) => clipGaps(entry.gaps, c.start, c.end));
     ranges.push({ start, end, at: now });
     ranges.sort((a, b) => a.start - b.start);
     entry.covered = ranges;
     entry.spans = mergeSpans([...kept, ...fresh]);
-    this.spanCount += entry.spans.length - before;
+    entry.gaps = [...keptGaps, ...clipGaps(gaps, start, end)].sort((a, b) => a.start - b.start);
+    this.spanCount += entry.spans.length + entry.gaps.length - before;
     this.evict(key);
   }
 
@@ -114,13 +129,13 @@ export class SpanCache {
       if (this.cameras.size <= this.opts.maxCameras && this.spanCount <= this.opts.maxSpans) return;
       if (key === keep) continue;
       this.cameras.delete(key);
-      this.spanCount -= entry.spans.length;
+      this.spanCount -= entry.spans.length + entry.gaps.length;
     }
     const kept = this.cameras.get(keep);
     if (kept && this.spanCount > this.opts.maxSpans) {
       // One camera alone over the bound: remember nothing rather than grow.
       this.cameras.delete(keep);
-      this.spanCount -= kept.spans.length;
+      this.spanCount -= kept.spans.length + kept.gaps.length;
     }
   }
 }
@@ -141,6 +156,17 @@ export function clipSpans(spans: readonly RecordedSpan[], start: number, end: nu
     const a = Math.max(s.start, start);
     const b = Math.min(s.end, end);
     if (a < b) out.push({ start: a, end: b });
+  }
+  return out;
+}
+
+/** Gaps cut to [start, end), empty ones left out. */
+export function clipGaps(gaps: readonly RecordingGap[], start: number, end: number): RecordingGap[] {
+  const out: RecordingGap[] = [];
+  for (const g of gaps) {
+    const a = Math.max(g.start, start);
+    const b = Math.min(g.end, end);
+    if (a < b) out.push({ start: a, end: b, cause: g.cause });
   }
   return out;
 }

@@ -1,11 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { CODES, type RecordedSpan, VOD_MAX_SPANS, type VodQueryResult } from '@ship-cctv/protocol';
+import { CODES, GAP_CAUSES, type GapCause, type RecordedSpan, type RecordingGap, VOD_MAX_SPANS, type VodQueryResult } from '@ship-cctv/protocol';
 import { type LinkStreams, ask } from '../../core/ship-link/index.ts';
 import { ApiError, badRequest } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
 import type { FleetService } from '../fleet/index.ts';
-import { SpanCache, type SpanCacheOptions, clipSpans, mergeSpans } from './span-cache.ts';
+import { SpanCache, type SpanCacheOptions, clipGaps, clipSpans, mergeSpans } from './span-cache.ts';
 
 export interface VodServiceOptions {
   /** How long the ship has to answer a query (a VSAT round trip is ~0.6 s; FleetBroadband can queue for seconds). */
@@ -27,7 +27,39 @@ export const VOD_DEFAULTS: VodServiceOptions = { timeoutMs: 15_000, settleMs: 12
 /** The ship's answer: its spans, and how far they are complete (a full answer may have been cut short). */
 interface Answer {
   spans: RecordedSpan[];
+  /** The gaps with the causes the ship gave (none from an agent that does not say). */
+  gaps: RecordingGap[];
   knownUntil: number;
+}
+
+/** The ship's causes the shore knows; any other (a newer agent's) reads as unknown. */
+const SHIP_CAUSES = new Set<string>(GAP_CAUSES);
+const shipCause = (cause: string): GapCause => (SHIP_CAUSES.has(cause) ? (cause as GapCause) : 'unknown');
+
+/**
+ * The gaps of [start, until) between `spans`, each cut by the causes the ship gave; where it gave
+ * none (an older agent, or a time it did not cover) the cause is unknown.
+ */
+export function gapsWithCauses(spans: readonly RecordedSpan[], start: number, until: number, said: readonly RecordingGap[]): RecordingGap[] {
+  const out: RecordingGap[] = [];
+  let from = start;
+  const holes: RecordedSpan[] = [];
+  for (const s of mergeSpans(spans)) {
+    if (s.start > from) holes.push({ start: from, end: Math.min(s.start, until) });
+    from = Math.max(from, s.end);
+  }
+  if (from < until) holes.push({ start: from, end: until });
+  const causes = [...said].sort((a, b) => a.start - b.start);
+  for (const hole of holes.filter((h) => h.end > h.start)) {
+    let t = hole.start;
+    for (const g of clipGaps(causes, hole.start, hole.end)) {
+      if (g.start > t) out.push({ start: t, end: g.start, cause: 'unknown' });
+      if (g.end > t) out.push({ start: Math.max(t, g.start), end: g.end, cause: g.cause });
+      t = Math.max(t, g.end);
+    }
+    if (t < hole.end) out.push({ start: t, end: hole.end, cause: 'unknown' });
+  }
+  return out;
 }
 
 /**
@@ -69,15 +101,29 @@ export class VodService {
     const key = `${shipId}/${cameraId}`;
     const askedAt = Date.now();
     const known = this.cache.lookup(key, start, end, askedAt);
-    const result = (spans: RecordedSpan[], cached: boolean): VodQueryResult => ({ shipId, cameraId, start, end, spans, cached });
-    if (known.knownUntil >= end) return result(known.spans, true);
+    // Gaps run up to now at most: later times are not a gap yet.
+    const result = (spans: RecordedSpan[], said: RecordingGap[], until: number, cached: boolean): VodQueryResult => ({
+      shipId,
+      cameraId,
+      start,
+      end,
+      spans,
+      gaps: gapsWithCauses(spans, start, Math.min(until, askedAt), said),
+      cached,
+    });
+    if (known.knownUntil >= end) return result(known.spans, known.gaps, end, true);
 
     // Only what shore does not know yet crosses the link.
     const from = known.knownUntil;
     const asked = await this.askOnce(shipId, cameraId, from, end);
     const settled = Math.min(end, asked.knownUntil, askedAt - this.opts.settleMs);
-    if (settled > from) this.cache.store(key, from, settled, asked.spans, Date.now());
-    return result(mergeSpans([...known.spans, ...asked.spans]), false);
+    if (settled > from) this.cache.store(key, from, settled, asked.spans, Date.now(), asked.gaps);
+    return result(mergeSpans([...known.spans, ...asked.spans]), [...known.gaps, ...asked.gaps], asked.knownUntil, false);
+  }
+
+  /** What shore knows of the ship recorder's spans in [start, end) without asking the ship: the times it answered for, and what it held there. */
+  known(shipId: string, cameraId: string, start: number, end: number): { covered: RecordedSpan[]; spans: RecordedSpan[] } {
+    return this.cache.coverage(`${shipId}/${cameraId}`, start, end, Date.now());
   }
 
   private askOnce(shipId: string, cameraId: string, start: number, end: number): Promise<Answer> {
@@ -90,7 +136,7 @@ export class VodService {
   }
 
   private async askShip(shipId: string, cameraId: string, start: number, end: number): Promise<Answer> {
-    const spans: RecordedSpan[] = await ask(this.streams, {
+    const { spans, gaps } = await ask<'playback', { spans: RecordedSpan[]; gaps: RecordingGap[] }>(this.streams, {
       shipId,
       kind: 'playback',
       request: (requestId) => {
@@ -104,13 +150,14 @@ export class VodService {
           this.log.warn({ shipId, requestId: msg.requestId, cameraId: msg.cameraId }, 'vod.result for another camera ignored');
           return;
         }
-        reply.done(msg.spans);
+        reply.done({ spans: msg.spans, gaps: (msg.gaps ?? []).map((g) => ({ start: g.start, end: g.end, cause: shipCause(g.cause) })) });
       },
       timeoutMs: this.opts.timeoutMs,
       signal: this.closing.signal,
     });
     return {
       spans: clipSpans(mergeSpans(spans), start, end),
+      gaps: clipGaps(gaps, start, end),
       knownUntil: spans.length >= this.opts.maxSpansPerAnswer ? spans.reduce((t, s) => Math.max(t, s.end), start) : end,
     };
   }

@@ -162,7 +162,8 @@ export class RecorderService implements LiveMediaTap {
     return sweepRetiredFiles(this.deps.store, this.root, upTo, busy);
   }
 
-  private async retiredUpTo(): Promise<number | null> {
+  /** Start of the newest segment the retention job ever deleted (null: none yet). */
+  async retiredUpTo(): Promise<number | null> {
     const last = await this.deps.jobs.store.latestResult(RETENTION_JOB_KIND);
     return typeof last?.retiredUpTo === 'number' ? last.retiredUpTo : null;
   }

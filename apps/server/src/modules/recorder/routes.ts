@@ -105,7 +105,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Shore recordings (newest first) of the ships the user may see, by organisation, ship, channel and time',
+        summary: 'Shore recordings (newest first) of the ships the user may see, by organisation, ship, channel and time, and the gaps of the span asked with their cause',
         security,
         params: RecordPageParams,
         body: Type.Optional(RecordQueryFilterSchema),
@@ -127,7 +127,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (filter.cameraId !== undefined) await app.fleet.requireCamera(req.auth, filter.cameraId);
       const { page, size } = req.params;
       const { total, records } = await app.recordings.query(orgIds, filter, page, size);
-      return ok({ page, size, total, records });
+      const { start, end } = filter;
+      const gaps = start !== undefined && end !== undefined ? await app.recordingGaps.forQuery(orgIds, { ...filter, start, end }) : [];
+      return ok({ page, size, total, records, gaps });
     },
   );
 

@@ -12,10 +12,7 @@ declare module 'fastify' {
   }
 }
 
-export interface StatusPluginOptions {
-  /** How often this instance writes its ships' state again to the shared store (tests shorten it). */
-  refreshMs?: number | undefined;
-}
+export type StatusPluginOptions = Record<never, never>;
 
 /**
  * Live ship and camera status, as the agents report it. Offers `app.status`, the first messages a
@@ -24,9 +21,11 @@ export interface StatusPluginOptions {
  * database, the bus (its shared store), the ships' link (their reports) and the fleet.
  */
 export default fp<StatusPluginOptions>(
-  async (app, opts) => {
-    const service = new StatusService(app.database.db, app.bus.store, opts.refreshMs);
+  async (app) => {
+    const service = new StatusService(app.database.db, app.bus.store);
     app.decorate('status', service);
+    // The shared store may have lost what this instance wrote (Redis restarted empty, or a stall outlived the lease).
+    app.ownership.events.on('restored', () => void service.rewriteLocal());
     app.addHook('onClose', async () => service.close());
     app.agents.reportTo(service);
     app.stompSnapshot(async (destination) => service.snapshot(destination, await app.fleet.shipsForDestination(destination)));

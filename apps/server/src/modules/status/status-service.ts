@@ -20,7 +20,12 @@ interface ShipDirectoryEntry {
 }
 
 const OFFLINE_SHIP: Omit<ShipState, 'updatedAt'> = { status: 'OFFLINE', quality: -1, duplex: 'NONE', online: false };
-const REFRESH_MS = 10_000;
+
+/** Whether two states say the same to an operator (when they were written aside). */
+function sameState(a: Omit<ShipState, 'updatedAt'>, b: Omit<ShipState, 'updatedAt'>): boolean {
+  const storage = (s: Omit<ShipState, 'updatedAt'>) => JSON.stringify(s.storage ?? null);
+  return a.status === b.status && a.quality === b.quality && a.duplex === b.duplex && a.online === b.online && storage(a) === storage(b);
+}
 
 export function shipStatusBody(state: Omit<ShipState, 'updatedAt'>): string {
   const msg: ShipStatusMessage = {
@@ -57,29 +62,37 @@ export function cameraStatusBody(cameraId: string, c: Pick<CameraState, 'online'
 /**
  * Live link and camera status of the fleet, as the agents report it. Every change is stored in
  * the backend and published as the spec's STOMP messages: /shipStatus/{shipName} and
- * /mediaList/{clientInstanceId}.
+ * /mediaList/{clientInstanceId}. A report that changes nothing (an agent's periodic link report
+ * on a steady link) is neither stored nor published: an idle ship costs the shared store nothing.
  */
 export class StatusService {
   private readonly directory = new Map<string, ShipDirectoryEntry>();
   /** Ships whose agent is connected to this instance. */
   private readonly local = new Set<string>();
-  private readonly timer: NodeJS.Timeout;
 
-  /** What this instance last wrote for each ship whose agent it holds, written again on every refresh. */
+  /** What this instance last wrote for each ship whose agent it holds, written again when the shared store lost it (rewriteLocal). */
   private readonly written = new Map<string, { ship?: ShipState; cameras: Map<string, StoredCameraState> }>();
 
   constructor(
     private readonly db: Db,
     private readonly backend: StatusBackend,
-    refreshMs = REFRESH_MS,
-  ) {
-    this.timer = setInterval(() => void this.refreshLocal(), refreshMs);
-    this.timer.unref();
+  ) {}
+
+  private readonly linkListeners = new Set<(shipId: string, up: boolean, cameras: readonly CameraState[]) => void>();
+
+  /**
+   * Told when the link of a ship comes to this instance (with the cameras' state in its hello) or
+   * leaves it. Returns the unsubscribe.
+   */
+  onLink(listener: (shipId: string, up: boolean, cameras: readonly CameraState[]) => void): () => void {
+    this.linkListeners.add(listener);
+    return () => this.linkListeners.delete(listener);
   }
 
   async agentOnline(shipId: string, link: LinkReport, cameras: readonly CameraState[], storage?: RecorderStorage): Promise<void> {
     const ship = await this.loadShip(shipId, true);
     if (!ship) return;
+    for (const listener of this.linkListeners) listener(shipId, true, cameras);
     this.local.add(shipId);
     await this.setShip(ship, { status: link.linkType, quality: link.quality, duplex: link.duplex, online: true, ...(storage ? { storage } : {}) });
     await this.setCameras(ship, cameras);
@@ -92,8 +105,11 @@ export class StatusService {
   async linkReport(shipId: string, link: LinkReport, reported?: RecorderStorage): Promise<void> {
     const ship = await this.loadShip(shipId);
     if (!ship) return;
-    const storage = reported ?? this.written.get(shipId)?.ship?.storage;
-    await this.setShip(ship, { status: link.linkType, quality: link.quality, duplex: link.duplex, online: true, ...(storage ? { storage } : {}) });
+    const last = this.written.get(shipId)?.ship;
+    const storage = reported ?? last?.storage;
+    const state = { status: link.linkType, quality: link.quality, duplex: link.duplex, online: true, ...(storage ? { storage } : {}) };
+    if (last && sameState(last, state)) return;
+    await this.setShip(ship, state);
   }
 
   private readonly cameraListeners = new Set<(shipId: string, camera: CameraState) => void>();
@@ -112,6 +128,7 @@ export class StatusService {
   }
 
   async agentOffline(shipId: string): Promise<void> {
+    for (const listener of this.linkListeners) listener(shipId, false, []);
     this.local.delete(shipId);
     this.written.delete(shipId);
     const ship = await this.loadShip(shipId);
@@ -121,6 +138,12 @@ export class StatusService {
       ship,
       [...ship.cameras.keys()].map((cameraId) => ({ cameraId, online: false, recording: false, recordingSince: null })),
     );
+  }
+
+  /** The ship's link here closed because another instance holds it now: that instance writes its state from now on. */
+  agentMoved(shipId: string): void {
+    this.local.delete(shipId);
+    this.written.delete(shipId);
   }
 
   async shipStatuses(ships: readonly { id: string; name: string }[]): Promise<ShipStatusEntry[]> {
@@ -175,10 +198,8 @@ export class StatusService {
     return out;
   }
 
-  /** Stops writing this instance's ships again (the bus closes the store). */
-  close(): void {
-    clearInterval(this.timer);
-  }
+  /** Nothing to stop: the bus closes the store. */
+  close(): void {}
 
   private async setShip(ship: ShipDirectoryEntry, state: Omit<ShipState, 'updatedAt'>): Promise<void> {
     const stored: ShipState = { ...state, updatedAt: Date.now() };
@@ -202,7 +223,11 @@ export class StatusService {
     }
   }
 
-  private async refreshLocal(): Promise<void> {
+  /**
+   * Writes again the state of every ship whose agent this instance holds — after this instance's
+   * lease lapsed and was set again (a long Redis stall, or Redis restarted without its data).
+   */
+  async rewriteLocal(): Promise<void> {
     const ships: [string, ShipState][] = [];
     const cameras: StoredCameraState[] = [];
     for (const [id, w] of this.written) {

@@ -4,6 +4,10 @@ import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import {
   CODES,
+  DECODERS_MAX_ITEMS,
+  DECODER_ENTRY_MAX_CHARS,
+  type DecoderPrefix,
+  viewerDecoders,
   type MediaClientMessage,
   type MediaErrorCode,
   type MediaServerMessage,
@@ -27,6 +31,13 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 /** Id fields of the media socket's commands. */
 const ID_FIELDS = ['cameraId', 'carouselId', 'timeZone'] as const;
 
+/**
+ * A play's `decoders`: codec prefixes, each a short token. Entries this server does not know are
+ * ignored (viewerDecoders); anything that is not such a list is refused as malformed.
+ */
+const DecodersList = Type.Array(Type.String({ minLength: 1, maxLength: DECODER_ENTRY_MAX_CHARS, pattern: '^[A-Za-z0-9._-]+$' }), { maxItems: DECODERS_MAX_ITEMS });
+const CheckDecoders = Compile(DecodersList);
+
 const ClientMessage = Compile(
   Type.Union([
     Type.Object({
@@ -35,6 +46,7 @@ const ClientMessage = Compile(
       cameraId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\u0000-\\u001f\\u007f]+$' }),
       templateId: Type.Optional(Type.Integer({ minimum: 1 })),
       carouselId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' })),
+      decoders: Type.Optional(DecodersList),
     }),
     Type.Object({ type: Type.Literal('stop') }),
     Type.Object({ type: Type.Literal('continue') }),
@@ -107,6 +119,8 @@ interface Joined {
  */
 export class ViewerSession implements MediaViewer {
   readonly consumer;
+  /** What the viewer's browser decodes, from its last play (H.264 only until one says more). */
+  decoders: ReadonlySet<DecoderPrefix> = viewerDecoders(undefined);
   private watch: Watch | undefined;
   private joined: Joined | undefined;
   /** Counts play commands: a play answered after a newer one was sent is dropped. */
@@ -207,6 +221,12 @@ export class ViewerSession implements MediaViewer {
       });
       if (bad) return this.error('badRequest', `"${bad}" may not contain control characters`);
     }
+    if (typeof msg === 'object' && msg !== null && (msg as Record<string, unknown>).type === 'play' && 'decoders' in msg && !CheckDecoders.Check((msg as Record<string, unknown>).decoders)) {
+      return this.error(
+        'badRequest',
+        `"decoders" must be a list of at most ${DECODERS_MAX_ITEMS} codec prefixes (letters, digits, dots, dashes or underscores, at most ${DECODER_ENTRY_MAX_CHARS} characters each), such as ["avc1","av01"]`,
+      );
+    }
     const playback = checkPlaybackCommand(msg, Date.now());
     if (playback) return playback.ok ? this.onPlaybackCommand(playback.command) : this.error('badRequest', playback.message);
     if (!ClientMessage.Check(msg)) {
@@ -218,6 +238,7 @@ export class ViewerSession implements MediaViewer {
     const cmd = msg as MediaClientMessage;
     switch (cmd.type) {
       case 'play':
+        this.decoders = viewerDecoders(cmd.mode === 'live' ? cmd.decoders : undefined);
         return this.queuePlay(() => (cmd.mode === 'live' ? this.play(cmd.cameraId, cmd.templateId, cmd.carouselId) : this.play(cmd.cameraId, cmd.templateId)));
       case 'stop':
         this.plays++; // a play still being resolved does not start after all
@@ -335,7 +356,7 @@ export class ViewerSession implements MediaViewer {
     const play = ++this.plays;
     let ticket;
     try {
-      ticket = await this.live.resolve(await this.playAccess(), cameraId, templateId, { carouselId });
+      ticket = await this.live.resolve(await this.playAccess(), cameraId, templateId, { carouselId, decoders: this.decoders });
     } catch (err) {
       if (this.refused(err)) return;
       throw err;

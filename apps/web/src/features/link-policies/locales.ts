@@ -36,6 +36,7 @@ export const linkPoliciesZhCN = {
     DEFAULT: '其他/未知',
   },
   level: {
+    satellite: '卫星（≤32 kbit/s）',
     lowest: '最低',
     standard: '标准',
     best: '最佳',
@@ -100,6 +101,7 @@ export const linkPoliciesEn: Widen<typeof linkPoliciesZhCN> = {
     DEFAULT: 'Other/unknown',
   },
   level: {
+    satellite: 'Satellite (≤32 kbit/s)',
     lowest: 'Lowest',
     standard: 'Standard',
     best: 'Best',

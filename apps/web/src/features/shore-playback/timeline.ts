@@ -3,7 +3,7 @@
  * to minutes) and pans, where a time sits in pixels, which recorded spans each channel row has,
  * and the tick marks. Every time is epoch milliseconds.
  */
-import type { RecordingSummary } from '@ship-cctv/protocol';
+import type { CameraGaps, RecordingGap, RecordingSummary } from '@ship-cctv/protocol';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -61,18 +61,39 @@ export interface TimelineRow {
   shipId: string;
   /** The camera's recordings, oldest first. */
   recordings: RecordingSummary[];
+  /** Times of the span asked its recording holds nothing, with their cause, oldest first. */
+  gaps: RecordingGap[];
 }
 
-/** One row per camera of the listed recordings, in the order the cameras first appear. */
-export function timelineRows(recordings: readonly RecordingSummary[]): TimelineRow[] {
+/**
+ * One row per camera of the listed recordings, in the order the cameras first appear, then the
+ * cameras that have only gaps (nothing recorded in the whole span, and the query says why).
+ */
+export function timelineRows(recordings: readonly RecordingSummary[], gaps: readonly CameraGaps[] = []): TimelineRow[] {
   const rows = new Map<string, TimelineRow>();
   for (const r of recordings) {
-    const row = rows.get(r.cameraId) ?? { cameraId: r.cameraId, shipId: r.shipId, recordings: [] };
+    const row = rows.get(r.cameraId) ?? { cameraId: r.cameraId, shipId: r.shipId, recordings: [], gaps: [] };
     row.recordings.push(r);
     rows.set(r.cameraId, row);
   }
+  for (const g of gaps) {
+    const row = rows.get(g.cameraId) ?? { cameraId: g.cameraId, shipId: g.shipId, recordings: [], gaps: [] };
+    row.gaps = [...g.gaps].sort((a, b) => a.start - b.start);
+    rows.set(g.cameraId, row);
+  }
   for (const row of rows.values()) row.recordings.sort((a, b) => a.start - b.start);
   return [...rows.values()];
+}
+
+/** A row's gaps as pixel bands inside the window (clipped; at least 2 px wide so a short one shows). */
+export function gapBands(row: TimelineRow, w: TimeWindow, width: number): { gap: RecordingGap; left: number; width: number }[] {
+  return row.gaps
+    .filter((g) => g.end > w.start && g.start < w.end)
+    .map((gap) => {
+      const left = Math.max(0, timeToX(w, gap.start, width));
+      const right = Math.min(width, timeToX(w, gap.end, width));
+      return { gap, left, width: Math.max(2, right - left) };
+    });
 }
 
 /** The recording of a row at `time`, or the nearest one within `slackMs` (a click just beside a thin span). */

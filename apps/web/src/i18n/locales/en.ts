@@ -15,6 +15,7 @@ import { shipFailureEn } from '../../shared/ship-failure/locales.ts';
 import { talkEn } from '../../features/talk/locales.ts';
 import { ptzEn } from '../../features/ptz/locales.ts';
 import { shipStorageEn } from '../../features/ship-storage/locales.ts';
+import { recordingGapsEn } from '../../shared/recording-gaps/locales.ts';
 
 export const en: Messages = {
   live: liveEn,
@@ -26,6 +27,7 @@ export const en: Messages = {
   playerCell: playerCellEn,
   cellDefinition: cellDefinitionEn,
   sourceTree: sourceTreeEn,
+  recordingGaps: recordingGapsEn,
   shipFailure: shipFailureEn,
   shorePlayback: shorePlaybackEn,
   playback: playbackEn,

@@ -17,6 +17,7 @@ import { shipFailureZhCN } from '../../shared/ship-failure/locales.ts';
 import { talkZhCN } from '../../features/talk/locales.ts';
 import { ptzZhCN } from '../../features/ptz/locales.ts';
 import { shipStorageZhCN } from '../../features/ship-storage/locales.ts';
+import { recordingGapsZhCN } from '../../shared/recording-gaps/locales.ts';
 
 export const zhCN = {
   /** The play grid's texts live beside it (features/live/locales.ts). */
@@ -30,6 +31,8 @@ export const zhCN = {
   playerCell: playerCellZhCN,
   cellDefinition: cellDefinitionZhCN,
   sourceTree: sourceTreeZhCN,
+  /** Why a recording holds nothing at times, on both playback timelines. */
+  recordingGaps: recordingGapsZhCN,
   /** Why asking a ship failed (the server's reason), worded once for every feature. */
   shipFailure: shipFailureZhCN,
   /** Shore video playback (features/shore-playback). */

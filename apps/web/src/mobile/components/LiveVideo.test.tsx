@@ -59,6 +59,25 @@ describe('mobile live video: definition by the link policy', { timeout: 30_000 }
     expect(screen.getByText('最低清晰度：FBB 链路，1 分屏')).toBeTruthy();
   });
 
+  it.each([
+    ['en', 'This browser cannot decode AV1 video'],
+    ['zh-CN', '当前浏览器无法解码 AV1 视频'],
+  ] as const)('names a codec the phone cannot decode instead of a black picture (%s)', async (language, text) => {
+    let emit: ((type: string, payload: unknown) => void) | undefined;
+    vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(function (this: MsePlayer) {
+      emit = (this as unknown as { emit: (type: string, payload: unknown) => void }).emit.bind(this);
+    });
+    act(() => stomp.publish(dest.shipStatus(source.shipName), { status: 'FBB', quality: 60 }));
+    renderVideo(undefined, language);
+    await waitFor(() => expect(emit).toBeDefined());
+    act(() => {
+      emit?.('codec', { type: 'codec', mime: 'video/mp4; codecs="av01.0.04M.08"', width: 320, height: 180, frameRate: 3, templateId: 5 });
+      emit?.('error', { kind: 'unsupported', message: 'This browser cannot play video/mp4; codecs="av01.0.04M.08"' });
+      emit?.('state', { state: 'error', previous: 'starting' });
+    });
+    expect(await screen.findByText(text)).toBeTruthy();
+  });
+
   it("keeps the operator's pick from the options dialog whatever the link", async () => {
     const play = vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(() => undefined);
     act(() => stomp.publish(dest.shipStatus(source.shipName), { status: 'FBB', quality: 60 }));

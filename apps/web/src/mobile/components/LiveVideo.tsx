@@ -107,7 +107,7 @@ function frameOverlay(overlay: Overlay, t: Translate, actions: Record<'replay' |
     kind: 'message',
     tone: overlay.tone,
     // "Click to play" says it on its button.
-    text: overlay.text === 'clickToPlay' ? undefined : t(`playerCell.${overlay.text}`),
+    text: overlay.text === 'clickToPlay' ? undefined : overlay.text === 'unsupportedCodec' ? t('playerCell.unsupportedCodec', { codec: overlay.codec ?? '?' }) : t(`playerCell.${overlay.text}`),
     ...(overlay.hint ? { hint: t(`playerCell.${overlay.hint}`) } : {}),
     ...(overlay.action ? { action: actions[overlay.action] } : {}),
   };

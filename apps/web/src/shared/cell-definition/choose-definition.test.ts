@@ -36,6 +36,32 @@ describe('chooseCellDefinition (issue 19 items 2 and 4)', () => {
     expect(choose('IRIDIUM1', 4)).toMatchObject({ link: 'IRIDIUM' });
   });
 
+  it('over FBB and Iridium a ship with the satellite tier plays it in every grid, its AV1 one (shore sends it in H.264 where a viewer cannot decode AV1)', () => {
+    const satellite: ShipConfig = {
+      ...config,
+      groupAliasResDTOS: [
+        {
+          ...config.groupAliasResDTOS[0]!,
+          models: [...config.groupAliasResDTOS[0]!.models, model(11, 320, 180, 3, 32), { ...model(12, 320, 180, 3, 32), codec: 'av1' }],
+        },
+      ],
+    };
+    const pick = (linkType: string, gridSize: number, fullScreen = false) => chooseCellDefinition({ config: satellite, policies: DEFAULTS, linkType, view: { gridSize, fullScreen }, explicit: undefined });
+    for (const link of ['FBB', 'IRIDIUM']) {
+      expect([16, 9, 4, 1].map((n) => pick(link, n).templateId), link).toEqual([12, 12, 12, 12]);
+      expect(pick(link, 4)).toMatchObject({ level: 'satellite', because: 'fewCells' });
+      expect(pick(link, 1, true).templateId, link).toBe(6);
+    }
+    // Elsewhere the lowest stays the smallest definition above the tier.
+    expect(pick('FOURTHG', 16)).toMatchObject({ level: 'lowest', templateId: 5 });
+    expect(modelAt(satellite, 'lowest')?.id).toBe(5);
+    // Without an AV1 one, the tier's H.264 one.
+    const h264Only: ShipConfig = { ...satellite, groupAliasResDTOS: [{ ...satellite.groupAliasResDTOS[0]!, models: satellite.groupAliasResDTOS[0]!.models.filter((m) => m.id !== 12) }] };
+    expect(modelAt(h264Only, 'satellite')?.id).toBe(11);
+    // Without the tier at all, the lowest plays and the reason names the lowest.
+    expect(choose('FBB', 16)).toMatchObject({ templateId: 5, level: 'lowest' });
+  });
+
   it('reads FX as VSAT, and offline or unknown links by the DEFAULT policy', () => {
     expect(choose('FX', 4)).toMatchObject({ link: 'VSAT', templateId: 6 });
     expect(choose('OFFLINE', 16)).toMatchObject({ link: 'DEFAULT', templateId: 5 });

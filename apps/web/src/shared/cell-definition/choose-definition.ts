@@ -8,6 +8,7 @@ import {
   type LinkPolicyUpdate,
   type PolicyLink,
   type ShipConfig,
+  SATELLITE_TIER_MAX_KBPS,
 } from '@ship-cctv/protocol';
 
 export type { CellView };
@@ -37,17 +38,27 @@ const pixelRate = (m: DefinitionModel) => m.width * m.height * m.frameRate;
 /** Smaller first: fewer pixels a second, then fewer bits. */
 const smaller = (a: DefinitionModel, b: DefinitionModel) => pixelRate(a) - pixelRate(b) || a.bitrateKbps - b.bitrateKbps;
 
+const satelliteTier = (m: DefinitionModel) => m.bitrateKbps <= SATELLITE_TIER_MAX_KBPS;
+
 /**
- * The model of the ship's default group at a level: its smallest, its default (the ship's
- * "standard"), or its largest. undefined when the ship has no default group with a default model —
- * the cell then asks for nothing in particular and the server answers 无默认清晰度模板 (spec §5).
+ * The model of the ship's default group at a level: its satellite-tier one (AV1 first: shore sends
+ * it in H.264 to a viewer that cannot decode AV1), its smallest above that tier, its default (the
+ * ship's "standard"), or its largest. A group without a satellite tier gives its lowest for it.
+ * undefined when the ship has no default group with a default model — the cell then asks for
+ * nothing in particular and the server answers 无默认清晰度模板 (spec §5).
  */
 export function modelAt(config: ShipConfig, level: DefinitionLevel): DefinitionModel | undefined {
   const group = config.groupAliasResDTOS.find((g) => g.id === config.defaultGroupId && g.models.length > 0);
   const standard = group?.models.find((m) => m.id === group.defaultModelId);
   if (!group || !standard) return undefined;
   const sorted = [...group.models].sort(smaller);
-  if (level === 'lowest') return sorted[0];
+  const above = sorted.filter((m) => !satelliteTier(m));
+  const lowest = above[0] ?? sorted[0];
+  if (level === 'satellite') {
+    const tier = sorted.filter(satelliteTier);
+    return tier.find((m) => m.codec === 'av1') ?? tier[0] ?? lowest;
+  }
+  if (level === 'lowest') return lowest;
   if (level === 'best') return sorted[sorted.length - 1];
   return standard;
 }
@@ -62,8 +73,11 @@ export function chooseCellDefinition({ config, policies, linkType, view, explici
   const link = policyLinkOf(linkType);
   const policy = policies[link];
   if (!policy) return { kind: 'shipDefault', templateId: undefined };
-  const { level, because } = levelFor(policy, view);
-  return { kind: 'policy', templateId: modelAt(config, level)?.id, level, because, link, gridSize: view.gridSize };
+  const asked = levelFor(policy, view);
+  // A ship whose templates have no satellite tier plays its lowest for it, and the reason says so.
+  const model = modelAt(config, asked.level);
+  const level = asked.level === 'satellite' && model && !satelliteTier(model) ? 'lowest' : asked.level;
+  return { kind: 'policy', templateId: model?.id, level, because: asked.because, link, gridSize: view.gridSize };
 }
 
 /** A policy's choice in words, in the page's language: "Lowest resolution: FBB link, 16-cell grid" / "最低清晰度：FBB 链路，16 分屏". */

@@ -7,6 +7,7 @@ export const cellDefinitionZhCN = {
   reason: '{{level}}：{{link}} 链路，{{view}}',
   explicit: '已手动选择，本窗格保持此清晰度',
   level: {
+    satellite: '卫星清晰度',
     lowest: '最低清晰度',
     standard: '标准清晰度',
     best: '最佳清晰度',
@@ -30,6 +31,7 @@ export const cellDefinitionEn: typeof cellDefinitionZhCN = {
   reason: '{{level}}: {{link}} link, {{view}}',
   explicit: 'Chosen by you: this cell keeps this resolution',
   level: {
+    satellite: 'Satellite resolution',
     lowest: 'Lowest resolution',
     standard: 'Standard resolution',
     best: 'Best resolution',

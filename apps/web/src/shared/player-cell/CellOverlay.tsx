@@ -35,7 +35,7 @@ export function CellOverlay({ overlay, onReplay, onContinue, onClickToPlay }: Ce
           : undefined;
   return (
     <div className={styles.overlay} data-tone={overlay.tone} role={overlay.tone === 'error' ? 'alert' : 'status'}>
-      <span>{overlay.text === 'clickToPlay' ? null : t(`playerCell.${overlay.text}`)}</span>
+      <span>{overlay.text === 'clickToPlay' ? null : overlay.text === 'unsupportedCodec' ? t('playerCell.unsupportedCodec', { codec: overlay.codec ?? '?' }) : t(`playerCell.${overlay.text}`)}</span>
       {overlay.hint ? <span className={styles.hint}>{t(`playerCell.${overlay.hint}`)}</span> : null}
       {action ? (
         <Button size="small" type="primary" onClick={action.run}>

@@ -101,6 +101,32 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
     expect(screen.getByRole('button', { name: 'Close' })).toBeTruthy();
   });
 
+  it.each([
+    ['en', 'Video codec: AV1', 'This browser cannot decode AV1 video'],
+    ['zh-CN', '视频编码：AV1', '当前浏览器无法解码 AV1 视频'],
+  ] as const)('says which codec plays, and names a codec this browser cannot decode instead of a black cell (%s)', async (language, playing, cannot) => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    let emit: ((type: string, payload: unknown) => void) | undefined;
+    vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(function (this: MsePlayer) {
+      emit = (this as unknown as { emit: (type: string, payload: unknown) => void }).emit.bind(this);
+    });
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n(language)} queryClient={createQueryClient()}>
+        <PlayerCell source={testSource(6)} onClose={() => undefined} />
+      </AppProviders>,
+    );
+    await waitFor(() => expect(emit).toBeDefined());
+    act(() => emit?.('codec', { type: 'codec', mime: 'video/mp4; codecs="avc1.42c01e"', width: 320, height: 180, frameRate: 3, templateId: 11 }));
+    expect(screen.getByRole('region').querySelector('[data-codec]')?.textContent).toBe('H.264');
+    act(() => emit?.('codec', { type: 'codec', mime: 'video/mp4; codecs="av01.0.04M.08"', width: 320, height: 180, frameRate: 3, templateId: 12 }));
+    expect(screen.getByTitle(playing).textContent).toBe('AV1');
+    act(() => {
+      emit?.('error', { kind: 'unsupported', message: 'This browser cannot play video/mp4; codecs="av01.0.04M.08"' });
+      emit?.('state', { state: 'error', previous: 'starting' });
+    });
+    expect(screen.getByRole('alert').textContent).toContain(cannot);
+  });
+
   it('has a mute button and, unmuted, a volume slider only when the stream has sound; it starts muted', async () => {
     vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
     let emitCodec: ((mime: string) => void) | undefined;

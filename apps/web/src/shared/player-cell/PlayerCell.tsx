@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ConfigProvider, theme, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { dest } from '@ship-cctv/protocol';
+import { codecLabel, dest } from '@ship-cctv/protocol';
 import { useRuntimeConfig } from '../runtime-config.tsx';
 import { type MediaListState, toKnownLink, useDestination, useShipStatus } from '../../lib/realtime/index.ts';
 import { useCellControls } from './cell-controls.tsx';
@@ -115,6 +115,11 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
             {barControls.map(({ id, Component }) => (
               <Component key={id} source={source} getPopupContainer={popupContainer} />
             ))}
+            {view.codec ? (
+              <span className={styles.codec} data-codec={codecLabel(view.codec.mime)} title={t('playerCell.codecPlaying', { codec: codecLabel(view.codec.mime) })}>
+                {codecLabel(view.codec.mime)}
+              </span>
+            ) : null}
             {hasSound ? <SoundControl videoRef={videoRef} player={player} getPopupContainer={popupContainer} /> : null}
             <DefinitionSelect
               orgId={source.orgId}

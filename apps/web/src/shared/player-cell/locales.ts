@@ -28,6 +28,9 @@ export const playerCellZhCN = {
   forbidden: '您没有权限进行此操作',
   notFound: '通道不存在',
   unsupported: '当前浏览器无法播放此视频',
+  unsupportedCodec: '当前浏览器无法解码 {{codec}} 视频',
+  /** The codec the cell plays, in its bar: H.264, AV1 … */
+  codecPlaying: '视频编码：{{codec}}',
   clickToPlay: '点击播放',
   ended: '视频已关闭',
   replay: '重新播放',
@@ -82,6 +85,8 @@ export const playerCellEn: Widen<typeof playerCellZhCN> = {
   forbidden: 'You do not have permission to do this',
   notFound: 'The channel does not exist',
   unsupported: 'This browser cannot play this video',
+  unsupportedCodec: 'This browser cannot decode {{codec}} video',
+  codecPlaying: 'Video codec: {{codec}}',
   clickToPlay: 'Click to play',
   ended: 'The video was closed',
   replay: 'Play again',

@@ -92,6 +92,11 @@ describe('overlayFor', () => {
       view({ state: 'error', error: { kind: 'unsupported', message: '' } }),
       { kind: 'message', tone: 'error', text: 'unsupported' },
     ],
+    [
+      'a codec this browser cannot decode, named',
+      view({ state: 'error', error: { kind: 'unsupported', message: '' }, codec: { type: 'codec', mime: 'video/mp4; codecs="av01.0.04M.08"', width: 320, height: 180, frameRate: 3, templateId: 12 } }),
+      { kind: 'message', tone: 'error', text: 'unsupportedCodec', codec: 'AV1' },
+    ],
     ['badRequest: play failed, replay', view({ state: 'error', error: serverError('badRequest') }), { kind: 'message', tone: 'error', text: 'playFailed', action: 'replay' }],
     ['startFailed while retrying: play failed, still busy', view({ state: 'reconnecting', error: serverError('startFailed') }), { kind: 'busy', text: 'playFailed' }],
     ['startup time-out: play failed, still busy', view({ state: 'starting', error: { kind: 'startup', message: '' } }), { kind: 'busy', text: 'playFailed' }],

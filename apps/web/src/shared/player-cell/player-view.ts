@@ -4,7 +4,7 @@
  * class, the view picks texts and actions), kept apart from React so every mapping is tested.
  */
 import type { CodecInfo, NoticeInfo, PlayerError, PlayerEventMap, PlayerState } from '@ship-cctv/player';
-import { CAMERA_SILENT_REASON } from '@ship-cctv/protocol';
+import { CAMERA_SILENT_REASON, codecLabel } from '@ship-cctv/protocol';
 
 /** What the cell remembers of the player's events since the last play(). */
 export interface PlayerView {
@@ -119,6 +119,7 @@ export type CellTextKey =
   | 'forbidden'
   | 'notFound'
   | 'unsupported'
+  | 'unsupportedCodec'
   | 'clickToPlay'
   | 'ended'
   | 'limitReached'
@@ -135,6 +136,8 @@ export type Overlay =
       text: CellTextKey;
       /** A second line: e.g. where to go from "no default template". */
       hint?: 'chooseDefinition' | 'shipLinkDown' | 'budgetOverrideHint';
+      /** With `unsupportedCodec`: the codec the browser cannot decode (H.264, H.265, AV1). */
+      codec?: string;
       action?: 'replay' | 'continue' | 'clickToPlay';
     };
 
@@ -171,7 +174,7 @@ export function overlayFor(view: PlayerView, now: number, shipLinkDown = false, 
     case 'ended':
       return { kind: 'message', tone: 'info', text: 'ended', action: 'replay' };
     case 'error':
-      return errorOverlay(error);
+      return errorOverlay(error, view.codec);
     case 'idle':
     case 'connecting':
     case 'starting':
@@ -191,8 +194,9 @@ export function overlayFor(view: PlayerView, now: number, shipLinkDown = false, 
   }
 }
 
-function errorOverlay(error: PlayerError | undefined): Overlay {
-  if (error?.kind === 'unsupported') return { kind: 'message', tone: 'error', text: 'unsupported' };
+function errorOverlay(error: PlayerError | undefined, codec: CodecInfo | undefined): Overlay {
+  // Named when known: the operator learns what this browser lacks, not only that it fails.
+  if (error?.kind === 'unsupported') return codec ? { kind: 'message', tone: 'error', text: 'unsupportedCodec', codec: codecLabel(codec.mime) } : { kind: 'message', tone: 'error', text: 'unsupported' };
   if (error?.kind === 'server') {
     switch (error.code) {
       case 'noDefaultTemplate':

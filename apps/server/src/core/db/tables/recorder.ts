@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { cameras, ships } from './fleet.ts';
 import { organizations } from './orgs.ts';
 
@@ -94,3 +94,24 @@ export const backfillOrgSettings = pgTable('backfill_org_settings', {
   updatedBy: text('updated_by').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Facts the shore keeps to say why its recording of a camera has a gap: a ship's link down, a
+ * camera silent while its ship was connected (`camera_id` set), a data budget holding a ship's
+ * live video. `end_ms` null while it lasts. Written by the instance that hears it (the link's
+ * holder, or the one refusing a live view).
+ */
+export const recordingGapFacts = pgTable(
+  'recording_gap_facts',
+  {
+    id: serial('id').primaryKey(),
+    /** linkDown | cameraSilent | budgetHeld */
+    kind: text('kind').notNull(),
+    shipId: text('ship_id').notNull(),
+    /** The camera, or '' for the whole ship. */
+    cameraId: text('camera_id').notNull().default(''),
+    startMs: bigint('start_ms', { mode: 'number' }).notNull(),
+    endMs: bigint('end_ms', { mode: 'number' }),
+  },
+  (t) => [index('recording_gap_facts_ship_idx').on(t.shipId, t.kind, t.startMs)],
+);

@@ -140,7 +140,7 @@ describe('LinkPolicyDialog', { timeout: 60_000 }, () => {
     release();
     expect(await screen.findByText('FBB link policy saved')).toBeTruthy();
     expect(server.put).toHaveBeenCalledWith('PUT', '/cctv/linkPolicy/blueocean-tankers/FBB', {
-      body: { manyCells: 'lowest', fewCells: 'standard', fullScreen: 'standard', stills: true, stillsEverySeconds: 20, budgetPolicy: 'block' },
+      body: { manyCells: 'satellite', fewCells: 'standard', fullScreen: 'standard', stills: true, stillsEverySeconds: 20, budgetPolicy: 'block' },
     });
     await waitFor(() => expect(fbb.getByText('Custom').getAttribute('data-policy-source')).toBe('own'));
     expect(fbb.queryByText('Unsaved')).toBeNull();
@@ -151,7 +151,8 @@ describe('LinkPolicyDialog', { timeout: 60_000 }, () => {
     expect(await screen.findByText('FBB back to the defaults')).toBeTruthy();
     expect(server.del).toHaveBeenCalledWith('/cctv/linkPolicy/blueocean-tankers/FBB');
     await waitFor(() => expect(fbb.getByText('Default').getAttribute('data-policy-source')).toBe('default'));
-    expect(shown(fbb, 'FBB · 1/4-cell grid')).toBe('Lowest');
+    // FBB's default: the satellite tier in every grid.
+    expect(shown(fbb, 'FBB · 1/4-cell grid')).toBe('Satellite (≤32 kbit/s)');
   });
 
   it('refuses a bigger view asking for less before asking the server, and undoes a change', async () => {
@@ -195,7 +196,7 @@ describe('LinkPolicyDialog', { timeout: 60_000 }, () => {
     const fbb = await row('FBB');
     expect(screen.getByTestId('link-policies-read-only').textContent).toContain('只有该组织或上级组织的管理员可以修改链路策略');
     expect(fbb.getByText('标准', { selector: '[data-policy-field="fewCells"]' })).toBeTruthy();
-    expect(fbb.getByText('最低', { selector: '[data-policy-field="manyCells"]' })).toBeTruthy();
+    expect(fbb.getByText('卫星（≤32 kbit/s）', { selector: '[data-policy-field="manyCells"]' })).toBeTruthy();
     expect(fbb.getByText('自定义')).toBeTruthy();
     expect((await row('IRIDIUM')).getByText('每 30 秒')).toBeTruthy();
     // Nothing to edit, save or restore.

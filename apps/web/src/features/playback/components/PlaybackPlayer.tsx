@@ -16,7 +16,8 @@ import {
   type TextLanguage,
   type ZonedTime,
 } from '../options.ts';
-import { seekValue, spanBands, type PlaybackOverlay } from '../playback-view.ts';
+import { seekValue, type PlaybackOverlay } from '../playback-view.ts';
+import { RecordedStrip } from './RecordedStrip.tsx';
 import styles from './PlaybackPlayer.module.css';
 import type { PlaybackSource } from './PlaybackSourceTree.tsx';
 
@@ -30,7 +31,8 @@ export interface PlaybackPlayerProps {
 /**
  * Ship-end playback of one camera over a range (spec §2 /live/recordlivevideo): the picture, the
  * recorded time on screen in the chosen zone with the ship's and the operator's clocks beside it,
- * pause/resume, speed, a seek bar over the range with the ship's recorded spans, and the errors.
+ * pause/resume, speed, a seek bar over the range with the ship's recorded spans and its gaps with
+ * their cause (tooltip and legend), and the errors.
  */
 export function PlaybackPlayer({ source, options, onChangeRange, onClose }: PlaybackPlayerProps) {
   const { t, i18n } = useTranslation();
@@ -40,7 +42,6 @@ export function PlaybackPlayer({ source, options, onChangeRange, onClose }: Play
 
   const [dragging, setDragging] = useState<number>();
   const spans = useVodSpans(source.shipId, source.cameraId, options.start, options.end);
-  const bands = spans.data ? spanBands(spans.data.spans, range) : [];
 
   const formatZone = (epoch: number) => (zone ? formatInTimeZone(epoch, zone) : new Date(epoch).toISOString());
   const zoneText = zone ? timeZoneLabel(zone, language, shown ?? options.start) : '';
@@ -126,20 +127,7 @@ export function PlaybackPlayer({ source, options, onChangeRange, onClose }: Play
               playback.seek(value);
             }}
           />
-          <div className={styles.spans} title={t('playback.player.recorded')} data-testid="recorded-spans">
-            {bands.map((band) => (
-              <span key={band.from} className={styles.span} style={{ left: `${band.from * 100}%`, width: `${(band.to - band.from) * 100}%` }} />
-            ))}
-          </div>
-          {spans.isError ? (
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t('playback.player.spansUnavailable')}
-            </Typography.Text>
-          ) : spans.data && bands.length === 0 ? (
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t('playback.player.spansNone')}
-            </Typography.Text>
-          ) : null}
+          <RecordedStrip result={spans.data} failed={spans.isError} range={range} formatTime={formatZone} />
         </div>
       </div>
     </section>

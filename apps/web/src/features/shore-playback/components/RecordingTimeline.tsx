@@ -4,7 +4,9 @@ import { Button, Empty, Flex, Tooltip, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { RecordingSummary } from '@ship-cctv/protocol';
 import { formatClock, formatTime } from '../format.ts';
-import { type PendingSpan, type TimeWindow, type TimelineRow, bands, centreOn, pan, pendingBands, recordingAt, spanLabel, ticks, timeToX, xToTime, zoom } from '../timeline.ts';
+import { GAP_CAUSES } from '@ship-cctv/protocol';
+import { GapBand, GapLegend, causesIn } from '../../../shared/recording-gaps/index.ts';
+import { type PendingSpan, type TimeWindow, type TimelineRow, bands, centreOn, gapBands, pan, pendingBands, recordingAt, spanLabel, ticks, timeToX, xToTime, zoom } from '../timeline.ts';
 
 const LABEL_WIDTH = 180;
 const ROW_HEIGHT = 28;
@@ -25,8 +27,9 @@ export interface RecordingTimelineProps {
 }
 
 /**
- * Spec §2 /record/video: recorded spans per channel on a time axis. Click plays from that time,
- * drag moves the window, the wheel or the buttons zoom from a day down to two minutes.
+ * Spec §2 /record/video: recorded spans per channel on a time axis, and the gaps between them
+ * hatched by cause (a tooltip and the legend say why nothing was recorded). Click plays from that
+ * time, drag moves the window, the wheel or the buttons zoom from a day down to two minutes.
  */
 export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cameraLabel, pending }: RecordingTimelineProps) {
   const { t } = useTranslation();
@@ -98,6 +101,7 @@ export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cam
   const hatch = (colour: string) => `repeating-linear-gradient(135deg, ${colour} 0 4px, transparent 4px 8px)`;
   const anyBackfill = rows.some((r) => r.recordings.some((rec) => rec.backfilled) || (pending?.get(r.cameraId)?.length ?? 0) > 0);
 
+  const shownGaps = rows.flatMap((row) => gapBands(row, window, width).map((b) => b.gap));
   const cursorRow = current ? rows.findIndex((r) => r.cameraId === current.cameraId) : -1;
 
   return (
@@ -158,6 +162,9 @@ export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cam
             ))}
             {rows.map((row, i) => (
               <div key={row.cameraId} data-testid={`timeline-row-${row.cameraId}`} style={{ position: 'absolute', left: 0, right: 0, top: ROW_HEIGHT * (i + 1), height: ROW_HEIGHT, borderTop: `1px solid ${token.colorSplit}` }}>
+                {gapBands(row, window, width).map((b) => (
+                  <GapBand key={`gap-${b.gap.start}`} gap={b.gap} left={b.left} width={b.width} top={10} bottom={10} formatTime={formatTime} />
+                ))}
                 {bands(row, window, width).map((b) => (
                   <div
                     key={b.id}
@@ -187,6 +194,7 @@ export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cam
           </div>
         </Flex>
       )}
+      <GapLegend causes={causesIn(shownGaps, GAP_CAUSES)} />
     </Flex>
   );
 }

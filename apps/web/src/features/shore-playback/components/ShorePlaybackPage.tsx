@@ -71,7 +71,7 @@ export function ShorePlaybackPage() {
   const records = useMemo(() => recordings.data?.records ?? [], [recordings.data]);
 
   // Channel names of every ship in the list (and of the ship being filtered).
-  const shipIds = [...new Set([...records.map((r) => r.shipId), ...(draft.shipId ? [draft.shipId] : [])])];
+  const shipIds = [...new Set([...records.map((r) => r.shipId), ...(recordings.data?.gaps ?? []).map((g) => g.shipId), ...(draft.shipId ? [draft.shipId] : [])])];
   const channelLists = useQueries({ queries: shipIds.map((id) => channelsQuery(id)) });
   const cameraNames = new Map<string, string>();
   for (const list of channelLists) {
@@ -80,13 +80,14 @@ export function ShorePlaybackPage() {
     }
   }
   const cameraLabel = (cameraId: string) => {
-    const rec = records.find((r) => r.cameraId === cameraId);
+    const shipId = records.find((r) => r.cameraId === cameraId)?.shipId ?? (recordings.data?.gaps ?? []).find((g) => g.cameraId === cameraId)?.shipId;
     const name = cameraNames.get(cameraId) ?? cameraId;
-    return rec ? `${shipName(rec.shipId)} · ${name}` : name;
+    return shipId ? `${shipName(shipId)} · ${name}` : name;
   };
   const draftChannels = draft.shipId ? channelLists[shipIds.indexOf(draft.shipId)]?.data ?? [] : [];
 
-  const rows = useMemo(() => timelineRows(records), [records]);
+  const gaps = recordings.data?.gaps;
+  const rows = useMemo(() => timelineRows(records, gaps), [records, gaps]);
   // What waits to be refilled from the ship, drawn on each camera's row.
   const pending = usePendingBackfill(rows);
   const filteredShip = filter.shipId ? ships.find((s) => s.id === filter.shipId) : undefined;
