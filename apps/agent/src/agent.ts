@@ -20,6 +20,7 @@ import type { CameraKind } from './camera-source.ts';
 import { CameraSources } from './camera-sources.ts';
 import type { CameraConfig } from './cameras.ts';
 import { LiveStreams, type LiveStreamsOptions } from './media/live-streams.ts';
+import { BackfillSender } from './backfill/backfill-sender.ts';
 import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playback-streams.ts';
 import { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
 import { CameraSessions } from './media/camera-session.ts';
@@ -138,6 +139,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   private sessionHolds: (() => void)[] = [];
   /** Playbacks of the ship's recordings shore asked for; they run only while the socket is up. */
   readonly playback: PlaybackStreams;
+  /** Copies of the ship recorder's segment files shore asks for to refill its own recording. */
+  readonly backfill: BackfillSender;
   /** Pictures taken and kept on the ship, sent to shore from a durable outbox. */
   readonly pictures: ShipPictures;
   /** Talkback: the operator's voice to a file per talk and to the ship's speaker (useSpeaker). */
@@ -182,6 +185,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       queueLimitBytes: (playbackKbps) => Math.max(this.streams.queueLimitBytes(), (this.streams.totalKbps() + playbackKbps) * 1000),
       ...opts.playback,
     });
+    this.backfill = new BackfillSender(this.recorder);
     this.pictures = new ShipPictures(this.sources, {
       ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
       ...opts.pictures,
@@ -212,6 +216,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     });
     this.router.handle('pictures', this.pictures);
     this.router.handle('talk', this.talk);
+    this.router.handle('backfill', this.backfill);
     if (this.ptz.any) this.router.handle('ptz', this.ptz.handler((msg) => this.send(msg)));
     this.router.on('message', (msg) => this.emit('message', msg));
     this.router.on('control', (msg) => {
@@ -357,6 +362,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.playback.attach(linkFor('playback', BINARY_KIND.playback));
       this.pictures.attach({ sendJson: (m) => this.send(m), sendBinary: (frame) => uplink.send('pictures', frame) });
       this.talk.attach({ sendJson: (m) => this.send(m) });
+      this.backfill.attach({ sendJson: (m) => this.send(m), sendBackfill: (data) => uplink.send('backfill', data) });
       clearInterval(this.silenceTimer);
       this.silenceTimer = setInterval(() => {
         if (Date.now() - this.lastHeard > this.opts.silenceTimeoutMs) ws.terminate();
@@ -394,6 +400,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.playback.detach();
       this.pictures.detach();
       this.talk.detach();
+      this.backfill.detach();
       this.emit('disconnected', `${code} ${reason.toString()}`.trim());
       this.scheduleReconnect(code);
     });

@@ -115,6 +115,20 @@ export interface CameraRecording {
   onState?(listener: (recording: boolean, since: number | null) => void): void;
   /** Files the recording keeps, under the ship recorder's retention (age and total size). */
   readonly store?: RecordingStore;
+  /**
+   * The closed segment files overlapping [start, end), oldest first, with their full paths (backfill
+   * copies them to shore as they are). Absent: the recording keeps no files to copy.
+   */
+  segmentFiles?(start: number, end: number): SegmentFileEntry[];
+}
+
+/** One closed segment file of a recording. */
+export interface SegmentFileEntry {
+  file: string;
+  path: string;
+  start: number;
+  end: number;
+  bytes: number;
 }
 
 export interface PlaybackRunRequest {

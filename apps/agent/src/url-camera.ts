@@ -6,6 +6,7 @@ import {
   type CameraContext,
   type CameraKind,
   type CameraRecording,
+  type SegmentFileEntry,
   type CameraSource,
   type LiveRequest,
   type LiveStart,
@@ -242,6 +243,11 @@ export class SegmentRecording implements CameraRecording {
 
   spans(start: number, end: number) {
     return this.recorder.spans(start, end);
+  }
+
+  segmentFiles(start: number, end: number): SegmentFileEntry[] {
+    const index = this.recorder.index;
+    return index.all.filter((s) => s.end > start && s.start < end).map((s) => ({ file: s.file, path: join(index.dir, s.file), start: s.start, end: s.end, bytes: s.bytes }));
   }
 
   start(): void {

@@ -18,6 +18,7 @@ import picturesModule, { type PicturesPluginOptions } from './modules/pictures/i
 import playbackModule, { type PlaybackPluginOptions } from './modules/playback/index.ts';
 import ptzModule, { type PtzServiceOptions } from './modules/ptz/index.ts';
 import recorderModule, { type RecorderPluginOptions } from './modules/recorder/index.ts';
+import backfillModule, { type BackfillPluginOptions } from './modules/backfill/index.ts';
 import sessionsModule, { type SessionsPluginOptions } from './modules/sessions/index.ts';
 import shipWorkModule, { type ShipWorkPluginOptions } from './modules/ship-work/index.ts';
 import statusModule from './modules/status/index.ts';
@@ -62,6 +63,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<Omit<Sessions
   recorder?: Omit<RecorderPluginOptions, 'dataDir'>;
   /** Ship-end playback and span queries over the agent link. */
   playback?: PlaybackPluginOptions;
+  /** Backfill of the shore recording's gaps from the ship recorder (defaults from the environment). */
+  backfill?: BackfillPluginOptions;
   /** The job runner (lease, heartbeat and poll times; the instance's name). */
   jobs?: JobsPluginOptions;
   /** Pictures (retention, the ship's answer time; files under dataDir/pictures). */
@@ -115,6 +118,7 @@ function modules(opts: AppOptions): ModuleEntry[] {
     entry(talkModule, { ...redis, ...opts.talk }),
     entry(ptzModule, opts.ptz ?? {}),
     entry(budgetsModule, opts.budgets ?? {}),
+    entry(backfillModule, opts.backfill ?? {}),
     entry(stillsModule, opts.stills ?? {}),
   ];
 }

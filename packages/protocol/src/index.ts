@@ -15,6 +15,7 @@ export * from './capture-code.ts';
 export * from './playback.ts';
 export * from './schemas/vod.ts';
 export * from './schemas/record.ts';
+export * from './schemas/backfill.ts';
 export * from './schemas/pictures.ts';
 export * from './schemas/carousel.ts';
 export * from './schemas/ptz.ts';

@@ -114,6 +114,8 @@ export interface RecordConfig {
   /** IANA time zone the windows are read in (e.g. "Asia/Shanghai": 08:00 is 08:00 on board a ship on Beijing time). */
   timeZone: string;
   enabled: boolean;
+  /** Gaps in this camera's shore recording are refilled from the ship recorder (when its organisation allows; default on). */
+  backfill: boolean;
 }
 
 /** `POST /api/v1/cctv/record/complexQuery/{page}/{size}` body (every field optional). */
@@ -138,6 +140,8 @@ export interface RecordingSummary {
   end: number;
   bytes: number;
   segments: number;
+  /** Copied afterwards from the ship recorder into a gap of the shore recording (backfill), not recorded live. */
+  backfilled: boolean;
 }
 
 /** data of complexQuery: a page of recordings, newest first. */

@@ -54,6 +54,22 @@ describe('the uplink scheduler', () => {
     up.close();
   });
 
+  it('sends backfill last, after playback, and a backfill message after the bytes queued before it', async () => {
+    const s = socket();
+    const up = new UplinkScheduler(s.sink, { lowWaterBytes: 100, pollMs: 5 });
+    s.held = 500;
+    up.send('backfill', bytes('B1'));
+    up.send('backfill', '{"sent":1}');
+    up.send('playback', bytes('P1'));
+    up.send('pictures', bytes('I1'));
+    up.send('live', bytes('L1'));
+    expect(up.bytesAhead('backfill')).toBe(500 + 2 + 2 + 2 + 2 + 10);
+    s.held = 0;
+    await tick();
+    expect(s.written).toEqual(['L1', 'I1', 'P1', 'B1', '{"sent":1}']);
+    up.close();
+  });
+
   it('feeds only while under the low-water mark: a late control message goes before media still waiting', async () => {
     const s = socket();
     const up = new UplinkScheduler(s.sink, { lowWaterBytes: 3, pollMs: 5 });

@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Compile, type Validator } from 'typebox/compile';
 import type { LinkKind } from './common.ts';
 import { ControlAgentMessages, ControlShoreMessages, HelloVersion, type VersionRange } from './control.ts';
+import { type AgentBackfillMessage, BackfillAgentMessages, BackfillShoreMessages, type ShoreBackfillMessage } from './backfill.ts';
 import { type AgentLiveMessage, LiveAgentMessages, LiveShoreMessages, type ShoreLiveMessage } from './live.ts';
 import { type AgentPicturesMessage, PicturesAgentMessages, PicturesShoreMessages, type ShorePicturesMessage } from './pictures.ts';
 import { type AgentPlaybackMessage, PlaybackAgentMessages, PlaybackShoreMessages, type ShorePlaybackMessage } from './playback.ts';
@@ -13,11 +14,12 @@ import { type AgentTalkMessage, type ShoreTalkMessage, TalkAgentMessages, TalkSh
  * NAT; shore never dials a ship) over one WebSocket at PATHS.agentLink, authenticated on the
  * upgrade by AGENT_HEADERS. JSON text frames carry messages, binary frames carry bytes (frame.ts),
  * both ways. Every message belongs to a group: control (control.ts) or one kind (LINK_KINDS:
- * live.ts, playback.ts, pictures.ts, ptz.ts, talk.ts). A kind's messages name their stream by
+ * live.ts, playback.ts, pictures.ts, ptz.ts, talk.ts, backfill.ts). A kind's messages name their stream by
  * `streamId` (or `requestId` for a question and its answer), an id shore hands out, and are
  * routed by (ship of the socket, kind, id): a message about a stream its ship does not own is
  * dropped. Each end checks what it receives against these schemas before anything reads it.
  */
+export * from './backfill.ts';
 export * from './common.ts';
 export * from './control.ts';
 export * from './frame.ts';
@@ -34,6 +36,7 @@ export const AgentMessageSchema = Type.Union([
   ...PicturesAgentMessages,
   ...PtzAgentMessages,
   ...TalkAgentMessages,
+  ...BackfillAgentMessages,
 ]);
 /** Agent → shore. */
 export type AgentMessage = Static<typeof AgentMessageSchema>;
@@ -45,6 +48,7 @@ export const ShoreMessageSchema = Type.Union([
   ...PicturesShoreMessages,
   ...PtzShoreMessages,
   ...TalkShoreMessages,
+  ...BackfillShoreMessages,
 ]);
 /** Shore → agent. */
 export type ShoreMessage = Static<typeof ShoreMessageSchema>;
@@ -56,6 +60,7 @@ const GROUPS = {
   pictures: { shore: PicturesShoreMessages, agent: PicturesAgentMessages },
   ptz: { shore: PtzShoreMessages, agent: PtzAgentMessages },
   talk: { shore: TalkShoreMessages, agent: TalkAgentMessages },
+  backfill: { shore: BackfillShoreMessages, agent: BackfillAgentMessages },
 } as const satisfies Record<LinkKind, { shore: Schemas; agent: Schemas }>;
 
 /** The messages of each kind, each way. */
@@ -65,6 +70,7 @@ interface LinkMessages {
   pictures: { shore: ShorePicturesMessage; agent: AgentPicturesMessage };
   ptz: { shore: ShorePtzMessage; agent: AgentPtzMessage };
   talk: { shore: ShoreTalkMessage; agent: AgentTalkMessage };
+  backfill: { shore: ShoreBackfillMessage; agent: AgentBackfillMessage };
 }
 /** Shore → agent messages of one kind. */
 export type ShoreMessageOf<K extends LinkKind> = LinkMessages[K]['shore'];

@@ -1,8 +1,11 @@
 import { type Static, Type } from 'typebox';
 import { POLICY_LINKS, type PolicyLink } from '../link-policy-rules.ts';
 
-/** What a budget counts: the link's bytes (both directions) of live video, ship-end playback and pictures. */
-export const BUDGET_PURPOSES = ['live', 'playback', 'pictures'] as const;
+/**
+ * What a budget counts: the link's bytes (both directions) of live video, ship-end playback,
+ * pictures, and backfill (the ship's recorded segments refilling gaps in shore's recording).
+ */
+export const BUDGET_PURPOSES = ['live', 'playback', 'pictures', 'backfill'] as const;
 export type BudgetPurpose = (typeof BUDGET_PURPOSES)[number];
 
 /**
@@ -30,7 +33,8 @@ export type BudgetPolicyChoice = (typeof BUDGET_POLICY_CHOICES)[number];
 const Megabytes = Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000 }));
 export const PurposeCap = Type.Object({ dayMb: Megabytes, monthMb: Megabytes }, { additionalProperties: false });
 export type PurposeCap = Static<typeof PurposeCap>;
-export const BudgetCaps = Type.Object({ live: PurposeCap, playback: PurposeCap, pictures: PurposeCap }, { additionalProperties: false });
+/** `backfill` may be left out (settings saved before it existed, older clients): then the server's default day cap applies. */
+export const BudgetCaps = Type.Object({ live: PurposeCap, playback: PurposeCap, pictures: PurposeCap, backfill: Type.Optional(PurposeCap) }, { additionalProperties: false });
 export type BudgetCaps = Static<typeof BudgetCaps>;
 
 /** An administrator sets an organisation's default (no shipId) or one ship's own budget. */
@@ -97,7 +101,7 @@ export const ShipBudgetUse = Type.Object({
   policyChoice: Type.Union([BudgetPolicyChoice, Type.Null()]),
   /** The link type whose policy `policy` is, when the budget follows the link type. */
   policyLink: Type.Optional(Type.Enum(POLICY_LINKS)),
-  use: Type.Object({ live: PurposeUse, playback: PurposeUse, pictures: PurposeUse }),
+  use: Type.Object({ live: PurposeUse, playback: PurposeUse, pictures: PurposeUse, backfill: PurposeUse }),
   live: LiveBudgetState,
   /** Until when this user's override of a block holds (epoch ms). */
   overrideUntil: Type.Optional(Type.Integer()),

@@ -11,6 +11,7 @@ export const LinkPurposeFigures = Type.Object({
   playback: Type.Number(),
   pictures: Type.Number(),
   talk: Type.Number(),
+  backfill: Type.Number(),
 });
 export type LinkPurposeFigures = Static<typeof LinkPurposeFigures>;
 // Every purpose of the link has a field, and no field is something else.

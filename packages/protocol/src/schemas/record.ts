@@ -36,6 +36,8 @@ export const RecordingSummarySchema = Type.Object({
   end: Type.Integer(),
   bytes: Type.Integer(),
   segments: Type.Integer(),
+  /** Copied afterwards from the ship recorder into a gap of the shore recording (backfill), not recorded live. */
+  backfilled: Type.Boolean(),
 });
 
 export const CameraGapsSchema = Type.Object({
@@ -150,6 +152,8 @@ export const RecordConfigSchema = Type.Object({
   schedule: Type.Array(ScheduleWindow),
   timeZone: TimeZone,
   enabled: Type.Boolean(),
+  /** Gaps in the shore recording are refilled from the ship recorder (backfill) when its organisation allows. */
+  backfill: Type.Boolean(),
 });
 
 /** Body of creating or replacing a record configuration. */
@@ -160,6 +164,7 @@ export const RecordConfigInput = Type.Object(
     schedule: Type.Optional(Type.Array(ScheduleWindow, { maxItems: 48 })),
     timeZone: Type.Optional(TimeZone),
     enabled: Type.Optional(Type.Boolean()),
+    backfill: Type.Optional(Type.Boolean({ description: 'Refill gaps of the shore recording from the ship recorder (default true)' })),
   },
   { additionalProperties: false },
 );

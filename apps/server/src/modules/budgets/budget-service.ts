@@ -184,6 +184,24 @@ export class BudgetService {
     return useOf(setting.caps, usage).pictures.level === 100;
   }
 
+  /**
+   * Bytes the ship may still spend on backfill today (and this month): its budget's backfill caps
+   * (the ship's own or its organisation's), or `defaultDayMb` a day when the budget names none.
+   * Infinity: no cap at all. Counted bytes reach the database every few seconds, so a caller
+   * sending more than that in between subtracts what it sent since it asked.
+   */
+  async backfillLeft(shipId: string, defaultDayMb: number | null): Promise<number> {
+    const ship = (await this.shipsById([shipId])).get(shipId);
+    if (!ship) return 0;
+    const { setting } = await this.effective(ship, await loadOrgTree(this.db));
+    const cap = setting?.caps.backfill ?? (defaultDayMb === null ? undefined : { dayMb: defaultDayMb });
+    if (!cap || (cap.dayMb === undefined && cap.monthMb === undefined)) return Infinity;
+    const usage = await this.usage.usage(ship.id, shipPeriod(this.now(), ship.timeZone));
+    const use = useOf({ live: {}, playback: {}, pictures: {}, backfill: cap }, usage).backfill;
+    const left = [use.dayCapBytes === null ? Infinity : use.dayCapBytes - use.dayBytes, use.monthCapBytes === null ? Infinity : use.monthCapBytes - use.monthBytes];
+    return Math.max(0, Math.min(...left));
+  }
+
   /** The budgets and use of an organisation's ships (and its sub-organisations') the user sees. */
   async statistics(access: Access, orgId: string, onlyShips?: readonly string[]): Promise<DataBudgetStatistics> {
     const orgIds = visibleSubtreeOrgIds(access, orgId);

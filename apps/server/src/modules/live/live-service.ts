@@ -353,7 +353,9 @@ export class LiveService {
     }));
   }
 
+  /** The server closes: every stream stops (the taps are told first: nobody left because they chose to). */
   stopAll(): void {
+    for (const tap of this.taps) tap.closing?.();
     this.registry.stopAll();
   }
 

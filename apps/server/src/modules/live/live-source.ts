@@ -16,6 +16,8 @@ export interface LiveMediaTap {
   fragment(source: LiveSource, fragment: MediaFragment): void;
   /** The source's stream ended (stopped, restarting, ship offline); a new init may follow. */
   end(source: LiveSource): void;
+  /** The server is closing: the streams that end now end with it, not because their viewers left. */
+  closing?(): void;
 }
 
 
@@ -154,6 +156,11 @@ export class LiveSource implements Source {
     this.release();
     for (const v of this.viewers) this.hub.removeConsumer(v.consumer);
     this.viewers.clear();
+  }
+
+  /** Stopped for good: its last viewer left (or the server closes); a link drop does not stop it. */
+  get isStopped(): boolean {
+    return this.stopped;
   }
 
   get hasAudio(): boolean {

@@ -19,7 +19,7 @@ export const MIN_RECORDING_MS = 1_000;
 export interface RecorderIndex {
   createRecording(r: NewRecording): Promise<void>;
   addSegment(s: NewSegment): Promise<void>;
-  closeRecording(id: string): Promise<boolean>;
+  closeRecording(id: string, opts?: { endedUnwatched?: boolean }): Promise<boolean>;
   deleteRecording(id: string): Promise<void>;
 }
 
@@ -116,9 +116,12 @@ export class CameraRecorder {
     this.pending = { init, model, configId };
   }
 
-  /** Stop recording (the stream ended, or the configuration is no longer active). */
-  detach(): void {
-    this.finishRun();
+  /**
+   * Stop recording (the stream ended, or the configuration is no longer active). `unwatched`: it
+   * ended because nobody watches any more, so the time after it is no gap to refill.
+   */
+  detach(unwatched = false): void {
+    this.finishRun(unwatched);
     this.source = undefined;
     this.pending = undefined;
   }
@@ -305,7 +308,7 @@ export class CameraRecorder {
     });
   }
 
-  private finishRun(): void {
+  private finishRun(unwatched = false): void {
     const run = this.run;
     if (!run) return;
     const seg = run.segment;
@@ -314,7 +317,7 @@ export class CameraRecorder {
     this.run = undefined;
     // After the last segment's file work, which queues its indexing.
     this.enqueue('closing a recording', async () => {
-      this.enqueueIndex('closing a recording', () => this.closeIndexed(run));
+      this.enqueueIndex('closing a recording', () => this.closeIndexed(run, unwatched));
     });
   }
 
@@ -334,9 +337,9 @@ export class CameraRecorder {
     });
   }
 
-  private async closeIndexed(run: Run): Promise<void> {
+  private async closeIndexed(run: Run, unwatched: boolean): Promise<void> {
     if (run.failed) return;
-    await this.deps.index.closeRecording(run.recordingId);
+    await this.deps.index.closeRecording(run.recordingId, { endedUnwatched: unwatched });
     this.deps.onEvent({
       kind: 'stopped',
       cameraId: this.deps.cameraId,

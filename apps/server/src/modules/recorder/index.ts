@@ -14,7 +14,8 @@ import { RecordingGaps } from './gaps/recording-gaps.ts';
 import { GapFactsRepo } from './gaps/repo.ts';
 
 export { RecorderService } from './recorder-service.ts';
-export { RecordingStore } from './repo.ts';
+export { RecordingStore, type NewRecording } from './repo.ts';
+export { RECORDING_META_FILE, partialFileName, segmentFileName, syncFolder } from './segment-file.ts';
 export { type RecorderSettings, readRecorderSettings } from './config.ts';
 export { SharedSegments } from './shared-segments.ts';
 export { RecordingGaps, type BackfillPendingSource } from './gaps/recording-gaps.ts';

@@ -49,6 +49,8 @@ export class RecorderService implements LiveMediaTap {
   private readonly cameras = new Map<string, Promise<CameraInfo | undefined>>();
   private timers: NodeJS.Timeout[] = [];
   private retentionRun: Promise<RetentionResult> | undefined;
+  /** The server is closing: recordings end with it, a gap backfill refills later. */
+  private serverClosing = false;
 
   constructor(private readonly deps: RecorderServiceDeps) {
     this.clips = new ClipService({
@@ -192,11 +194,16 @@ export class RecorderService implements LiveMediaTap {
     this.recorders.get(source.cameraId)?.fragment(source, fragment);
   }
 
+  closing(): void {
+    this.serverClosing = true;
+  }
+
   end(source: LiveSource): void {
     this.sources.delete(source);
     const rec = this.recorders.get(source.cameraId);
     if (rec?.attachedTo === source) {
-      rec.detach();
+      // A source stopped for good lost its last viewer: the recording ends by design, not by a fault.
+      rec.detach(source.isStopped && !this.serverClosing);
       this.consider(source.cameraId);
     }
   }

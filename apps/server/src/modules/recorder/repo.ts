@@ -22,6 +22,8 @@ export interface NewRecording {
   recordConfigId: string;
   templateId: number;
   startMs: number;
+  /** Copied from the ship recorder (backfill); default false. */
+  backfilled?: boolean;
 }
 
 export interface NewSegment {
@@ -56,10 +58,11 @@ const summaryColumns = {
   end: t.recordings.endMs,
   bytes: t.recordings.bytes,
   segments: t.recordings.segments,
+  backfilled: t.recordings.backfilled,
 };
 
 export function toConfig(row: typeof t.recordConfigs.$inferSelect): RecordConfig {
-  return { id: row.id, cameraId: row.cameraId, mode: row.mode === 'scheduled' ? 'scheduled' : 'continuous', schedule: row.schedule, timeZone: row.timeZone, enabled: row.enabled };
+  return { id: row.id, cameraId: row.cameraId, mode: row.mode === 'scheduled' ? 'scheduled' : 'continuous', schedule: row.schedule, timeZone: row.timeZone, enabled: row.enabled, backfill: row.backfill };
 }
 
 export function toSegment(row: SegmentRow): RecordingSegment {
@@ -99,7 +102,7 @@ export class RecordingStore {
   }
 
   async saveConfig(config: RecordConfig): Promise<void> {
-    const values = { cameraId: config.cameraId, mode: config.mode, schedule: config.schedule, timeZone: config.timeZone, enabled: config.enabled };
+    const values = { cameraId: config.cameraId, mode: config.mode, schedule: config.schedule, timeZone: config.timeZone, enabled: config.enabled, backfill: config.backfill };
     await this.db
       .insert(t.recordConfigs)
       .values({ id: config.id, ...values })
@@ -153,9 +156,12 @@ export class RecordingStore {
   }
 
   /** The recording is complete: closed, or deleted when no segment of it was kept. Answers whether it was kept. */
-  async closeRecording(id: string): Promise<boolean> {
+  async closeRecording(id: string, opts: { endedUnwatched?: boolean } = {}): Promise<boolean> {
     return this.db.transaction(async (tx) => {
-      const [row] = await tx.update(t.recordings).set({ open: false }).where(eq(t.recordings.id, id)).returning();
+      const [row] = await tx
+        .update(t.recordings)
+        .set({ open: false, endedUnwatched: opts.endedUnwatched ?? false })
+        .where(eq(t.recordings.id, id)).returning();
       if (row && row.segments === 0) {
         await tx.delete(t.recordings).where(eq(t.recordings.id, id));
         return false;

@@ -68,6 +68,23 @@ export const shorePlaybackZhCN = {
     cancel: '取消导出',
     cancelled: '已取消导出',
   },
+  backfill: {
+    /** The legend and each band's title on the timeline. */
+    backfilled: '从船端补录的录像',
+    running: '正在从船端补录',
+    pending: '等待从船端补录',
+    budget: '等待从船端补录（今日补录流量已用完）',
+    /** The switches beside the filter. */
+    title: '船端补录',
+    hint: '链路中断、流量限制或岸端服务中断造成的岸端录像缺口，在链路恢复后从船端录像补齐（原样复制，不重新编码）。',
+    camera: '此通道',
+    cameraOff: '此通道没有岸端录像配置',
+    org: '本组织',
+    orgInherited: '沿用上级组织 {{org}} 的设置',
+    notAllowed: '只有组织管理员可以更改',
+    saved: '已保存',
+    saveFailed: '保存失败：{{message}}',
+  },
 };
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
@@ -137,5 +154,20 @@ export const shorePlaybackEn: ShorePlaybackTexts = {
     chooseRecording: 'Choose a recording first',
     cancel: 'Cancel the export',
     cancelled: 'Export cancelled',
+  },
+  backfill: {
+    backfilled: 'Recording refilled from the ship',
+    running: 'Being refilled from the ship',
+    pending: 'Waiting to be refilled from the ship',
+    budget: "Waiting to be refilled from the ship (today's backfill data is used up)",
+    title: 'Backfill from the ship',
+    hint: 'Gaps in the shore recording left by a link down, a data budget or a shore server stop are refilled from the ship’s recorder when the link returns (copied as they are, not re-encoded).',
+    camera: 'This channel',
+    cameraOff: 'This channel has no shore recording configuration',
+    org: 'This organisation',
+    orgInherited: 'Follows {{org}} above',
+    notAllowed: 'Only the organisation’s managers can change it',
+    saved: 'Saved',
+    saveFailed: 'Could not save: {{message}}',
   },
 };

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordingSummary } from '@ship-cctv/protocol';
-import { ZOOM_LEVELS, bands, pan, recordingAt, spanLabel, ticks, timeToX, timelineRows, xToTime, zoom } from './timeline.ts';
+import { ZOOM_LEVELS, bands, pan, pendingBands, recordingAt, spanLabel, ticks, timeToX, timelineRows, xToTime, zoom } from './timeline.ts';
 
 const H = 3_600_000;
 const M = 60_000;
 const day = { start: 0, end: 24 * H };
 const rec = (id: string, cameraId: string, start: number, end: number): RecordingSummary => ({
-  id, orgId: 'o', shipId: 'S', cameraId, recordConfigId: 'c', templateId: 6, start, end, bytes: 1, segments: 1,
+  id, orgId: 'o', shipId: 'S', cameraId, recordConfigId: 'c', templateId: 6, start, end, bytes: 1, segments: 1, backfilled: false,
 });
 
 describe('timeline window', () => {
@@ -60,8 +60,22 @@ describe('timeline rows', () => {
 
   it('draws the spans inside the window as bands, clipped, never thinner than 2 px', () => {
     const [row] = timelineRows(list);
-    expect(bands(row!, { start: 0, end: 4 * H }, 400)).toEqual([{ id: 'a', left: 100, width: 100 }]);
-    expect(bands(row!, { start: 5.5 * H, end: 7 * H }, 300)).toEqual([{ id: 'b', left: 0, width: 100 }]);
+    expect(bands(row!, { start: 0, end: 4 * H }, 400)).toEqual([{ id: 'a', left: 100, width: 100, backfilled: false }]);
+    expect(bands(row!, { start: 5.5 * H, end: 7 * H }, 300)).toEqual([{ id: 'b', left: 0, width: 100, backfilled: false }]);
     expect(bands({ ...row!, recordings: [rec('x', 'C1', 0, 1000)] }, day, 1000)[0]?.width).toBe(2);
+  });
+
+  it('draws the spans waiting for backfill, each saying whether it is copied now, waits, or waits for the budget', () => {
+    const spans = [
+      { start: 1 * H, end: 2 * H, state: 'running' as const },
+      { start: 3 * H, end: 4 * H, state: 'pending' as const },
+      { start: 5 * H, end: 6 * H, state: 'pending' as const, waitingFor: 'budget' as const },
+      { start: 30 * H, end: 31 * H, state: 'pending' as const },
+    ];
+    expect(pendingBands(spans, day, 2400)).toEqual([
+      { key: `${1 * H}-${2 * H}`, left: 100, width: 100, kind: 'running' },
+      { key: `${3 * H}-${4 * H}`, left: 300, width: 100, kind: 'pending' },
+      { key: `${5 * H}-${6 * H}`, left: 500, width: 100, kind: 'budget' },
+    ]);
   });
 });

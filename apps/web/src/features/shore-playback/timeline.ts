@@ -107,15 +107,37 @@ export function recordingAt(row: TimelineRow, time: number, slackMs = 0): { reco
   return best ? { recording: best.recording, time: best.time } : undefined;
 }
 
-/** Spans of a row as pixel bands inside the window (clipped; at least 2 px wide so a short one shows). */
-export function bands(row: TimelineRow, w: TimeWindow, width: number): { id: string; left: number; width: number }[] {
-  return row.recordings
-    .filter((r) => r.end > w.start && r.start < w.end)
-    .map((r) => {
-      const left = Math.max(0, timeToX(w, r.start, width));
-      const right = Math.min(width, timeToX(w, r.end, width));
-      return { id: r.id, left, width: Math.max(2, right - left) };
-    });
+/** A span as a pixel band inside the window (clipped; at least 2 px wide so a short one shows); undefined when outside it. */
+function band(span: { start: number; end: number }, w: TimeWindow, width: number): { left: number; width: number } | undefined {
+  if (span.end <= w.start || span.start >= w.end) return undefined;
+  const left = Math.max(0, timeToX(w, span.start, width));
+  const right = Math.min(width, timeToX(w, span.end, width));
+  return { left, width: Math.max(2, right - left) };
+}
+
+/** Spans of a row as pixel bands inside the window; `backfilled`: copied from the ship afterwards. */
+export function bands(row: TimelineRow, w: TimeWindow, width: number): { id: string; left: number; width: number; backfilled: boolean }[] {
+  return row.recordings.flatMap((r) => {
+    const b = band(r, w, width);
+    return b ? [{ id: r.id, ...b, backfilled: r.backfilled }] : [];
+  });
+}
+
+/** A span waiting to be refilled from the ship (or being copied now). */
+export interface PendingSpan {
+  start: number;
+  end: number;
+  state: 'pending' | 'running';
+  waitingFor?: 'budget';
+}
+
+/** Spans waiting for backfill as pixel bands inside the window, each with what it is: copying, waiting, waiting for the budget. */
+export function pendingBands(spans: readonly PendingSpan[], w: TimeWindow, width: number): { key: string; left: number; width: number; kind: 'running' | 'pending' | 'budget' }[] {
+  return spans.flatMap((s) => {
+    const b = band(s, w, width);
+    const kind = s.state === 'running' ? 'running' : s.waitingFor === 'budget' ? 'budget' : 'pending';
+    return b ? [{ key: `${s.start}-${s.end}`, ...b, kind }] : [];
+  });
 }
 
 const TICK_STEPS = [MINUTE / 6, MINUTE / 2, MINUTE, 2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR];

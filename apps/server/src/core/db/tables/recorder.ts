@@ -1,5 +1,6 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { cameras, ships } from './fleet.ts';
+import { organizations } from './orgs.ts';
 
 // The shore recorder (the recorder module).
 
@@ -21,6 +22,8 @@ export const recordConfigs = pgTable(
     /** IANA time zone the windows are read in. */
     timeZone: text('time_zone').notNull().default('UTC'),
     enabled: boolean('enabled').notNull().default(true),
+    /** Gaps in this camera's shore recording are refilled from the ship recorder (backfill). */
+    backfill: boolean('backfill').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('record_configs_camera_idx').on(t.cameraId)],
@@ -48,6 +51,14 @@ export const recordings = pgTable(
     bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
     segments: integer('segments').notNull().default(0),
     open: boolean('open').notNull().default(true),
+    /** Copied from the ship recorder afterwards (backfill) rather than recorded as it crossed the link. */
+    backfilled: boolean('backfilled').notNull().default(false),
+    /**
+     * It ended because its last viewer left (the shore recorder records only what is watched): the
+     * time after it is no gap to refill. False for one cut short (link down, ship ended the stream,
+     * shore instance gone).
+     */
+    endedUnwatched: boolean('ended_unwatched').notNull().default(false),
   },
   (t) => [index('recordings_camera_start_idx').on(t.cameraId, t.startMs), index('recordings_ship_idx').on(t.shipId)],
 );
@@ -70,6 +81,19 @@ export const recordingSegments = pgTable(
   },
   (t) => [index('recording_segments_recording_idx').on(t.recordingId, t.startMs), index('recording_segments_start_idx').on(t.startMs)],
 );
+
+/**
+ * An organisation's backfill switch: off stops refilling gaps of every camera of its ships (and
+ * those of the organisations below it that have no row of their own). No row: on.
+ */
+export const backfillOrgSettings = pgTable('backfill_org_settings', {
+  orgId: text('org_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull(),
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /**
  * Facts the shore keeps to say why its recording of a camera has a gap: a ship's link down, a

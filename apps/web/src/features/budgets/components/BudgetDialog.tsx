@@ -39,8 +39,8 @@ function BudgetForm({ target, initial, onClose }: { target: BudgetTarget; initia
   // A new budget follows the ship's link (FBB at sea: pictures only; port 4G: the lowest definition).
   const [policy, setPolicy] = useState<BudgetPolicyChoice>(initial?.policy ?? 'link');
   const [figures, setFigures] = useState<Figures>(() => {
-    const of = (p: BudgetPurpose) => ({ day: initial?.caps[p].dayMb ?? null, month: initial?.caps[p].monthMb ?? null });
-    return { live: of('live'), playback: of('playback'), pictures: of('pictures') };
+    const of = (p: BudgetPurpose) => ({ day: initial?.caps[p]?.dayMb ?? null, month: initial?.caps[p]?.monthMb ?? null });
+    return { live: of('live'), playback: of('playback'), pictures: of('pictures'), backfill: of('backfill') };
   });
   const dayOverMonth = BUDGET_PURPOSES.some((p) => figures[p].day !== null && figures[p].month !== null && (figures[p].day as number) > (figures[p].month as number));
   const error = save.error ?? remove.error;

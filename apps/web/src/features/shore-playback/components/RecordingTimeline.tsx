@@ -6,7 +6,7 @@ import type { RecordingSummary } from '@ship-cctv/protocol';
 import { formatClock, formatTime } from '../format.ts';
 import { GAP_CAUSES } from '@ship-cctv/protocol';
 import { GapBand, GapLegend, causesIn } from '../../../shared/recording-gaps/index.ts';
-import { type TimeWindow, type TimelineRow, bands, centreOn, gapBands, pan, recordingAt, spanLabel, ticks, timeToX, xToTime, zoom } from '../timeline.ts';
+import { type PendingSpan, type TimeWindow, type TimelineRow, bands, centreOn, gapBands, pan, pendingBands, recordingAt, spanLabel, ticks, timeToX, xToTime, zoom } from '../timeline.ts';
 
 const LABEL_WIDTH = 180;
 const ROW_HEIGHT = 28;
@@ -22,6 +22,8 @@ export interface RecordingTimelineProps {
   current: { cameraId: string; time: number } | undefined;
   onSeek(recording: RecordingSummary, time: number): void;
   cameraLabel(cameraId: string): string;
+  /** Spans of each camera (by id) waiting to be refilled from the ship, or being copied now. */
+  pending?: ReadonlyMap<string, readonly PendingSpan[]>;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface RecordingTimelineProps {
  * hatched by cause (a tooltip and the legend say why nothing was recorded). Click plays from that
  * time, drag moves the window, the wheel or the buttons zoom from a day down to two minutes.
  */
-export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cameraLabel }: RecordingTimelineProps) {
+export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cameraLabel, pending }: RecordingTimelineProps) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const track = useRef<HTMLDivElement>(null);
@@ -94,6 +96,11 @@ export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cam
     onWindow(current ? centreOn(next, current.time) : next);
   };
 
+  // Waiting spans hatched (copying now: the info colour; waiting: the warning colour), over the track, under the cursor.
+  const pendingColour = { running: token.colorInfo, pending: token.colorWarning, budget: token.colorError } as const;
+  const hatch = (colour: string) => `repeating-linear-gradient(135deg, ${colour} 0 4px, transparent 4px 8px)`;
+  const anyBackfill = rows.some((r) => r.recordings.some((rec) => rec.backfilled) || (pending?.get(r.cameraId)?.length ?? 0) > 0);
+
   const shownGaps = rows.flatMap((row) => gapBands(row, window, width).map((b) => b.gap));
   const cursorRow = current ? rows.findIndex((r) => r.cameraId === current.cameraId) : -1;
 
@@ -110,6 +117,16 @@ export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cam
         <Typography.Text type="secondary" data-testid="timeline-window">
           {t('shorePlayback.timeline.window', { span: t(`shorePlayback.timeline.${span.key}`, { count: span.count }) })}
         </Typography.Text>
+        {anyBackfill ? (
+          <Flex gap={8} align="center" data-testid="timeline-backfill-legend">
+            <span style={{ display: 'inline-block', width: 14, height: 10, background: token.colorSuccess, opacity: 0.75, borderRadius: 2 }} />
+            <Typography.Text type="secondary">{t('shorePlayback.backfill.backfilled')}</Typography.Text>
+            <span style={{ display: 'inline-block', width: 14, height: 10, background: hatch(pendingColour.running), border: `1px dashed ${pendingColour.running}`, borderRadius: 2 }} />
+            <Typography.Text type="secondary">{t('shorePlayback.backfill.running')}</Typography.Text>
+            <span style={{ display: 'inline-block', width: 14, height: 10, background: hatch(pendingColour.pending), border: `1px dashed ${pendingColour.pending}`, borderRadius: 2 }} />
+            <Typography.Text type="secondary">{t('shorePlayback.backfill.pending')}</Typography.Text>
+          </Flex>
+        ) : null}
         <Typography.Text type="secondary" style={{ marginLeft: 'auto' }}>
           {t('shorePlayback.timeline.hint')}
         </Typography.Text>
@@ -149,7 +166,22 @@ export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cam
                   <GapBand key={`gap-${b.gap.start}`} gap={b.gap} left={b.left} width={b.width} top={10} bottom={10} formatTime={formatTime} />
                 ))}
                 {bands(row, window, width).map((b) => (
-                  <div key={b.id} data-testid={`span-${b.id}`} style={{ position: 'absolute', left: b.left, width: b.width, top: 6, bottom: 6, background: token.colorPrimary, opacity: 0.75, borderRadius: 2 }} />
+                  <div
+                    key={b.id}
+                    data-testid={`span-${b.id}`}
+                    data-backfilled={b.backfilled || undefined}
+                    title={b.backfilled ? t('shorePlayback.backfill.backfilled') : undefined}
+                    style={{ position: 'absolute', left: b.left, width: b.width, top: 6, bottom: 6, background: b.backfilled ? token.colorSuccess : token.colorPrimary, opacity: 0.75, borderRadius: 2 }}
+                  />
+                ))}
+                {pendingBands(pending?.get(row.cameraId) ?? [], window, width).map((b) => (
+                  <div
+                    key={b.key}
+                    data-testid={`backfill-${row.cameraId}-${b.kind}`}
+                    title={t(`shorePlayback.backfill.${b.kind}`)}
+                    aria-label={t(`shorePlayback.backfill.${b.kind}`)}
+                    style={{ position: 'absolute', left: b.left, width: b.width, top: 6, bottom: 6, background: hatch(pendingColour[b.kind]), border: `1px dashed ${pendingColour[b.kind]}`, borderRadius: 2 }}
+                  />
                 ))}
               </div>
             ))}

@@ -8,9 +8,11 @@ import { shorePlaybackLabel } from '../../../shared/shore-playback-label.ts';
 import { channelsQuery } from '../../../shared/source-tree/index.ts';
 import { useOrganisations } from '../../../shared/source-tree/index.ts';
 import { shipDisplayName, shipsOf } from '../../../shared/source-tree/index.ts';
+import { usePendingBackfill } from '../api/backfill.ts';
 import { useRecordings } from '../api/recordings.ts';
 import { formatBytes, formatDuration, formatTime } from '../format.ts';
 import { type TimeWindow, centreOn, timelineRows } from '../timeline.ts';
+import { BackfillSwitches } from './BackfillSwitches.tsx';
 import { ClipExport } from './ClipExport.tsx';
 import { RecordingTimeline } from './RecordingTimeline.tsx';
 import { ShorePlayer } from './ShorePlayer.tsx';
@@ -86,6 +88,10 @@ export function ShorePlaybackPage() {
 
   const gaps = recordings.data?.gaps;
   const rows = useMemo(() => timelineRows(records, gaps), [records, gaps]);
+  // What waits to be refilled from the ship, drawn on each camera's row.
+  const pending = usePendingBackfill(rows);
+  const filteredShip = filter.shipId ? ships.find((s) => s.id === filter.shipId) : undefined;
+  const orgName = (orgId: string) => orgs.find((o) => o.id === orgId)?.displayName ?? orgId;
   const title = t('shorePlayback.page.title', { name: t(shorePlaybackLabel(selected?.id)) });
 
   const play = (recording: RecordingSummary, at: number) => {
@@ -146,6 +152,8 @@ export function ShorePlaybackPage() {
           </Button>
         </Flex>
 
+        <BackfillSwitches cameraId={filter.cameraId} orgId={filteredShip?.orgId ?? selected?.id} orgName={orgName} />
+
         <Flex gap={12} align="stretch">
           <div style={{ flex: '0 0 460px', minWidth: 0 }}>
             <Table<RecordingSummary>
@@ -195,6 +203,7 @@ export function ShorePlaybackPage() {
           current={playing && shownTime !== undefined ? { cameraId: playing.recording.cameraId, time: shownTime } : undefined}
           onSeek={play}
           cameraLabel={cameraLabel}
+          pending={pending}
         />
       </Flex>
     </Layout.Content>

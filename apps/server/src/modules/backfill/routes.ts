@@ -1,0 +1,84 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { BackfillOrgParams, BackfillOrgSetting, BackfillOrgUpdate, BackfillPendingQuery, BackfillPendingSpan, Envelope, ErrorEnvelope } from '@ship-cctv/protocol';
+import { forbidden, ok } from '../../core/http/envelope.ts';
+import type { Access } from '../../core/orgs/access.ts';
+import { requireOrg } from '../../core/orgs/org-tree.ts';
+import { managedOrgIds } from '../../core/orgs/repo.ts';
+import type { BackfillRepo } from './repo.ts';
+
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
+const security = [{ casJwt: [] }];
+const tags = ['recordings'];
+
+/**
+ * /api/v1/cctv/record/backfill: an organisation's backfill switch (anyone who sees it reads it,
+ * its managers change it; each camera's own switch is `backfill` of its recording configuration,
+ * PUT /record/config/{id}), and the spans of a camera's shore recording waiting to be refilled.
+ */
+const routes: FastifyPluginAsyncTypebox<{ repo: BackfillRepo }> = async (app, opts) => {
+  app.addHook('onRequest', app.authenticate);
+  const { repo } = opts;
+
+  const setting = async (access: Access, orgId: string): Promise<BackfillOrgSetting> => {
+    requireOrg(access, orgId);
+    const applies = await repo.orgSetting(orgId, access.orgs);
+    const canEdit = access.orgs.subtree(await managedOrgIds(app.database.db, access.userId)).has(orgId);
+    return { orgId, ...applies, canEdit };
+  };
+
+  app.get(
+    '/org/:orgId',
+    {
+      schema: {
+        tags,
+        summary: "Whether gaps in an organisation's shore recordings are refilled from its ships (its own switch, one above it, or on)",
+        security,
+        params: BackfillOrgParams,
+        response: { 200: Envelope(BackfillOrgSetting), ...errors },
+      },
+    },
+    async (req) => ok(await setting(req.auth, req.params.orgId)),
+  );
+
+  app.put(
+    '/org/:orgId',
+    {
+      schema: {
+        tags,
+        summary: "Turn backfill on or off for an organisation and those below it without a switch of their own (its managers)",
+        description: 'Off: no gap of its ships’ shore recordings is refilled from the ships, whatever the cameras’ own switches say. Spans being copied finish.',
+        security,
+        params: BackfillOrgParams,
+        body: BackfillOrgUpdate,
+        response: { 200: Envelope(BackfillOrgSetting), ...errors },
+      },
+    },
+    async (req) => {
+      const before = await setting(req.auth, req.params.orgId);
+      if (!before.canEdit) throw forbidden();
+      await repo.setOrgEnabled(req.params.orgId, req.body.enabled, req.auth.user.username);
+      return ok(await setting(req.auth, req.params.orgId));
+    },
+  );
+
+  app.get(
+    '/pending',
+    {
+      schema: {
+        tags,
+        summary: "Spans of a camera's shore recording waiting to be refilled from the ship (pending) or being copied now (running)",
+        description: 'Known on the server instance that holds the ship’s link (the others answer an empty list).',
+        security,
+        querystring: BackfillPendingQuery,
+        response: { 200: Envelope(Type.Array(BackfillPendingSpan)), ...errors },
+      },
+    },
+    async (req) => {
+      await app.fleet.requireCameraOfShip(req.auth, req.query.shipId, req.query.cameraId);
+      return ok(app.backfill.pendingBackfill(req.query.shipId, req.query.cameraId));
+    },
+  );
+};
+
+export default routes;
