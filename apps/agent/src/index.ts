@@ -50,7 +50,6 @@ export { beforeOutput, paceArgs, playbackPace } from './playback/playback-args.t
 export { type PtzBackend, PtzError } from './ptz/ptz-backend.ts';
 export { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
 export { RunLog, type RunLogOptions } from './recorder/run-log.ts';
-export { clipSpans, normalizeSpans, spansLength, subtractSpans } from './recorder/spans.ts';
 export { LinkMeter, type LinkMeterOptions, SEGMENT_BYTES } from './uplink/link-meter.ts';
 export { pingShore } from './uplink/link-pings.ts';
 export { type UplinkClass, type UplinkObserver, UplinkScheduler } from './uplink/scheduler.ts';

@@ -13,6 +13,7 @@ export * from './media.ts';
 export * from './video-codecs.ts';
 export * from './capture-code.ts';
 export * from './playback.ts';
+export * from './spans.ts';
 export * from './schemas/vod.ts';
 export * from './schemas/record.ts';
 export * from './schemas/backfill.ts';

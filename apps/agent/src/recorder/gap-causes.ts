@@ -1,5 +1,4 @@
-import type { RecordedSpan } from '@ship-cctv/protocol';
-import { clipSpans, normalizeSpans, subtractSpans } from './spans.ts';
+import { type RecordedSpan, clipSpans, normalizeSpans, subtractSpans } from '@ship-cctv/protocol';
 
 /** The causes the ship's recorder gives its own gaps. */
 export type ShipGapCause = 'agentStopped' | 'retention' | 'diskFull' | 'cameraSilent' | 'unknown';

@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { RecordedSpan } from '@ship-cctv/protocol';
-import { normalizeSpans } from './spans.ts';
+import { type RecordedSpan, normalizeSpans } from '@ship-cctv/protocol';
 
 /** What the run log file holds. */
 interface RunLogFile {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { RecordedSpan } from '@ship-cctv/protocol';
 import { keepWholeFragments, parseRunFile, stopLeftoverWriter } from './partial-segment.ts';
 import { segmentFileName } from './recorder-args.ts';
-import { clipSpans, normalizeSpans } from './spans.ts';
+import { clipSpans, normalizeSpans } from '@ship-cctv/protocol';
 
 /** One recorded file: [start, end) in epoch ms. */
 export interface Segment {

@@ -6,7 +6,7 @@ import { SegmentRecorder } from '../../src/recorder/segment-recorder.ts';
 import { CameraSources } from '../../src/camera-sources.ts';
 import { ShipRecorder } from '../../src/recorder/ship-recorder.ts';
 import { SegmentRecording } from '../../src/url-camera.ts';
-import { spansLength } from '../../src/recorder/spans.ts';
+import { spansLength } from '@ship-cctv/protocol';
 import { probeFile, processGone, tempDir } from '../media/helpers.ts';
 import { makeCameraFile } from './helpers.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SpanCache, mergeSpans } from '../../src/modules/playback/span-cache.ts';
+import { SpanCache } from '../../src/modules/playback/span-cache.ts';
 
 const K = 'S1001/S1001-C01-1';
 
@@ -50,12 +50,5 @@ describe('SpanCache', () => {
     c.store('e', 0, 100, [0, 10, 20, 30, 40, 50].map((s) => ({ start: s, end: s + 5 })), 4);
     expect(c.size.spans).toBeLessThanOrEqual(5);
     expect(c.lookup('e', 0, 100, 5).knownUntil).toBe(0);
-  });
-
-  it('mergeSpans sorts and joins overlapping and touching spans, dropping empty ones', () => {
-    expect(mergeSpans([{ start: 30, end: 40 }, { start: 0, end: 10 }, { start: 10, end: 15 }, { start: 12, end: 20 }, { start: 50, end: 50 }])).toEqual([
-      { start: 0, end: 20 },
-      { start: 30, end: 40 },
-    ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { RecordedSpan } from '@ship-cctv/protocol';
-import { type CameraRecording, type PlaybackRun, type PlaybackRunRequest, type RunLog, clipSpans, normalizeSpans, subtractSpans } from '@ship-cctv/agent';
+import { type CameraRecording, type PlaybackRun, type PlaybackRunRequest, type RunLog } from '@ship-cctv/agent';
+import { clipSpans, normalizeSpans, subtractSpans } from '@ship-cctv/protocol';
 import type { CameraFonts } from './fonts.ts';
 import { demoGaps } from './demo-gaps.ts';
 import { syntheticPlaybackArgs } from './synthetic-playback.ts';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RunLog, clipSpans, spansLength } from '@ship-cctv/agent';
+import { RunLog } from '@ship-cctv/agent';
+import { clipSpans, spansLength } from '@ship-cctv/protocol';
 import { tempDir } from '../../../../apps/agent/test/media/helpers.ts';
 import { demoGaps } from '../../src/camera/demo-gaps.ts';
 import { SyntheticRecorder } from '../../src/camera/synthetic-recording.ts';

@@ -1,4 +1,4 @@
-import type { RecordedSpan, RecordingGap } from '@ship-cctv/protocol';
+import { type RecordedSpan, type RecordingGap, normalizeSpans } from '@ship-cctv/protocol';
 
 /**
  * What shore already knows of the ship recorder's spans, per camera, so that asking again for a
@@ -87,7 +87,7 @@ export class SpanCache {
   coverage(key: string, start: number, end: number, now: number): { covered: RecordedSpan[]; spans: RecordedSpan[] } {
     const entry = this.cameras.get(key);
     if (!entry) return { covered: [], spans: [] };
-    const covered = mergeSpans(entry.covered.filter((c) => now - c.at <= this.opts.maxAgeMs).map((c) => ({ start: c.start, end: c.end })));
+    const covered = normalizeSpans(entry.covered.filter((c) => now - c.at <= this.opts.maxAgeMs).map((c) => ({ start: c.start, end: c.end })));
     return { covered: clipSpans(covered, start, end), spans: clipSpans(entry.spans, start, end) };
   }
 
@@ -107,7 +107,7 @@ export class SpanCache {
     ranges.push({ start, end, at: now });
     ranges.sort((a, b) => a.start - b.start);
     entry.covered = ranges;
-    entry.spans = mergeSpans([...kept, ...fresh]);
+    entry.spans = normalizeSpans([...kept, ...fresh]);
     entry.gaps = [...keptGaps, ...clipGaps(gaps, start, end)].sort((a, b) => a.start - b.start);
     this.spanCount += entry.spans.length + entry.gaps.length - before;
     this.evict(key);
@@ -171,14 +171,3 @@ export function clipGaps(gaps: readonly RecordingGap[], start: number, end: numb
   return out;
 }
 
-/** Sorted, with overlapping and touching spans joined (a span cut at a query boundary is one span again). */
-export function mergeSpans(spans: readonly RecordedSpan[]): RecordedSpan[] {
-  const sorted = spans.filter((s) => s.start < s.end).sort((a, b) => a.start - b.start);
-  const out: RecordedSpan[] = [];
-  for (const s of sorted) {
-    const last = out[out.length - 1];
-    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
-    else out.push({ start: s.start, end: s.end });
-  }
-  return out;
-}

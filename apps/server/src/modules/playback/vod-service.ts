@@ -1,11 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { CODES, GAP_CAUSES, type GapCause, type RecordedSpan, type RecordingGap, VOD_MAX_SPANS, type VodQueryResult } from '@ship-cctv/protocol';
+import { CODES, GAP_CAUSES, type GapCause, type RecordedSpan, type RecordingGap, VOD_MAX_SPANS, type VodQueryResult, normalizeSpans } from '@ship-cctv/protocol';
 import { type LinkStreams, ask } from '../../core/ship-link/index.ts';
 import { ApiError, badRequest } from '../../core/http/envelope.ts';
 import type { Access } from '../../core/orgs/access.ts';
 import type { FleetService } from '../fleet/index.ts';
-import { SpanCache, type SpanCacheOptions, clipGaps, clipSpans, mergeSpans } from './span-cache.ts';
+import { SpanCache, type SpanCacheOptions, clipGaps, clipSpans } from './span-cache.ts';
 
 export interface VodServiceOptions {
   /** How long the ship has to answer a query (a VSAT round trip is ~0.6 s; FleetBroadband can queue for seconds). */
@@ -44,7 +44,7 @@ export function gapsWithCauses(spans: readonly RecordedSpan[], start: number, un
   const out: RecordingGap[] = [];
   let from = start;
   const holes: RecordedSpan[] = [];
-  for (const s of mergeSpans(spans)) {
+  for (const s of normalizeSpans(spans)) {
     if (s.start > from) holes.push({ start: from, end: Math.min(s.start, until) });
     from = Math.max(from, s.end);
   }
@@ -118,7 +118,7 @@ export class VodService {
     const asked = await this.askOnce(shipId, cameraId, from, end);
     const settled = Math.min(end, asked.knownUntil, askedAt - this.opts.settleMs);
     if (settled > from) this.cache.store(key, from, settled, asked.spans, Date.now(), asked.gaps);
-    return result(mergeSpans([...known.spans, ...asked.spans]), [...known.gaps, ...asked.gaps], asked.knownUntil, false);
+    return result(normalizeSpans([...known.spans, ...asked.spans]), [...known.gaps, ...asked.gaps], asked.knownUntil, false);
   }
 
   /** What shore knows of the ship recorder's spans in [start, end) without asking the ship: the times it answered for, and what it held there. */
@@ -156,7 +156,7 @@ export class VodService {
       signal: this.closing.signal,
     });
     return {
-      spans: clipSpans(mergeSpans(spans), start, end),
+      spans: clipSpans(normalizeSpans(spans), start, end),
       gaps: clipGaps(gaps, start, end),
       knownUntil: spans.length >= this.opts.maxSpansPerAnswer ? spans.reduce((t, s) => Math.max(t, s.end), start) : end,
     };

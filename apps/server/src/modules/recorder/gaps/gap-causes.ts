@@ -1,4 +1,4 @@
-import type { GapCause, RecordedSpan, RecordingGap } from '@ship-cctv/protocol';
+import { type GapCause, type RecordedSpan, type RecordingGap, subtractSpans } from '@ship-cctv/protocol';
 
 /** What the shore knows of one camera over a span, to say why its recording holds nothing at times. */
 export interface ShoreGapFacts {
@@ -18,35 +18,6 @@ export interface ShoreGapFacts {
 
 /** Shorter gaps than this are not gaps (segment boundaries, a definition change). */
 export const MIN_GAP_MS = 1_000;
-
-/** Sorted, overlapping and touching spans joined. */
-export function mergeSpans(spans: readonly RecordedSpan[]): RecordedSpan[] {
-  const sorted = spans.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
-  const out: RecordedSpan[] = [];
-  for (const s of sorted) {
-    const last = out.at(-1);
-    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
-    else out.push({ start: s.start, end: s.end });
-  }
-  return out;
-}
-
-/** `spans` minus `holes`. */
-export function subtractSpans(spans: readonly RecordedSpan[], holes: readonly RecordedSpan[]): RecordedSpan[] {
-  const cut = mergeSpans(holes);
-  const out: RecordedSpan[] = [];
-  for (const s of mergeSpans(spans)) {
-    let from = s.start;
-    for (const h of cut) {
-      if (h.end <= from || h.start >= s.end) continue;
-      if (h.start > from) out.push({ start: from, end: h.start });
-      from = Math.max(from, h.end);
-      if (from >= s.end) break;
-    }
-    if (from < s.end) out.push({ start: from, end: s.end });
-  }
-  return out;
-}
 
 /** The parts of `a` that lie inside `b`. */
 function intersect(a: readonly RecordedSpan[], b: readonly RecordedSpan[]): RecordedSpan[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clipSpans, normalizeSpans, spansLength, subtractSpans } from '../../src/recorder/spans.ts';
+import { clipSpans, normalizeSpans, spansLength, subtractSpans } from '../src/spans.ts';
 
 describe('span arithmetic', () => {
   it('merges, clips and subtracts half-open spans', () => {

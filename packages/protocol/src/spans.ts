@@ -1,4 +1,4 @@
-import type { RecordedSpan } from '@ship-cctv/protocol';
+import type { RecordedSpan } from './playback.ts';
 
 /**
  * Arithmetic on recorded spans: half-open [start, end) intervals of epoch milliseconds. Every
