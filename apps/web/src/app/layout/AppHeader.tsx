@@ -1,5 +1,5 @@
 import { BarChartOutlined, BgColorsOutlined, FieldTimeOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined, WifiOutlined } from '@ant-design/icons';
-import { Button, ConfigProvider, Dropdown, Flex, Layout, Menu, Tag, Typography, theme, type MenuProps } from 'antd';
+import { Button, ConfigProvider, Dropdown, Flex, Layout, Menu, Spin, Tag, Typography, theme, type MenuProps } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -153,13 +153,14 @@ export function AppHeader() {
           </Button>
         </Dropdown>
       </Flex>
+      {/* A dialog's code loads when it is first opened (seconds on a slow link): a spinner meanwhile. */}
       {watchLimitOpen ? (
-        <Suspense fallback={null}>
+        <Suspense fallback={<Spin fullscreen />}>
           <WatchLimitDialog org={selected} open onClose={() => setWatchLimitOpen(false)} />
         </Suspense>
       ) : null}
       {linkPoliciesOpen ? (
-        <Suspense fallback={null}>
+        <Suspense fallback={<Spin fullscreen />}>
           <LinkPolicyDialog org={selected} open onClose={() => setLinkPoliciesOpen(false)} />
         </Suspense>
       ) : null}
