@@ -321,7 +321,9 @@ describe('agent link router', () => {
       await ready(A);
       const conn = t.app.agents.get(A);
       expect([...(conn?.capabilities ?? [])]).toEqual(['playback']);
-      expect(conn?.unknownCapabilities).toEqual(['hologram']);
+      // What is not a link kind is kept as a feature the agent offers.
+      expect(conn?.offers('hologram')).toBe(true);
+      expect(conn?.offers('live')).toBe(false);
       expect(t.app.agents.openStream(A, 'live', { message: () => undefined })).toEqual({
         ok: false,
         reason: 'unsupported',

@@ -70,7 +70,7 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
   private lastSent = Date.now();
   private readonly timer: NodeJS.Timeout;
   private closed = false;
-  private accepted: { protocol: number; capabilities: ReadonlySet<LinkKind>; unknownCapabilities: string[] } | undefined;
+  private accepted: { protocol: number; capabilities: ReadonlySet<LinkKind>; features: ReadonlySet<string> } | undefined;
   /**
    * Bytes of WebSocket frames received from the agent (headers and payloads, as on the wire), and
    * how many of them it was told of (`link.ack`). Counted on the TCP socket when there is one.
@@ -150,16 +150,16 @@ export class AgentConnection extends EventEmitter<ConnectionEvents> {
   get capabilities(): ReadonlySet<LinkKind> {
     return this.accepted?.capabilities ?? new Set();
   }
-  /** What the agent's hello listed that this shore does not know (a newer agent's capabilities). */
-  get unknownCapabilities(): readonly string[] {
-    return this.accepted?.unknownCapabilities ?? [];
+  /** Whether the agent's hello listed `feature` beside its link kinds (e.g. ENCODES_AV1_CAPABILITY). */
+  offers(feature: string): boolean {
+    return this.accepted?.features.has(feature) ?? false;
   }
   /** The hello was accepted: from now on shore may open streams of the agent's kinds. */
   markReady(protocol: number, capabilities: readonly string[]): void {
     this.accepted = {
       protocol,
       capabilities: new Set(capabilities.filter(isLinkKind)),
-      unknownCapabilities: capabilities.filter((c) => !isLinkKind(c)),
+      features: new Set(capabilities.filter((c) => !isLinkKind(c))),
     };
     this.scheduleAck();
   }

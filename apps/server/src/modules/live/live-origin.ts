@@ -26,8 +26,12 @@ export interface LiveOrigin {
   encodes?(shipId: string, codec: VideoCodec): boolean;
 }
 
+/** Whether the agent of a ship whose link this instance holds encodes `codec` (every agent: H.264). */
+export const agentEncodes = (gateway: AgentGateway, shipId: string, codec: VideoCodec): boolean =>
+  codec === 'h264' || (gateway.get(shipId)?.offers(ENCODES_AV1_CAPABILITY) ?? false);
+
 /** The single-node origin: the ship's link on this instance. */
 export const linkOrigin = (gateway: AgentGateway): LiveOrigin => ({
   open: (spec, handler) => gateway.openStream(spec.shipId, 'live', handler),
-  encodes: (shipId, codec) => codec === 'h264' || (gateway.get(shipId)?.unknownCapabilities.includes(ENCODES_AV1_CAPABILITY) ?? false),
+  encodes: (shipId, codec) => agentEncodes(gateway, shipId, codec),
 });

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import { ENCODES_AV1_CAPABILITY } from '@ship-cctv/protocol';
 import type { AgentGateway, LinkStream, StreamHandler } from '../../core/ship-link/index.ts';
 import type { Lease } from '../../core/media/stream-registry.ts';
-import type { LiveOrigin, LiveStreamSpec } from './live-origin.ts';
+import { type LiveOrigin, type LiveStreamSpec, agentEncodes } from './live-origin.ts';
 import type { LiveService } from './live-service.ts';
 import type { LiveSource } from './live-source.ts';
 import type { ShipOwnership } from '../../core/ship-link/index.ts';
@@ -81,7 +80,7 @@ export class RemoteLive {
       },
       // A ship held here says what its agent encodes; through its owner elsewhere, H.264 (viewers
       // relayed between instances do not carry their decoders).
-      encodes: (shipId, codec) => codec === 'h264' || (this.gateway.get(shipId)?.unknownCapabilities.includes(ENCODES_AV1_CAPABILITY) ?? false),
+      encodes: (shipId, codec) => agentEncodes(this.gateway, shipId, codec),
     };
   }
 
