@@ -31,10 +31,14 @@ export class GapFactsRepo {
     await this.db.insert(t.recordingGapFacts).values({ kind, shipId, cameraId, startMs: at, endMs: null });
   }
 
-  /** Ends at `at` the open facts of the kind for the ship (one camera, or all of them when `cameraId` is undefined). */
-  async close(kind: GapFactKind, shipId: string, cameraId: string | undefined, at: number): Promise<void> {
+  /** Ends at `at` the open facts of the kind for the ship: of one camera, of a list of them, or of all of them when `cameraId` is undefined. */
+  async close(kind: GapFactKind, shipId: string, cameraId: string | readonly string[] | undefined, at: number): Promise<void> {
     const conds: SQL[] = [eq(t.recordingGapFacts.kind, kind), eq(t.recordingGapFacts.shipId, shipId), isNull(t.recordingGapFacts.endMs)];
-    if (cameraId !== undefined) conds.push(eq(t.recordingGapFacts.cameraId, cameraId));
+    if (typeof cameraId === 'string') conds.push(eq(t.recordingGapFacts.cameraId, cameraId));
+    else if (cameraId !== undefined) {
+      if (cameraId.length === 0) return;
+      conds.push(inArray(t.recordingGapFacts.cameraId, [...cameraId]));
+    }
     await this.db.update(t.recordingGapFacts).set({ endMs: at }).where(and(...conds));
   }
 
