@@ -27,3 +27,4 @@ export * from './talk.ts';
 export * from './schemas/budget.ts';
 export * from './schemas/stills.ts';
 export * from './zone-clock.ts';
+export * from './events.ts';
