@@ -1,4 +1,5 @@
 import type { PlaybackSpeed } from './constants.ts';
+import type { BackfillDefinition, BackfilledDefinition } from './schemas/backfill.ts';
 
 /**
  * Recordings and playback (spec §2 `/live/recordlivevideo`, `/record/video`; §3 record state and
@@ -116,6 +117,8 @@ export interface RecordConfig {
   enabled: boolean;
   /** Gaps in this camera's shore recording are refilled from the ship recorder (when its organisation allows; default on). */
   backfill: boolean;
+  /** The definition this camera's gaps are refilled in; null: its organisation's choice. */
+  backfillDefinition: BackfillDefinition | null;
 }
 
 /** `POST /api/v1/cctv/record/complexQuery/{page}/{size}` body (every field optional). */
@@ -142,6 +145,8 @@ export interface RecordingSummary {
   segments: number;
   /** Copied afterwards from the ship recorder into a gap of the shore recording (backfill), not recorded live. */
   backfilled: boolean;
+  /** A backfilled recording's definition, measured from its files (null: recorded live, its template says, or not known). */
+  definition: BackfilledDefinition | null;
 }
 
 /** data of complexQuery: a page of recordings, newest first. */
