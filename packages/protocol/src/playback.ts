@@ -1,5 +1,5 @@
 import type { PlaybackSpeed } from './constants.ts';
-import type { BackfillDefinition, BackfilledDefinition } from './schemas/backfill.ts';
+import type { BackfilledDefinition } from './schemas/backfill.ts';
 
 /**
  * Recordings and playback (spec §2 `/live/recordlivevideo`, `/record/video`; §3 record state and
@@ -105,6 +105,19 @@ export interface VodQueryResult {
   cached: boolean;
 }
 
+/**
+ * The definition backfill asks the ship for:
+ * - `recorded`: the one the shore recording was recorded in (the live video the shore recorder had
+ *   before the gap) — the default;
+ * - `lowest`: the ship's default group's smallest definition above the satellite tier;
+ * - `satellite`: its satellite-tier definition (in H.264);
+ * - `ship`: the ship recorder's own files, copied as they are (no transcoding on the ship).
+ * A level is never above `recorded` (what shore recorded is the most it asks for), and the ship
+ * copies its own files when they are no higher than what is asked, or when its agent cannot
+ * transcode.
+ */
+export const BACKFILL_DEFINITIONS = ['recorded', 'lowest', 'satellite', 'ship'] as const;
+export type BackfillDefinition = (typeof BACKFILL_DEFINITIONS)[number];
 /** A shore recording configuration of one channel (spec §3 recordConfigId). */
 export interface RecordConfig {
   id: string;

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { BACKFILL_DEFINITIONS } from '../playback.ts';
 
 /**
  * REST schemas of backfill (`/api/v1/cctv/record/backfill/…`): the organisation's switch (each
@@ -8,19 +9,6 @@ import { type Static, Type } from 'typebox';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 
-/**
- * The definition backfill asks the ship for:
- * - `recorded`: the one the shore recording was recorded in (the live video the shore recorder had
- *   before the gap) — the default;
- * - `lowest`: the ship's default group's smallest definition above the satellite tier;
- * - `satellite`: its satellite-tier definition (in H.264);
- * - `ship`: the ship recorder's own files, copied as they are (no transcoding on the ship).
- * A level is never above `recorded` (what shore recorded is the most it asks for), and the ship
- * copies its own files when they are no higher than what is asked, or when its agent cannot
- * transcode.
- */
-export const BACKFILL_DEFINITIONS = ['recorded', 'lowest', 'satellite', 'ship'] as const;
-export type BackfillDefinition = (typeof BACKFILL_DEFINITIONS)[number];
 export const BackfillDefinitionSchema = Type.Enum(BACKFILL_DEFINITIONS, {
   description: 'recorded (as the shore recorded it; default), lowest, satellite, or ship (the ship recorder’s own files, copied)',
 });
