@@ -81,10 +81,10 @@ export class BackfillSender implements KindHandler<'backfill'> {
     this.link?.sendJson({ type: 'backfill.segments', requestId, cameraId, segments });
   }
 
-  /** The camera's closed segment file of that name: found by its start when shore gives it, else by name. */
+  /** The camera's closed segment file of that name: found by its start when shore gives it (else, or a start gone stale, by name). */
   private entry(cameraId: string, file: string, fileStart: number | undefined): SegmentFileEntry | undefined {
     const recording = this.recorder.recording(cameraId);
-    if (recording?.segmentFile) return recording.segmentFile(file, fileStart);
+    if (recording?.segmentFile) return recording.segmentFile(file, fileStart) ?? (fileStart === undefined ? undefined : recording.segmentFile(file));
     return recording?.segmentFiles?.(0, Number.MAX_SAFE_INTEGER).find((s) => s.file === file);
   }
 
