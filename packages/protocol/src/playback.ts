@@ -113,8 +113,8 @@ export interface VodQueryResult {
  * - `satellite`: its satellite-tier definition (in H.264);
  * - `ship`: the ship recorder's own files, copied as they are (no transcoding on the ship).
  * A level is never above `recorded` (what shore recorded is the most it asks for), and the ship
- * copies its own files when they are no higher than what is asked, or when its agent cannot
- * transcode.
+ * copies its own files when the definition asked would save less than a quarter of their bytes, or
+ * when its agent cannot transcode.
  */
 export const BACKFILL_DEFINITIONS = ['recorded', 'lowest', 'satellite', 'ship'] as const;
 export type BackfillDefinition = (typeof BACKFILL_DEFINITIONS)[number];

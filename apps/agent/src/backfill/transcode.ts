@@ -13,23 +13,26 @@ import { filter } from '../media/filtergraph.ts';
 /** The transcoder's niceness: backfill waits behind live video and playback for the CPU too. */
 const TRANSCODE_NICENESS = 19;
 
-/** A recorded rate within this of the one asked counts as the same (cameras' clocks wander). */
-const RATE_TOLERANCE = 0.05;
+/**
+ * A lower definition is worth transcoding into only when it saves at least this share of the bytes
+ * (its bits a second against those recorded): a 640×360 minute at 456 kbit/s asked at 400 would
+ * save 11 % for 3.5 s of ffmpeg and a second generation of loss; a 320×180 one at 172 kbit/s asked
+ * at 5 fps and 150 kbit/s 12 % (tests/integration/bench/backfill-definition.bench.ts).
+ */
+const WORTH_SAVING = 0.25;
 
 /**
  * What to send for a span recorded in `recorded` when shore asks for `asked`: the ship's bytes
- * (`copy`) when they are no higher than the ask — H.264, no more pixels, pictures a second or bits
- * a second — or else the definition to transcode into: the ask, never above what was recorded (no
+ * (`copy`) when they are H.264 and the ask would save less than WORTH_SAVING of them (whatever its
+ * size and rate: the same bytes in the recorded picture are the better picture, and cost the ship
+ * nothing) — or else the definition to transcode into: the ask, never above what was recorded (no
  * upscaling, no added pictures, no more bits than the copy would take).
  */
 export function backfillPlan(recorded: VideoDefinition, asked: EncodeSpec): { copy: true } | { copy: false; encode: EncodeSpec } {
   const pixels = (d: { width: number; height: number }) => d.width * d.height;
   const h264 = codecFamily(recorded.codec) === 'h264';
-  const fewerPixels = pixels(asked) < pixels(recorded);
-  const fewerPictures = asked.frameRate < recorded.frameRate * (1 - RATE_TOLERANCE);
-  const fewerBits = asked.bitrateKbps < recorded.bitrateKbps * (1 - RATE_TOLERANCE);
-  if (h264 && !fewerPixels && !fewerPictures && !fewerBits) return { copy: true };
-  const size = fewerPixels || !h264 ? { width: asked.width, height: asked.height } : { width: recorded.width, height: recorded.height };
+  if (h264 && asked.bitrateKbps >= recorded.bitrateKbps * (1 - WORTH_SAVING)) return { copy: true };
+  const size = pixels(asked) < pixels(recorded) || !h264 ? { width: asked.width, height: asked.height } : { width: recorded.width, height: recorded.height };
   return {
     copy: false,
     encode: {

@@ -12,8 +12,9 @@ import { CameraId, EncodeSpec, EpochMs, StreamId, Text } from './common.ts';
  *
  * Definition: shore may ask for a file's span in a definition of its own (`encode`, H.264) to an
  * agent whose hello lists BACKFILL_TRANSCODE_CAPABILITY. The agent then sends that span transcoded
- * into it — unless what it recorded is no higher (same size or smaller, no faster, no more bits),
- * when it copies as above (no transcoding cost) — and says in `backfill.sent` what it did. An agent
+ * into it (never above what it recorded) — unless that would save less than a quarter of the
+ * recorded bytes, when it copies as above (no transcoding cost) — and says in `backfill.sent` what
+ * it did. An agent
  * without the capability is never asked for a definition: it sends what it has.
  */
 
@@ -49,8 +50,8 @@ export const BackfillShoreMessages = [
     /** The file's start as listed (`backfill.segments`): the agent finds the file by its time. */
     fileStart: Type.Optional(EpochMs),
     /**
-     * Send the span in this definition (H.264 only): transcoded unless the ship's own recording is
-     * no higher. Only to an agent that offers BACKFILL_TRANSCODE_CAPABILITY.
+     * Send the span in this definition (H.264 only): transcoded unless a copy of the ship's own
+     * recording costs about as much. Only to an agent that offers BACKFILL_TRANSCODE_CAPABILITY.
      */
     encode: Type.Optional(EncodeSpec),
   }),

@@ -52,7 +52,7 @@ const routes: FastifyPluginAsyncTypebox<{ repo: BackfillRepo }> = async (app, op
           'Off: no gap of its ships’ shore recordings is refilled from the ships, whatever the cameras’ own switches say. Spans being copied finish. ' +
           '`definition`: recorded (the shore recording’s own, the default), lowest, satellite (the ship’s definitions at those levels, never above the recorded one), ' +
           'or ship (the ship recorder’s own files, copied); a camera may choose its own (`backfillDefinition` of its recording configuration). ' +
-          'The ship transcodes a span only when what it recorded is higher than what is asked; an agent that cannot transcode sends its own files.',
+          'The ship transcodes a span only when that saves a quarter or more of the bytes it recorded; an agent that cannot transcode sends its own files.',
         security,
         params: BackfillOrgParams,
         body: BackfillOrgUpdate,

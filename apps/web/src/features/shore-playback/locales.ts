@@ -76,7 +76,7 @@ export const shorePlaybackZhCN = {
     budget: '等待从船端补录（今日补录流量已用完）',
     /** The switches beside the filter. */
     title: '船端补录',
-    hint: '链路中断、流量限制或岸端服务中断造成的岸端录像缺口，在链路恢复后从船端录像补齐：默认按岸端录像的清晰度（船端录像更高时由船端转码），也可选更低的清晰度，或按船端原样复制。',
+    hint: '链路中断、流量限制或岸端服务中断造成的岸端录像缺口，在链路恢复后从船端录像补齐：默认按岸端录像的清晰度（能明显省流量时由船端转码），也可选更低的清晰度，或按船端原样复制。',
     camera: '此通道',
     cameraOff: '此通道没有岸端录像配置',
     org: '本组织',
@@ -174,7 +174,7 @@ export const shorePlaybackEn: ShorePlaybackTexts = {
     pending: 'Waiting to be refilled from the ship',
     budget: "Waiting to be refilled from the ship (today's backfill data is used up)",
     title: 'Backfill from the ship',
-    hint: 'Gaps in the shore recording left by a link down, a data budget or a shore server stop are refilled from the ship’s recorder when the link returns: in the shore recording’s definition by default (the ship transcodes when it recorded higher), or a lower one, or copied as the ship recorded them.',
+    hint: 'Gaps in the shore recording left by a link down, a data budget or a shore server stop are refilled from the ship’s recorder when the link returns: in the shore recording’s definition by default (the ship transcodes when that saves data), or a lower one, or copied as the ship recorded them.',
     camera: 'This channel',
     cameraOff: 'This channel has no shore recording configuration',
     org: 'This organisation',
