@@ -46,7 +46,7 @@ try {
     for (const [name, encode] of Object.entries(DEFINITIONS)) {
       const plan = backfillPlan(part.definition!, encode);
       if (plan.copy) {
-        console.log(`  ${name}: copied (the recording is no higher) — ${part.bytes} B`);
+        console.log(`  ${name}: copied (the ask would save under a quarter of the bytes) — ${part.bytes} B`);
         continue;
       }
       let bytes = 0;
