@@ -158,8 +158,10 @@ describe('pictures over the ship link', () => {
       store.add({ meta: { pictureId: id, cameraId: CAMERA, time: t0 + i * 60_000, width: shot.width, height: shot.height, origin: 'task' }, jpeg: shot.jpeg, thumb: shot.thumb });
       outbox.add(id, false);
     }
-    // Slow enough that the fetch arrives while the first picture is on its way.
-    shaper.setProfile(testProfile({ upKbps: 64, oneWayDelayMs: 20 }));
+    // Slow enough that the fetch arrives while the first picture is on its way (at 64 kbit/s it
+    // crossed in about 3 s, before a loaded machine had answered the list and sent the fetch);
+    // fast again once the fetch is queued.
+    shaper.setProfile(testProfile({ upKbps: 16, oneWayDelayMs: 20 }));
     const agent = startAgent();
     await ready();
     const listRes = await post(`/api/v1/cctv-server/v3/getPicList/${SHIP}`, { cameraId: CAMERA, from: t0 - 1, to: Date.now() + 1 });
@@ -174,6 +176,7 @@ describe('pictures over the ship link', () => {
 
     const fetched = await post(`/api/v1/cctv-server/v3/fetchPic/${SHIP}/${ids[2]}`);
     expect(fetched.json()).toMatchObject({ data: { state: 'queued' } });
+    shaper.setProfile(testProfile({ upKbps: 2_000, oneWayDelayMs: 20 }));
     await Promise.all(ids.map((id) => event(id, 'stored', 40_000)));
     const order = (watcher.messages.get(dest.pictures(SHIP_NAME)) as PictureEvent[]).filter((e) => e.event === 'stored' && ids.includes(e.pictureId)).map((e) => e.pictureId);
     // The one opened overtook the one still waiting behind the picture already on its way.
