@@ -48,6 +48,8 @@ export interface Candidate {
   /** The frame with the most motion (the picture of a motion-only event). */
   mostMotion?: { frame: AnalysisFrame; cells: number; zone?: string };
   sent: boolean;
+  /** Nothing moves any more (or it lasted too long): it is sent or dropped once no detection on it runs. */
+  closed: boolean;
 }
 
 /** An event's id: the camera (in the id's alphabet), its start and a random part. */
@@ -96,6 +98,8 @@ export class CameraAnalyser {
   private event: Candidate | undefined;
   private lastDetectAt = -Infinity;
   private detecting = false;
+  /** Pictures being made and events being handed on: settled() waits for them. */
+  private readonly pending = new Set<Promise<void>>();
   /** Detections made and how long they took (the benchmark's figures). */
   readonly stats = { frames: 0, motionFrames: 0, detections: 0, detectMs: 0, events: 0 };
 
@@ -121,27 +125,38 @@ export class CameraAnalyser {
     const t = frame.time;
     let ev = this.event;
     if (ev && (t - ev.lastMotion >= this.opts.timing.quietMs || t - ev.start >= this.opts.timing.maxEventMs)) {
-      void this.close(ev, t);
+      this.track(this.close(ev));
       ev = undefined;
     }
     if (m.moving) {
       this.stats.motionFrames++;
       if (!ev) {
-        ev = { id: eventIdOf(this.opts.cameraId, t), start: t, lastMotion: t, classes: new Map(), sent: false };
+        ev = { id: eventIdOf(this.opts.cameraId, t), start: t, lastMotion: t, classes: new Map(), sent: false, closed: false };
         this.event = ev;
       }
       ev.lastMotion = t;
       if (!ev.mostMotion || m.cells > ev.mostMotion.cells) ev.mostMotion = { frame, cells: m.cells, ...(m.zone !== undefined ? { zone: m.zone } : {}) };
-      if (m.box && this.wantsDetector && !this.detecting && t - this.lastDetectAt >= this.opts.timing.detectEveryMs) void this.detect(ev, frame, m.box);
+      if (m.box && this.wantsDetector && !this.detecting && t - this.lastDetectAt >= this.opts.timing.detectEveryMs) this.track(this.detect(ev, frame, m.box));
     }
-    if (ev && !ev.sent && ev.confirmedAt !== undefined && t - ev.confirmedAt >= this.opts.timing.emitAfterMs) void this.send(ev);
+    if (ev && !ev.sent && ev.confirmedAt !== undefined && t - ev.confirmedAt >= this.opts.timing.emitAfterMs) this.track(this.send(ev));
     return m;
   }
 
   /** The feed stopped (settings off, camera gone, agent stopping): what is open ends now. */
-  async flush(now: number): Promise<void> {
+  async flush(): Promise<void> {
     const ev = this.event;
-    if (ev) await this.close(ev, now);
+    if (ev) this.track(this.close(ev));
+    await this.settled();
+  }
+
+  /** Resolves when no detection, picture or hand-over is under way. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  private track(work: Promise<void>): void {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
   }
 
   private async detect(ev: Candidate, frame: AnalysisFrame, box: RelBox): Promise<void> {
@@ -151,16 +166,18 @@ export class CameraAnalyser {
       const crop = cropAround(box, frame.width, frame.height);
       const started = performance.now();
       const found = await this.opts.detect(cropRgb(frame, crop), crop.w, crop.h);
-      if (!found) return;
-      this.stats.detections++;
-      this.stats.detectMs += performance.now() - started;
-      for (const d of found) this.take(ev, frame, crop, d);
-      if (ev.sent === false && ev.confirmedAt !== undefined && this.event !== ev) await this.send(ev);
+      if (found) {
+        this.stats.detections++;
+        this.stats.detectMs += performance.now() - started;
+        for (const d of found) this.take(ev, frame, crop, d);
+      }
     } catch (err) {
       this.opts.log(`camera ${this.opts.cameraId}: detection failed: ${(err as Error).message}`);
     } finally {
       this.detecting = false;
     }
+    // The event ended while the detector looked: it is decided now.
+    if (ev.closed) await this.finish(ev);
   }
 
   /** A detection in a crop: counted when it is of a wanted class and score, outside masks, in a zone. */
@@ -180,28 +197,34 @@ export class CameraAnalyser {
     if (!ev.best || d.score > ev.best.score) ev.best = { frame, score: d.score, ...(zone !== null ? { zone } : {}) };
   }
 
-  private async close(ev: Candidate, now: number): Promise<void> {
+  private async close(ev: Candidate): Promise<void> {
     if (this.event === ev) this.event = undefined;
-    if (ev.sent) return;
-    if (ev.confirmedAt !== undefined) return this.send(ev);
-    // Nothing was confirmed: a motion event, when the camera asks for those; a detection still
-    // running may yet confirm it (it sends it then).
-    if (this.detecting || !this.settings.classes.includes('motion') || !ev.mostMotion) return;
-    ev.classes.set('motion', 1);
-    ev.lastSeen = ev.lastMotion;
-    await this.send(ev, now);
+    ev.closed = true;
+    // A detection still running on it may yet confirm it: it decides when it ends.
+    if (!this.detecting) await this.finish(ev);
   }
 
-  private async send(ev: Candidate, _now?: number): Promise<void> {
+  /** A closed event: sent when confirmed; else a motion event, when the camera asks for those. */
+  private async finish(ev: Candidate): Promise<void> {
+    if (ev.sent) return;
+    if (ev.confirmedAt !== undefined) return this.send(ev);
+    if (!this.settings.classes.includes('motion') || !ev.mostMotion) return;
+    ev.classes.set('motion', 1);
+    ev.lastSeen = ev.lastMotion;
+    await this.send(ev);
+  }
+
+  private async send(ev: Candidate): Promise<void> {
     if (ev.sent) return;
     ev.sent = true;
     const shown = ev.best ?? ev.mostMotion;
     if (!shown) return;
     const { frame } = shown;
+    // What is known now: detections that come while the picture is made belong to it no more.
+    const end = Math.max(ev.start, ev.lastSeen ?? ev.lastMotion);
+    const classes = [...ev.classes].sort((a, b) => b[1] - a[1]).map(([c, score]) => ({ class: c, score: Math.round(score * 1000) / 1000 }));
     try {
       const picture = await eventPicture(frame.rgb, frame.width, frame.height);
-      const end = Math.max(ev.start, ev.lastSeen ?? ev.lastMotion);
-      const classes = [...ev.classes].sort((a, b) => b[1] - a[1]).map(([c, score]) => ({ class: c, score: Math.round(score * 1000) / 1000 }));
       const event: ShipEvent = {
         eventId: ev.id,
         cameraId: this.opts.cameraId,

@@ -130,7 +130,7 @@ export function startEventAnalysis(opts: EventAnalysisOptions): EventAnalysis {
       onEnd: (reason: string) => {
         cam.feed = undefined;
         cam.framesSeen = false;
-        void cam.analyser.flush(now());
+        void cam.analyser.flush();
         if (stopped) return;
         log(`camera ${cam.source.camera.cameraId}: analysis paused: ${reason}`);
         cam.paused = reason;
@@ -152,7 +152,7 @@ export function startEventAnalysis(opts: EventAnalysisOptions): EventAnalysis {
     cam.feed.stop();
     cam.feed = undefined;
     cam.framesSeen = false;
-    void cam.analyser.flush(now());
+    void cam.analyser.flush();
   };
 
   /** Starts or stops a camera's feed as its settings and schedule say, and sets its status. */
@@ -209,6 +209,7 @@ export function startEventAnalysis(opts: EventAnalysisOptions): EventAnalysis {
       stopped = true;
       clearInterval(scheduleTimer);
       for (const cam of cameras.values()) stopFeed(cam);
+      await Promise.all([...cameras.values()].map((cam) => cam.analyser.settled()));
       const d = await detector?.catch(() => undefined);
       d?.dispose();
     },
