@@ -19,6 +19,11 @@ import { maskedAt, zoneAt } from './regions.ts';
 export interface EventTiming {
   /** Least time between two detections on one camera. */
   detectEveryMs: number;
+  /**
+   * While detections find nothing the camera wants (a flag, a swell, the synthetic camera's
+   * square), the time between them doubles up to this; a find, or a new event, brings it back.
+   */
+  detectIdleMaxMs: number;
   /** A confirmed event is sent this long after its first detection (or sooner when things stop). */
   emitAfterMs: number;
   /** Nothing moved this long: the event is over. */
@@ -30,7 +35,7 @@ export interface EventTiming {
   postrollMs: number;
 }
 
-export const DEFAULT_TIMING: EventTiming = { detectEveryMs: 1500, emitAfterMs: 2000, quietMs: 4000, maxEventMs: 60_000, prerollMs: 5000, postrollMs: 5000 };
+export const DEFAULT_TIMING: EventTiming = { detectEveryMs: 1500, detectIdleMaxMs: 3000, emitAfterMs: 2000, quietMs: 4000, maxEventMs: 60_000, prerollMs: 5000, postrollMs: 5000 };
 
 /** Runs the detector on a crop of a frame; resolves undefined when the detector is busy or not loaded. */
 export type DetectFn = (rgb: Uint8Array, width: number, height: number) => Promise<Detection[] | undefined>;
@@ -97,6 +102,7 @@ export class CameraAnalyser {
   private readonly motion: MotionDetector;
   private event: Candidate | undefined;
   private lastDetectAt = -Infinity;
+  private detectGapMs: number;
   private detecting = false;
   /** Pictures being made and events being handed on: settled() waits for them. */
   private readonly pending = new Set<Promise<void>>();
@@ -106,6 +112,7 @@ export class CameraAnalyser {
   constructor(private readonly opts: CameraAnalyserOptions) {
     this.settings = opts.settings;
     this.motion = new MotionDetector(opts.settings);
+    this.detectGapMs = opts.timing.detectEveryMs;
   }
 
   apply(settings: CameraEventSettings): void {
@@ -133,10 +140,11 @@ export class CameraAnalyser {
       if (!ev) {
         ev = { id: eventIdOf(this.opts.cameraId, t), start: t, lastMotion: t, classes: new Map(), sent: false, closed: false };
         this.event = ev;
+        this.detectGapMs = this.opts.timing.detectEveryMs;
       }
       ev.lastMotion = t;
       if (!ev.mostMotion || m.cells > ev.mostMotion.cells) ev.mostMotion = { frame, cells: m.cells, ...(m.zone !== undefined ? { zone: m.zone } : {}) };
-      if (m.box && this.wantsDetector && !this.detecting && t - this.lastDetectAt >= this.opts.timing.detectEveryMs) this.track(this.detect(ev, frame, m.box));
+      if (m.box && this.wantsDetector && !this.detecting && t - this.lastDetectAt >= this.detectGapMs) this.track(this.detect(ev, frame, m.box));
     }
     if (ev && !ev.sent && ev.confirmedAt !== undefined && t - ev.confirmedAt >= this.opts.timing.emitAfterMs) this.track(this.send(ev));
     return m;
@@ -169,7 +177,9 @@ export class CameraAnalyser {
       if (found) {
         this.stats.detections++;
         this.stats.detectMs += performance.now() - started;
-        for (const d of found) this.take(ev, frame, crop, d);
+        const seen = found.filter((d) => this.take(ev, frame, crop, d)).length;
+        const { detectEveryMs, detectIdleMaxMs } = this.opts.timing;
+        this.detectGapMs = seen > 0 ? detectEveryMs : Math.min(detectIdleMaxMs, Math.max(detectEveryMs, this.detectGapMs * 2));
       }
     } catch (err) {
       this.opts.log(`camera ${this.opts.cameraId}: detection failed: ${(err as Error).message}`);
@@ -180,21 +190,22 @@ export class CameraAnalyser {
     if (ev.closed) await this.finish(ev);
   }
 
-  /** A detection in a crop: counted when it is of a wanted class and score, outside masks, in a zone. */
-  private take(ev: Candidate, frame: AnalysisFrame, crop: { x: number; y: number; w: number; h: number }, d: Detection): void {
+  /** A detection in a crop: counted (true) when it is of a wanted class and score, outside masks, in a zone. */
+  private take(ev: Candidate, frame: AnalysisFrame, crop: { x: number; y: number; w: number; h: number }, d: Detection): boolean {
     const s = this.settings;
-    if (!s.classes.includes(d.class) || d.score < s.minScore) return;
+    if (!s.classes.includes(d.class) || d.score < s.minScore) return false;
     // Where it stands: the middle of its box's bottom edge, in the whole frame.
     const footX = (crop.x + (d.box.x + d.box.w / 2) * crop.w) / frame.width;
     const footY = (crop.y + (d.box.y + d.box.h) * crop.h) / frame.height;
     const centreY = (crop.y + (d.box.y + d.box.h / 2) * crop.h) / frame.height;
-    if (maskedAt(s, footX, centreY)) return;
+    if (maskedAt(s, footX, centreY)) return false;
     const zone = zoneAt(s, footX, Math.min(footY, 0.999)) ?? zoneAt(s, footX, centreY);
-    if (zone === undefined) return;
+    if (zone === undefined) return false;
     ev.classes.set(d.class, Math.max(ev.classes.get(d.class) ?? 0, d.score));
     ev.lastSeen = frame.time;
     ev.confirmedAt ??= frame.time;
     if (!ev.best || d.score > ev.best.score) ev.best = { frame, score: d.score, ...(zone !== null ? { zone } : {}) };
+    return true;
   }
 
   private async close(ev: Candidate): Promise<void> {

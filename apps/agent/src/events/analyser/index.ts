@@ -30,6 +30,11 @@ export interface EventAnalysisOptions {
   cameras: Iterable<CameraSource>;
   sink: EventSink;
   settings(cameraId: string): CameraEventSettings;
+  /**
+   * Which cameras this ship analyses at all, whatever their settings say (what its machine can
+   * carry). Default: every camera. The others' status is `off`, with the reason.
+   */
+  analysed?: (cameraId: string) => boolean;
   log?: (message: string) => void;
   fps?: number;
   timing?: Partial<EventTiming>;
@@ -100,6 +105,7 @@ export function startEventAnalysis(opts: EventAnalysisOptions): EventAnalysis {
 
   const want = (cam: Camera): { run: boolean; state: CameraAnalysisStatus['state']; reason?: string } => {
     const s = cam.settings;
+    if (opts.analysed && !opts.analysed(cam.source.camera.cameraId)) return { run: false, state: 'off', reason: 'this ship does not analyse this camera' };
     if (!s.enabled) return { run: false, state: 'off' };
     try {
       if (!inSchedule(s.schedule, now())) return { run: false, state: 'outsideSchedule' };
