@@ -338,7 +338,7 @@ async function bytesPart(events: EventSeen[]): Promise<void> {
   }
   const jpeg = list.map((e) => e.jpeg.length);
   const json = list.map((e) => Buffer.byteLength(JSON.stringify(e.event)));
-  const total = list.map((e, i) => (jpeg[i] as number) + (json[i] as number));
+  const total = jpeg.map((n, i) => n + (json[i] as number));
   console.log(`\n## bytes per event (${list.length} events; before the link's framing)`);
   console.log('| | median | max |');
   console.log('|---|---|---|');
