@@ -40,7 +40,7 @@ export interface EventTiming {
   postrollMs: number;
 }
 
-export const DEFAULT_TIMING: EventTiming = { detectEveryMs: 1500, detectIdleMaxMs: 3000, emitAfterMs: 2000, quietMs: 4000, goneMs: 6000, maxEventMs: 60_000, prerollMs: 5000, postrollMs: 5000 };
+export const DEFAULT_TIMING: EventTiming = { detectEveryMs: 1500, detectIdleMaxMs: 2000, emitAfterMs: 1000, quietMs: 4000, goneMs: 6000, maxEventMs: 60_000, prerollMs: 5000, postrollMs: 5000 };
 
 /** Runs the detector on a crop of a frame; resolves undefined when the detector is busy or not loaded. */
 export type DetectFn = (rgb: Uint8Array, width: number, height: number) => Promise<Detection[] | undefined>;
