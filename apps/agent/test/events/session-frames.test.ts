@@ -9,7 +9,7 @@ import { type RtspCamera, startRtspCamera } from '../helpers/rtsp-camera.ts';
 describe('analysis frames from a camera session', () => {
   let camera: RtspCamera;
   beforeAll(async () => {
-    camera = await startRtspCamera({ port: 18556, width: 640, height: 360, fps: 10 });
+    camera = await startRtspCamera({ port: 18560, width: 640, height: 360, fps: 10 });
   }, 30_000);
   afterAll(async () => {
     await camera?.stop();
