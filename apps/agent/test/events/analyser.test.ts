@@ -223,9 +223,14 @@ describe('event analysis of the ship\'s cameras', () => {
       sink: new MemoryEventSink(),
       settings: () => ({ ...DEFAULT_CAMERA_EVENT_SETTINGS, classes: ['motion'] }),
       restartAfterMs: 50,
+      silentAfterMs: 300,
       log: () => undefined,
     });
     expect(analysis.status()[0]).toEqual({ cameraId: 'C1', state: 'idle' });
+    cam.feeds[0]?.onFrame(frameOf(bg, Date.now()));
+    expect(analysis.status()[0]).toEqual({ cameraId: 'C1', state: 'running' });
+    // The camera stops sending: idle, and running again with its next frame.
+    await expect.poll(() => analysis.status()[0], { timeout: 3000 }).toEqual({ cameraId: 'C1', state: 'idle', reason: 'no pictures from the camera for 0.3 s' });
     cam.feeds[0]?.onFrame(frameOf(bg, Date.now()));
     expect(analysis.status()[0]).toEqual({ cameraId: 'C1', state: 'running' });
     cam.feeds[0]?.onEnd('the analysis decoder ended (exit 1)');

@@ -44,6 +44,8 @@ export interface EventAnalysisOptions {
   scheduleEveryMs?: number;
   /** A camera's feed that ended is started again after this. Default 5 s. */
   restartAfterMs?: number;
+  /** A running camera whose frames stopped this long is `idle` again (the camera is not sending). Default 5 s. */
+  silentAfterMs?: number;
   now?: () => number;
 }
 
@@ -67,6 +69,7 @@ interface Camera {
   /** Why the last feed ended, until frames come again. */
   paused: string | undefined;
   framesSeen: boolean;
+  lastFrameAt: number;
 }
 
 export function startEventAnalysis(opts: EventAnalysisOptions): EventAnalysis {
@@ -126,6 +129,7 @@ export function startEventAnalysis(opts: EventAnalysisOptions): EventAnalysis {
       maxWidth: ANALYSIS_MAX_WIDTH,
       now,
       onFrame: (frame: AnalysisFrame) => {
+        cam.lastFrameAt = now();
         if (!cam.framesSeen) {
           cam.framesSeen = true;
           cam.paused = undefined;
@@ -188,6 +192,7 @@ export function startEventAnalysis(opts: EventAnalysisOptions): EventAnalysis {
       reason: undefined,
       paused: undefined,
       framesSeen: false,
+      lastFrameAt: 0,
     };
     cameras.set(cameraId, cam);
   }
@@ -196,6 +201,17 @@ export function startEventAnalysis(opts: EventAnalysisOptions): EventAnalysis {
     for (const cam of cameras.values()) refresh(cam);
   }, opts.scheduleEveryMs ?? 30_000);
   scheduleTimer.unref();
+  // A camera that stops sending keeps its decoder (it goes on when the camera is back), but is not `running`.
+  const silentAfterMs = opts.silentAfterMs ?? 5000;
+  const silenceTimer = setInterval(() => {
+    for (const cam of cameras.values()) {
+      if (!cam.feed || !cam.framesSeen || now() - cam.lastFrameAt < silentAfterMs) continue;
+      cam.framesSeen = false;
+      cam.paused = `no pictures from the camera for ${silentAfterMs / 1000} s`;
+      refresh(cam);
+    }
+  }, Math.min(1000, silentAfterMs));
+  silenceTimer.unref();
 
   return {
     apply(cameraId, settings) {
@@ -214,6 +230,7 @@ export function startEventAnalysis(opts: EventAnalysisOptions): EventAnalysis {
     async stop() {
       stopped = true;
       clearInterval(scheduleTimer);
+      clearInterval(silenceTimer);
       for (const cam of cameras.values()) stopFeed(cam);
       await Promise.all([...cameras.values()].map((cam) => cam.analyser.settled()));
       const d = await detector?.catch(() => undefined);
