@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import type { CameraSession } from '../../media/camera-session.ts';
 import { FFMPEG_GLOBAL_ARGS, SESSION_INPUT_ARGS } from '../../media/ffmpeg-args.ts';
 import { filter } from '../../media/filtergraph.ts';
@@ -94,6 +95,9 @@ export function startRawFrames(args: string[], width: number, height: number, re
   };
 }
 
+/** A decoder this far behind the camera (bytes waiting for its stdin) is stopped, not waited for. */
+const MAX_BEHIND_BYTES = 16 * 1024 * 1024;
+
 /**
  * Frames of a URL camera's running session: its pictures (the GOP so far, then each one) go as FLV
  * into a decoder that keeps `fps` frames a second. Waits for the session's first keyframe (the
@@ -109,8 +113,22 @@ export function sessionFrames(session: CameraSession, req: FramesRequest, readyT
     .then((info) => {
       if (stopped) return;
       const size = frameSize(info.width, info.height, req.maxWidth);
+      let behind = false;
       inner = startRawFrames([...SESSION_INPUT_ARGS, ...rawFrameOutputArgs(req.fps, size.width, size.height)], size.width, size.height, req, (stdin) => {
-        return session.subscribeFlv((chunk) => stdin.write(chunk));
+        return session.subscribeFlv((chunk) => {
+          if (behind) return;
+          if ((stdin as Writable).writableLength > MAX_BEHIND_BYTES) {
+            // Memory on the ship is not spent on a stuck decoder: it ends, and is started again.
+            behind = true;
+            // After startRawFrames returned (the GOP handed over at once may be what overflowed).
+            queueMicrotask(() => {
+              inner?.stop();
+              req.onEnd('the analysis decoder fell behind the camera');
+            });
+            return;
+          }
+          stdin.write(chunk);
+        });
       });
     })
     .catch((err: Error) => {
