@@ -5,7 +5,7 @@ import type { CameraSource } from '../../src/camera-source.ts';
 import { jpegSize } from '../../src/pictures/capture.ts';
 import { CameraAnalyser, DEFAULT_TIMING } from '../../src/events/analyser/camera-analyser.ts';
 import type { Detection } from '../../src/events/analyser/detector.ts';
-import type { FramesRequest } from '../../src/events/analyser/frames.ts';
+import type { AnalysisFrame, FramesRequest } from '../../src/events/analyser/frames.ts';
 import { MemoryEventSink, startEventAnalysis } from '../../src/events/analyser/index.ts';
 import { frameOf, flat, paste } from './pictures.ts';
 
@@ -213,6 +213,43 @@ describe('event analysis of the ship\'s cameras', () => {
     await sink.waitFor(1, 5000);
     expect(sink.events[0]?.event.classes).toEqual([{ class: 'motion', score: 1 }]);
     expect(analysis.status()[0]?.state).toBe('modelFailed');
+    await analysis.stop();
+  });
+
+  it('shares one detector between cameras: a camera that found it busy asks again at its next frame', async () => {
+    const a = fakeCamera('A');
+    const b = fakeCamera('B');
+    const calls: number[] = [];
+    let release: (() => void) | undefined;
+    const analysis = startEventAnalysis({
+      cameras: [a.source, b.source],
+      sink: new MemoryEventSink(),
+      settings: () => DEFAULT_CAMERA_EVENT_SETTINGS,
+      loadDetector: async () => ({
+        detect: (rgb) => {
+          calls.push(rgb.length);
+          return new Promise((resolve) => (release = () => resolve([])));
+        },
+        dispose: () => undefined,
+      }),
+      log: () => undefined,
+    });
+    const moving = walk(0, 4, 100, 400, 100, 0);
+    const [fa, fb] = [a.feeds[0] as FramesRequest, b.feeds[0] as FramesRequest];
+    fa.onFrame(moving[0] as AnalysisFrame);
+    fb.onFrame(moving[0] as AnalysisFrame);
+    fa.onFrame(moving[1] as AnalysisFrame);
+    await expect.poll(() => calls.length).toBe(1);
+    // B moves while A's detection runs: the detector is busy.
+    fb.onFrame(moving[1] as AnalysisFrame);
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toHaveLength(1);
+    release?.();
+    // B's next frame, 333 ms on (not 1.5 s): its detection runs.
+    await new Promise((r) => setImmediate(r));
+    fb.onFrame(moving[2] as AnalysisFrame);
+    await expect.poll(() => calls.length).toBe(2);
+    release?.();
     await analysis.stop();
   });
 

@@ -177,6 +177,7 @@ export class CameraAnalyser {
 
   private async detect(ev: Candidate, frame: AnalysisFrame, box: RelBox): Promise<void> {
     this.detecting = true;
+    const before = this.lastDetectAt;
     this.lastDetectAt = frame.time;
     try {
       const crop = cropAround(box, frame.width, frame.height);
@@ -189,6 +190,9 @@ export class CameraAnalyser {
         if (seen === 0 && ev.confirmedAt === undefined) ev.lastMissed = frame.time;
         const { detectEveryMs, detectIdleMaxMs } = this.opts.timing;
         this.detectGapMs = seen > 0 ? detectEveryMs : Math.min(detectIdleMaxMs, Math.max(detectEveryMs, this.detectGapMs * 2));
+      } else {
+        // The detector was busy with another camera (or is not there): this camera asks again at its next frame.
+        this.lastDetectAt = before;
       }
     } catch (err) {
       this.opts.log(`camera ${this.opts.cameraId}: detection failed: ${(err as Error).message}`);
