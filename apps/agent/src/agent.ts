@@ -10,7 +10,9 @@ import {
   LINK_ACK_VERSION,
   AGENT_LINK_VERSION,
   type AgentMessage,
+  type CameraEventSettings,
   type CameraState,
+  DEFAULT_CAMERA_EVENT_SETTINGS,
   type LinkReport,
   PATHS,
   type RecorderStorage,
@@ -28,6 +30,7 @@ import { CameraSessions } from './media/camera-session.ts';
 import { ShipPictures, type ShipPicturesOptions } from './pictures/ship-pictures.ts';
 import { ShipPtz } from './ptz/ship-ptz.ts';
 import { ShipTalk, type ShipTalkOptions } from './talk/ship-talk.ts';
+import { type EventAnalysis, type EventAnalysisOptions, type EventSink, startEventAnalysis } from './events/analyser/index.ts';
 import { LinkMeter } from './uplink/link-meter.ts';
 import { pingShore } from './uplink/link-pings.ts';
 import { type UplinkClass, UplinkScheduler } from './uplink/scheduler.ts';
@@ -91,6 +94,19 @@ export interface AgentOptions {
   pictures?: ShipPicturesOptions;
   /** Talkback: where the voice is played (ShipSpeaker) and kept (the recorder's data directory unless given). */
   talk?: ShipTalkOptions;
+  /**
+   * The ship's event analysis (events/analyser): each camera's picture analysed for motion and,
+   * on motion, people, boats and vehicles; events handed to `sink`. Absent: no analysis at all
+   * (nothing is decoded, no model is loaded). Cameras' settings default to
+   * DEFAULT_CAMERA_EVENT_SETTINGS until `agent.events.apply()` gives others (shore's).
+   */
+  events?: AgentEventsOptions;
+}
+
+export interface AgentEventsOptions extends Partial<Omit<EventAnalysisOptions, 'cameras' | 'sink' | 'settings'>> {
+  /** Where events go (the durable outbox to shore). Default: each event is logged and dropped. */
+  sink?: EventSink;
+  settings?: (cameraId: string) => CameraEventSettings;
 }
 
 export interface AgentEvents {
@@ -150,6 +166,9 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   readonly talk: ShipTalk;
   /** The PTZ cameras and their presets (kind `ptz` is handled when there is one). */
   readonly ptz: ShipPtz;
+  /** The event analysis while the agent runs, when AgentOptions.events asked for it. */
+  events: EventAnalysis | undefined;
+  private readonly eventsOptions: AgentEventsOptions | undefined;
   /**
    * Delivers shore's messages and frames to the handler of their kind. Its kinds are the agent's
    * capabilities in hello: register a handler before start().
@@ -174,6 +193,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       reportEveryMs: opts.linkMeasure?.reportEveryMs ?? 60_000,
     };
     this.redials = new RedialPlan({ minMs: this.opts.minBackoffMs, maxMs: this.opts.maxBackoffMs });
+    this.eventsOptions = opts.events;
     this.sources = new CameraSources(config.cameras, {
       sessions: this.sessions,
       ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
@@ -255,6 +275,17 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.sessionHolds = [...this.sources].map((s) => s.hold());
     this.recorder.start();
     this.pictures.start();
+    if (this.eventsOptions) {
+      const { sink, settings, ...rest } = this.eventsOptions;
+      const shipId = this.config.shipId;
+      this.events = startEventAnalysis({
+        log: (m) => console.log(`[events ${shipId}] ${m}`),
+        ...rest,
+        cameras: this.sources,
+        sink: sink ?? { add: async (e) => console.log(`[events ${shipId}] ${e.cameraId}: ${e.classes.map((c) => `${c.class} ${c.score}`).join(', ')} (no outbox: not sent)`) },
+        settings: settings ?? (() => DEFAULT_CAMERA_EVENT_SETTINGS),
+      });
+    }
     this.probeTimer = setInterval(() => void this.probeAll(), this.opts.probeEveryMs);
     this.probeTimer.unref();
     this.watchTimer = setInterval(() => this.watchSending(), this.opts.watchEveryMs);
@@ -271,7 +302,9 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     clearInterval(this.silenceTimer);
     this.stopMeasuring();
     this.unsubscribeLink?.();
-    await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop(), this.pictures.stop(), this.talk.stopAll()]);
+    const events = this.events;
+    this.events = undefined;
+    await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop(), this.pictures.stop(), this.talk.stopAll(), events?.stop()]);
     for (const release of this.sessionHolds.splice(0)) release();
     this.ptz.close();
     await this.sessions.stopAll();
