@@ -125,6 +125,8 @@ export interface AgentEvents {
   refused: [code: string, message: string];
   /** Something from shore could not be delivered (for the log). */
   dropped: [reason: string];
+  /** Something on the ship worth the log: an event the outbox dropped or shore refused. */
+  warning: [message: string];
 }
 
 /**
@@ -236,6 +238,10 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       onSettings: (cameraId, settings) => {
         this.analysis?.apply(cameraId, settings);
         eventOptions.onSettings?.(cameraId, settings);
+      },
+      onWarning: (message) => {
+        this.emit('warning', message);
+        eventOptions.onWarning?.(message);
       },
     });
     this.recorder.on('recording', (cameraId, recording, since) => {
