@@ -13,6 +13,7 @@ import {
   BINARY_KIND,
   type CameraEventSettings,
   type CameraEventSettingsAnswer,
+  type DataBudgetStatistics,
   type EventInfo,
   type EventNotice,
   type EventPage,
@@ -177,6 +178,10 @@ describe('events on shore', () => {
     const counted = new RegExp(`shipcctv_link_bytes_total\\{[^}]*direction="up"[^}]*purpose="events"[^}]*\\} (\\d+)`).exec(await scrapeMetrics(t.app));
     expect(Number(counted?.[1])).toBeGreaterThanOrEqual(picture.length);
     expect(Number(counted?.[1])).toBeLessThan(picture.length + 500);
+    // And in the ship's data budget, under a purpose of their own.
+    await t.app.flushBudgets();
+    const stats = data<DataBudgetStatistics>(await inject('GET', `/api/v1/cctv/statistics/dataBudget/blueocean?ships=${SHIP}`));
+    expect(stats.ships.find((s) => s.shipId === SHIP)?.use.events.dayBytes).toBe(Number(counted?.[1]));
     await client.deactivate();
   });
 
