@@ -237,6 +237,17 @@ describe('events on shore', () => {
     expect((await inject('GET', `/api/v1/cctv/events/${person.eventId}/picture`)).statusCode).toBe(404);
   });
 
+  it('removes events past their retention with their pictures, and keeps the others', async () => {
+    await connect();
+    const old = eventOf(picture, { start: Date.UTC(2020, 0, 1), end: Date.UTC(2020, 0, 1) + 3_000, recording: { from: Date.UTC(2020, 0, 1), to: Date.UTC(2020, 0, 1) + 9_000 } });
+    const recent = eventOf(picture);
+    await deliver(old, picture);
+    await deliver(recent, picture);
+    expect(await t.app.events.sweep(Date.UTC(2021, 0, 1))).toBe(1);
+    expect((await inject('GET', `/api/v1/cctv/events/${old.eventId}`)).statusCode).toBe(404);
+    expect((await inject('GET', `/api/v1/cctv/events/${recent.eventId}/picture`)).statusCode).toBe(200);
+  });
+
   it('keeps another organisation out: it cannot list, read, acknowledge, delete or subscribe (404, as for no event)', async () => {
     await connect();
     const event = eventOf(picture);
