@@ -12,7 +12,6 @@ import {
   type AgentMessage,
   type CameraEventSettings,
   type CameraState,
-  DEFAULT_CAMERA_EVENT_SETTINGS,
   type LinkReport,
   PATHS,
   type RecorderStorage,
@@ -27,6 +26,7 @@ import { BackfillSender, type BackfillSenderOptions } from './backfill/backfill-
 import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playback-streams.ts';
 import { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
 import { CameraSessions } from './media/camera-session.ts';
+import { ShipEvents, type ShipEventsOptions } from './events/outbox/index.ts';
 import { ShipPictures, type ShipPicturesOptions } from './pictures/ship-pictures.ts';
 import { ShipPtz } from './ptz/ship-ptz.ts';
 import { ShipTalk, type ShipTalkOptions } from './talk/ship-talk.ts';
@@ -96,17 +96,23 @@ export interface AgentOptions {
   talk?: ShipTalkOptions;
   /**
    * The ship's event analysis (events/analyser): each camera's picture analysed for motion and,
-   * on motion, people, boats and vehicles; events handed to `sink`. Absent: no analysis at all
-   * (nothing is decoded, no model is loaded). Cameras' settings default to
-   * DEFAULT_CAMERA_EVENT_SETTINGS until `agent.events.apply()` gives others (shore's).
+   * on motion, people, boats and vehicles; events handed to the durable outbox (events/outbox),
+   * which sends them to shore. Absent: no analysis at all (nothing is decoded, no model is loaded);
+   * the outbox still runs (what it holds from before goes to shore). Cameras' settings are shore's
+   * (`events.settings`, kept on disk by the outbox), DEFAULT_CAMERA_EVENT_SETTINGS until shore sent any.
    */
   events?: AgentEventsOptions;
+  /** The event outbox (kept under the recorder's data directory unless given one). */
+  eventOutbox?: ShipEventsOptions;
 }
 
 export interface AgentEventsOptions extends Partial<Omit<EventAnalysisOptions, 'cameras' | 'sink' | 'settings'>> {
-  /** Where events go (the durable outbox to shore). Default: each event is logged and dropped. */
+  /** Where events go. Default: the durable outbox to shore (`agent.eventOutbox`). */
   sink?: EventSink;
+  /** Each camera's settings. Default: what shore last sent (`agent.eventOutbox.settingsOf`). */
   settings?: (cameraId: string) => CameraEventSettings;
+  /** How often the analysis' status is read (shore hears it when it changed). Default 2 s. */
+  statusEveryMs?: number;
 }
 
 export interface AgentEvents {
@@ -119,6 +125,8 @@ export interface AgentEvents {
   refused: [code: string, message: string];
   /** Something from shore could not be delivered (for the log). */
   dropped: [reason: string];
+  /** Something on the ship worth the log: an event the outbox dropped or shore refused. */
+  warning: [message: string];
 }
 
 /**
@@ -166,9 +174,12 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   readonly talk: ShipTalk;
   /** The PTZ cameras and their presets (kind `ptz` is handled when there is one). */
   readonly ptz: ShipPtz;
+  /** Events the analysis found, sent to shore from a durable outbox; the cameras' analysis settings from shore. */
+  readonly eventOutbox: ShipEvents;
   /** The event analysis while the agent runs, when AgentOptions.events asked for it. */
   events: EventAnalysis | undefined;
   private readonly eventsOptions: AgentEventsOptions | undefined;
+  private analysisTimer: NodeJS.Timeout | undefined;
   /**
    * Delivers shore's messages and frames to the handler of their kind. Its kinds are the agent's
    * capabilities in hello: register a handler before start().
@@ -222,6 +233,19 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       speaker,
       ...opts.talk,
     });
+    const outboxOptions = opts.eventOutbox ?? {};
+    this.eventOutbox = new ShipEvents({
+      ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
+      ...outboxOptions,
+      onSettings: (cameraId, settings) => {
+        this.events?.apply(cameraId, settings);
+        outboxOptions.onSettings?.(cameraId, settings);
+      },
+      onWarning: (message) => {
+        this.emit('warning', message);
+        outboxOptions.onWarning?.(message);
+      },
+    });
     this.recorder.on('recording', (cameraId, recording, since) => {
       this.recorderStates.set(cameraId, { recording, since });
       this.updateCamera(cameraId, {});
@@ -240,6 +264,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.router.handle('pictures', this.pictures);
     this.router.handle('talk', this.talk);
     this.router.handle('backfill', this.backfill);
+    this.router.handle('events', this.eventOutbox);
     if (this.ptz.any) this.router.handle('ptz', this.ptz.handler((msg) => this.send(msg)));
     this.router.on('message', (msg) => this.emit('message', msg));
     this.router.on('control', (msg) => {
@@ -275,17 +300,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.sessionHolds = [...this.sources].map((s) => s.hold());
     this.recorder.start();
     this.pictures.start();
-    if (this.eventsOptions) {
-      const { sink, settings, ...rest } = this.eventsOptions;
-      const shipId = this.config.shipId;
-      this.events = startEventAnalysis({
-        log: (m) => console.log(`[events ${shipId}] ${m}`),
-        ...rest,
-        cameras: this.sources,
-        sink: sink ?? { add: async (e) => console.log(`[events ${shipId}] ${e.cameraId}: ${e.classes.map((c) => `${c.class} ${c.score}`).join(', ')} (no outbox: not sent)`) },
-        settings: settings ?? (() => DEFAULT_CAMERA_EVENT_SETTINGS),
-      });
-    }
+    this.startAnalysis();
     this.probeTimer = setInterval(() => void this.probeAll(), this.opts.probeEveryMs);
     this.probeTimer.unref();
     this.watchTimer = setInterval(() => this.watchSending(), this.opts.watchEveryMs);
@@ -302,9 +317,11 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     clearInterval(this.silenceTimer);
     this.stopMeasuring();
     this.unsubscribeLink?.();
+    clearInterval(this.analysisTimer);
     const events = this.events;
     this.events = undefined;
     await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop(), this.pictures.stop(), this.talk.stopAll(), events?.stop()]);
+    this.eventOutbox.close();
     for (const release of this.sessionHolds.splice(0)) release();
     this.ptz.close();
     await this.sessions.stopAll();
@@ -399,6 +416,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.pictures.attach({ sendJson: (m) => this.send(m), sendBinary: (frame) => uplink.send('pictures', frame) });
       this.talk.attach({ sendJson: (m) => this.send(m) });
       this.backfill.attach({ sendJson: (m) => this.send(m), sendBackfill: (data) => uplink.send('backfill', data), queuedBackfill: () => uplink.queued('backfill') });
+      this.eventOutbox.attach({ sendJson: (m) => this.send(m), sendBinary: (frame) => uplink.send('events', frame) });
       clearInterval(this.silenceTimer);
       this.silenceTimer = setInterval(() => {
         if (Date.now() - this.lastHeard > this.opts.silenceTimeoutMs) ws.terminate();
@@ -441,9 +459,32 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.pictures.detach();
       this.talk.detach();
       this.backfill.detach();
+      this.eventOutbox.detach();
       this.emit('disconnected', `${code} ${reason.toString()}`.trim());
       this.scheduleReconnect(code);
     });
+  }
+
+  /**
+   * The cameras' analysis runs while the agent does, link or no link, into the outbox, with the
+   * settings shore last sent; shore hears its status when it changes.
+   */
+  private startAnalysis(): void {
+    if (!this.eventsOptions) return;
+    const { sink, settings, statusEveryMs, ...rest } = this.eventsOptions;
+    const shipId = this.config.shipId;
+    const analysis = startEventAnalysis({
+      log: (m) => console.log(`[events ${shipId}] ${m}`),
+      ...rest,
+      cameras: this.sources,
+      sink: sink ?? this.eventOutbox,
+      settings: settings ?? ((cameraId) => this.eventOutbox.settingsOf(cameraId)),
+    });
+    this.events = analysis;
+    const report = () => this.eventOutbox.reportStatus(analysis.status());
+    report();
+    this.analysisTimer = setInterval(report, statusEveryMs ?? 2_000);
+    this.analysisTimer.unref();
   }
 
   private scheduleReconnect(code: number): void {

@@ -170,6 +170,7 @@ async function main(): Promise<void> {
     s.agent.on('rejected', (status) => console.error(`[fleet] ${s.shipId} refused by shore (HTTP ${status})`));
     s.agent.on('refused', (code, message) => console.error(`[fleet] ${s.shipId} refused by shore: ${code}: ${message}`));
     s.agent.on('dropped', (reason) => console.error(`[fleet] ${s.shipId} dropped a message from shore: ${reason}`));
+    s.agent.on('warning', (message) => console.error(`[fleet] ${s.shipId} ${message}`));
     s.schedule.on('change', (_p, state) => console.log(`[fleet] ${s.shipId} link now ${state.linkType}${state.label ? ` (${state.label})` : ''}`));
   }
   console.log(`[fleet] ${fleet.ships.length} ships sailing (recordings under ${dataDir})`);
