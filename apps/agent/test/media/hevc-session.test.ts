@@ -1,0 +1,123 @@
+/**
+ * An H.265 camera (a real RTSP camera, scripts/rtsp-camera.py with x265) through one camera
+ * session: a live stream whose viewers decode H.265 gets the camera's pictures as they are (hvc1
+ * fragmented MP4) that ffmpeg decodes, one for viewers that do not gets H.264 transcoded on the
+ * ship, and the ship recorder keeps H.265 (hvc1) — all from one RTSP session at the camera.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type AgentStreamMessage, decodeStreamFrame } from '@ship-cctv/protocol';
+import { Fmp4Splitter, parseInitSegment } from '@ship-cctv/media';
+import { CameraSources } from '../../src/camera-sources.ts';
+import type { CameraConfig } from '../../src/cameras.ts';
+import { CameraSessions } from '../../src/media/camera-session.ts';
+import { type LiveLink, LiveStreams } from '../../src/media/live-streams.ts';
+import { ShipRecorder } from '../../src/recorder/ship-recorder.ts';
+import type { SegmentRecording } from '../../src/url-camera.ts';
+import { type RtspCamera, startRtspCamera } from '../helpers/rtsp-camera.ts';
+import { run, spec, tempDir } from './helpers.ts';
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
+
+class FakeLink implements LiveLink {
+  readonly json: AgentStreamMessage[] = [];
+  readonly binary = new Map<number, { at: number; payload: Buffer }[]>();
+  sendJson(msg: AgentStreamMessage): void {
+    this.json.push(msg);
+  }
+  sendBinary(frame: Uint8Array): void {
+    const d = decodeStreamFrame(frame);
+    if (!d) throw new Error('short frame');
+    const list = this.binary.get(d.streamId) ?? [];
+    list.push({ at: Date.now(), payload: Buffer.from(d.payload) });
+    this.binary.set(d.streamId, list);
+  }
+  bufferedAmount(): number {
+    return 0;
+  }
+  bytes(streamId: number): Buffer {
+    return Buffer.concat((this.binary.get(streamId) ?? []).map((b) => b.payload));
+  }
+  units(streamId: number) {
+    return new Fmp4Splitter().push(this.bytes(streamId));
+  }
+  fragments(streamId: number): number {
+    return this.units(streamId).filter((u) => u.kind === 'fragment').length;
+  }
+  started(streamId: number) {
+    return this.json.find((m) => m.type === 'live.started' && m.streamId === streamId);
+  }
+}
+
+const CAMERA_ID = 'S1-C09-1';
+
+describe('an H.265 camera through one camera session', () => {
+  const tmp = tempDir('hevc-session-');
+  let camera: RtspCamera;
+  const sessions = new CameraSessions({ stallMs: 4_000, minRetryMs: 300, maxRetryMs: 1_000 });
+  let recorder: ShipRecorder;
+  let streams: LiveStreams;
+  const link = new FakeLink();
+  const recording: boolean[] = [];
+
+  beforeAll(async () => {
+    camera = await startRtspCamera({ port: 19510, codec: 'h265', width: 320, height: 240, fps: 10, gopSeconds: 1 });
+    const cameras: CameraConfig[] = [{ cameraId: CAMERA_ID, source: camera.url }];
+    const sources = new CameraSources(cameras, { sessions, dataDir: tmp.dir, url: { probe: () => Promise.reject(new Error('a camera with a session is never probed')) } });
+    recorder = new ShipRecorder(sources, { dataDir: tmp.dir, segments: { segmentSeconds: 1, minRetryMs: 300 } });
+    recorder.on('recording', (_id, on) => recording.push(on));
+    streams = new LiveStreams(sources, { codecs: ['h264'] });
+    streams.attach(link);
+    recorder.start();
+  });
+  afterAll(async () => {
+    await streams?.stopAll();
+    await recorder?.stop();
+    await sessions.stopAll();
+    await camera?.stop();
+    tmp.remove();
+  });
+
+  it('sends hvc1 to viewers that decode it and avc1 to the others, from the one RTSP session the recorder records', async () => {
+    await expect.poll(() => recording.at(-1), { timeout: 15_000 }).toBe(true);
+    expect(sessions.health(camera.url)).toMatchObject({ codec: 'h265', reader: 'rtsp', problem: undefined });
+    const asked = Date.now();
+    streams.handle({ type: 'live.start', streamId: 1, cameraId: CAMERA_ID, encode: { ...spec(320, 240, 10, 5_000), passThrough: ['h265'] } });
+    streams.handle({ type: 'live.start', streamId: 2, cameraId: CAMERA_ID, encode: spec(320, 240, 10, 400) });
+    await expect.poll(() => link.fragments(1) >= 15 && link.fragments(2) >= 15, { timeout: 10_000 }).toBe(true);
+    const first = (id: number) => (link.binary.get(id)?.[0]?.at ?? Infinity) - asked;
+    console.log(`H.265 camera, live from the running session: first bytes after ${first(1)} ms as hvc1, ${first(2)} ms transcoded to avc1`);
+
+    const inits = (id: number) => link.units(id).filter((u) => u.kind === 'init');
+    const hevcInit = inits(1)[0];
+    const avcInit = inits(2)[0];
+    if (hevcInit?.kind !== 'init' || avcInit?.kind !== 'init') throw new Error('no init segment');
+    expect(parseInitSegment(hevcInit.data)).toMatchObject({ codec: expect.stringMatching(/^hvc1\.1\.6\.L\d+/), width: 320, height: 240 });
+    expect(parseInitSegment(avcInit.data).codec).toMatch(/^avc1\./);
+    expect(link.started(1)).toMatchObject({ cameraCodec: 'h265', transcoded: false });
+    expect(link.started(2)).toMatchObject({ cameraCodec: 'h265', transcoded: true });
+    expect(link.units(1).find((u) => u.kind === 'fragment')).toMatchObject({ keyframe: true });
+
+    // What the hvc1 viewer got decodes cleanly, every picture of it.
+    const file = join(tmp.dir, 'live-hvc1.mp4');
+    writeFileSync(file, link.bytes(1));
+    const { stdout, stderr } = await run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'framemd5', '-']);
+    expect(stderr).toBe('');
+    const frames = stdout.split('\n').filter((l) => l && !l.startsWith('#')).length;
+    expect(frames).toBeGreaterThanOrEqual(15);
+
+    // The recorder keeps H.265, as hvc1.
+    const recorded = recorder.recording(CAMERA_ID) as SegmentRecording;
+    await expect.poll(() => recorded.segmentFiles(0, Date.now()).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const segment = recorded.segmentFiles(0, Date.now())[0];
+    if (!segment) throw new Error('no recorded segment');
+    const probe = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,codec_tag_string,width,height', '-of', 'csv=p=0', segment.path]);
+    expect(probe.stdout.trim()).toBe('hevc,hvc1,320,240');
+
+    // One RTSP session at the camera for all three.
+    expect(camera.sessionsOpened).toBe(1);
+    expect(camera.openSessions).toBe(1);
+    expect(sessions.health(camera.url)?.runs).toBe(1);
+  });
+});
