@@ -100,6 +100,8 @@ export interface AgentEvents {
   refused: [code: string, message: string];
   /** Something from shore could not be delivered (for the log). */
   dropped: [reason: string];
+  /** A camera sends something its session cannot use (no parameter sets, an unreadable sequence header); for the log. */
+  cameraProblem: [cameraUrl: string, problem: string];
 }
 
 /**
@@ -133,7 +135,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   /** The ship's own recordings: kept whether or not the link is up. */
   readonly recorder: ShipRecorder;
   /** One session per URL camera, shared by its recorder and live streams (camera-session.ts). */
-  readonly sessions = new CameraSessions();
+  readonly sessions = new CameraSessions({ onProblem: (url, text) => this.emit('cameraProblem', url, text) });
   /** Each camera as its kind reads it (camera-source.ts). */
   readonly sources: CameraSources;
   private sessionHolds: (() => void)[] = [];

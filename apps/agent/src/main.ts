@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import type { LinkReport } from '@ship-cctv/protocol';
 import { type LinkStatusSource, ShipAgent } from './agent.ts';
 import { readAgentConfig } from './config.ts';
+import { failureMessage } from './media/live-streams.ts';
 
 /**
  * One ship's agent, as installed on a ship:
@@ -34,6 +35,7 @@ agent.on('disconnected', (reason) => console.log(`[agent ${config.shipId}] disco
 agent.on('rejected', (status) => console.error(`[agent ${config.shipId}] shore refused the connection (HTTP ${status}): check shipId and key`));
 agent.on('refused', (code, message) => console.error(`[agent ${config.shipId}] shore refused: ${code}: ${message}`));
 agent.on('dropped', (reason) => console.error(`[agent ${config.shipId}] dropped a message from shore: ${reason}`));
+agent.on('cameraProblem', (url, problem) => console.error(`[agent ${config.shipId}] ${failureMessage(`camera ${url}`, problem)}`));
 agent.start();
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {

@@ -73,6 +73,8 @@ export interface CameraSessionOptions {
   /** With no consumer left the session stays open this long (a viewer switching back). Default 10 s. */
   lingerMs?: number;
   now?: () => number;
+  /** Something wrong with a camera's stream while it is read (health().problem), once per cause: for the agent's log. */
+  onProblem?: (url: string, text: string) => void;
 }
 
 export interface CameraSessionHealth {
@@ -106,7 +108,8 @@ type Listener = (e: SessionEvent, replayed?: boolean) => void;
 
 export class CameraSession {
   private readonly listeners = new Set<Listener>();
-  private readonly opts: Required<Omit<CameraSessionOptions, 'now'>> & { now: () => number };
+  private readonly opts: Required<Omit<CameraSessionOptions, 'now' | 'onProblem'>> & { now: () => number };
+  private readonly onProblem: ((url: string, text: string) => void) | undefined;
   private reader: CameraReader | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private lingerTimer: NodeJS.Timeout | undefined;
@@ -160,6 +163,7 @@ export class CameraSession {
       lingerMs: opts.lingerMs ?? 10_000,
       now: opts.now ?? Date.now,
     };
+    this.onProblem = opts.onProblem;
     this.retryMs = this.opts.minRetryMs;
   }
 
@@ -365,10 +369,7 @@ export class CameraSession {
           if (this.reader === reader) this.configure(record, codec ?? 'h264');
         },
         onProblem: (text) => {
-          if (this.reader !== reader || this.state.problem === text) return;
-          this.state.problem = text;
-          this.state.lastError = text;
-          this.emit({ kind: 'problem', text });
+          if (this.reader === reader) this.problem(text);
         },
         onPicture: (p) => {
           // Pictures before the first sequence header are not decodable anyway.
@@ -398,9 +399,7 @@ export class CameraSession {
     try {
       next = sessionConfig(Buffer.from(record), codec);
     } catch (err) {
-      const text = `the camera's ${codec === 'h265' ? 'H.265' : 'H.264'} sequence header is unreadable: ${(err as Error).message}`;
-      this.state.problem = this.state.lastError = text;
-      this.emit({ kind: 'problem', text });
+      this.problem(`the camera's ${codec === 'h265' ? 'H.265' : 'H.264'} sequence header is unreadable: ${(err as Error).message}`);
       return;
     }
     this.config = next;
@@ -409,6 +408,14 @@ export class CameraSession {
     this.gop = [];
     this.pendingDiscontinuity = true;
     this.emit({ kind: 'config', record: next.record, config: next });
+  }
+
+  /** Says what is wrong with the camera's stream (health, consumers, the log), once until it changes. */
+  private problem(text: string): void {
+    if (this.state.problem === text) return;
+    this.state.problem = this.state.lastError = text;
+    this.emit({ kind: 'problem', text });
+    this.onProblem?.(this.url, text);
   }
 
   /** The reader ended: the camera dropped, stalled, or cannot be read this way; retried with backoff. */

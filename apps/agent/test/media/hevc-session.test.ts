@@ -2,13 +2,15 @@
  * An H.265 camera (a real RTSP camera, scripts/rtsp-camera.py with x265) through one camera
  * session: a live stream whose viewers decode H.265 gets the camera's pictures as they are (hvc1
  * fragmented MP4) that ffmpeg decodes, one for viewers that do not gets H.264 transcoded on the
- * ship, and the ship recorder keeps H.265 (hvc1) — all from one RTSP session at the camera.
+ * ship, and the ship recorder keeps H.265 (hvc1) — all from one RTSP session at the camera. A camera
+ * with B-frames decodes in order; one that turns into an H.264 camera ends its H.265 live stream
+ * with the reason, and the recorder goes on in the new codec.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AgentStreamMessage, decodeStreamFrame } from '@ship-cctv/protocol';
-import { Fmp4Splitter, parseInitSegment } from '@ship-cctv/media';
+import { Fmp4Splitter, parseInitSegment, readFirstCompositionOffset } from '@ship-cctv/media';
 import { CameraSources } from '../../src/camera-sources.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
 import { CameraSessions } from '../../src/media/camera-session.ts';
@@ -119,5 +121,102 @@ describe('an H.265 camera through one camera session', () => {
     expect(camera.sessionsOpened).toBe(1);
     expect(camera.openSessions).toBe(1);
     expect(sessions.health(camera.url)?.runs).toBe(1);
+  });
+});
+
+/** Frames ffmpeg decodes from a file: their presentation stamps, and what it said on stderr. */
+async function decoded(file: string): Promise<{ pts: number[]; stderr: string }> {
+  const { stdout, stderr } = await run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'framemd5', '-']);
+  const pts = stdout
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => Number(l.split(',')[2]));
+  return { pts, stderr };
+}
+
+describe('an H.265 camera with B-frames', () => {
+  const tmp = tempDir('hevc-bframes-');
+  let camera: RtspCamera;
+  const sessions = new CameraSessions({ stallMs: 4_000, minRetryMs: 300, maxRetryMs: 1_000 });
+  let streams: LiveStreams;
+  const link = new FakeLink();
+
+  beforeAll(async () => {
+    camera = await startRtspCamera({ port: 19511, codec: 'h265', width: 320, height: 240, fps: 10, gopSeconds: 1, bframes: 2 });
+    streams = new LiveStreams(new CameraSources([{ cameraId: CAMERA_ID, source: camera.url }], { sessions }), { codecs: ['h264'] });
+    streams.attach(link);
+  });
+  afterAll(async () => {
+    await streams?.stopAll();
+    await sessions.stopAll();
+    await camera?.stop();
+    tmp.remove();
+  });
+
+  it('goes up as hvc1 with composition offsets that ffmpeg decodes in presentation order', async () => {
+    streams.handle({ type: 'live.start', streamId: 1, cameraId: CAMERA_ID, encode: { ...spec(320, 240, 10, 5_000), passThrough: ['h265'] } });
+    await expect.poll(() => link.fragments(1), { timeout: 10_000 }).toBeGreaterThanOrEqual(20);
+    const offsets = link.units(1).flatMap((u) => (u.kind === 'fragment' ? [readFirstCompositionOffset(u.data)] : []));
+    // Pictures shown after later ones: offsets above zero (the reorder depth from the SPS).
+    expect(Math.max(...offsets)).toBeGreaterThan(0);
+    const file = join(tmp.dir, 'bframes.mp4');
+    writeFileSync(file, link.bytes(1));
+    const { pts, stderr } = await decoded(file);
+    expect(stderr).toBe('');
+    expect(pts.length).toBeGreaterThanOrEqual(20);
+    // In presentation order, each picture once.
+    expect(pts).toEqual([...pts].sort((a, b) => a - b));
+    expect(new Set(pts).size).toBe(pts.length);
+    expect(link.json.filter((m) => m.type === 'live.failed')).toEqual([]);
+  });
+});
+
+describe('a camera that changes its codec mid-stream', () => {
+  const tmp = tempDir('hevc-switch-');
+  let camera: RtspCamera;
+  const sessions = new CameraSessions({ stallMs: 4_000, minRetryMs: 200, maxRetryMs: 1_000 });
+  let recorder: ShipRecorder;
+  let streams: LiveStreams;
+  const link = new FakeLink();
+
+  beforeAll(async () => {
+    camera = await startRtspCamera({ port: 19512, codec: 'h265', width: 320, height: 240, fps: 10, gopSeconds: 1 });
+    const sources = new CameraSources([{ cameraId: CAMERA_ID, source: camera.url }], { sessions, dataDir: tmp.dir });
+    recorder = new ShipRecorder(sources, { dataDir: tmp.dir, segments: { segmentSeconds: 1, minRetryMs: 300 } });
+    streams = new LiveStreams(sources, { codecs: ['h264'] });
+    streams.attach(link);
+    recorder.start();
+  });
+  afterAll(async () => {
+    await streams?.stopAll();
+    await recorder?.stop();
+    await sessions.stopAll();
+    await camera?.stop();
+    tmp.remove();
+  });
+
+  it('ends the H.265 live stream saying why, and the recorder goes on in H.264', async () => {
+    streams.handle({ type: 'live.start', streamId: 1, cameraId: CAMERA_ID, encode: { ...spec(320, 240, 10, 5_000), passThrough: ['h265'] } });
+    await expect.poll(() => link.fragments(1), { timeout: 10_000 }).toBeGreaterThan(3);
+    const recorded = recorder.recording(CAMERA_ID) as SegmentRecording;
+    await expect.poll(() => recorded.segmentFiles(0, Date.now()).length, { timeout: 10_000 }).toBeGreaterThan(0);
+
+    // The camera is set to H.264 (it restarts, as a camera does when its codec changes).
+    const url = camera.url;
+    await camera.stop();
+    camera = await startRtspCamera({ port: 19512, codec: 'h264', width: 320, height: 240, fps: 10, gopSeconds: 1 });
+    expect(camera.url).toBe(url);
+    await expect.poll(() => sessions.health(url)?.codec, { timeout: 10_000 }).toBe('h264');
+    // The hvc1 viewer's stream ends with the reason (shore asks again, and gets H.264).
+    const ended = () => link.json.find((m) => (m.type === 'live.failed' || m.type === 'live.ended') && m.streamId === 1);
+    await expect.poll(() => JSON.stringify(ended() ?? null), { timeout: 10_000 }).toContain('changed its codec from h265 to h264');
+
+    // The recorder's next segments are H.264, and every segment plays.
+    const probeOf = async (path: string) => (await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', path])).stdout.trim();
+    await expect
+      .poll(async () => (await Promise.all(recorded.segmentFiles(0, Date.now()).map((f) => probeOf(f.path)))).includes('h264'), { timeout: 15_000, interval: 500 })
+      .toBe(true);
+    const codecs = await Promise.all(recorded.segmentFiles(0, Date.now()).map((f) => probeOf(f.path)));
+    expect(codecs[0]).toBe('hevc');
   });
 });

@@ -160,7 +160,7 @@ function orderHevcAccessUnit(nals: readonly Buffer[]): Buffer[] {
  * reorder depth from the SPS (an H.265 SPS always says it). A keyframe that comes without any
  * parameter set, from a camera whose SDP had none, is said once in the reader's error.
  */
-class HevcPictures {
+export class HevcPictures {
   private vps: Buffer[] = [];
   private sps: Buffer[] = [];
   private pps: Buffer[] = [];
