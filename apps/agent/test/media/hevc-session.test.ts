@@ -14,6 +14,7 @@ import { Fmp4Splitter, parseInitSegment, readFirstCompositionOffset } from '@shi
 import { CameraSources } from '../../src/camera-sources.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
 import { CameraSessions } from '../../src/media/camera-session.ts';
+import { probeInput } from '../../src/media/probe.ts';
 import { type LiveLink, LiveStreams } from '../../src/media/live-streams.ts';
 import { ShipRecorder } from '../../src/recorder/ship-recorder.ts';
 import type { SegmentRecording } from '../../src/url-camera.ts';
@@ -116,6 +117,15 @@ describe('an H.265 camera through one camera session', () => {
     if (!segment) throw new Error('no recorded segment');
     const probe = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,codec_tag_string,width,height', '-of', 'csv=p=0', segment.path]);
     expect(probe.stdout.trim()).toBe('hevc,hvc1,320,240');
+
+    // Ship playback of the H.265 recording: decoded and sent in H.264, as every viewer plays it.
+    const run1 = await recorded.playbackRun({ from: segment.start, to: segment.end, encode: spec(320, 240, 10, 400), speed: 1, tmpDir: tmp.dir, probe: probeInput });
+    const played = join(tmp.dir, 'played.mp4');
+    writeFileSync(played, (await run('ffmpeg', run1.args, { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 })).stdout);
+    const playedProbe = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,nb_read_frames', '-of', 'csv=p=0', played]);
+    const [playedCodec, playedFrames] = playedProbe.stdout.trim().split(',');
+    expect(playedCodec).toBe('h264');
+    expect(Number(playedFrames)).toBeGreaterThan(3);
 
     // One RTSP session at the camera for all three.
     expect(camera.sessionsOpened).toBe(1);
