@@ -158,7 +158,7 @@ export class UrlCamera implements CameraSource {
         kind: 'ready',
         cameraCodec,
         transcoded: false,
-        reader: passThrough ? new Fmp4Reader() : new FlvToFmp4({ frameRate: info.frameRate ?? encode.frameRate, width: encode.width, height: encode.height, outputClock: Date.now }),
+        reader: passThrough ? new Fmp4Reader({ outputClock: Date.now }) : new FlvToFmp4({ frameRate: info.frameRate ?? encode.frameRate, width: encode.width, height: encode.height, outputClock: Date.now }),
         start: () => {
           const tap = startSessionTap(session, { ...req.encoder, resumeWithinMs: CAMERA_AWAY_MS });
           release();

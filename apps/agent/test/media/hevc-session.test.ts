@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AgentStreamMessage, decodeStreamFrame } from '@ship-cctv/protocol';
-import { Fmp4Splitter, parseInitSegment, readFirstCompositionOffset } from '@ship-cctv/media';
+import { Fmp4Splitter, parseInitSegment, readFirstCompositionOffset, readProducerTime } from '@ship-cctv/media';
 import { CameraSources } from '../../src/camera-sources.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
 import { CameraSessions } from '../../src/media/camera-session.ts';
@@ -101,6 +101,9 @@ describe('an H.265 camera through one camera session', () => {
     expect(link.started(1)).toMatchObject({ cameraCodec: 'h265', transcoded: false });
     expect(link.started(2)).toMatchObject({ cameraCodec: 'h265', transcoded: true });
     expect(link.units(1).find((u) => u.kind === 'fragment')).toMatchObject({ keyframe: true });
+    // Each hvc1 fragment says when it left the ship (the player's picture age), as H.264 ones do.
+    const firstFragment = link.units(1).find((u) => u.kind === 'fragment');
+    expect(readProducerTime(firstFragment?.data ?? new Uint8Array())?.wallMs).toBeGreaterThanOrEqual(asked);
 
     // What the hvc1 viewer got decodes cleanly, every picture of it.
     const file = join(tmp.dir, 'live-hvc1.mp4');
