@@ -188,8 +188,9 @@ export class UrlCamera implements CameraSource {
               away = setTimeout(() => req.fail(`camera stream ended: ${e.reason}`), CAMERA_AWAY_MS);
             }
           },
-          // A camera that changes its codec needs another decoder: this stream ends, shore asks again.
-          { squeezeReplay: true, onCodecChange: (from, to) => req.fail(`the camera changed its codec from ${from} to ${to}`) },
+          // A camera that changes its codec (or, read as MP4, its parameters) needs another decoder:
+          // this stream ends, shore asks again.
+          { squeezeReplay: true, oneConfig: true, onStreamChange: (reason) => req.fail(reason) },
         );
         void encoder.exited.then(() => {
           clearTimeout(away);

@@ -263,13 +263,15 @@ export class CameraSession {
    * H.265) — the stream's start, its sequence header, the GOP, then every picture — with decode
    * times from 0 at its first keyframe, across discontinuities (the session's clock is continuous).
    * `onEvent` sees every event first (the recorder cuts a segment there). A camera that changes its
-   * codec ends what this subscription writes (one container cannot hold both): `onCodecChange` is
-   * told, and the consumer starts again.
+   * codec ends what this subscription writes (one container cannot hold both): `onStreamChange` is
+   * told why, and the consumer starts again. With `oneConfig` (an ffmpeg reading MP4 from a pipe,
+   * which takes one init segment), so does any new sequence header (another picture size …); FLV
+   * and the link's own fragments take a new one in the stream.
    */
   subscribeStream(
     write: (chunk: Buffer) => void,
     onEvent?: (e: SessionEvent) => void,
-    opts: { squeezeReplay?: boolean; onCodecChange?: (from: SessionCodec, to: SessionCodec) => void } = {},
+    opts: { squeezeReplay?: boolean; oneConfig?: boolean; onStreamChange?: (reason: string) => void } = {},
   ): () => void {
     let base: number | undefined;
     let configSent: SessionConfig | undefined;
@@ -302,9 +304,10 @@ export class CameraSession {
       onEvent?.(e);
       if (changed) return;
       if (e.kind === 'config') {
-        if (muxer && containerOf(e.config.codec) !== muxer.container) {
+        const reason = muxer && config ? streamChange(config, e.config, opts.oneConfig === true && muxer.container === 'mp4') : undefined;
+        if (reason) {
           changed = true;
-          opts.onCodecChange?.(config?.codec ?? 'h264', e.config.codec);
+          opts.onStreamChange?.(reason);
           return;
         }
         config = e.config;
@@ -500,6 +503,14 @@ export class CameraSession {
   }
 }
 
+/** Why a consumer's stream cannot go on past a new sequence header: another codec; with `oneConfig`, any other one. */
+function streamChange(from: SessionConfig, to: SessionConfig, oneConfig: boolean): string | undefined {
+  if (containerOf(from.codec) !== containerOf(to.codec)) return `the camera changed its codec from ${from.codec} to ${to.codec}`;
+  if (!oneConfig || from.record.equals(to.record)) return undefined;
+  if (from.width !== to.width || from.height !== to.height) return `the camera changed its picture size from ${from.width}×${from.height} to ${to.width}×${to.height}`;
+  return 'the camera changed its video parameters';
+}
+
 /**
  * Stamps for the GOP a live viewer is handed at once (subscribeStream's squeezeReplay): decode times
  * 1 ms apart, the last one a frame after the one before, so the viewer passes through the GOP in a
@@ -611,8 +622,9 @@ export function startSessionTap(session: CameraSession, opts: EncoderOptions & {
         downTimer = undefined;
       }
     },
-    // Another codec needs another packaging (and the viewer another decoder): the stream ends, shore asks again.
-    { squeezeReplay: true, onCodecChange: (from, to) => setImmediate(() => finish(false, `the camera changed its codec from ${from} to ${to}`)) },
+    // Another codec needs another packaging (and the viewer another decoder), and a camera's H.265
+    // with new parameters may no longer fit the definition: the stream ends, shore asks again.
+    { squeezeReplay: true, oneConfig: true, onStreamChange: (reason) => setImmediate(() => finish(false, reason)) },
   );
   return {
     pid: undefined,

@@ -184,7 +184,7 @@ describe('an H.265 camera with B-frames', () => {
   });
 });
 
-describe('a camera that changes its codec mid-stream', () => {
+describe('a camera that changes its size or codec mid-stream', () => {
   const tmp = tempDir('hevc-switch-');
   let camera: RtspCamera;
   const sessions = new CameraSessions({ stallMs: 4_000, minRetryMs: 200, maxRetryMs: 1_000 });
@@ -208,28 +208,37 @@ describe('a camera that changes its codec mid-stream', () => {
     tmp.remove();
   });
 
-  it('ends the H.265 live stream saying why, and the recorder goes on in H.264', async () => {
+  it('ends its live streams saying why when it changes size or codec, and the recorder goes on', async () => {
+    const endOf = (id: number) => JSON.stringify(link.json.find((m) => (m.type === 'live.failed' || m.type === 'live.ended') && m.streamId === id) ?? null);
     streams.handle({ type: 'live.start', streamId: 1, cameraId: CAMERA_ID, encode: { ...spec(320, 240, 10, 5_000), passThrough: ['h265'] } });
-    await expect.poll(() => link.fragments(1), { timeout: 10_000 }).toBeGreaterThan(3);
+    streams.handle({ type: 'live.start', streamId: 2, cameraId: CAMERA_ID, encode: spec(320, 240, 10, 400) });
+    await expect.poll(() => link.fragments(1) > 3 && link.fragments(2) > 3, { timeout: 10_000 }).toBe(true);
     const recorded = recorder.recording(CAMERA_ID) as SegmentRecording;
     await expect.poll(() => recorded.segmentFiles(0, Date.now()).length, { timeout: 10_000 }).toBeGreaterThan(0);
-
-    // The camera is set to H.264 (it restarts, as a camera does when its codec changes).
     const url = camera.url;
+
+    // The camera is set to another size (it restarts, as cameras do): both streams end with the reason.
     await camera.stop();
-    camera = await startRtspCamera({ port: 19512, codec: 'h264', width: 320, height: 240, fps: 10, gopSeconds: 1 });
+    camera = await startRtspCamera({ port: 19512, codec: 'h265', width: 640, height: 360, fps: 10, gopSeconds: 1 });
+    await expect.poll(() => endOf(1), { timeout: 10_000 }).toContain('changed its picture size from 320×240 to 640×360');
+    await expect.poll(() => endOf(2), { timeout: 10_000 }).toContain('changed its picture size from 320×240 to 640×360');
+
+    // Then to H.264: a stream of its H.265 ends saying so (shore asks again, and gets H.264).
+    streams.handle({ type: 'live.start', streamId: 3, cameraId: CAMERA_ID, encode: { ...spec(640, 360, 10, 5_000), passThrough: ['h265'] } });
+    await expect.poll(() => link.fragments(3), { timeout: 10_000 }).toBeGreaterThan(3);
+    await camera.stop();
+    camera = await startRtspCamera({ port: 19512, codec: 'h264', width: 640, height: 360, fps: 10, gopSeconds: 1 });
     expect(camera.url).toBe(url);
     await expect.poll(() => sessions.health(url)?.codec, { timeout: 10_000 }).toBe('h264');
-    // The hvc1 viewer's stream ends with the reason (shore asks again, and gets H.264).
-    const ended = () => link.json.find((m) => (m.type === 'live.failed' || m.type === 'live.ended') && m.streamId === 1);
-    await expect.poll(() => JSON.stringify(ended() ?? null), { timeout: 10_000 }).toContain('changed its codec from h265 to h264');
+    await expect.poll(() => endOf(3), { timeout: 10_000 }).toContain('changed its codec from h265 to h264');
 
-    // The recorder's next segments are H.264, and every segment plays.
-    const probeOf = async (path: string) => (await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', path])).stdout.trim();
+    // The recorder went on through both: its first segments H.265, its latest H.264, each plays.
+    const probeOf = async (path: string) => (await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width', '-of', 'csv=p=0', path])).stdout.trim();
     await expect
-      .poll(async () => (await Promise.all(recorded.segmentFiles(0, Date.now()).map((f) => probeOf(f.path)))).includes('h264'), { timeout: 15_000, interval: 500 })
+      .poll(async () => (await Promise.all(recorded.segmentFiles(0, Date.now()).map((f) => probeOf(f.path)))).includes('h264,640'), { timeout: 15_000, interval: 500 })
       .toBe(true);
-    const codecs = await Promise.all(recorded.segmentFiles(0, Date.now()).map((f) => probeOf(f.path)));
-    expect(codecs[0]).toBe('hevc');
+    const probes = await Promise.all(recorded.segmentFiles(0, Date.now()).map((f) => probeOf(f.path)));
+    expect(probes[0]).toBe('hevc,320');
+    expect(probes).toContain('hevc,640');
   });
 });
