@@ -15,6 +15,7 @@ import { CameraSources } from '../../src/camera-sources.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
 import { CameraSessions } from '../../src/media/camera-session.ts';
 import { probeInput } from '../../src/media/probe.ts';
+import { jpegSize, shootSession } from '../../src/pictures/capture.ts';
 import { type LiveLink, LiveStreams } from '../../src/media/live-streams.ts';
 import { ShipRecorder } from '../../src/recorder/ship-recorder.ts';
 import type { SegmentRecording } from '../../src/url-camera.ts';
@@ -130,7 +131,11 @@ describe('an H.265 camera through one camera session', () => {
     expect(playedCodec).toBe('h264');
     expect(Number(playedFrames)).toBeGreaterThan(3);
 
-    // One RTSP session at the camera for all three.
+    // A picture of now, from the session's H.265 GOP.
+    const shot = await shootSession(sessions.get(camera.url), { width: 320, height: 240 });
+    expect(jpegSize(shot.jpeg)).toEqual({ width: 320, height: 240 });
+
+    // One RTSP session at the camera for all of it.
     expect(camera.sessionsOpened).toBe(1);
     expect(camera.openSessions).toBe(1);
     expect(sessions.health(camera.url)?.runs).toBe(1);
