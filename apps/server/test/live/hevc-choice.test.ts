@@ -15,6 +15,7 @@ const CAMERA = 'S1001-C01-1';
 /** S1001's satellite tier in H.264 (seed.ts): a definition whose own codec is H.264. */
 const TEMPLATE = 11;
 const OTHER_CAMERA = 'S1001-C02-1';
+const THIRD_CAMERA = 'S1001-C03-1';
 const run = promisify(execFile);
 
 interface Clip {
@@ -70,15 +71,15 @@ describe('live codec of an H.265 camera', () => {
     await t?.close();
   });
 
-  /** An agent whose camera sends H.265: passed through when asked, else transcoded to H.264. */
-  const hevcCameraAgent = async () => {
+  /** An agent whose camera sends H.265: passed through when asked (and it fits: `fits`), else transcoded to H.264. */
+  const hevcCameraAgent = async (fits = true) => {
     const key = await t.app.agentKeys.issue(SHIP);
     return RawAgent.connect(port, SHIP, key, {
       hello: {},
       capabilities: ['live'],
       onMessage: (msg: ShoreMessage, a: RawAgent) => {
         if (msg.type !== 'live.start') return;
-        const pass = msg.encode.passThrough?.includes('h265') === true;
+        const pass = fits && msg.encode.passThrough?.includes('h265') === true;
         const c = pass ? clips.hevc : clips.h264;
         a.send({ type: 'live.started', streamId: msg.streamId, cameraCodec: 'h265', transcoded: !pass });
         a.sendFrame(BINARY_KIND.live, msg.streamId, c.init.data);
@@ -159,6 +160,26 @@ describe('live codec of an H.265 camera', () => {
     } finally {
       await h264Viewer.close();
       await hevcViewer.close();
+      await agent.close();
+    }
+  });
+
+  it('keeps one H.264 stream for everyone when the camera does not fit the definition (the ship transcodes it anyway)', async () => {
+    const agent = await hevcCameraAgent(false);
+    const viewers = [await MediaClient.open(port, token), await MediaClient.open(port, token), await MediaClient.open(port, token)];
+    try {
+      // The first viewer decodes H.265: asked for it, the ship transcodes (too big): shore learns it.
+      viewers[0]?.send({ type: 'play', mode: 'live', cameraId: THIRD_CAMERA, templateId: TEMPLATE, decoders: ['avc1', 'hvc1'] });
+      await viewers[0]?.until((c) => lastCodec(c)?.mime.includes('avc1') === true && c.chunks.length > 2, 15_000, 'an avc1 stream');
+      expect(lastCodec(viewers[0] as MediaClient)).toMatchObject({ cameraCodec: 'h265', transcoded: true });
+      // An H.264-only viewer and another H.265 one join the same stream: no restart, no second stream.
+      viewers[1]?.send({ type: 'play', mode: 'live', cameraId: THIRD_CAMERA, templateId: TEMPLATE });
+      viewers[2]?.send({ type: 'play', mode: 'live', cameraId: THIRD_CAMERA, templateId: TEMPLATE, decoders: ['hvc1'] });
+      for (const v of viewers.slice(1)) await v.until((c) => lastCodec(c)?.mime.includes('avc1') === true && c.chunks.length > 1, 15_000, 'the shared avc1 stream');
+      expect(passThroughAsked(agent, THIRD_CAMERA)).toEqual([true]);
+      expect(agent.of('live.stop')).toHaveLength(0);
+    } finally {
+      for (const v of viewers) await v.close();
       await agent.close();
     }
   });

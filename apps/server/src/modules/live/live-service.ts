@@ -54,8 +54,8 @@ export interface StreamWants {
   hevc: boolean;
 }
 
-/** A camera as the set of cameras known to send H.265 names it. */
-const cameraKey = (shipId: string, cameraId: string) => `${shipId}/${cameraId}`;
+/** A camera at a definition as the set of those known to pass H.265 names it: the ship and the stream's key without its codec variant. */
+const passableKey = (shipId: string, key: string) => `${shipId}/${key.replace(/\+(hevc|avc)$/, '')}`;
 
 const wantsOf = (spec: LiveStreamSpec): StreamWants => ({ cameraId: spec.cameraId, templateId: spec.requested.id, audio: spec.audio, hevc: spec.hevc === true });
 
@@ -121,8 +121,13 @@ export class LiveService {
     for (const s of this.sourcesOf(shipId)) if (s.cameraId === cameraId) s.onCameraSilent();
   }
 
-  /** Cameras whose ship said they send H.265 (live.started): viewers that decode it get their own stream of it. */
-  private readonly hevcCameras = new Set<string>();
+  /**
+   * Cameras (at a definition) whose ship said they send H.265 (live.started), and whether it goes up
+   * as it is there: `yes` (a stream asked for it and got it), `no` (one asked and was transcoded: the
+   * camera does not fit the definition), `maybe` (not asked yet). Viewers that decode H.265 get a
+   * stream of their own unless it is `no`.
+   */
+  private readonly hevcCameras = new Map<string, 'yes' | 'no' | 'maybe'>();
 
   private readonly pagedViewRules: PagedViewRule[] = [];
 
@@ -171,7 +176,7 @@ export class LiveService {
     if (paged) ticket.autoShutdown = { ...ticket.autoShutdown, enabled: false };
     // Sound on or off is a different stream (a ship's flag changed while one ran: the next joins the new one).
     const base = `${cameraId}@${requested.id}${audio ? '+audio' : ''}`;
-    const variant = this.codecVariant(base, ticket.shipId, cameraId, on?.decoders);
+    const variant = this.codecVariant(base, ticket.shipId, on?.decoders);
     const hevc = variant === '+hevc';
     const spec: LiveStreamSpec = {
       key: `${base}${variant}`,
@@ -186,16 +191,18 @@ export class LiveService {
   }
 
   /**
-   * Which stream of a camera and definition a viewer joins. A camera not known to send H.265: the
-   * one stream (its source passes H.265 through while every viewer decodes it). One known to: a
+   * Which stream of a camera and definition a viewer joins. A camera not known to send H.265, or
+   * known not to fit the definition (transcoded whatever the viewers decode): the one stream (its
+   * source asks for the camera's H.265 while every viewer decodes it). One known to send H.265: a
    * viewer that decodes H.265 joins the stream of the camera's own pictures — the `+hevc` one, or
    * the plain one while that passes H.265 through (the first viewers, before shore knew) — and the
    * others the one stream in H.264, transcoded once on the ship for all of them (`+avc` while the
    * plain one passes H.265 through). So each kind of viewer has one stream, and there are two only
    * while both kinds watch.
    */
-  private codecVariant(base: string, shipId: string, cameraId: string, decoders: ReadonlySet<DecoderPrefix> | undefined): '' | '+hevc' | '+avc' {
-    if (!this.hevcCameras.has(cameraKey(shipId, cameraId))) return '';
+  private codecVariant(base: string, shipId: string, decoders: ReadonlySet<DecoderPrefix> | undefined): '' | '+hevc' | '+avc' {
+    const passable = this.hevcCameras.get(passableKey(shipId, base));
+    if (passable === undefined || passable === 'no') return '';
     const plain = this.registry.get(base);
     const plainPasses = plain !== undefined && !plain.isStopped && plain.passesHevc;
     if (decodesHevc(decoders)) return plainPasses ? '' : '+hevc';
@@ -226,9 +233,12 @@ export class LiveService {
       encodes: (codec) => origin.encodes?.(shipId, codec) ?? codec === 'h264',
       ...(firstDecoders ? { firstDecoders } : {}),
       ...(spec.hevc ? { hevc: true } : {}),
-      onCameraCodec: (src, codec) => {
-        if (codec === 'h265') this.hevcCameras.add(cameraKey(src.shipId, src.cameraId));
-        else this.hevcCameras.delete(cameraKey(src.shipId, src.cameraId));
+      onCameraCodec: (src, codec, passable) => {
+        // What the stream runs at now is what it was asked at (not the lowest a slow link fell to).
+        if (src.definition.id !== src.requestedDefinition.id) return;
+        const key = passableKey(src.shipId, spec.key);
+        if (codec === 'h264') this.hevcCameras.delete(key);
+        else this.hevcCameras.set(key, passable === undefined ? (this.hevcCameras.get(key) ?? 'maybe') : passable ? 'yes' : 'no');
       },
       openStream: (handler) => this.origin.open(spec, handler),
       shipId,

@@ -49,8 +49,12 @@ export interface LiveSourceDeps {
   firstDecoders?: ReadonlySet<DecoderPrefix>;
   /** The stream for viewers that decode H.265 (LiveStreamSpec.hevc): it always asks for the camera's own H.265. */
   hevc?: boolean;
-  /** The ship said which codec the camera sends (live.started): an H.265 camera gets its `+hevc` streams from now on. */
-  onCameraCodec?(source: LiveSource, codec: 'h264' | 'h265'): void;
+  /**
+   * The ship said which codec the camera sends (live.started), and `passable`: whether its H.265
+   * goes up as it is at this definition (known only for a stream that asked for it: a camera larger
+   * than the definition is transcoded whatever the viewers decode).
+   */
+  onCameraCodec?(source: LiveSource, codec: 'h264' | 'h265', passable: boolean | undefined): void;
 }
 
 /**
@@ -238,7 +242,8 @@ export class LiveSource implements Source {
     const codec = this.codecFor(this.effective);
     // Passing H.265 through or not matters only for a camera that sends H.265 (or one not heard of yet).
     const passThrough = this.passThroughFor();
-    const passChanged = passThrough !== this.passThroughSent && this.about.cameraCodec !== 'h264';
+    // …and not for a stream that asked for it and was transcoded anyway (the camera does not fit the definition).
+    const passChanged = passThrough !== this.passThroughSent && this.about.cameraCodec !== 'h264' && !(this.passThroughSent && this.about.transcoded === true);
     if (codec === this.codecSent && !passChanged) return false;
     this.deps.log.info(
       { shipId: this.deps.shipId, cameraId: this.deps.cameraId, from: this.codecSent, to: codec, passThrough },
@@ -273,7 +278,10 @@ export class LiveSource implements Source {
       // its pictures' times anew.
       this.init = undefined;
       this.about = { ...(msg.cameraCodec ? { cameraCodec: msg.cameraCodec } : {}), ...(msg.transcoded !== undefined ? { transcoded: msg.transcoded } : {}) };
-      if (msg.cameraCodec) this.deps.onCameraCodec?.(this, msg.cameraCodec);
+      if (msg.cameraCodec) {
+        const passable = msg.cameraCodec === 'h265' && this.passThroughSent && msg.transcoded !== undefined ? !msg.transcoded : undefined;
+        this.deps.onCameraCodec?.(this, msg.cameraCodec, passable);
+      }
       return;
     }
     this.deps.log.warn({ shipId: this.deps.shipId, cameraId: this.deps.cameraId, msg }, 'ship stream stopped');
