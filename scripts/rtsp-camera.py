@@ -67,10 +67,14 @@ def pipeline(a: argparse.Namespace) -> str:
             '! rtph264pay name=pay0 pt=96 config-interval=-1'
         )
     else:
-        options = f'slices={a.slices}' if a.slices > 1 else ''
+        options = [f'slices={a.slices}'] if a.slices > 1 else []
+        # B-frames: x265 without its zero-latency tuning (which turns them off), a fixed pattern.
+        if a.bframes > 0:
+            options += [f'bframes={a.bframes}', 'b-adapt=0']
+        tune = '' if a.bframes > 0 else 'tune=zerolatency '
         encoder = (
-            f'! x265enc tune=zerolatency speed-preset=ultrafast bitrate={a.bitrate} key-int-max={gop} '
-            f'option-string="{options}" '
+            f'! x265enc {tune}speed-preset=ultrafast bitrate={a.bitrate} key-int-max={gop} '
+            f'option-string="{":".join(options)}" '
             '! video/x-h265,stream-format=byte-stream '
             '! rtph265pay name=pay0 pt=96 config-interval=-1'
         )
@@ -150,7 +154,7 @@ def main() -> None:
     p.add_argument('--fps', type=int, default=10)
     p.add_argument('--bitrate', type=int, default=300, help='kbit/s')
     p.add_argument('--gop-seconds', type=int, default=1)
-    p.add_argument('--bframes', type=int, default=0, help='H.264 B-frames between references (main profile)')
+    p.add_argument('--bframes', type=int, default=0, help='B-frames between references (H.264: main profile; H.265: x265 without zero latency)')
     p.add_argument('--pattern', default='ball')
     p.add_argument('--stdin', nargs='?', const='h264', choices=['h264', 'flv'], help='serve H.264 read from stdin (Annex B, or FLV) instead of encoding a test picture')
     p.add_argument('--user', help='the camera asks for this user name (with --password)')

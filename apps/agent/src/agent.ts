@@ -127,6 +127,8 @@ export interface AgentEvents {
   dropped: [reason: string];
   /** Something on the ship worth the log: an event the outbox dropped or shore refused. */
   warning: [message: string];
+  /** A camera sends something its session cannot use (no parameter sets, an unreadable sequence header); for the log. */
+  cameraProblem: [cameraUrl: string, problem: string];
 }
 
 /**
@@ -160,7 +162,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   /** The ship's own recordings: kept whether or not the link is up. */
   readonly recorder: ShipRecorder;
   /** One session per URL camera, shared by its recorder and live streams (camera-session.ts). */
-  readonly sessions = new CameraSessions();
+  readonly sessions = new CameraSessions({ onProblem: (url, text) => this.emit('cameraProblem', url, text) });
   /** Each camera as its kind reads it (camera-source.ts). */
   readonly sources: CameraSources;
   private sessionHolds: (() => void)[] = [];

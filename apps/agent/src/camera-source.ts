@@ -94,7 +94,17 @@ export interface LiveRequest {
  * (the stream was stopped meanwhile: nothing to say).
  */
 export type LiveStart =
-  | { kind: 'ready'; reader: Fmp4Source; start(): Encoder; /** After the encoder exited: what the stream held is let go. */ ended?(): void }
+  | {
+      kind: 'ready';
+      reader: Fmp4Source;
+      start(): Encoder;
+      /** After the encoder exited: what the stream held is let go. */
+      ended?(): void;
+      /** The camera's own codec, when known (said to shore in live.started). */
+      cameraCodec?: 'h264' | 'h265';
+      /** Whether this stream decodes and re-encodes the camera's picture (said to shore). */
+      transcoded?: boolean;
+    }
   | { kind: 'failed'; reason: string; detail?: string }
   | { kind: 'gone' };
 

@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import type { LinkReport } from '@ship-cctv/protocol';
 import { type LinkStatusSource, ShipAgent } from './agent.ts';
 import { readAgentConfig } from './config.ts';
+import { failureMessage } from './media/live-streams.ts';
 
 /**
  * One ship's agent, as installed on a ship:
@@ -35,6 +36,7 @@ agent.on('rejected', (status) => console.error(`[agent ${config.shipId}] shore r
 agent.on('refused', (code, message) => console.error(`[agent ${config.shipId}] shore refused: ${code}: ${message}`));
 agent.on('dropped', (reason) => console.error(`[agent ${config.shipId}] dropped a message from shore: ${reason}`));
 agent.on('warning', (message) => console.error(`[agent ${config.shipId}] ${message}`));
+agent.on('cameraProblem', (url, problem) => console.error(`[agent ${config.shipId}] ${failureMessage(`camera ${url}`, problem)}`));
 agent.start();
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {

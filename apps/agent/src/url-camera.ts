@@ -20,7 +20,8 @@ import { type CameraConfig, type OnvifSettings, cameraDirName, probeCamera } fro
 import { type CameraSession, startSessionTap } from './media/camera-session.ts';
 import { type FrameFeed, type FramesRequest, sessionFrames } from './events/analyser/frames.ts';
 import { startEncoder } from './media/encoder.ts';
-import { type InputProbe, canCopy, sessionTranscodeArgs, urlCameraArgs, urlCameraFrameRate } from './media/ffmpeg-args.ts';
+import { type InputProbe, canCopy, canPassThrough, sessionTranscodeArgs, urlCameraArgs, urlCameraFrameRate } from './media/ffmpeg-args.ts';
+import { Fmp4Reader } from './media/fmp4.ts';
 import { FlvToFmp4 } from './media/flv-packager.ts';
 import { liveReader } from './media/live-streams.ts';
 import { probeInput } from './media/probe.ts';
@@ -149,11 +150,16 @@ export class UrlCamera implements CameraSource {
       return { kind: 'gone' };
     }
     const { encode } = req;
-    if (canCopy(info, encode)) {
-      // The session's pictures are whole already: no joining here.
+    const cameraCodec = info.codec === 'hevc' ? 'h265' : 'h264';
+    const passThrough = canPassThrough(info, encode);
+    if (canCopy(info, encode) || passThrough) {
+      // The session's pictures are whole already: no joining here. H.265 comes as hvc1 fragmented
+      // MP4 from the session itself; H.264 as FLV, packaged here.
       return {
         kind: 'ready',
-        reader: new FlvToFmp4({ frameRate: info.frameRate ?? encode.frameRate, width: encode.width, height: encode.height, outputClock: Date.now }),
+        cameraCodec,
+        transcoded: false,
+        reader: passThrough ? new Fmp4Reader({ outputClock: Date.now }) : new FlvToFmp4({ frameRate: info.frameRate ?? encode.frameRate, width: encode.width, height: encode.height, outputClock: Date.now }),
         start: () => {
           const tap = startSessionTap(session, { ...req.encoder, resumeWithinMs: CAMERA_AWAY_MS });
           release();
@@ -162,14 +168,18 @@ export class UrlCamera implements CameraSource {
         ended: release,
       };
     }
+    // One container per stream: the session's at the start (FLV for H.264, hvc1 MP4 for H.265).
+    const container = session.container ?? 'flv';
     return {
       kind: 'ready',
+      cameraCodec,
+      transcoded: true,
       reader: liveReader(req.output, encode.frameRate, encode),
       start: () => {
-        const encoder = startEncoder(sessionTranscodeArgs(encode, req.output, info.frameRate), { ...req.encoder, command: req.ffmpegCommand, stdin: true });
+        const encoder = startEncoder(sessionTranscodeArgs(encode, req.output, info.frameRate, container), { ...req.encoder, command: req.ffmpegCommand, stdin: true });
         // A camera that stays away ends the stream (as the copied one does, startSessionTap).
         let away: NodeJS.Timeout | undefined;
-        const unsubscribeFlv = session.subscribeFlv(
+        const unsubscribeStream = session.subscribeStream(
           (chunk) => encoder.write(chunk),
           (e) => {
             if (e.kind === 'picture') {
@@ -179,11 +189,13 @@ export class UrlCamera implements CameraSource {
               away = setTimeout(() => req.fail(`camera stream ended: ${e.reason}`), CAMERA_AWAY_MS);
             }
           },
-          { squeezeReplay: true },
+          // A camera that changes its codec (or, read as MP4, its parameters) needs another decoder:
+          // this stream ends, shore asks again.
+          { squeezeReplay: true, oneConfig: true, onStreamChange: (reason) => req.fail(reason) },
         );
         void encoder.exited.then(() => {
           clearTimeout(away);
-          unsubscribeFlv();
+          unsubscribeStream();
         });
         release();
         return encoder;

@@ -1,4 +1,18 @@
 export { type Box, Reader, boxes, findBox, findBoxes, fourcc } from './boxes.ts';
+export {
+  HEVC_NAL_AUD,
+  HEVC_NAL_PPS,
+  HEVC_NAL_PREFIX_SEI,
+  HEVC_NAL_SPS,
+  HEVC_NAL_VPS,
+  type HevcSps,
+  hevcConfigRecord,
+  hevcNalType,
+  hevcParameterSets,
+  isHevcKeyframe,
+  isHevcSlice,
+  readHevcSps,
+} from './hevc.ts';
 export { ByteQueue } from './byte-queue.ts';
 export { Fmp4Error, type Fmp4ErrorCode } from './errors.ts';
 export {

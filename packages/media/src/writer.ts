@@ -1,7 +1,7 @@
 /**
  * Writes fragmented MP4 (ISO/IEC 14496-12 and 14496-15) in the layout ffmpeg's
  * `-movflags +frag_every_frame+empty_moov+default_base_moof` produces: an init segment (ftyp + moov
- * with one H.264 video track and no samples, mvex/trex) and per frame one moof (mfhd, traf: tfhd
+ * with one H.264 or H.265 (`hvc1`) video track and no samples, mvex/trex) and per frame one moof (mfhd, traf: tfhd
  * default-base-is-moof with default duration, size and flags; tfdt version 1; trun with the data
  * offset and, for a keyframe, first-sample-flags) + mdat.
  *
@@ -13,8 +13,10 @@
  */
 
 export interface InitSegmentOptions {
-  /** AVCDecoderConfigurationRecord (the avcC payload). */
-  avcConfig: Uint8Array;
+  /** AVCDecoderConfigurationRecord (the avcC payload): an `avc1` track. One of avcConfig and hvcConfig. */
+  avcConfig?: Uint8Array;
+  /** HEVCDecoderConfigurationRecord (the hvcC payload, hevc.ts hevcConfigRecord): an `hvc1` track. */
+  hvcConfig?: Uint8Array;
   width: number;
   height: number;
   /** Ticks per second of the track. */
@@ -153,8 +155,9 @@ function videoTrak(o: InitSegmentOptions): Uint8Array {
   v.setUint16(40, 1); // frame_count
   v.setUint16(74, 0x0018); // depth
   v.setInt16(76, -1); // pre_defined
-  const avc1 = box('avc1', visual, box('avcC', o.avcConfig));
-  return box('trak', tkhdOf(TRACK_ID, 0, o.width, o.height), box('mdia', mdhdOf(o.timescale), hdlr, box('minf', vmhd, dinf(), stblOf(avc1))));
+  if ((o.avcConfig === undefined) === (o.hvcConfig === undefined)) throw new Error('an init segment needs either an AVC or an HEVC configuration');
+  const entry = o.hvcConfig ? box('hvc1', visual, box('hvcC', o.hvcConfig)) : box('avc1', visual, box('avcC', o.avcConfig as Uint8Array));
+  return box('trak', tkhdOf(TRACK_ID, 0, o.width, o.height), box('mdia', mdhdOf(o.timescale), hdlr, box('minf', vmhd, dinf(), stblOf(entry))));
 }
 
 /** An MPEG-4 descriptor: tag, size (one byte: every descriptor here is under 128 bytes), body. */

@@ -1,7 +1,7 @@
 import type { PlayCommand } from '@ship-cctv/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { mseDecoders, webCodecsDecoders } from '../src/decoders.ts';
-import { FramePlayer } from '../src/frames/frame-player.ts';
+import { FramePlayer, fallbackPrefixes } from '../src/frames/frame-player.ts';
 import type { FrameSinkDeps } from '../src/frames/frame-sink.ts';
 import { MsePlayer } from '../src/mse-player.ts';
 import { FakeMediaSource, FakeSocket, makeVideo, playerTestEnvironment } from './fakes.ts';
@@ -70,5 +70,13 @@ describe('what a viewer says it decodes', () => {
     expect(FakeSocket.instances).toHaveLength(2);
     FakeSocket.instances.at(-1)?.open();
     expect(FakeSocket.instances.at(-1)?.sent[0]).toEqual({ ...COMMAND, decoders: ['avc1', 'av01'] });
+  });
+
+  it('a decoder that fails on AV1 or H.265 asks again without that codec (both ways H.265 travels), never without H.264', () => {
+    expect(fallbackPrefixes('av01.0.04M.08')).toEqual(['av01']);
+    expect(fallbackPrefixes('hvc1.1.6.L60.90')).toEqual(['hvc1', 'hev1']);
+    expect(fallbackPrefixes('hev1.1.6.L93.B0')).toEqual(['hvc1', 'hev1']);
+    expect(fallbackPrefixes('avc1.42c01e')).toEqual([]);
+    expect(fallbackPrefixes(undefined)).toEqual([]);
   });
 });

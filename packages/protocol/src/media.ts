@@ -48,7 +48,18 @@ export type StreamState = 'starting' | 'playing' | 'stalled' | 'offline' | 'limi
 export const CAMERA_SILENT_REASON = 'camera not sending';
 
 export type MediaServerMessage =
-  | { type: 'codec'; mime: string; width: number; height: number; frameRate: number; templateId: number }
+  | {
+      type: 'codec';
+      mime: string;
+      width: number;
+      height: number;
+      frameRate: number;
+      templateId: number;
+      /** The camera's own codec, when the ship said it (`h264` | `h265`). */
+      cameraCodec?: 'h264' | 'h265';
+      /** The ship decodes and re-encodes the camera's picture for this stream. */
+      transcoded?: boolean;
+    }
   | {
       type: 'status';
       state: StreamState;

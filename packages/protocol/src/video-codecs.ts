@@ -37,6 +37,11 @@ export function viewerDecoders(decoders: readonly string[] | undefined): Readonl
   return known;
 }
 
+/** Whether a viewer decodes H.265 as it comes from a camera (either way it travels in MP4). */
+export function decodesHevc(decoders: ReadonlySet<DecoderPrefix> | undefined): boolean {
+  return decoders?.has('hvc1') === true || decoders?.has('hev1') === true;
+}
+
 /** The decoder prefix a stream of this codec needs. */
 export const DECODER_OF: Readonly<Record<VideoCodec, DecoderPrefix>> = { h264: 'avc1', av1: 'av01' };
 

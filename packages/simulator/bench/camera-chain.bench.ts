@@ -98,7 +98,7 @@ interface FeedFigures {
   client: AgeMeter;
   /** The agent's camera session (what the recorder and live streams take pictures from). */
   session: AgeMeter;
-  /** The session's FLV as a live copy takes it (subscribeFlv with the squeezed replay). */
+  /** The session's FLV as a live copy takes it (subscribeStream with the squeezed replay). */
   live: AgeMeter;
   /** Pictures the client got in several units (the marker bit set before their last slice). */
   splitPictures: number;
@@ -141,7 +141,7 @@ async function measure(feed: CameraFeed, port: number): Promise<FeedFigures> {
   // A live copy joining a second later, as the agent's live streams take the session's pictures.
   await sleep(1000);
   const liveTap = flvTap(live);
-  const unsubscribeLive = cameraSession.subscribeFlv((chunk) => liveTap(chunk, epochNow()), undefined, { squeezeReplay: true });
+  const unsubscribeLive = cameraSession.subscribeStream((chunk) => liveTap(chunk, epochNow()), undefined, { squeezeReplay: true });
   await sleep(SECONDS * 1000);
   unsubscribeLive();
   await cameraSession.stop();

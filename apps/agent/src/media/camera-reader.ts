@@ -18,6 +18,9 @@ import { FlvReader } from './flv.ts';
 
 export type CameraReaderKind = 'rtsp' | 'ffmpeg';
 
+/** The codecs a camera session carries: H.264 (as FLV to its ffmpeg consumers) and H.265 (as hvc1 fragmented MP4). */
+export type SessionCodec = 'h264' | 'h265';
+
 export interface CameraReaderEnd {
   reason: string;
   /** The session cannot share this camera (H.265 …). */
@@ -27,8 +30,10 @@ export interface CameraReaderEnd {
 }
 
 export interface CameraReaderEvents {
-  /** An AVCDecoderConfigurationRecord; the same one may come again. */
-  onConfig(record: Buffer): void;
+  /** An AVCDecoderConfigurationRecord (`h264`, the default) or HEVCDecoderConfigurationRecord (`h265`); the same one may come again. */
+  onConfig(record: Buffer, codec?: SessionCodec): void;
+  /** Something about the camera's stream an operator should know, while the reader goes on (said once per cause). */
+  onProblem?(text: string): void;
   onPicture(picture: VideoPacket): void;
   /** Bytes read from the camera (or from ffmpeg). */
   onBytes(n: number): void;

@@ -1,23 +1,23 @@
 import type { VideoPacket } from './access-unit.ts';
-import { type AvcConfig, parseAvcConfig } from './avc.ts';
 import {
   type CameraReader,
   type CameraReaderEnd,
   type CameraReaderKind,
   type CameraReaderSetting,
+  type SessionCodec,
   cameraReaderFor,
   cameraReaderSetting,
   startFfmpegReader,
 } from './camera-reader.ts';
 import type { Encoder, EncoderExit, EncoderOptions, EncoderState } from './encoder.ts';
 import type { InputProbe } from './ffmpeg-args.ts';
-import { flvConfigTag, flvHeader, flvPictureTag } from './flv-writer.ts';
 import { startRtspReader } from './rtsp/reader.ts';
+import { type SessionConfig, type SessionContainer, type SessionMuxer, containerOf, muxerFor, sessionConfig } from './session-muxer.ts';
 
 /**
  * One session per camera (go2rtc's one producer, many consumers): a single reader reads the
  * camera (one RTSP session; camera-reader.ts: the agent's own RTSP client for rtsp:// URLs, ffmpeg
- * for the rest) into whole H.264 pictures and hands them to every consumer of that camera — the ship
+ * for the rest) into whole H.264 or H.265 pictures and hands them to every consumer of that camera — the ship
  * recorder, live streams (copied or transcoded), pictures. A consumer that joins gets the
  * sequence header and the current GOP from its keyframe at once, so a live view of a recorded
  * camera starts from the running session: no probe, no second camera session, no wait for the
@@ -35,8 +35,10 @@ import { startRtspReader } from './rtsp/reader.ts';
  * not sending: health says offline at once, whatever the reader does. A camera that sends nothing
  * for `stallMs` is restarted, as is one whose reader ends: one that was sending within the last
  * `quickRetryForMs` is tried again every `minRetryMs` (it dropped: it is back as soon as it
- * answers), one that has not sent for longer with backoff up to `maxRetryMs`. A camera whose codec FLV cannot carry (H.265: browsers take no H.265 either) is marked
- * `unsupported`; its consumers then read it themselves.
+ * answers), one that has not sent for longer with backoff up to `maxRetryMs`. A camera whose
+ * codec the session cannot carry (MJPEG …) is marked `unsupported`; its consumers then read it
+ * themselves. H.264 goes to ffmpeg consumers as FLV, H.265 as hvc1 fragmented MP4
+ * (session-muxer.ts): `subscribeStream` picks it, `container` names it.
  */
 
 export interface SessionPicture extends VideoPacket {
@@ -47,10 +49,12 @@ export interface SessionPicture extends VideoPacket {
 }
 
 export type SessionEvent =
-  | { kind: 'config'; record: Buffer; config: AvcConfig }
+  | { kind: 'config'; record: Buffer; config: SessionConfig }
   | { kind: 'picture'; picture: SessionPicture }
   /** The camera's reader ended (camera gone or stalled); the session retries by itself. */
-  | { kind: 'down'; reason: string };
+  | { kind: 'down'; reason: string }
+  /** The camera sends something the session cannot use while it goes on reading (health().problem). */
+  | { kind: 'problem'; text: string };
 
 export interface CameraSessionOptions {
   ffmpegCommand?: string;
@@ -69,6 +73,8 @@ export interface CameraSessionOptions {
   /** With no consumer left the session stays open this long (a viewer switching back). Default 10 s. */
   lingerMs?: number;
   now?: () => number;
+  /** Something wrong with a camera's stream while it is read (health().problem), once per cause: for the agent's log. */
+  onProblem?: (url: string, text: string) => void;
 }
 
 export interface CameraSessionHealth {
@@ -85,6 +91,10 @@ export interface CameraSessionHealth {
   reader: CameraReaderKind | undefined;
   /** Why the rtsp reader handed this camera to ffmpeg (it stays with ffmpeg). */
   fallback: string | undefined;
+  /** The codec of the camera's pictures, once a sequence header came. */
+  codec: SessionCodec | undefined;
+  /** What is wrong with the camera's stream while it is read (parameter sets missing …); cleared by its next sequence header. */
+  problem: string | undefined;
 }
 
 /** A gap between two pictures longer than this is a jump in the camera's clock, not its frame interval. */
@@ -98,7 +108,8 @@ type Listener = (e: SessionEvent, replayed?: boolean) => void;
 
 export class CameraSession {
   private readonly listeners = new Set<Listener>();
-  private readonly opts: Required<Omit<CameraSessionOptions, 'now'>> & { now: () => number };
+  private readonly opts: Required<Omit<CameraSessionOptions, 'now' | 'onProblem'>> & { now: () => number };
+  private readonly onProblem: ((url: string, text: string) => void) | undefined;
   private reader: CameraReader | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private lingerTimer: NodeJS.Timeout | undefined;
@@ -107,7 +118,7 @@ export class CameraSession {
   private runStartedAt = 0;
   /** Bytes of this run: until the first, the reader's own first-byte time-out applies. */
   private runBytes = 0;
-  private config: AvcConfig | undefined;
+  private config: SessionConfig | undefined;
   /** Pictures from the last keyframe on: what a new consumer starts with. */
   private gop: SessionPicture[] = [];
   private gopBytes = 0;
@@ -130,6 +141,8 @@ export class CameraSession {
     lastError: undefined,
     reader: undefined,
     fallback: undefined,
+    codec: undefined,
+    problem: undefined,
   };
   private unsupportedReason: string | undefined;
   private readyWaiters: (() => void)[] = [];
@@ -150,12 +163,18 @@ export class CameraSession {
       lingerMs: opts.lingerMs ?? 10_000,
       now: opts.now ?? Date.now,
     };
+    this.onProblem = opts.onProblem;
     this.retryMs = this.opts.minRetryMs;
   }
 
   /** Why the session cannot serve this camera (H.265 …); its consumers read it themselves. */
   get unsupported(): string | undefined {
     return this.unsupportedReason;
+  }
+
+  /** The camera's frame interval as measured (100 ms until measured). */
+  get frameIntervalMs(): number {
+    return this.frameMs;
   }
 
   get consumers(): number {
@@ -175,7 +194,7 @@ export class CameraSession {
   /** What a probe would say, from the pictures themselves; undefined before the first keyframe. */
   info(): InputProbe | undefined {
     if (!this.config || this.gop.length === 0 || this.config.width === undefined || this.config.height === undefined) return undefined;
-    const probe: InputProbe = { codec: 'h264', width: this.config.width, height: this.config.height, pixFmt: 'yuv420p' };
+    const probe: InputProbe = { codec: this.config.codec === 'h265' ? 'hevc' : 'h264', width: this.config.width, height: this.config.height, pixFmt: 'yuv420p' };
     if (this.frameMs > 0) probe.frameRate = Math.round((1000 / this.frameMs) * 1000) / 1000;
     const now = this.opts.now();
     const recent = this.recentSizes.filter((s) => now - s.at <= 5_000);
@@ -233,27 +252,44 @@ export class CameraSession {
     };
   }
 
+  /** The container `subscribeStream` writes now (the camera's codec); undefined before its first sequence header. */
+  get container(): SessionContainer | undefined {
+    return this.config ? containerOf(this.config.codec) : undefined;
+  }
+
   /**
-   * A consumer that is an ffmpeg process: FLV bytes (header, sequence header, the GOP, then every
-   * picture) with decode times from 0 at its first keyframe, across discontinuities (the session's
-   * clock is continuous). `onEvent` sees every event first (the recorder cuts a segment there).
+   * A consumer that is an ffmpeg process (or a copied live stream): the session's pictures in the
+   * container of the camera's codec (session-muxer.ts: FLV for H.264, hvc1 fragmented MP4 for
+   * H.265) — the stream's start, its sequence header, the GOP, then every picture — with decode
+   * times from 0 at its first keyframe, across discontinuities (the session's clock is continuous).
+   * `onEvent` sees every event first (the recorder cuts a segment there). A camera that changes its
+   * codec ends what this subscription writes (one container cannot hold both): `onStreamChange` is
+   * told why, and the consumer starts again. With `oneConfig` (an ffmpeg reading MP4 from a pipe,
+   * which takes one init segment), so does any new sequence header (another picture size …); FLV
+   * and the link's own fragments take a new one in the stream.
    */
-  subscribeFlv(write: (chunk: Buffer) => void, onEvent?: (e: SessionEvent) => void, opts: { squeezeReplay?: boolean } = {}): () => void {
+  subscribeStream(
+    write: (chunk: Buffer) => void,
+    onEvent?: (e: SessionEvent) => void,
+    opts: { squeezeReplay?: boolean; oneConfig?: boolean; onStreamChange?: (reason: string) => void } = {},
+  ): () => void {
     let base: number | undefined;
-    let configSent: Buffer | undefined;
-    let record: Buffer | undefined;
+    let configSent: SessionConfig | undefined;
+    let config: SessionConfig | undefined;
+    let muxer: SessionMuxer | undefined;
+    let changed = false;
     // Squeezed: the GOP handed over at once is stamped 1 ms apart (the last one a frame after the
     // one before), so a live viewer passes through it in a few ms and is at the camera's latest
     // picture — instead of playing the GOP at 1× and staying up to a GOP behind the camera.
     let replayed: SessionPicture[] = [];
     let shift = 0;
     const stamp = (p: SessionPicture, ms: number, compositionMs = p.compositionMs) => {
-      if (base === undefined) return;
-      if (configSent !== record && record) {
-        write(flvConfigTag(record, ms));
-        configSent = record;
+      if (base === undefined || !muxer || !config) return;
+      if (configSent !== config) {
+        write(muxer.config(config, ms));
+        configSent = config;
       }
-      write(flvPictureTag({ ...p, timestampMs: ms, compositionMs }));
+      write(muxer.picture({ data: p.data, keyframe: p.keyframe, timestampMs: ms, compositionMs }));
     };
     const flushReplay = () => {
       const squeezed = squeezeStamps(replayed, base ?? 0, this.frameMs);
@@ -266,13 +302,24 @@ export class CameraSession {
     };
     const unsubscribe = this.subscribe((e, isReplay) => {
       onEvent?.(e);
-      if (e.kind === 'config') record = e.record;
-      if (e.kind !== 'picture' || !record) return;
+      if (changed) return;
+      if (e.kind === 'config') {
+        const reason = muxer && config ? streamChange(config, e.config, opts.oneConfig === true && muxer.container === 'mp4') : undefined;
+        if (reason) {
+          changed = true;
+          opts.onStreamChange?.(reason);
+          return;
+        }
+        config = e.config;
+      }
+      if (e.kind !== 'picture' || !config) return;
       const p = e.picture;
       if (base === undefined) {
         if (!p.keyframe) return;
         base = p.timestampMs;
-        write(flvHeader());
+        muxer = muxerFor(config.codec, () => this.frameMs);
+        const head = muxer.start();
+        if (head.length > 0) write(head);
       }
       if (opts.squeezeReplay && isReplay) {
         replayed.push(p);
@@ -321,8 +368,11 @@ export class CameraSession {
           this.state.bytes += n;
           this.runBytes += n;
         },
-        onConfig: (record) => {
-          if (this.reader === reader) this.configure(record);
+        onConfig: (record, codec) => {
+          if (this.reader === reader) this.configure(record, codec ?? 'h264');
+        },
+        onProblem: (text) => {
+          if (this.reader === reader) this.problem(text);
         },
         onPicture: (p) => {
           // Pictures before the first sequence header are not decodable anyway.
@@ -341,13 +391,34 @@ export class CameraSession {
     this.watchTimer.unref();
   }
 
-  /** A new sequence header (the same one again changes nothing). */
-  private configure(record: Buffer): void {
-    if (record.length < 7 || this.config?.record.equals(record)) return;
-    this.config = parseAvcConfig(Buffer.from(record));
+  /**
+   * A new sequence header (the same one again changes nothing). Another codec or picture size
+   * than before is a new stream for every consumer: a discontinuity, the GOP starts again, and the
+   * recorder starts a new segment. An unreadable one is a problem said, and its pictures wait.
+   */
+  private configure(record: Buffer, codec: SessionCodec): void {
+    if (record.length < 7 || (this.config?.record.equals(record) && this.config.codec === codec)) return;
+    let next: SessionConfig;
+    try {
+      next = sessionConfig(Buffer.from(record), codec);
+    } catch (err) {
+      this.problem(`the camera's ${codec === 'h265' ? 'H.265' : 'H.264'} sequence header is unreadable: ${(err as Error).message}`);
+      return;
+    }
+    this.config = next;
+    this.state.codec = codec;
+    this.state.problem = undefined;
     this.gop = [];
     this.pendingDiscontinuity = true;
-    this.emit({ kind: 'config', record: this.config.record, config: this.config });
+    this.emit({ kind: 'config', record: next.record, config: next });
+  }
+
+  /** Says what is wrong with the camera's stream (health, consumers, the log), once until it changes. */
+  private problem(text: string): void {
+    if (this.state.problem === text) return;
+    this.state.problem = this.state.lastError = text;
+    this.emit({ kind: 'problem', text });
+    this.onProblem?.(this.url, text);
   }
 
   /** The reader ended: the camera dropped, stalled, or cannot be read this way; retried with backoff. */
@@ -432,8 +503,16 @@ export class CameraSession {
   }
 }
 
+/** Why a consumer's stream cannot go on past a new sequence header: another codec; with `oneConfig`, any other one. */
+function streamChange(from: SessionConfig, to: SessionConfig, oneConfig: boolean): string | undefined {
+  if (containerOf(from.codec) !== containerOf(to.codec)) return `the camera changed its codec from ${from.codec} to ${to.codec}`;
+  if (!oneConfig || from.record.equals(to.record)) return undefined;
+  if (from.width !== to.width || from.height !== to.height) return `the camera changed its picture size from ${from.width}×${from.height} to ${to.width}×${to.height}`;
+  return 'the camera changed its video parameters';
+}
+
 /**
- * Stamps for the GOP a live viewer is handed at once (subscribeFlv's squeezeReplay): decode times
+ * Stamps for the GOP a live viewer is handed at once (subscribeStream's squeezeReplay): decode times
  * 1 ms apart, the last one a frame after the one before, so the viewer passes through the GOP in a
  * few ms. With B-frames the presentation times are squeezed with them, by one mapping of the
  * pictures' times (relative to `base`) that keeps their order: every time before the last picture's
@@ -499,8 +578,8 @@ export class CameraSessions {
 
 /**
  * A copied live stream of a camera session, shaped like an encoder (encoder.ts) so LiveStreams
- * treats it as one: FLV of the session's pictures (the GOP so far first) goes to onData, there is
- * no process. It fails when no picture came within the first-byte time-out, or when the camera
+ * treats it as one: the session's pictures (the GOP so far first; FLV for H.264, hvc1 fragmented
+ * MP4 for H.265) go to onData, there is no process. It fails when no picture came within the first-byte time-out, or when the camera
  * stays away longer than `resumeWithinMs` after a drop (shorter drops: the stream goes on, the
  * session's clock has no step).
  */
@@ -522,7 +601,7 @@ export function startSessionTap(session: CameraSession, opts: EncoderOptions & {
     setImmediate(() => opts.onExit?.(info));
   };
   const startTimer = setTimeout(() => finish(false, session.health().lastError ?? `no picture from the camera within ${opts.firstByteTimeoutMs} ms`), opts.firstByteTimeoutMs);
-  const unsubscribe = session.subscribeFlv(
+  const unsubscribe = session.subscribeStream(
     (chunk) => {
       if (state === 'ended' || state === 'failed') return;
       bytes += chunk.length;
@@ -543,7 +622,9 @@ export function startSessionTap(session: CameraSession, opts: EncoderOptions & {
         downTimer = undefined;
       }
     },
-    { squeezeReplay: true },
+    // Another codec needs another packaging (and the viewer another decoder), and a camera's H.265
+    // with new parameters may no longer fit the definition: the stream ends, shore asks again.
+    { squeezeReplay: true, oneConfig: true, onStreamChange: (reason) => setImmediate(() => finish(false, reason)) },
   );
   return {
     pid: undefined,

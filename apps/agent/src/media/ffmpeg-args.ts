@@ -216,9 +216,19 @@ const FRAME_RATE_TOLERANCE = 0.02;
  * when the input declares one.
  */
 export function canCopy(probe: InputProbe, encode: EncodeSpec): boolean {
+  return encode.codec === 'h264' && probe.codec === 'h264' && fitsDefinition(probe, encode);
+}
+
+/**
+ * Whether an H.265 camera's own stream goes up untouched: every viewer decodes H.265
+ * (`encode.passThrough`) and the stream fits the definition as canCopy asks of H.264.
+ */
+export function canPassThrough(probe: InputProbe, encode: EncodeSpec): boolean {
+  return probe.codec === 'hevc' && (encode.passThrough ?? []).includes('h265') && fitsDefinition(probe, encode);
+}
+
+function fitsDefinition(probe: InputProbe, encode: EncodeSpec): boolean {
   return (
-    encode.codec === 'h264' &&
-    probe.codec === 'h264' &&
     (probe.pixFmt === undefined || probe.pixFmt === 'yuv420p' || probe.pixFmt === 'yuvj420p') &&
     probe.width === encode.width &&
     probe.height === encode.height &&
@@ -362,15 +372,23 @@ export const SESSION_INPUT_OPTIONS = ['-f', 'flv', '-probesize', '4096', '-analy
 export const SESSION_INPUT_ARGS = [...SESSION_INPUT_OPTIONS, '-i', 'pipe:0'] as const;
 
 /**
+ * The session's stream on stdin in its container (session-muxer.ts): FLV for H.264, hvc1
+ * fragmented MP4 for H.265 — read fragment by fragment, no probing beyond the first bytes either.
+ */
+export function sessionInputOptions(container: 'flv' | 'mp4' = 'flv'): readonly string[] {
+  return container === 'flv' ? SESSION_INPUT_OPTIONS : ['-f', 'mp4', '-probesize', '4096', '-analyzeduration', '0'];
+}
+
+/**
  * A live stream of a camera session's pictures (stdin) in the template's size, rate and bitrate;
  * `cameraFps`, the session's measured rate, if known. Nothing held back on the way: 10 ms from the
  * session's picture to the packager against 310 ms with frame threads and the frame-rate filter
  * (the live-video benchmark's rig with LIVE_RIG_AGES=1, a camera at the template's 10 fps).
  */
-export function sessionTranscodeArgs(encode: EncodeSpec, output: EncoderOutput = 'flv', cameraFps?: number): string[] {
+export function sessionTranscodeArgs(encode: EncodeSpec, output: EncoderOutput = 'flv', cameraFps?: number, container: 'flv' | 'mp4' = 'flv'): string[] {
   return [
     ...FFMPEG_GLOBAL_ARGS,
-    ...SESSION_INPUT_OPTIONS,
+    ...sessionInputOptions(container),
     ...DECODE_AT_ONCE_ARGS,
     '-i', 'pipe:0',
     '-map', '0:v:0',

@@ -5,7 +5,7 @@
  * agent drop whole fragments when the uplink is saturated and resume at a keyframe, leaving shore a
  * stream it can still decode. Audio tracks are kept. Memory: at most one unfinished unit.
  */
-import { Fmp4Splitter } from '@ship-cctv/media';
+import { Fmp4Splitter, TRACK_ID, readBaseDecodeTime, withProducerTime } from '@ship-cctv/media';
 
 export type Fmp4Unit =
   | { kind: 'init'; bytes: Buffer }
@@ -27,6 +27,13 @@ export const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ?
 export class Fmp4Reader {
   private readonly splitter = new Fmp4Splitter({ maxBoxBytes: MAX_BOX_BYTES });
 
+  /**
+   * `outputClock` (epoch ms): each fragment gets a producer reference time box saying when it left
+   * here, as the FLV packager writes for its streams (the player's picture age). For a camera's own
+   * pictures passed through, whose fragments the agent wrote itself.
+   */
+  constructor(private readonly opts: { outputClock?: () => number } = {}) {}
+
   /** Bytes held waiting for the rest of a box. */
   get pendingBytes(): number {
     return this.splitter.bufferedBytes;
@@ -37,9 +44,15 @@ export class Fmp4Reader {
     const out: Fmp4Unit[] = [];
     for (const unit of this.splitter.push(chunk)) {
       if (unit.kind === 'init') out.push({ kind: 'init', bytes: asBuffer(unit.data) });
-      else if (unit.kind === 'fragment') out.push({ kind: 'fragment', bytes: asBuffer(unit.data), keyframe: unit.keyframe });
+      else if (unit.kind === 'fragment') out.push({ kind: 'fragment', bytes: asBuffer(this.stamped(unit.data)), keyframe: unit.keyframe });
       // Other top-level boxes (free, mfra…) carry no media and do not go up the link.
     }
     return out;
+  }
+
+  private stamped(fragment: Uint8Array): Uint8Array {
+    const clock = this.opts.outputClock;
+    const mediaTime = clock ? readBaseDecodeTime(fragment, TRACK_ID) : undefined;
+    return clock && mediaTime !== undefined ? withProducerTime(fragment, { trackId: TRACK_ID, wallMs: clock(), mediaTime }) : fragment;
   }
 }

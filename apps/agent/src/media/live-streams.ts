@@ -79,6 +79,8 @@ interface LiveStream {
   audioBytes: number;
   /** What the camera source holds for the stream, let go when its encoder exits. */
   ended: (() => void) | undefined;
+  /** What live.started says of the camera's codec and the ship's transcoding. */
+  about?: { cameraCodec?: 'h264' | 'h265'; transcoded?: boolean };
 }
 
 /** A failure message to shore: reason, then ffmpeg's last words; credentials in URLs blanked. */
@@ -267,6 +269,7 @@ export class LiveStreams {
     if (!wanted()) return ready.ended?.();
     s.reader = ready.reader;
     s.ended = ready.ended;
+    s.about = { ...(ready.cameraCodec ? { cameraCodec: ready.cameraCodec } : {}), ...(ready.transcoded !== undefined ? { transcoded: ready.transcoded } : {}) };
     s.encoder = ready.start();
   }
 
@@ -278,7 +281,7 @@ export class LiveStreams {
       onRunning: () => {
         if (s.silent || s.stopRequested) return;
         s.started = true;
-        this.send({ type: 'live.started', streamId: s.id });
+        this.send({ type: 'live.started', streamId: s.id, ...s.about });
         this.updateTimer();
       },
       onData: (chunk) => this.receive(s, chunk),

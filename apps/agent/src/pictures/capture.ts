@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CameraSession } from '../media/camera-session.ts';
-import { FFMPEG_GLOBAL_ARGS, SESSION_INPUT_ARGS, cameraInputArgs } from '../media/ffmpeg-args.ts';
+import { FFMPEG_GLOBAL_ARGS, cameraInputArgs, sessionInputOptions } from '../media/ffmpeg-args.ts';
 import { filter } from '../media/filtergraph.ts';
 
 /** A picture as taken: JPEG, its thumbnail (JPEG, THUMB_WIDTH wide) and its size. */
@@ -126,10 +126,10 @@ export function shootSession(session: CameraSession, size: ShotSize, waitMs = 10
       sub.off?.();
       if (pictures === 0) return reject(new ShotError('cameraOffline', `the camera sent no picture within ${waitMs / 1000} s`));
       const flv = Buffer.concat(chunks);
-      shootInput([...SESSION_INPUT_ARGS], size, { lastFrame: true, feed: (stdin) => stdin.end(flv) }).then(resolve, reject);
+      shootInput([...sessionInputOptions(session.container), '-i', 'pipe:0'], size, { lastFrame: true, feed: (stdin) => stdin.end(flv) }).then(resolve, reject);
     };
     const timer = setTimeout(finish, waitMs);
-    sub.off = session.subscribeFlv(
+    sub.off = session.subscribeStream(
       (chunk) => chunks.push(chunk),
       (e) => {
         // FLV starts at a keyframe: pictures before the first one are not written.

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { FFMPEG_GLOBAL_ARGS, SESSION_INPUT_OPTIONS, urlKind } from '../media/ffmpeg-args.ts';
+import { FFMPEG_GLOBAL_ARGS, sessionInputOptions, urlKind } from '../media/ffmpeg-args.ts';
 
 /**
  * ffmpeg for the ship recorder of a URL camera (pure: no I/O, no clock). The camera's video is
@@ -17,8 +17,10 @@ import { FFMPEG_GLOBAL_ARGS, SESSION_INPUT_OPTIONS, urlKind } from '../media/ffm
  * still sending.
  */
 export interface SegmentRecorderArgs {
-  /** The camera's URL, or 'pipe:0': the camera session's whole pictures as FLV on stdin. */
+  /** The camera's URL, or 'pipe:0': the camera session's whole pictures on stdin (FLV, or hvc1 MP4 for H.265: `container`). */
   url: string;
+  /** The container on stdin (session-muxer.ts). Default FLV. */
+  container?: 'flv' | 'mp4';
   dir: string;
   /** Names this run's files: `<runId>-00000.mp4`, … and `<runId>.csv`. */
   runId: string;
@@ -39,7 +41,7 @@ export function segmentRecorderArgs(o: SegmentRecorderArgs): string[] {
   const kind = urlKind(o.url);
   const input =
     o.url === 'pipe:0'
-      ? SESSION_INPUT_OPTIONS
+      ? sessionInputOptions(o.container)
       : kind === 'file'
         ? ['-re', '-stream_loop', '-1']
         : kind === 'rtsp'
@@ -54,6 +56,9 @@ export function segmentRecorderArgs(o: SegmentRecorderArgs): string[] {
     '-map', '0:v:0',
     '-an', '-sn', '-dn',
     '-c:v', 'copy',
+    // H.265 stays H.265, as `hvc1` (parameter sets in the sample entry), which Safari's and
+    // Chromium's MSE take; ffmpeg would write `hev1` by default.
+    ...(o.container === 'mp4' ? ['-tag:v', 'hvc1'] : []),
     '-f', 'segment',
     '-segment_time', String(o.segmentSeconds),
     '-segment_format', 'mp4',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RecordedSpan } from '@ship-cctv/protocol';
 import type { CameraSession, SessionEvent } from '../media/camera-session.ts';
 import { type Encoder, startEncoder } from '../media/encoder.ts';
-import { flvConfigTag, flvHeader, flvPictureTag } from '../media/flv-writer.ts';
+import { type SessionConfig, type SessionMuxer, muxerFor } from '../media/session-muxer.ts';
 import { segmentFileName, segmentListName, segmentRecorderArgs } from './recorder-args.ts';
 import { keepWholeFragments } from './partial-segment.ts';
 import { type Segment, SegmentIndex } from './segment-index.ts';
@@ -50,8 +50,10 @@ interface Run {
   /** Where the segment being written starts (the last closed one's end). */
   openStart: number | undefined;
   stopping: boolean;
-  /** Fed by the camera session: the session time of its first picture (FLV time 0). */
+  /** Fed by the camera session: the session time of its first picture (time 0 on stdin). */
   baseMs?: number;
+  /** Fed by the camera session: writes its pictures. */
+  muxer?: SessionMuxer;
   /** Fed by the camera session: output time 0 is when its first picture arrived. */
   fixedAnchor?: number;
   /** Why this run began (on its first segment in the index). */
@@ -60,8 +62,10 @@ interface Run {
 
 interface SessionStart {
   note: string | undefined;
-  /** FLV to write first: header, sequence header, pictures from a keyframe. */
+  /** What to write first: the stream's start, sequence header, pictures from a keyframe. */
   pictures: Buffer[];
+  /** Writes this run's pictures (FLV for H.264, hvc1 MP4 for H.265). */
+  muxer: SessionMuxer;
   baseMs: number;
   arrivedAt: number;
 }
@@ -87,7 +91,7 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
   private readonly opts: Required<Omit<SegmentRecorderOptions, 'now' | 'session'>> & { now: () => number };
   private readonly session: CameraSession | undefined;
   private unsubscribe: (() => void) | undefined;
-  private record: Buffer | undefined;
+  private config: SessionConfig | undefined;
   /** Session pictures for the next run (from a keyframe), while the last run ends. */
   private waiting: SessionStart | undefined;
   private nextNote: string | undefined;
@@ -176,9 +180,12 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
       this.endRun(`camera stream ended: ${e.reason.slice(0, 200)}`);
       return;
     }
+    if (e.kind === 'problem') return;
     if (e.kind === 'config') {
-      if (this.record && !this.record.equals(e.record)) this.endRun('camera changed its video parameters');
-      this.record = e.record;
+      if (this.config && this.config.codec !== e.config.codec) this.endRun(`camera changed its codec from ${this.config.codec} to ${e.config.codec}`);
+      else if (this.config && (this.config.width !== e.config.width || this.config.height !== e.config.height)) this.endRun('camera changed its picture size');
+      else if (this.config && !this.config.record.equals(e.record)) this.endRun('camera changed its video parameters');
+      this.config = e.config;
       return;
     }
     const p = e.picture;
@@ -186,16 +193,24 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
     if (run && !run.stopping && run.baseMs !== undefined) {
       if (p.discontinuity) this.endRun('camera timestamps jumped');
       else {
-        run.encoder.write(flvPictureTag({ ...p, timestampMs: p.timestampMs - run.baseMs }));
+        run.encoder.write((run.muxer as SessionMuxer).picture({ ...p, timestampMs: p.timestampMs - run.baseMs }));
         return;
       }
     }
     if (this.waiting) {
-      if (this.waiting.pictures.length < MAX_WAITING_PICTURES) this.waiting.pictures.push(flvPictureTag({ ...p, timestampMs: p.timestampMs - this.waiting.baseMs }));
+      if (this.waiting.pictures.length < MAX_WAITING_PICTURES) this.waiting.pictures.push(this.waiting.muxer.picture({ ...p, timestampMs: p.timestampMs - this.waiting.baseMs }));
       return;
     }
-    if (!p.keyframe || !this.record) return;
-    const waiting: SessionStart = { note: this.nextNote, baseMs: p.timestampMs, arrivedAt: p.arrivedAt, pictures: [flvHeader(), flvConfigTag(this.record), flvPictureTag({ ...p, timestampMs: 0 })] };
+    if (!p.keyframe || !this.config) return;
+    const session = this.session;
+    const muxer = muxerFor(this.config.codec, () => session?.frameIntervalMs ?? 100);
+    let head: Buffer;
+    try {
+      head = Buffer.concat([muxer.start(), muxer.config(this.config, 0)]);
+    } catch {
+      return; // a sequence header without a picture size: nothing to record until a readable one
+    }
+    const waiting: SessionStart = { note: this.nextNote, baseMs: p.timestampMs, arrivedAt: p.arrivedAt, muxer, pictures: [head, muxer.picture({ ...p, timestampMs: 0 })] };
     this.nextNote = undefined;
     if (this.run) {
       this.waiting = waiting; // the last run is closing its segment
@@ -223,7 +238,7 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
     const startedAt = this.opts.now();
     const id = `r${startedAt}`;
     const url = fromSession ? 'pipe:0' : this.url;
-    const args = segmentRecorderArgs({ url, dir: this.index.dir, runId: id, segmentSeconds: this.opts.segmentSeconds });
+    const args = segmentRecorderArgs({ url, dir: this.index.dir, runId: id, segmentSeconds: this.opts.segmentSeconds, ...(fromSession ? { container: fromSession.muxer.container } : {}) });
     let text = '';
     const run: Run = {
       id,
@@ -234,7 +249,7 @@ export class SegmentRecorder extends EventEmitter<SegmentRecorderEvents> {
       listed: 0,
       openStart: undefined,
       stopping: false,
-      ...(fromSession ? { baseMs: fromSession.baseMs, note: fromSession.note, fixedAnchor: fromSession.arrivedAt } : {}),
+      ...(fromSession ? { baseMs: fromSession.baseMs, note: fromSession.note, fixedAnchor: fromSession.arrivedAt, muxer: fromSession.muxer } : {}),
       encoder: startEncoder(args, {
         command: this.opts.ffmpegCommand,
         firstByteTimeoutMs: this.opts.stallMs,

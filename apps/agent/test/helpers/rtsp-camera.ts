@@ -21,7 +21,7 @@ export interface RtspCameraOptions {
   fps?: number;
   bitrateKbps?: number;
   gopSeconds?: number;
-  /** H.264 B-frames between references (main profile). */
+  /** B-frames between references (H.264: main profile; H.265: x265 without zero latency). */
   bframes?: number;
   /** The camera asks for these (Digest unless `auth: 'basic'`); `url` carries them. */
   user?: string;

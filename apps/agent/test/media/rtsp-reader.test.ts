@@ -2,7 +2,7 @@
  * The camera session's own RTSP reader against real cameras (scripts/rtsp-camera.py, GStreamer's
  * RTSP server): it gives the pictures the ffmpeg reader gives (same sequence header, same bytes per
  * picture, same steps between stamps), answers a camera's Digest challenge, reads H.265 into whole
- * decodable pictures (which the session still cannot share), and hands a camera it cannot read to
+ * decodable pictures (which the session shares as hvc1), and hands a camera it cannot read to
  * ffmpeg. Cameras that send B-frames: rtsp-bframes.test.ts.
  */
 import { writeFileSync } from 'node:fs';
@@ -153,13 +153,13 @@ describe('an H.265 camera', () => {
     expect([...steps]).toEqual([9000]);
   });
 
-  it('is not shareable by the session, which says so at once without setting a stream up', async () => {
+  it('is shared by the session: its pictures with an hvcC sequence header, the picture size from its SPS', async () => {
     const session = new CameraSession(camera.url, { reader: 'rtsp', lingerMs: 0 });
-    const opened = camera.sessionsOpened;
     session.subscribe(() => undefined);
-    await expect(session.ready(5_000)).rejects.toThrow(/cannot be shared: it is H\.265/);
-    expect(session.unsupported).toMatch(/H\.265/);
-    expect(camera.sessionsOpened).toBe(opened);
+    await expect(session.ready(5_000)).resolves.toMatchObject({ codec: 'hevc', width: 320, height: 240 });
+    expect(session.unsupported).toBeUndefined();
+    expect(session.container).toBe('mp4');
+    expect(session.health()).toMatchObject({ codec: 'h265', reader: 'rtsp' });
     await session.stop();
   });
 });

@@ -287,10 +287,12 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
   }
 
   private onDecodeFailure(error: Error): void {
-    // A decoder that said it takes AV1 and then fails on it (a GPU driver's promise, w3c/webcodecs
-    // #614): the stream comes again without av01 in the play, so the server sends H.264.
-    if (this.setup?.codec.startsWith('av01') && this.decoders?.includes('av01')) {
-      this.decoders = this.decoders.filter((d) => d !== 'av01');
+    // A decoder that said it takes AV1 or H.265 and then fails on it (a GPU driver's promise,
+    // w3c/webcodecs #614): the stream comes again without that codec in the play, so the server
+    // sends H.264.
+    const failed = fallbackPrefixes(this.setup?.codec);
+    if (failed.length > 0 && this.decoders?.some((d) => failed.includes(d))) {
+      this.decoders = this.decoders.filter((d) => !failed.includes(d));
       this.sink.reset();
       this.session.reconnectNow(true);
       return;
@@ -331,4 +333,11 @@ function browserSinkDeps(show: (frame: VideoFrame) => void): FrameSinkDeps {
     setTimer: (fn, ms) => setTimeout(fn, ms),
     clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   };
+}
+
+/** The decoder prefixes a play leaves out after its decoder failed on a stream of this codec (none for H.264, the fallback itself). */
+export function fallbackPrefixes(codec: string | undefined): DecoderPrefix[] {
+  if (codec?.startsWith('av01')) return ['av01'];
+  if (codec?.startsWith('hvc1') || codec?.startsWith('hev1')) return ['hvc1', 'hev1'];
+  return [];
 }

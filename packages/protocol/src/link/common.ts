@@ -62,5 +62,11 @@ export const EncodeSpec = Type.Object({
   bitrateKbps: Type.Integer({ minimum: 1 }),
   /** `av1` only to an agent whose hello lists ENCODES_AV1_CAPABILITY; older shores send `h264`. */
   codec: Type.Union([Type.Literal('h264'), Type.Literal('av1')]),
+  /**
+   * Camera codecs every viewer of this stream decodes as they are (`h265`): a camera that sends one
+   * of them, at the definition's size and within its rate, goes up untouched instead of in `codec`.
+   * Absent (older shores): the camera's H.265 is transcoded to H.264.
+   */
+  passThrough: Type.Optional(Type.Array(Type.Literal('h265'), { maxItems: 4 })),
 });
 export type EncodeSpec = Static<typeof EncodeSpec>;

@@ -92,7 +92,7 @@ describe('CameraSession’s FLV for a live viewer that joins late', () => {
       // All 60 pictures in (a keyframe every 10): the GOP so far is pictures 50–59.
       await expect.poll(() => count, { timeout: 10_000 }).toBe(STAMPS.length);
       const chunks: Buffer[] = [];
-      session.subscribeFlv((c) => chunks.push(c), undefined, { squeezeReplay: true })();
+      session.subscribeStream((c) => chunks.push(c), undefined, { squeezeReplay: true })();
       const stamps = new FlvReader().push(Buffer.concat(chunks)).flatMap((i) => (i.kind === 'frame' ? [i.timestampMs] : []));
       // The GOP from its keyframe (picture 50): ten pictures, 1 ms apart but the last, a frame after.
       expect(stamps).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 108]);

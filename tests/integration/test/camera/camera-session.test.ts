@@ -189,11 +189,13 @@ describe('an H.265 camera', () => {
     await camera?.stop();
   });
 
-  it('cannot be shared as FLV: the session says so, and the live stream reads the camera itself, transcoded to H.264', async () => {
+  it('is shared by its session: a viewer without H.265 gets H.264 transcoded from the session, the ship holds one RTSP session', async () => {
     streams.handle({ type: 'live.start', streamId: 1, cameraId: CAMERA_ID, encode: spec(320, 240, 10, 400) });
     await expect.poll(() => link.fragments(1).length, { timeout: 20_000 }).toBeGreaterThan(5);
-    expect(sessions.get(camera.url).unsupported).toMatch(/cannot be shared/);
+    expect(sessions.get(camera.url).unsupported).toBeUndefined();
     expect(link.fragments(1)[0]?.keyframe).toBe(true);
     expect(link.json.filter((m) => m.type === 'live.failed')).toEqual([]);
+    expect(link.json.find((m) => m.type === 'live.started')).toMatchObject({ cameraCodec: 'h265', transcoded: true });
+    expect(camera.sessionsOpened).toBe(1);
   });
 });

@@ -20,11 +20,12 @@ export {
 
 /**
  * Video sample entries the relay carries: H.264 (avc1, or avc3 with parameter sets in band), and
- * AV1 (av01), which shore sends only to viewers that said they decode it.
+ * AV1 (av01) and an H.265 camera's own pictures (hvc1, hev1), which shore sends only to viewers
+ * that said they decode them; the shore recorder keeps whichever arrives.
  */
-export const RELAY_VIDEO_ENTRIES: ReadonlySet<string> = new Set(['avc1', 'avc3', 'av01']);
+export const RELAY_VIDEO_ENTRIES: ReadonlySet<string> = new Set(['avc1', 'avc3', 'av01', 'hvc1', 'hev1']);
 
-/** The shared splitter, refusing (as 'unsupported') video that is not H.264. */
+/** The shared splitter, refusing (as 'unsupported') video of any other sample entry. */
 export class RelaySplitter extends Fmp4Splitter {
   constructor(options: Omit<Fmp4SplitterOptions, 'videoEntries'> = {}) {
     super({ ...options, videoEntries: RELAY_VIDEO_ENTRIES });

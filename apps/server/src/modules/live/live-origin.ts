@@ -9,6 +9,12 @@ export interface LiveStreamSpec {
   requested: DefinitionModel;
   lowest: DefinitionModel;
   audio: boolean;
+  /**
+   * The stream of an H.265 camera for viewers that decode H.265: asked with `passThrough`, so the
+   * camera's own pictures go up untouched, beside the H.264 stream of the same definition that the
+   * other viewers share (key `…+hevc`).
+   */
+  hevc?: boolean;
 }
 
 /**

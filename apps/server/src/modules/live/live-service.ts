@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DecoderPrefix, LinkQueueMessage } from '@ship-cctv/protocol';
+import { type DecoderPrefix, type LinkQueueMessage, decodesHevc } from '@ship-cctv/protocol';
 import type { AgentGateway } from '../../core/ship-link/index.ts';
 import { type Lease, StreamRegistry } from '../../core/media/stream-registry.ts';
 import { type Access } from '../../core/orgs/access.ts';
@@ -50,9 +50,14 @@ export interface StreamWants {
   cameraId: string;
   templateId: number;
   audio: boolean;
+  /** The camera's own H.265 (a `+hevc` stream), not the H.264 one. */
+  hevc: boolean;
 }
 
-const wantsOf = (spec: LiveStreamSpec): StreamWants => ({ cameraId: spec.cameraId, templateId: spec.requested.id, audio: spec.audio });
+/** A camera at a definition as the set of those known to pass H.265 names it: the ship and the stream's key without its codec variant. */
+const passableKey = (shipId: string, key: string) => `${shipId}/${key.replace(/\+(hevc|avc)$/, '')}`;
+
+const wantsOf = (spec: LiveStreamSpec): StreamWants => ({ cameraId: spec.cameraId, templateId: spec.requested.id, audio: spec.audio, hevc: spec.hevc === true });
 
 /** What `join` needs: the stream's key, whether it lingers, what it carries, and how to make it. */
 export type JoinTicket = Pick<LiveTicket, 'key' | 'linger'> & { wants?: StreamWants; source: () => LiveSource };
@@ -116,6 +121,14 @@ export class LiveService {
     for (const s of this.sourcesOf(shipId)) if (s.cameraId === cameraId) s.onCameraSilent();
   }
 
+  /**
+   * Cameras (at a definition) whose ship said they send H.265 (live.started), and whether it goes up
+   * as it is there: `yes` (a stream asked for it and got it), `no` (one asked and was transcoded: the
+   * camera does not fit the definition), `maybe` (not asked yet). Viewers that decode H.265 get a
+   * stream of their own unless it is `no`.
+   */
+  private readonly hevcCameras = new Map<string, 'yes' | 'no' | 'maybe'>();
+
   private readonly pagedViewRules: PagedViewRule[] = [];
 
   /**
@@ -162,8 +175,38 @@ export class LiveService {
     }
     if (paged) ticket.autoShutdown = { ...ticket.autoShutdown, enabled: false };
     // Sound on or off is a different stream (a ship's flag changed while one ran: the next joins the new one).
-    const spec: LiveStreamSpec = { key: `${cameraId}@${requested.id}${audio ? '+audio' : ''}`, shipId: ticket.shipId, cameraId, requested, lowest, audio };
+    const base = `${cameraId}@${requested.id}${audio ? '+audio' : ''}`;
+    const variant = this.codecVariant(base, ticket.shipId, on?.decoders);
+    const hevc = variant === '+hevc';
+    const spec: LiveStreamSpec = {
+      key: `${base}${variant}`,
+      shipId: ticket.shipId,
+      cameraId,
+      requested,
+      lowest,
+      audio,
+      ...(hevc ? { hevc } : {}),
+    };
     return { ...ticket, linger: !paged, notices, key: spec.key, wants: wantsOf(spec), source: () => this.sourceFor(spec, on?.decoders) };
+  }
+
+  /**
+   * Which stream of a camera and definition a viewer joins. A camera not known to send H.265, or
+   * known not to fit the definition (transcoded whatever the viewers decode): the one stream (its
+   * source asks for the camera's H.265 while every viewer decodes it). One known to send H.265: a
+   * viewer that decodes H.265 joins the stream of the camera's own pictures — the `+hevc` one, or
+   * the plain one while that passes H.265 through (the first viewers, before shore knew) — and the
+   * others the one stream in H.264, transcoded once on the ship for all of them (`+avc` while the
+   * plain one passes H.265 through). So each kind of viewer has one stream, and there are two only
+   * while both kinds watch.
+   */
+  private codecVariant(base: string, shipId: string, decoders: ReadonlySet<DecoderPrefix> | undefined): '' | '+hevc' | '+avc' {
+    const passable = this.hevcCameras.get(passableKey(shipId, base));
+    if (passable === undefined || passable === 'no') return '';
+    const plain = this.registry.get(base);
+    const plainPasses = plain !== undefined && !plain.isStopped && plain.passesHevc;
+    if (decodesHevc(decoders)) return plainPasses ? '' : '+hevc';
+    return plainPasses ? '+avc' : '';
   }
 
   /**
@@ -189,6 +232,14 @@ export class LiveService {
     return new LiveSource({
       encodes: (codec) => origin.encodes?.(shipId, codec) ?? codec === 'h264',
       ...(firstDecoders ? { firstDecoders } : {}),
+      ...(spec.hevc ? { hevc: true } : {}),
+      onCameraCodec: (src, codec, passable) => {
+        // What the stream runs at now is what it was asked at (not the lowest a slow link fell to).
+        if (src.definition.id !== src.requestedDefinition.id) return;
+        const key = passableKey(src.shipId, spec.key);
+        if (codec === 'h264') this.hevcCameras.delete(key);
+        else this.hevcCameras.set(key, passable === undefined ? (this.hevcCameras.get(key) ?? 'maybe') : passable ? 'yes' : 'no');
+      },
       openStream: (handler) => this.origin.open(spec, handler),
       shipId,
       cameraId,
@@ -294,7 +345,14 @@ export class LiveService {
   private carrierOf(wants: StreamWants): string | undefined {
     return this.registry
       .entries()
-      .find((e) => e.source.cameraId === wants.cameraId && e.source.hasAudio === wants.audio && e.source.definition.id === wants.templateId && e.source.currentState !== 'offline')?.key;
+      .find(
+        (e) =>
+          e.source.cameraId === wants.cameraId &&
+          e.source.hasAudio === wants.audio &&
+          (e.source.isHevcStream || e.source.passesHevc) === wants.hevc &&
+          e.source.definition.id === wants.templateId &&
+          e.source.currentState !== 'offline',
+      )?.key;
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type AgentMessageOf, CAMERA_SILENT_REASON, DECODER_OF, type DecoderPrefix, type DefinitionModel, type MediaServerMessage, type StreamState, type VideoCodec } from '@ship-cctv/protocol';
+import { type AgentMessageOf, CAMERA_SILENT_REASON, DECODER_OF, decodesHevc, type DecoderPrefix, type DefinitionModel, type MediaServerMessage, type StreamState, type VideoCodec } from '@ship-cctv/protocol';
 import type { LinkStream, StreamOpener } from '../../core/ship-link/index.ts';
 import { RelaySplitter, type InitSegment, type MediaFragment, mimeFor } from '../../core/media/fmp4.ts';
 import { StreamHub } from '../../core/media/stream-hub.ts';
@@ -47,6 +47,14 @@ export interface LiveSourceDeps {
   encodes?: (codec: VideoCodec) => boolean;
   /** What the first viewer decodes, before it joins (the stream is asked for just before): absent, H.264 only. */
   firstDecoders?: ReadonlySet<DecoderPrefix>;
+  /** The stream for viewers that decode H.265 (LiveStreamSpec.hevc): it always asks for the camera's own H.265. */
+  hevc?: boolean;
+  /**
+   * The ship said which codec the camera sends (live.started), and `passable`: whether its H.265
+   * goes up as it is at this definition (known only for a stream that asked for it: a camera larger
+   * than the definition is transcoded whatever the viewers decode).
+   */
+  onCameraCodec?(source: LiveSource, codec: 'h264' | 'h265', passable: boolean | undefined): void;
 }
 
 /**
@@ -106,6 +114,10 @@ export class LiveSource implements Source {
   private codec: MediaServerMessage | undefined;
   /** The codec the current stream was asked in. */
   private codecSent: VideoCodec | undefined;
+  /** Whether the current stream was asked to pass the camera's H.265 through. */
+  private passThroughSent = false;
+  /** What the ship said of the current stream (live.started): the camera's codec, whether it transcodes. */
+  private about: { cameraCodec?: 'h264' | 'h265'; transcoded?: boolean } = {};
   /** The current stream's init segment, once it came. */
   private init: InitSegment | undefined;
   private timescale = 0;
@@ -167,6 +179,16 @@ export class LiveSource implements Source {
     return this.deps.audio ?? false;
   }
 
+  /** The stream for viewers that decode H.265 (the camera's own pictures), beside the H.264 one. */
+  get isHevcStream(): boolean {
+    return this.deps.hevc ?? false;
+  }
+
+  /** The running stream carries the camera's own H.265 (asked to pass it through, and the camera sends it). */
+  get passesHevc(): boolean {
+    return this.stream !== undefined && this.passThroughSent && this.about.cameraCodec === 'h265';
+  }
+
   /** `wantedId`: the definition this viewer asked for, when not this source's own (a guest: no "lowest definition" notice for what it asked). */
   addViewer(viewer: MediaViewer, wantedId?: number): void {
     this.viewers.add(viewer);
@@ -202,12 +224,31 @@ export class LiveSource implements Source {
     return codec;
   }
 
+  /**
+   * Whether the stream asks for the camera's own H.265: always for a `+hevc` stream; else when
+   * every viewer decodes H.265 (the first viewer's word while nobody has joined), so one viewer
+   * watching an H.265 camera whose codec shore did not know yet gets it as it is.
+   */
+  private passThroughFor(): boolean {
+    if (this.deps.hevc) return true;
+    if (this.viewers.size === 0) return decodesHevc(this.deps.firstDecoders);
+    for (const v of this.viewers) if (!decodesHevc(v.decoders)) return false;
+    return true;
+  }
+
   /** Restarts the stream in another codec when its viewers now call for one; true when it did. */
   private reconsiderCodec(): boolean {
     if (this.stopped || !this.stream || this.viewers.size === 0) return false;
     const codec = this.codecFor(this.effective);
-    if (codec === this.codecSent) return false;
-    this.deps.log.info({ shipId: this.deps.shipId, cameraId: this.deps.cameraId, from: this.codecSent, to: codec }, 'live stream changes codec for its viewers');
+    // Passing H.265 through or not matters only for a camera that sends H.265 (or one not heard of yet).
+    const passThrough = this.passThroughFor();
+    // …and not for a stream that asked for it and was transcoded anyway (the camera does not fit the definition).
+    const passChanged = passThrough !== this.passThroughSent && this.about.cameraCodec !== 'h264' && !(this.passThroughSent && this.about.transcoded === true);
+    if (codec === this.codecSent && !passChanged) return false;
+    this.deps.log.info(
+      { shipId: this.deps.shipId, cameraId: this.deps.cameraId, from: this.codecSent, to: codec, passThrough },
+      'live stream changes codec for its viewers',
+    );
     this.restart(this.effective);
     return true;
   }
@@ -236,6 +277,11 @@ export class LiveSource implements Source {
       // one's bytes, as when a relayed stream follows its ship to a new owner, whose encoder starts
       // its pictures' times anew.
       this.init = undefined;
+      this.about = { ...(msg.cameraCodec ? { cameraCodec: msg.cameraCodec } : {}), ...(msg.transcoded !== undefined ? { transcoded: msg.transcoded } : {}) };
+      if (msg.cameraCodec) {
+        const passable = msg.cameraCodec === 'h265' && this.passThroughSent && msg.transcoded !== undefined ? !msg.transcoded : undefined;
+        this.deps.onCameraCodec?.(this, msg.cameraCodec, passable);
+      }
       return;
     }
     this.deps.log.warn({ shipId: this.deps.shipId, cameraId: this.deps.cameraId, msg }, 'ship stream stopped');
@@ -278,6 +324,7 @@ export class LiveSource implements Source {
           height: unit.height,
           frameRate: this.effective.frameRate,
           templateId: this.effective.id,
+          ...this.about,
         };
         for (const v of this.viewers) v.sendJson(this.codec);
         this.timescale = unit.timescale;
@@ -331,7 +378,10 @@ export class LiveSource implements Source {
     this.splitter = new RelaySplitter();
     this.init = undefined;
     this.codecSent = this.codecFor(this.effective);
-    stream.send({ type: 'live.start', streamId: stream.id, cameraId: this.deps.cameraId, encode: encodeSpec(this.effective, this.codecSent), audio: this.deps.audio ?? false });
+    this.passThroughSent = this.passThroughFor();
+    this.about = {};
+    const encode = { ...encodeSpec(this.effective, this.codecSent), ...(this.passThroughSent ? { passThrough: ['h265' as const] } : {}) };
+    stream.send({ type: 'live.start', streamId: stream.id, cameraId: this.deps.cameraId, encode, audio: this.deps.audio ?? false });
     if (this.state !== 'playing') this.setState('starting');
   }
 

@@ -127,6 +127,32 @@ describe('PlayerCell', { timeout: 30_000 }, () => {
     expect(screen.getByRole('alert').textContent).toContain(cannot);
   });
 
+  it.each([
+    ['en', 'Video codec: H.264 (the camera sends H.265; the ship transcodes it)', "Video codec: H.265 (the camera's own stream, not transcoded on the ship)", 'This browser cannot decode H.265 video'],
+    ['zh-CN', '视频编码：H.264（摄像机为 H.265，由船端转码）', '视频编码：H.265（摄像机原始码流，船端不转码）', '当前浏览器无法解码 H.265 视频'],
+  ] as const)('says whether an H.265 camera plays as it is or transcoded on the ship, and names H.265 it cannot decode (%s)', async (language, transcoded, asSent, cannot) => {
+    vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
+    let emit: ((type: string, payload: unknown) => void) | undefined;
+    vi.spyOn(MsePlayer.prototype, 'play').mockImplementation(function (this: MsePlayer) {
+      emit = (this as unknown as { emit: (type: string, payload: unknown) => void }).emit.bind(this);
+    });
+    render(
+      <AppProviders config={DEFAULT_RUNTIME_CONFIG} i18n={createI18n(language)} queryClient={createQueryClient()}>
+        <PlayerCell source={testSource(6)} onClose={() => undefined} />
+      </AppProviders>,
+    );
+    await waitFor(() => expect(emit).toBeDefined());
+    act(() => emit?.('codec', { type: 'codec', mime: 'video/mp4; codecs="avc1.42c01e"', width: 320, height: 240, frameRate: 10, templateId: 6, cameraCodec: 'h265', transcoded: true }));
+    expect(screen.getByTitle(transcoded).textContent).toBe('H.265→H.264');
+    act(() => emit?.('codec', { type: 'codec', mime: 'video/mp4; codecs="hvc1.1.6.L60.90"', width: 320, height: 240, frameRate: 10, templateId: 6, cameraCodec: 'h265', transcoded: false }));
+    expect(screen.getByTitle(asSent).textContent).toBe('H.265');
+    act(() => {
+      emit?.('error', { kind: 'unsupported', message: 'This browser cannot play video/mp4; codecs="hvc1.1.6.L60.90"' });
+      emit?.('state', { state: 'error', previous: 'starting' });
+    });
+    expect(screen.getByRole('alert').textContent).toContain(cannot);
+  });
+
   it('has a mute button and, unmuted, a volume slider only when the stream has sound; it starts muted', async () => {
     vi.spyOn(apiClient, 'get').mockImplementation(() => new Promise(() => undefined));
     let emitCodec: ((mime: string) => void) | undefined;

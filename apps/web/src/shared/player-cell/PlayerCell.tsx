@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ConfigProvider, theme, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { codecLabel, dest } from '@ship-cctv/protocol';
+import type { CodecInfo } from '@ship-cctv/player';
 import { useRuntimeConfig } from '../runtime-config.tsx';
 import { type MediaListState, toKnownLink, useDestination, useShipStatus } from '../../lib/realtime/index.ts';
 import { useCellControls } from './cell-controls.tsx';
@@ -115,11 +116,7 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
             {barControls.map(({ id, Component }) => (
               <Component key={id} source={source} getPopupContainer={popupContainer} />
             ))}
-            {view.codec ? (
-              <span className={styles.codec} data-codec={codecLabel(view.codec.mime)} title={t('playerCell.codecPlaying', { codec: codecLabel(view.codec.mime) })}>
-                {codecLabel(view.codec.mime)}
-              </span>
-            ) : null}
+            {view.codec ? <CodecBadge codec={view.codec} /> : null}
             {hasSound ? <SoundControl videoRef={videoRef} player={player} getPopupContainer={popupContainer} /> : null}
             <DefinitionSelect
               orgId={source.orgId}
@@ -180,5 +177,26 @@ export function PlayerCell({ source, onClose, carouselId, templateId: initialTem
         {showStats ? <StatsPanel stats={stats} linkType={linkType} /> : null}
       </div>
     </ConfigProvider>
+  );
+}
+
+/**
+ * The codec that plays, in the cell's bar: `H.264`, `AV1`, `H.265`; an H.265 camera transcoded on
+ * the ship for this browser shows `H.265→H.264`. Its title says it in words.
+ */
+function CodecBadge({ codec }: { codec: CodecInfo }) {
+  const { t } = useTranslation();
+  const label = codecLabel(codec.mime);
+  const camera = codec.cameraCodec === 'h265' ? 'H.265' : codec.cameraCodec === 'h264' ? 'H.264' : undefined;
+  const transcoded = codec.transcoded === true && camera !== undefined && camera !== label;
+  const title = transcoded
+    ? t('playerCell.codecTranscoded', { codec: label, camera })
+    : camera === 'H.265' && codec.transcoded === false
+      ? t('playerCell.codecAsSent', { codec: label })
+      : t('playerCell.codecPlaying', { codec: label });
+  return (
+    <span className={styles.codec} data-codec={label} data-transcoded={transcoded ? '' : undefined} title={title}>
+      {transcoded ? `${camera}→${label}` : label}
+    </span>
   );
 }

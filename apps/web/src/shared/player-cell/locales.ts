@@ -31,6 +31,10 @@ export const playerCellZhCN = {
   unsupportedCodec: '当前浏览器无法解码 {{codec}} 视频',
   /** The codec the cell plays, in its bar: H.264, AV1 … */
   codecPlaying: '视频编码：{{codec}}',
+  /** An H.265 camera's picture transcoded on the ship for this browser (the cell shows H.265→H.264). */
+  codecTranscoded: '视频编码：{{codec}}（摄像机为 {{camera}}，由船端转码）',
+  /** The camera's own H.265, untouched. */
+  codecAsSent: '视频编码：{{codec}}（摄像机原始码流，船端不转码）',
   clickToPlay: '点击播放',
   ended: '视频已关闭',
   replay: '重新播放',
@@ -87,6 +91,8 @@ export const playerCellEn: Widen<typeof playerCellZhCN> = {
   unsupported: 'This browser cannot play this video',
   unsupportedCodec: 'This browser cannot decode {{codec}} video',
   codecPlaying: 'Video codec: {{codec}}',
+  codecTranscoded: 'Video codec: {{codec}} (the camera sends {{camera}}; the ship transcodes it)',
+  codecAsSent: "Video codec: {{codec}} (the camera's own stream, not transcoded on the ship)",
   clickToPlay: 'Click to play',
   ended: 'The video was closed',
   replay: 'Play again',
