@@ -11,6 +11,7 @@ export function menuKeyOf(pathname: string): string | undefined {
   if (pathname.startsWith('/record/photo')) return 'shorePlayback:photo';
   if (pathname.startsWith('/recordlivephoto')) return 'shipPhoto';
   if (pathname.startsWith('/carouselConfig')) return 'carousel';
+  if (pathname.startsWith('/events')) return 'events';
   if (pathname.startsWith('/live/recordlivevideo')) return 'shipPlayback';
   if (pathname.startsWith('/live')) return 'live';
   return undefined;

@@ -1,0 +1,77 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CameraEventSettings, EventClass, PicturePage } from '@ship-cctv/protocol';
+import { apiClient } from '../../../lib/api-client.ts';
+import { EVENTS_KEY } from './events.ts';
+
+/** What a ship last said of a camera's analysis. */
+export interface CameraAnalysisStatus {
+  cameraId: string;
+  state: 'off' | 'idle' | 'running' | 'modelFailed' | 'outsideSchedule';
+  reason?: string;
+}
+
+export type CameraSettingsAnswer = CameraEventSettings & { status?: CameraAnalysisStatus };
+
+/** Which new events make a toast for an organisation's users. */
+export interface OrgNotifyRules {
+  notifyClasses: EventClass[];
+  /** "HH:mm"; both absent: all day. */
+  notifyFrom?: string;
+  notifyTo?: string;
+  timeZone?: string;
+}
+
+const cameraPath = (cameraId: string) => `/cctv/events/settings/camera/${encodeURIComponent(cameraId)}`;
+const orgPath = (orgId: string) => `/cctv/events/settings/org/${encodeURIComponent(orgId)}`;
+
+/** `GET /api/v1/cctv/events/settings/camera/{cameraId}`: its settings (the defaults when never set) and status. */
+export function useCameraEventSettings(cameraId: string | undefined) {
+  return useQuery({
+    queryKey: [EVENTS_KEY, 'settings', 'camera', cameraId],
+    queryFn: ({ signal }) => apiClient.get<CameraSettingsAnswer>(cameraPath(cameraId ?? ''), { signal }),
+    enabled: !!cameraId,
+  });
+}
+
+/** `PUT /api/v1/cctv/events/settings/camera/{cameraId}`: shore keeps them and sends them to the ship. */
+export function useSaveCameraEventSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ cameraId, settings }: { cameraId: string; settings: CameraEventSettings }) =>
+      apiClient.request<CameraSettingsAnswer>('PUT', cameraPath(cameraId), { body: settings }),
+    onSuccess: (answer, { cameraId }) => queryClient.setQueryData([EVENTS_KEY, 'settings', 'camera', cameraId], answer),
+  });
+}
+
+/** `GET /api/v1/cctv/events/settings/org/{orgId}`. */
+export function useOrgNotifyRules(orgId: string | undefined) {
+  return useQuery({
+    queryKey: [EVENTS_KEY, 'settings', 'org', orgId],
+    queryFn: ({ signal }) => apiClient.get<OrgNotifyRules>(orgPath(orgId ?? ''), { signal }),
+    enabled: !!orgId,
+  });
+}
+
+/** `PUT /api/v1/cctv/events/settings/org/{orgId}`. */
+export function useSaveOrgNotifyRules() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ orgId, rules }: { orgId: string; rules: OrgNotifyRules }) => apiClient.request<OrgNotifyRules>('PUT', orgPath(orgId), { body: rules }),
+    onSuccess: (answer, { orgId }) => queryClient.setQueryData([EVENTS_KEY, 'settings', 'org', orgId], answer),
+  });
+}
+
+/** `POST /api/v1/cctv/snapshot/complexQuery/1/1`: the camera's latest picture on shore, to draw zones on. */
+export function useLatestCameraPicture(cameraId: string | undefined) {
+  return useQuery({
+    queryKey: ['pictures', 'latest', cameraId],
+    queryFn: () => apiClient.post<PicturePage>('/cctv/snapshot/complexQuery/1/1', { cameraId }),
+    enabled: !!cameraId,
+    select: (page) => page.pictures[0],
+  });
+}
+
+/** Where a shore picture is shown from (the pictures feature's address). */
+export function shorePictureUrl(id: string): string {
+  return `/cctvv3-server/v3/th/getById/${encodeURIComponent(id)}`;
+}
