@@ -13,7 +13,12 @@ export const dest = {
   ptz: (cameraId: string) => `/ptz/${cameraId}`,
   /** A ship's data budget reached 80 % or 100 % of a cap (BudgetNoticeMessage). */
   budget: (shipName: string) => `/budget/${shipName}`,
+  /** Events found on a ship, as each reaches shore, is acknowledged or deleted (EventNotice). */
+  events: (shipName: string) => `/events/${shipName}`,
 } as const;
+
+/** The same builders under the name the events contract uses. */
+export const DESTINATIONS = dest;
 
 export type ParsedDestination =
   | { kind: 'shipStatus'; shipName: string }
@@ -21,14 +26,16 @@ export type ParsedDestination =
   | { kind: 'mediaList'; instanceId: string }
   | { kind: 'carousel'; carouselId: string }
   | { kind: 'ptz'; cameraId: string }
-  | { kind: 'budget'; shipName: string };
+  | { kind: 'budget'; shipName: string }
+  | { kind: 'events'; shipName: string };
 
 export function parseDestination(destination: string): ParsedDestination | undefined {
-  const m = /^\/(shipStatus|mediaList|pictures|carousel|ptz|budget)\/(.+)$/.exec(destination);
+  const m = /^\/(shipStatus|mediaList|pictures|carousel|ptz|budget|events)\/(.+)$/.exec(destination);
   if (!m || !m[2] || m[2].includes('/')) return undefined;
   if (m[1] === 'shipStatus') return { kind: 'shipStatus', shipName: m[2] };
   if (m[1] === 'pictures') return { kind: 'pictures', shipName: m[2] };
   if (m[1] === 'budget') return { kind: 'budget', shipName: m[2] };
+  if (m[1] === 'events') return { kind: 'events', shipName: m[2] };
   if (m[1] === 'carousel') return { kind: 'carousel', carouselId: m[2] };
   if (m[1] === 'ptz') return { kind: 'ptz', cameraId: m[2] };
   return { kind: 'mediaList', instanceId: m[2] };

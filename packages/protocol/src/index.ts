@@ -28,3 +28,4 @@ export * from './schemas/budget.ts';
 export * from './schemas/stills.ts';
 export * from './zone-clock.ts';
 export * from './events.ts';
+export * from './schemas/events.ts';

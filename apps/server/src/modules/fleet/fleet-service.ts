@@ -202,13 +202,14 @@ export class FleetService {
   }
 
   /**
-   * The ships a STOMP destination speaks of: /shipStatus/{shipName} names a ship; /mediaList/{instance}
-   * names a ship (its name is the instance of most sources) or a landsea instance (cctvInstanceId).
+   * The ships a STOMP destination speaks of: /shipStatus, /pictures, /budget and /events/{shipName}
+   * name a ship; /mediaList/{instance} names a ship (its name is the instance of most sources) or a
+   * landsea instance (cctvInstanceId).
    */
   async shipsForDestination(destination: string): Promise<ShipRow[]> {
     const d = parseDestination(destination);
     if (!d || d.kind === 'carousel' || d.kind === 'ptz') return [];
-    if (d.kind === 'shipStatus' || d.kind === 'pictures' || d.kind === 'budget') return this.repo.shipsNamed(d.shipName);
+    if (d.kind === 'shipStatus' || d.kind === 'pictures' || d.kind === 'budget' || d.kind === 'events') return this.repo.shipsNamed(d.shipName);
     // The database narrows the candidates; cameraSource, the one rule of where a camera's status is
     // published, decides.
     const rows = await this.repo.shipsMentioning(d.instanceId);
