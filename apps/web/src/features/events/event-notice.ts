@@ -1,13 +1,10 @@
-import type { EventInfo } from './api/events.ts';
+import { dest, type EventNotice } from '@ship-cctv/protocol';
 
 /** Where a ship's event notices arrive. */
-export const eventsDestination = (shipName: string) => `/events/${shipName}`;
+export const eventsDestination = (shipName: string) => dest.events(shipName);
 
 /** What shore sends on `/events/{shipName}`. */
-export type EventNoticeMessage =
-  | { type: 'event'; event: EventInfo; notify: boolean }
-  | { type: 'acknowledged'; id: string; acknowledgedBy: string; acknowledgedAt: number }
-  | { type: 'deleted'; id: string };
+export type EventNoticeMessage = EventNotice;
 
 export function isEventNotice(value: unknown): value is EventNoticeMessage {
   const type = (value as { type?: unknown } | null)?.type;

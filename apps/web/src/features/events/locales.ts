@@ -24,6 +24,7 @@ export const eventsZhCN = {
     reset: '重置',
   },
   view: { list: '列表', timeline: '时间轴' },
+  page: { previous: '上一页', next: '下一页', of: '第 {{page}} / {{pages}} 页' },
   column: {
     picture: '图片',
     time: '时间',
@@ -137,6 +138,7 @@ export const eventsEn: typeof eventsZhCN = {
     reset: 'Reset',
   },
   view: { list: 'List', timeline: 'Timeline' },
+  page: { previous: 'Previous page', next: 'Next page', of: 'Page {{page}} of {{pages}}' },
   column: {
     picture: 'Picture',
     time: 'Time',

@@ -1,25 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CameraEventSettings, EventClass, PicturePage } from '@ship-cctv/protocol';
+import type { CameraEventSettings, CameraEventSettingsAnswer, OrgEventSettings, PicturePage } from '@ship-cctv/protocol';
 import { apiClient } from '../../../lib/api-client.ts';
 import { EVENTS_KEY } from './events.ts';
 
-/** What a ship last said of a camera's analysis. */
-export interface CameraAnalysisStatus {
-  cameraId: string;
-  state: 'off' | 'idle' | 'running' | 'modelFailed' | 'outsideSchedule';
-  reason?: string;
-}
-
-export type CameraSettingsAnswer = CameraEventSettings & { status?: CameraAnalysisStatus };
-
-/** Which new events make a toast for an organisation's users. */
-export interface OrgNotifyRules {
-  notifyClasses: EventClass[];
-  /** "HH:mm"; both absent: all day. */
-  notifyFrom?: string;
-  notifyTo?: string;
-  timeZone?: string;
-}
+export type { CameraAnalysisStatus } from '@ship-cctv/protocol';
+export type CameraSettingsAnswer = CameraEventSettingsAnswer;
+/** Which new events make a toast for an organisation's users (classes; hours, both absent: all day). */
+export type OrgNotifyRules = OrgEventSettings;
 
 const cameraPath = (cameraId: string) => `/cctv/events/settings/camera/${encodeURIComponent(cameraId)}`;
 const orgPath = (orgId: string) => `/cctv/events/settings/org/${encodeURIComponent(orgId)}`;

@@ -1,39 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { PATHS, type EventClass } from '@ship-cctv/protocol';
+import { PATHS, type EventClass, type EventInfo, type EventPage, type UnacknowledgedAnswer } from '@ship-cctv/protocol';
 import { apiClient } from '../../../lib/api-client.ts';
 
-/** One class seen in an event with the detector's best score (1 for `motion`). */
-export interface EventClassScore {
-  class: EventClass;
-  score: number;
-}
-
-/** An event as shore lists it (`GET /api/v1/cctv/events`). */
-export interface EventInfo {
-  id: string;
-  shipId: string;
-  shipName: string;
-  cameraId: string;
-  cameraName: string;
-  start: number;
-  end: number;
-  classes: EventClassScore[];
-  zone?: string;
-  pictureWidth: number;
-  pictureHeight: number;
-  recordingFrom: number;
-  recordingTo: number;
-  acknowledgedBy?: string;
-  acknowledgedAt?: number;
-  receivedAt: number;
-}
-
-export interface EventPage {
-  page: number;
-  size: number;
-  total: number;
-  events: EventInfo[];
-}
+export type { EventInfo, EventPage } from '@ship-cctv/protocol';
 
 /** The list's filters; absent fields do not filter. */
 export interface EventFilter {
@@ -78,7 +47,7 @@ export function useEvents(filter: EventFilter, page: number, size: number, enabl
 export function useUnacknowledgedCounts() {
   return useQuery({
     queryKey: [EVENTS_KEY, 'unacknowledged'],
-    queryFn: ({ signal }) => apiClient.get<{ ships: { shipId: string; count: number }[] }>(`${BASE}/unacknowledged`, { signal }),
+    queryFn: ({ signal }) => apiClient.get<UnacknowledgedAnswer>(`${BASE}/unacknowledged`, { signal }),
     staleTime: 30_000,
   });
 }
