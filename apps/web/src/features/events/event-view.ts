@@ -20,9 +20,9 @@ export function playbackMoment(event: Pick<EventInfo, 'start' | 'end' | 'recordi
 /** A score as a whole percentage (0.915 → 92). */
 export const percent = (score: number) => Math.round(Math.max(0, Math.min(1, score)) * 100);
 
-/** The classes of an event, best score first. */
+/** The classes of an event, best score first; `motion` (always 1) after what the detector named. */
 export function classesByScore(event: Pick<EventInfo, 'classes'>): { class: EventClass; score: number }[] {
-  return [...event.classes].sort((a, b) => b.score - a.score);
+  return [...event.classes].sort((a, b) => Number(a.class === 'motion') - Number(b.class === 'motion') || b.score - a.score);
 }
 
 export interface TimelineMark {

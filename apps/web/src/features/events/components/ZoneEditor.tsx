@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Button, Flex, Input, List, Typography, theme } from 'antd';
+import { Button, Flex, Input, Typography, theme } from 'antd';
 import { EVENT_MASKS_MAX, EVENT_ZONES_MAX, POLYGON_POINTS_MAX, type EventZone, type Polygon } from '@ship-cctv/protocol';
 import { canClose, relativePoint, svgPoints } from '../event-view.ts';
 import { useEventsTranslation as useTranslation } from '../texts.ts';
@@ -55,8 +55,8 @@ export function ZoneEditor({ pictureUrl, pictureAlt, zones, masks, onChange, dis
         >
           {pictureUrl ? <img src={pictureUrl} alt={pictureAlt} draggable={false} style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'fill' }} /> : null}
           <svg viewBox="0 0 1 1" preserveAspectRatio="none" style={{ position: 'absolute', inset: 0, width: '100%', height: '100%' }} aria-hidden>
-            {zones.map((zone) => (
-              <polygon key={zone.name} points={svgPoints(zone.polygon)} fill="rgba(22,119,255,0.25)" stroke="#1677ff" strokeWidth={0.004} data-zone={zone.name} />
+            {zones.map((zone, i) => (
+              <polygon key={i} points={svgPoints(zone.polygon)} fill="rgba(22,119,255,0.25)" stroke="#1677ff" strokeWidth={0.004} data-zone={zone.name} />
             ))}
             {masks.map((mask, i) => (
               <polygon key={i} points={svgPoints(mask)} fill="rgba(0,0,0,0.45)" stroke="#000" strokeWidth={0.004} data-mask={i} />
@@ -90,20 +90,11 @@ export function ZoneEditor({ pictureUrl, pictureAlt, zones, masks, onChange, dis
         </Flex>
       </div>
       <div style={{ width: 240, flex: 'none' }}>
-        <List
-          size="small"
-          header={t('events.settings.zones')}
-          dataSource={zones}
-          locale={{ emptyText: '—' }}
-          renderItem={(zone, index) => (
-            <List.Item
-              data-zone-item={zone.name}
-              actions={[
-                <Button key="remove" size="small" type="link" danger disabled={disabled} onClick={() => onChange({ zones: zones.filter((_, i) => i !== index), masks })}>
-                  {t('events.settings.remove')}
-                </Button>,
-              ]}
-            >
+        <Typography.Text strong>{t('events.settings.zones')}</Typography.Text>
+        <Flex vertical gap={4} style={{ margin: '4px 0 12px' }}>
+          {zones.length === 0 ? <Typography.Text type="secondary">—</Typography.Text> : null}
+          {zones.map((zone, index) => (
+            <Flex key={index} gap={4} align="center" data-zone-item={zone.name}>
               <Input
                 size="small"
                 aria-label={t('events.settings.zoneName')}
@@ -112,27 +103,26 @@ export function ZoneEditor({ pictureUrl, pictureAlt, zones, masks, onChange, dis
                 disabled={disabled}
                 onChange={(e) => onChange({ zones: zones.map((z, i) => (i === index ? { ...z, name: e.target.value } : z)), masks })}
               />
-            </List.Item>
-          )}
-        />
-        <List
-          size="small"
-          header={t('events.settings.masks')}
-          dataSource={masks}
-          locale={{ emptyText: '—' }}
-          renderItem={(mask, index) => (
-            <List.Item
-              data-mask-item={index}
-              actions={[
-                <Button key="remove" size="small" type="link" danger disabled={disabled} onClick={() => onChange({ zones, masks: masks.filter((_, i) => i !== index) })}>
-                  {t('events.settings.remove')}
-                </Button>,
-              ]}
-            >
-              {t('events.settings.maskName', { n: index + 1 })} · {t('events.settings.points', { count: mask.length })}
-            </List.Item>
-          )}
-        />
+              <Button size="small" type="link" danger disabled={disabled} onClick={() => onChange({ zones: zones.filter((_, i) => i !== index), masks })}>
+                {t('events.settings.remove')}
+              </Button>
+            </Flex>
+          ))}
+        </Flex>
+        <Typography.Text strong>{t('events.settings.masks')}</Typography.Text>
+        <Flex vertical gap={4} style={{ marginTop: 4 }}>
+          {masks.length === 0 ? <Typography.Text type="secondary">—</Typography.Text> : null}
+          {masks.map((mask, index) => (
+            <Flex key={index} gap={4} align="center" justify="space-between" data-mask-item={index}>
+              <span>
+                {t('events.settings.maskName', { n: index + 1 })} · {t('events.settings.points', { count: mask.length })}
+              </span>
+              <Button size="small" type="link" danger disabled={disabled} onClick={() => onChange({ zones, masks: masks.filter((_, i) => i !== index) })}>
+                {t('events.settings.remove')}
+              </Button>
+            </Flex>
+          ))}
+        </Flex>
       </div>
     </Flex>
   );
