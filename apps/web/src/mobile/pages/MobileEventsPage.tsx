@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Button, Checkbox, Dialog, DotLoading, List, Selector, Tag, Toast } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { EVENT_CLASSES, type EventClass } from '@ship-cctv/protocol';
-import { shipDisplayName, shipsOf, toPlayableSource, useOrganisations } from '../../shared/source-tree/index.ts';
+import { pickOrg, shipDisplayName, shipsOf, toPlayableSource, useOrganisations } from '../../shared/source-tree/index.ts';
 import { DEFAULT_TIME_ZONE_ID } from '../../features/playback/index.ts';
 import {
   acknowledgeable,
@@ -45,7 +45,7 @@ const fromInput = (value: string) => (value ? new Date(value).getTime() : undefi
 export function MobileEventsPage() {
   const { t } = useEventsTranslation();
   const navigate = useNavigate();
-  const { selected: org } = useOrganisations();
+  const { orgs, selected: org } = useOrganisations();
   const ships = useMemo(() => (org ? shipsOf(org.node) : []), [org]);
   const [shipId, setShipId] = useState<string>(ALL);
   const [eventClass, setEventClass] = useState<EventClass | typeof ALL>(ALL);
@@ -55,7 +55,7 @@ export function MobileEventsPage() {
   const [page, setPage] = useState(1);
   const [view, setView] = useState<'list' | 'timeline'>('list');
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
-  const [shipSheet, setShipSheet] = useState(false);
+  const [sheet, setSheet] = useState<'org' | 'ship' | null>(null);
   const find = useFindEventCamera();
   const acknowledgeMany = useAcknowledgeEvents();
 
@@ -103,7 +103,10 @@ export function MobileEventsPage() {
         <div className={styles.title}>{t('events.title')}</div>
       </div>
       <List mode="card" className={styles.pickers}>
-        <List.Item prefix={<span className={styles.pickerLabel}>{t('events.filter.ship')}</span>} onClick={() => setShipSheet(true)} arrowIcon data-testid="events-ship-picker">
+        <List.Item prefix={<span className={styles.pickerLabel}>{t('mobile.source.organisation')}</span>} onClick={() => setSheet('org')} arrowIcon data-testid="events-org-picker">
+          {org?.displayName ?? t('mobile.source.organisationPrompt')}
+        </List.Item>
+        <List.Item prefix={<span className={styles.pickerLabel}>{t('events.filter.ship')}</span>} onClick={() => setSheet('ship')} arrowIcon data-testid="events-ship-picker">
           {ship ? shipDisplayName(ship) : t('events.filter.allShips')}
         </List.Item>
         <List.Item>
@@ -208,12 +211,23 @@ export function MobileEventsPage() {
       </div>
 
       <PickerSheet
+        title={t('mobile.source.organisation')}
+        open={sheet === 'org'}
+        value={org?.id}
+        options={orgs.map((o) => ({ value: o.id, label: o.displayName, depth: o.depth }))}
+        onPick={(id) => {
+          pickOrg(id);
+          refilter(setShipId)(ALL);
+        }}
+        onClose={() => setSheet(null)}
+      />
+      <PickerSheet
         title={t('events.filter.ship')}
-        open={shipSheet}
+        open={sheet === 'ship'}
         value={shipId}
         options={[{ value: ALL, label: t('events.filter.allShips') }, ...ships.map((s) => ({ value: s.id, label: shipDisplayName(s) }))]}
         onPick={refilter(setShipId)}
-        onClose={() => setShipSheet(false)}
+        onClose={() => setSheet(null)}
       />
     </div>
   );

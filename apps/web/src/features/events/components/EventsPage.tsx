@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CheckOutlined, SettingOutlined } from '@ant-design/icons';
 import { Alert, Button, DatePicker, Flex, Image, Segmented, Select, Space, Spin, Table, Tag, Typography } from 'antd';
@@ -12,9 +12,9 @@ import { acknowledgeable, classesByScore, percent } from '../event-view.ts';
 import { usePlayEvent } from '../hooks/usePlayEvent.ts';
 import { useEventsTranslation as useTranslation } from '../texts.ts';
 import { AckState, EventActions, errorText, formatEventTime } from './EventActions.tsx';
+import { EventSettingsDialog } from './EventSettingsDialog.tsx';
 import { EventTimeline } from './EventTimeline.tsx';
 
-const EventSettingsDialog = lazy(() => import('./EventSettingsDialog.tsx').then((m) => ({ default: m.EventSettingsDialog })));
 
 const PAGE_SIZE = 20;
 type AckFilter = 'any' | 'no' | 'yes';
@@ -237,9 +237,7 @@ export function EventsPage() {
         ]}
       />
       {settingsOpen ? (
-        <Suspense fallback={<Spin fullscreen />}>
-          <EventSettingsDialog org={selected} open initialShipId={shipId} initialCameraId={cameraId} onClose={() => setSettingsOpen(false)} />
-        </Suspense>
+        <EventSettingsDialog org={selected} open initialShipId={shipId} initialCameraId={cameraId} onClose={() => setSettingsOpen(false)} />
       ) : null}
     </Flex>
   );
