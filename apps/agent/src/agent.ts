@@ -9,6 +9,8 @@ import {
   LINK_ACK_VERSION,
   AGENT_LINK_VERSION,
   type AgentMessage,
+  type CameraAnalysisStatus,
+  type CameraEventSettings,
   type CameraState,
   type LinkReport,
   PATHS,
@@ -24,6 +26,7 @@ import { BackfillSender } from './backfill/backfill-sender.ts';
 import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playback-streams.ts';
 import { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
 import { CameraSessions } from './media/camera-session.ts';
+import { type EventSink, ShipEvents, type ShipEventsOptions } from './events/outbox/index.ts';
 import { ShipPictures, type ShipPicturesOptions } from './pictures/ship-pictures.ts';
 import { ShipPtz } from './ptz/ship-ptz.ts';
 import { ShipTalk, type ShipTalkOptions } from './talk/ship-talk.ts';
@@ -88,6 +91,28 @@ export interface AgentOptions {
   pictures?: ShipPicturesOptions;
   /** Talkback: where the voice is played (ShipSpeaker) and kept (the recorder's data directory unless given). */
   talk?: ShipTalkOptions;
+  /** Events: the outbox (kept under the recorder's data directory unless given one) and the analysis that fills it. */
+  events?: ShipEventsOptions & {
+    /** Starts the cameras' analysis (apps/agent/src/events/analyser); without it the ship sends no events. */
+    analysis?: (deps: EventAnalysisDeps) => EventAnalysis;
+    /** How often the analysis' status is read (shore hears it when it changed). Default 2 s. */
+    statusEveryMs?: number;
+  };
+}
+
+/** What the cameras' analysis is given: the running camera sessions, where events go, each camera's settings. */
+export interface EventAnalysisDeps {
+  sources: CameraSources;
+  sessions: CameraSessions;
+  sink: EventSink;
+  settings(cameraId: string): CameraEventSettings;
+}
+
+/** The running analysis as the agent drives it. */
+export interface EventAnalysis {
+  apply(cameraId: string, settings: CameraEventSettings): void;
+  status(): CameraAnalysisStatus[];
+  stop(): Promise<void>;
 }
 
 export interface AgentEvents {
@@ -147,6 +172,10 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   readonly talk: ShipTalk;
   /** The PTZ cameras and their presets (kind `ptz` is handled when there is one). */
   readonly ptz: ShipPtz;
+  /** Events the analysis found, sent to shore from a durable outbox; the cameras' analysis settings from shore. */
+  readonly events: ShipEvents;
+  private analysis: EventAnalysis | undefined;
+  private analysisTimer: NodeJS.Timeout | undefined;
   /**
    * Delivers shore's messages and frames to the handler of their kind. Its kinds are the agent's
    * capabilities in hello: register a handler before start().
@@ -158,8 +187,9 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   constructor(
     readonly config: AgentConfig,
     private readonly link: LinkStatusSource,
-    opts: AgentOptions = {},
+    private readonly startOptions: AgentOptions = {},
   ) {
+    const opts = startOptions;
     super();
     this.opts = {
       minBackoffMs: opts.minBackoffMs ?? 1_000,
@@ -199,6 +229,15 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       speaker,
       ...opts.talk,
     });
+    const { analysis: _analysis, statusEveryMs: _every, ...eventOptions } = opts.events ?? {};
+    this.events = new ShipEvents({
+      ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
+      ...eventOptions,
+      onSettings: (cameraId, settings) => {
+        this.analysis?.apply(cameraId, settings);
+        eventOptions.onSettings?.(cameraId, settings);
+      },
+    });
     this.recorder.on('recording', (cameraId, recording, since) => {
       this.recorderStates.set(cameraId, { recording, since });
       this.updateCamera(cameraId, {});
@@ -217,6 +256,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.router.handle('pictures', this.pictures);
     this.router.handle('talk', this.talk);
     this.router.handle('backfill', this.backfill);
+    this.router.handle('events', this.events);
     if (this.ptz.any) this.router.handle('ptz', this.ptz.handler((msg) => this.send(msg)));
     this.router.on('message', (msg) => this.emit('message', msg));
     this.router.on('control', (msg) => {
@@ -252,6 +292,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.sessionHolds = [...this.sources].map((s) => s.hold());
     this.recorder.start();
     this.pictures.start();
+    this.startAnalysis();
     this.probeTimer = setInterval(() => void this.probeAll(), this.opts.probeEveryMs);
     this.probeTimer.unref();
     this.watchTimer = setInterval(() => this.watchSending(), this.opts.watchEveryMs);
@@ -268,6 +309,11 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     clearInterval(this.silenceTimer);
     this.stopMeasuring();
     this.unsubscribeLink?.();
+    clearInterval(this.analysisTimer);
+    const analysis = this.analysis;
+    this.analysis = undefined;
+    await analysis?.stop();
+    this.events.close();
     await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop(), this.pictures.stop(), this.talk.stopAll()]);
     for (const release of this.sessionHolds.splice(0)) release();
     this.ptz.close();
@@ -363,6 +409,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.pictures.attach({ sendJson: (m) => this.send(m), sendBinary: (frame) => uplink.send('pictures', frame) });
       this.talk.attach({ sendJson: (m) => this.send(m) });
       this.backfill.attach({ sendJson: (m) => this.send(m), sendBackfill: (data) => uplink.send('backfill', data) });
+      this.events.attach({ sendJson: (m) => this.send(m), sendBinary: (frame) => uplink.send('events', frame) });
       clearInterval(this.silenceTimer);
       this.silenceTimer = setInterval(() => {
         if (Date.now() - this.lastHeard > this.opts.silenceTimeoutMs) ws.terminate();
@@ -401,9 +448,21 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.pictures.detach();
       this.talk.detach();
       this.backfill.detach();
+      this.events.detach();
       this.emit('disconnected', `${code} ${reason.toString()}`.trim());
       this.scheduleReconnect(code);
     });
+  }
+
+  /** The cameras' analysis runs while the agent does, link or no link; shore hears its status when it changes. */
+  private startAnalysis(): void {
+    const start = this.startOptions.events?.analysis;
+    if (!start) return;
+    this.analysis = start({ sources: this.sources, sessions: this.sessions, sink: this.events, settings: (cameraId) => this.events.settingsOf(cameraId) });
+    const report = () => this.analysis && this.events.reportStatus(this.analysis.status());
+    report();
+    this.analysisTimer = setInterval(report, this.startOptions.events?.statusEveryMs ?? 2_000);
+    this.analysisTimer.unref();
   }
 
   private scheduleReconnect(code: number): void {

@@ -10,6 +10,7 @@ import type { AgentLinkOptions } from './core/ship-link/index.ts';
 import { makePrivate } from './core/storage/private-files.ts';
 import budgetsModule, { type BudgetsPluginOptions } from './modules/budgets/index.ts';
 import carouselModule, { type CarouselPluginOptions } from './modules/carousel/index.ts';
+import eventsModule from './modules/events/index.ts';
 import fleetModule from './modules/fleet/index.ts';
 import linkPoliciesModule from './modules/link-policies/index.ts';
 import liveAudioModule from './modules/live-audio/index.ts';
@@ -120,6 +121,7 @@ function modules(opts: AppOptions): ModuleEntry[] {
     entry(budgetsModule, opts.budgets ?? {}),
     entry(backfillModule, opts.backfill ?? {}),
     entry(stillsModule, opts.stills ?? {}),
+    entry(eventsModule, { dataDir: opts.dataDir }),
   ];
 }
 

@@ -154,7 +154,7 @@ export interface ShipDay {
   offlineViewingMinutes: number;
 }
 
-const emptyUsage = (): Usage => ({ live: { day: 0, month: 0 }, playback: { day: 0, month: 0 }, pictures: { day: 0, month: 0 }, backfill: { day: 0, month: 0 } });
+const emptyUsage = (): Usage => ({ live: { day: 0, month: 0 }, playback: { day: 0, month: 0 }, pictures: { day: 0, month: 0 }, backfill: { day: 0, month: 0 }, events: { day: 0, month: 0 } });
 
 /**
  * One ship's local day, stepped at the server's flush interval. A view is admitted when its window

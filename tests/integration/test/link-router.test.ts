@@ -80,7 +80,7 @@ describe('a ship agent on the real shore link', () => {
     agents.push(agent);
     agent.start();
     await expect.poll(() => shore.app.agents.get(SHIP)?.ready ?? false).toBe(true);
-    expect([...(shore.app.agents.get(SHIP)?.capabilities ?? [])]).toEqual(['live', 'playback', 'pictures', 'talk', 'backfill']);
+    expect([...(shore.app.agents.get(SHIP)?.capabilities ?? [])]).toEqual(['live', 'playback', 'pictures', 'talk', 'backfill', 'events']);
     await expect.poll(() => agent.protocol).toBe(AGENT_LINK_VERSION);
     // Shore opens nothing the agent did not list.
     expect(shore.app.agents.openStream(SHIP, 'ptz', { message: () => undefined })).toMatchObject({ ok: false, reason: 'unsupported' });

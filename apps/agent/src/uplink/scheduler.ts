@@ -1,7 +1,9 @@
 /**
  * Everything the agent sends to shore passes here, in priority classes. The ship's uplink is the
  * scarcest resource there is: when it is full, what matters most goes first — control (status,
- * answers, link reports) before talkback audio, before live video, before pictures, before
+ * answers, link reports) before talkback audio, before live video, before events (what the ship's
+ * analysis found: a record and one small picture each, which an operator is waiting to hear of),
+ * before pictures, before
  * ship-end playback, before backfill (copies of recorded segments refilling shore's recording,
  * which nobody waits to watch). The WebSocket is fed only while its own buffer is under a low-water mark, so a
  * higher class overtakes what a lower one queued, one link frame at a time (frames are at most
@@ -16,7 +18,7 @@
  * a time, so the rest waits here, in priority order. Control messages are small and never wait for
  * the window.
  */
-export const UPLINK_CLASSES = ['control', 'talk', 'live', 'pictures', 'playback', 'backfill'] as const;
+export const UPLINK_CLASSES = ['control', 'talk', 'live', 'events', 'pictures', 'playback', 'backfill'] as const;
 export type UplinkClass = (typeof UPLINK_CLASSES)[number];
 /**
  * Background senders cut what they send into link frames of at most this: a frame already on its
@@ -24,7 +26,7 @@ export type UplinkClass = (typeof UPLINK_CLASSES)[number];
  */
 export const BACKGROUND_FRAME_BYTES = 8 * 1024;
 /** Classes that may use only what the link carries beside the others, never queue before them. */
-const BACKGROUND: ReadonlySet<UplinkClass> = new Set(['pictures', 'playback', 'backfill']);
+const BACKGROUND: ReadonlySet<UplinkClass> = new Set(['events', 'pictures', 'playback', 'backfill']);
 
 export interface UplinkSink {
   /** Hands data to the socket (text for JSON, binary for link frames). */

@@ -132,8 +132,8 @@ describe('link bytes statistics API', () => {
     expect(ship(s, 'S1001').down.control).toBeGreaterThan(0);
     const idle = ship(s, 'S1003');
     expect(idle).toMatchObject({ connected: false, shipName: '远航号' });
-    expect(idle.up).toEqual({ control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0 });
-    expect(idle.upRate).toEqual({ control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0 });
+    expect(idle.up).toEqual({ control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0, events: 0 });
+    expect(idle.upRate).toEqual({ control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0, events: 0 });
     expect(s.since).toBeLessThanOrEqual(s.sampledAt);
     expect(s.rateWindowSeconds).toBe(10);
   });

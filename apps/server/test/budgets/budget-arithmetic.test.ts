@@ -68,7 +68,7 @@ describe('budget arithmetic', () => {
 
   it('lists the levels reached per purpose and period', () => {
     const caps = { live: { dayMb: 1, monthMb: 10 }, playback: { monthMb: 1 }, pictures: {} };
-    const use = useOf(caps, { live: { day: 850_000, month: 850_000 }, playback: { day: 0, month: 2 * MB }, pictures: { day: 5 * MB, month: 5 * MB }, backfill: { day: 0, month: 0 } });
+    const use = useOf(caps, { live: { day: 850_000, month: 850_000 }, playback: { day: 0, month: 2 * MB }, pictures: { day: 5 * MB, month: 5 * MB }, backfill: { day: 0, month: 0 }, events: { day: 0, month: 0 } });
     expect(crossings(use).map((c) => `${c.purpose}/${c.period}/${c.level}`)).toEqual(['live/day/80', 'playback/month/80', 'playback/month/100']);
   });
 });

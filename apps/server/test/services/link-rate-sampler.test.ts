@@ -24,8 +24,8 @@ describe('LinkRateSampler', () => {
     add('S1', 'up', 'playback', 20);
     add('S1', 'down', 'control', 7);
     expect(sampler.totals('S1')).toEqual({
-      up: { control: 0, live: 500, playback: 20, pictures: 0, talk: 0, backfill: 0 },
-      down: { control: 7, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0 },
+      up: { control: 0, live: 500, playback: 20, pictures: 0, talk: 0, backfill: 0, events: 0 },
+      down: { control: 7, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0, events: 0 },
     });
   });
 
@@ -36,7 +36,7 @@ describe('LinkRateSampler', () => {
     advance(500);
     expect(sampler.figures('S1', true).upRate).toBeNull();
     advance(500);
-    expect(sampler.figures('S1', true).upRate).toEqual({ control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0 });
+    expect(sampler.figures('S1', true).upRate).toEqual({ control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0, events: 0 });
   });
 
   it('gives bytes per second against the oldest reading within the window', () => {
@@ -72,8 +72,8 @@ describe('LinkRateSampler', () => {
       advance(2_000);
       sampler.sample([]);
     }
-    expect(sampler.figures('S1', false).upRate).toEqual({ control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0 });
+    expect(sampler.figures('S1', false).upRate).toEqual({ control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0, events: 0 });
     // A ship never read at all is idle: zero, not unknown.
-    expect(sampler.figures('S9', false).upRate).toEqual({ control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0 });
+    expect(sampler.figures('S9', false).upRate).toEqual({ control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0, events: 0 });
   });
 });

@@ -12,15 +12,16 @@ import { MAX_EPOCH_MS } from '../schemas/common.ts';
  * this one) and one capability an agent announces in its hello: shore opens streams of a kind only
  * to a ship whose agent handles it.
  */
-export const LINK_KINDS = ['live', 'playback', 'pictures', 'ptz', 'talk', 'backfill'] as const;
+export const LINK_KINDS = ['live', 'playback', 'pictures', 'ptz', 'talk', 'backfill', 'events'] as const;
 export type LinkKind = (typeof LINK_KINDS)[number];
 
 /**
  * First byte of a binary frame: the kinds that carry bytes. Live, playback and pictures go up
  * (ship → shore); talk goes down (shore → ship: the operator's voice to the ship's speaker);
- * backfill goes up (copies of the ship recorder's segment files refilling shore's recording).
+ * backfill goes up (copies of the ship recorder's segment files refilling shore's recording);
+ * events go up (the best picture of each event the ship's analysis found).
  */
-export const BINARY_KIND = { live: 1, playback: 2, pictures: 3, talk: 4, backfill: 5 } as const;
+export const BINARY_KIND = { live: 1, playback: 2, pictures: 3, talk: 4, backfill: 5, events: 6 } as const;
 export type BinaryKind = keyof typeof BINARY_KIND;
 
 /** The binary kind of a frame's first byte, or undefined for a byte no kind has. */
@@ -39,7 +40,7 @@ export function isBinaryKind(kind: string): kind is BinaryKind {
  * What shore counts the link's bytes under (`shipcctv_link_bytes_total{purpose}`): JSON messages
  * are control; binary frames count under their kind.
  */
-export const LINK_PURPOSES = ['control', 'live', 'playback', 'pictures', 'talk', 'backfill'] as const;
+export const LINK_PURPOSES = ['control', 'live', 'playback', 'pictures', 'talk', 'backfill', 'events'] as const;
 export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 /** Names one stream of its kind on one ship's link; shore hands it out (see AgentGateway.openStream). */

@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Compile, type Validator } from 'typebox/compile';
 import type { LinkKind } from './common.ts';
 import { ControlAgentMessages, ControlShoreMessages, HelloVersion, type VersionRange } from './control.ts';
+import { type AgentEventsMessage, EventsAgentMessages, EventsShoreMessages, type ShoreEventsMessage } from './events.ts';
 import { type AgentBackfillMessage, BackfillAgentMessages, BackfillShoreMessages, type ShoreBackfillMessage } from './backfill.ts';
 import { type AgentLiveMessage, LiveAgentMessages, LiveShoreMessages, type ShoreLiveMessage } from './live.ts';
 import { type AgentPicturesMessage, PicturesAgentMessages, PicturesShoreMessages, type ShorePicturesMessage } from './pictures.ts';
@@ -14,7 +15,7 @@ import { type AgentTalkMessage, type ShoreTalkMessage, TalkAgentMessages, TalkSh
  * NAT; shore never dials a ship) over one WebSocket at PATHS.agentLink, authenticated on the
  * upgrade by AGENT_HEADERS. JSON text frames carry messages, binary frames carry bytes (frame.ts),
  * both ways. Every message belongs to a group: control (control.ts) or one kind (LINK_KINDS:
- * live.ts, playback.ts, pictures.ts, ptz.ts, talk.ts, backfill.ts). A kind's messages name their stream by
+ * live.ts, playback.ts, pictures.ts, ptz.ts, talk.ts, backfill.ts, events.ts). A kind's messages name their stream by
  * `streamId` (or `requestId` for a question and its answer), an id shore hands out, and are
  * routed by (ship of the socket, kind, id): a message about a stream its ship does not own is
  * dropped. Each end checks what it receives against these schemas before anything reads it.
@@ -22,6 +23,7 @@ import { type AgentTalkMessage, type ShoreTalkMessage, TalkAgentMessages, TalkSh
 export * from './backfill.ts';
 export * from './common.ts';
 export * from './control.ts';
+export * from './events.ts';
 export * from './frame.ts';
 export * from './live.ts';
 export * from './pictures.ts';
@@ -37,6 +39,7 @@ export const AgentMessageSchema = Type.Union([
   ...PtzAgentMessages,
   ...TalkAgentMessages,
   ...BackfillAgentMessages,
+  ...EventsAgentMessages,
 ]);
 /** Agent → shore. */
 export type AgentMessage = Static<typeof AgentMessageSchema>;
@@ -49,6 +52,7 @@ export const ShoreMessageSchema = Type.Union([
   ...PtzShoreMessages,
   ...TalkShoreMessages,
   ...BackfillShoreMessages,
+  ...EventsShoreMessages,
 ]);
 /** Shore → agent. */
 export type ShoreMessage = Static<typeof ShoreMessageSchema>;
@@ -61,6 +65,7 @@ const GROUPS = {
   ptz: { shore: PtzShoreMessages, agent: PtzAgentMessages },
   talk: { shore: TalkShoreMessages, agent: TalkAgentMessages },
   backfill: { shore: BackfillShoreMessages, agent: BackfillAgentMessages },
+  events: { shore: EventsShoreMessages, agent: EventsAgentMessages },
 } as const satisfies Record<LinkKind, { shore: Schemas; agent: Schemas }>;
 
 /** The messages of each kind, each way. */
@@ -71,6 +76,7 @@ interface LinkMessages {
   ptz: { shore: ShorePtzMessage; agent: AgentPtzMessage };
   talk: { shore: ShoreTalkMessage; agent: AgentTalkMessage };
   backfill: { shore: ShoreBackfillMessage; agent: AgentBackfillMessage };
+  events: { shore: ShoreEventsMessage; agent: AgentEventsMessage };
 }
 /** Shore → agent messages of one kind. */
 export type ShoreMessageOf<K extends LinkKind> = LinkMessages[K]['shore'];

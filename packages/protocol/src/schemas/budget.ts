@@ -3,9 +3,10 @@ import { POLICY_LINKS, type PolicyLink } from '../link-policy-rules.ts';
 
 /**
  * What a budget counts: the link's bytes (both directions) of live video, ship-end playback,
- * pictures, and backfill (the ship's recorded segments refilling gaps in shore's recording).
+ * pictures, backfill (the ship's recorded segments refilling gaps in shore's recording), and
+ * events (the records and best pictures of what the ship's analysis found).
  */
-export const BUDGET_PURPOSES = ['live', 'playback', 'pictures', 'backfill'] as const;
+export const BUDGET_PURPOSES = ['live', 'playback', 'pictures', 'backfill', 'events'] as const;
 export type BudgetPurpose = (typeof BUDGET_PURPOSES)[number];
 
 /**
@@ -33,8 +34,14 @@ export type BudgetPolicyChoice = (typeof BUDGET_POLICY_CHOICES)[number];
 const Megabytes = Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000 }));
 export const PurposeCap = Type.Object({ dayMb: Megabytes, monthMb: Megabytes }, { additionalProperties: false });
 export type PurposeCap = Static<typeof PurposeCap>;
-/** `backfill` may be left out (settings saved before it existed, older clients): then the server's default day cap applies. */
-export const BudgetCaps = Type.Object({ live: PurposeCap, playback: PurposeCap, pictures: PurposeCap, backfill: Type.Optional(PurposeCap) }, { additionalProperties: false });
+/**
+ * `backfill` may be left out (settings saved before it existed, older clients): then the server's
+ * default day cap applies. `events` may be left out too: then events have no cap.
+ */
+export const BudgetCaps = Type.Object(
+  { live: PurposeCap, playback: PurposeCap, pictures: PurposeCap, backfill: Type.Optional(PurposeCap), events: Type.Optional(PurposeCap) },
+  { additionalProperties: false },
+);
 export type BudgetCaps = Static<typeof BudgetCaps>;
 
 /** An administrator sets an organisation's default (no shipId) or one ship's own budget. */
@@ -101,7 +108,7 @@ export const ShipBudgetUse = Type.Object({
   policyChoice: Type.Union([BudgetPolicyChoice, Type.Null()]),
   /** The link type whose policy `policy` is, when the budget follows the link type. */
   policyLink: Type.Optional(Type.Enum(POLICY_LINKS)),
-  use: Type.Object({ live: PurposeUse, playback: PurposeUse, pictures: PurposeUse, backfill: PurposeUse }),
+  use: Type.Object({ live: PurposeUse, playback: PurposeUse, pictures: PurposeUse, backfill: PurposeUse, events: PurposeUse }),
   live: LiveBudgetState,
   /** Until when this user's override of a block holds (epoch ms). */
   overrideUntil: Type.Optional(Type.Integer()),

@@ -12,6 +12,7 @@ export const LinkPurposeFigures = Type.Object({
   pictures: Type.Number(),
   talk: Type.Number(),
   backfill: Type.Number(),
+  events: Type.Number(),
 });
 export type LinkPurposeFigures = Static<typeof LinkPurposeFigures>;
 // Every purpose of the link has a field, and no field is something else.

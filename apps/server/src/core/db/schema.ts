@@ -15,3 +15,4 @@ export * from './tables/carousel.ts';
 export * from './tables/budgets.ts';
 export * from './tables/link-policies.ts';
 export * from './tables/stills.ts';
+export * from './tables/events.ts';

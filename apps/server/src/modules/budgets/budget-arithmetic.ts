@@ -25,7 +25,7 @@ export function purposeUse(cap: PurposeCap | undefined, dayBytes: number, monthB
 
 export type Usage = Record<BudgetPurpose, { day: number; month: number }>;
 
-export const emptyUsage = (): Usage => ({ live: { day: 0, month: 0 }, playback: { day: 0, month: 0 }, pictures: { day: 0, month: 0 }, backfill: { day: 0, month: 0 } });
+export const emptyUsage = (): Usage => ({ live: { day: 0, month: 0 }, playback: { day: 0, month: 0 }, pictures: { day: 0, month: 0 }, backfill: { day: 0, month: 0 }, events: { day: 0, month: 0 } });
 
 export function useOf(caps: BudgetCaps | undefined, usage: Usage): Record<BudgetPurpose, PurposeUse> {
   return {
@@ -33,6 +33,7 @@ export function useOf(caps: BudgetCaps | undefined, usage: Usage): Record<Budget
     playback: purposeUse(caps?.playback, usage.playback.day, usage.playback.month),
     pictures: purposeUse(caps?.pictures, usage.pictures.day, usage.pictures.month),
     backfill: purposeUse(caps?.backfill, usage.backfill.day, usage.backfill.month),
+    events: purposeUse(caps?.events, usage.events.day, usage.events.month),
   };
 }
 

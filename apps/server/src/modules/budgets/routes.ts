@@ -66,7 +66,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: "Set an organisation's default budget (no shipId) or a ship's own (its managers)",
         description:
-          'Megabytes (10^6 bytes) per day and per month for live, playback, pictures and backfill (the ship recorder\'s segments refilling gaps in the shore recording; left out: the server\'s default day cap, BACKFILL_DAY_MB) (null: no cap), and the policy for new live views once the live budget is used up: `lowest`, `stills` or `block`. A day cap larger than the month cap is refused.',
+          'Megabytes (10^6 bytes) per day and per month for live, playback, pictures, backfill (the ship recorder\'s segments refilling gaps in the shore recording; left out: the server\'s default day cap, BACKFILL_DAY_MB) and events (the records and best pictures of what ships\' analysis found; left out: no cap) (null: no cap), and the policy for new live views once the live budget is used up: `lowest`, `stills` or `block`. A day cap larger than the month cap is refused.',
         security,
         body: DataBudgetUpdate,
         response: { 200: Envelope(DataBudgetSetting), ...errors },

@@ -21,7 +21,7 @@ interface Reading extends LinkTotals {
 }
 
 function figures(fn: (purpose: LinkPurpose) => number): LinkPurposeFigures {
-  const out = { control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0 };
+  const out = { control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0, events: 0 };
   for (const purpose of LINK_PURPOSES) out[purpose] = fn(purpose);
   return out;
 }

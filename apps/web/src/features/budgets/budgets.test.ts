@@ -44,8 +44,8 @@ describe('data budget figures', () => {
 
   it('shows the purpose nearest its cap, by day or month', () => {
     const none = use(0, null, 0, null);
-    expect(tightestPurpose({ live: none, playback: none, pictures: none, backfill: none })).toBeUndefined();
-    const picked = tightestPurpose({ live: use(500, 1000, 500, 100_000), playback: use(0, null, 900, 1000), pictures: none, backfill: none });
+    expect(tightestPurpose({ live: none, playback: none, pictures: none, backfill: none, events: none })).toBeUndefined();
+    const picked = tightestPurpose({ live: use(500, 1000, 500, 100_000), playback: use(0, null, 900, 1000), pictures: none, backfill: none, events: none });
     expect(picked).toMatchObject({ purpose: 'playback', share: 90 });
     expect(percentOf(999, 1000)).toBe(99);
     expect(percentOf(5, null)).toBeNull();

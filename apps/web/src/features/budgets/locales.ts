@@ -1,6 +1,6 @@
 /** Texts of data budgets, merged under `budgets`. */
 export const budgetsZhCN = {
-  purpose: { live: '实时', playback: '回放', pictures: '图片', backfill: '补录' },
+  purpose: { live: '实时', playback: '回放', pictures: '图片', backfill: '补录', events: '事件' },
   policy: { link: '按船舶当前链路的策略', lowest: '仅最低清晰度', stills: '仅图片（禁止实时视频）', block: '禁止新的实时视频（可填写原因放行）' },
   /** The policy in force when it comes from the ship's current link: 仅图片（禁止实时视频）· FBB 链路策略 */
   policyFromLink: '{{policy}} · {{link}} 链路策略',
@@ -69,7 +69,7 @@ export const budgetsZhCN = {
 };
 
 export const budgetsEn: typeof budgetsZhCN = {
-  purpose: { live: 'Live', playback: 'Playback', pictures: 'Pictures', backfill: 'Backfill' },
+  purpose: { live: 'Live', playback: 'Playback', pictures: 'Pictures', backfill: 'Backfill', events: 'Events' },
   policy: { link: "The policy of the ship's current link", lowest: 'Lowest definition only', stills: 'Pictures only (no live video)', block: 'No new live video (override with a reason)' },
   policyFromLink: '{{policy}} · {{link}} link policy',
   atFull: 'When used up: {{policy}}',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ShipLinkBytes } from '@ship-cctv/protocol';
 import { formatBytes, formatKbps, openShips, shipIdsByOrg, toKbps, uplinkUsage } from './link-usage.ts';
 
-const zero = { control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0 };
+const zero = { control: 0, live: 0, playback: 0, pictures: 0, talk: 0, backfill: 0, events: 0 };
 
 function answer(shipId: string, up: Partial<typeof zero>, upRate: Partial<typeof zero> | null, connected = true): ShipLinkBytes {
   return { shipId, shipName: `name-${shipId}`, connected, up: { ...zero, ...up }, down: zero, upRate: upRate && { ...zero, ...upRate }, downRate: upRate && zero };

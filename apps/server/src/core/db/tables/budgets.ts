@@ -17,7 +17,7 @@ export const dataBudgets = pgTable(
     shipId: text('ship_id').notNull().default(''),
     /** link | lowest | stills | block (link: the policy of the link the ship is on). */
     policy: text('policy').notNull(),
-    caps: jsonb('caps').$type<Record<'live' | 'playback' | 'pictures', { dayMb?: number; monthMb?: number }> & { backfill?: { dayMb?: number; monthMb?: number } }>().notNull(),
+    caps: jsonb('caps').$type<Record<'live' | 'playback' | 'pictures', { dayMb?: number; monthMb?: number }> & { backfill?: { dayMb?: number; monthMb?: number }; events?: { dayMb?: number; monthMb?: number } }>().notNull(),
     updatedBy: text('updated_by').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

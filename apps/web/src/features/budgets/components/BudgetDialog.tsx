@@ -40,7 +40,7 @@ function BudgetForm({ target, initial, onClose }: { target: BudgetTarget; initia
   const [policy, setPolicy] = useState<BudgetPolicyChoice>(initial?.policy ?? 'link');
   const [figures, setFigures] = useState<Figures>(() => {
     const of = (p: BudgetPurpose) => ({ day: initial?.caps[p]?.dayMb ?? null, month: initial?.caps[p]?.monthMb ?? null });
-    return { live: of('live'), playback: of('playback'), pictures: of('pictures'), backfill: of('backfill') };
+    return { live: of('live'), playback: of('playback'), pictures: of('pictures'), backfill: of('backfill'), events: of('events') };
   });
   const dayOverMonth = BUDGET_PURPOSES.some((p) => figures[p].day !== null && figures[p].month !== null && (figures[p].day as number) > (figures[p].month as number));
   const error = save.error ?? remove.error;

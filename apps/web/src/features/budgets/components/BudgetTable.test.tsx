@@ -27,7 +27,7 @@ const ship = (id: string, name: string, change: Partial<ShipBudgetUse>): ShipBud
   source: 'ship',
   policy: 'lowest',
   policyChoice: 'lowest',
-  use: { live: full, playback: none, pictures: none, backfill: none },
+  use: { live: full, playback: none, pictures: none, backfill: none, events: none },
   live: 'lowest',
   ...change,
 });
@@ -59,7 +59,7 @@ describe('BudgetTable: the policy a used-up live budget applies (issue 19 item 4
     ships: [
       ship('S1001', 'OCEAN STAR', { policy: 'stills', policyChoice: 'link', policyLink: 'FBB', live: 'stills' }),
       ship('S1002', 'SEA PEARL', {}),
-      ship('S1003', 'FAR VOYAGER', { source: 'none', policy: null, policyChoice: null, use: { live: none, playback: none, pictures: none, backfill: none }, live: 'normal' }),
+      ship('S1003', 'FAR VOYAGER', { source: 'none', policy: null, policyChoice: null, use: { live: none, playback: none, pictures: none, backfill: none, events: none }, live: 'normal' }),
     ],
   };
 

@@ -1,0 +1,226 @@
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type AgentMessage,
+  BINARY_KIND,
+  type CameraAnalysisStatus,
+  type CameraEventSettings,
+  type CameraEventSettingsEntry,
+  DEFAULT_CAMERA_EVENT_SETTINGS,
+  EVENT_CHUNK_HEADER_BYTES,
+  type ShipEvent,
+  type ShoreMessageOf,
+  encodeEventChunk,
+  encodeStreamFrame,
+} from '@ship-cctv/protocol';
+import type { KindHandler } from '../../agent-link/router.ts';
+import { BACKGROUND_FRAME_BYTES } from '../../uplink/scheduler.ts';
+import { EventStore } from './event-store.ts';
+
+type ShoreMsg = ShoreMessageOf<'events'>;
+
+/** What the analysis hands its events to (the analyser calls it; this outbox implements it). */
+export interface EventSink {
+  add(event: ShipEvent, jpeg: Buffer): Promise<void>;
+}
+
+/** How events reach shore: messages as control, the pictures' bytes in the uplink's events class. */
+export interface EventsLink {
+  sendJson(message: AgentMessage): void;
+  sendBinary(frame: Uint8Array): void;
+}
+
+export interface ShipEventsOptions {
+  /** The agent's data directory: the outbox in `events/outbox/`, the settings in `events/settings.json`. Absent: a temporary folder. */
+  dataDir?: string;
+  /** Shore answers an offer, and says `stored` after the last byte, within this; else the event is offered again. Default 60 s. */
+  answerTimeoutMs?: number;
+  /** Most events held; past it the oldest goes (a disk of a month's events without a link). Default 20,000 (≤ 600 MB). */
+  maxEvents?: number;
+  /** A camera's settings arrived from shore (or changed): the analysis applies them. */
+  onSettings?: (cameraId: string, settings: CameraEventSettings) => void;
+  /** Something worth the log: an event dropped for space, a record the sink refused. */
+  onWarning?: (message: string) => void;
+}
+
+/** Picture bytes per link frame: with its headers a frame stays within BACKGROUND_FRAME_BYTES. */
+const CHUNK_BYTES = BACKGROUND_FRAME_BYTES - EVENT_CHUNK_HEADER_BYTES - 5;
+
+/**
+ * The ship's events on their way to shore: a durable outbox the analysis adds to whether or not
+ * the link is up, sent one event at a time over the inbox stream shore opens on each connection
+ * (see packages/protocol/src/link/events.ts for the exchange). An event leaves the outbox only on
+ * shore's `stored` (or `refused`), so a link outage or an agent restart loses none; shore keeps
+ * what it has by event id and answers an event it holds `stored` at once, so none is stored
+ * twice. The cameras' analysis settings shore sends are kept on disk, so the analysis runs with
+ * them after a restart without a link.
+ */
+export class ShipEvents implements KindHandler<'events'>, EventSink {
+  readonly store: EventStore;
+  private readonly answerTimeoutMs: number;
+  private readonly maxEvents: number;
+  private readonly scratch: string | undefined;
+  private readonly settingsFile: string;
+  private readonly settings = new Map<string, CameraEventSettings>();
+  private statuses: CameraAnalysisStatus[] = [];
+  private link: EventsLink | undefined;
+  private inbox: number | undefined;
+  /** The event offered or on its way, and when shore must have answered by. */
+  private sending: { eventId: string; timer: NodeJS.Timeout } | undefined;
+  /** Events stored by shore since the agent started (figures for tests and benchmarks). */
+  delivered = 0;
+
+  constructor(private readonly opts: ShipEventsOptions = {}) {
+    this.answerTimeoutMs = opts.answerTimeoutMs ?? 60_000;
+    this.maxEvents = opts.maxEvents ?? 20_000;
+    this.scratch = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'ship-events-'));
+    const dir = opts.dataDir ? join(opts.dataDir, 'events') : (this.scratch ?? '');
+    mkdirSync(dir, { recursive: true });
+    this.store = new EventStore(join(dir, 'outbox'));
+    this.settingsFile = join(dir, 'settings.json');
+    for (const entry of readSettings(this.settingsFile)) this.settings.set(entry.cameraId, entry.settings);
+  }
+
+  /** A camera's analysis settings: what shore last sent, else the defaults. */
+  settingsOf(cameraId: string): CameraEventSettings {
+    return this.settings.get(cameraId) ?? DEFAULT_CAMERA_EVENT_SETTINGS;
+  }
+
+  /** Keeps an event and its picture on disk and sends it when the link allows. */
+  async add(event: ShipEvent, jpeg: Buffer): Promise<void> {
+    this.store.put(event, jpeg);
+    while (this.store.size > this.maxEvents) {
+      const oldest = this.store.ordered().find((e) => e.eventId !== this.sending?.eventId);
+      if (!oldest) break;
+      this.store.remove(oldest.eventId);
+      this.opts.onWarning?.(`event outbox full (${this.maxEvents}): the oldest event ${oldest.eventId} was dropped unsent`);
+    }
+    this.pump();
+  }
+
+  /** What each camera's analysis does now: shore hears it when it changes (and when the inbox opens). */
+  reportStatus(statuses: readonly CameraAnalysisStatus[]): void {
+    const changed = JSON.stringify(statuses) !== JSON.stringify(this.statuses);
+    this.statuses = [...statuses];
+    if (changed) this.sendStatus();
+  }
+
+  /** The link is up: messages and bytes go out on it (sending starts once shore opens the inbox). */
+  attach(link: EventsLink): void {
+    this.link = link;
+  }
+
+  /** The link is gone: what was on its way is offered again on the next connection. */
+  detach(): void {
+    this.link = undefined;
+    this.inbox = undefined;
+    this.stopSending();
+  }
+
+  close(): void {
+    this.detach();
+    if (this.scratch) rmSync(this.scratch, { recursive: true, force: true });
+  }
+
+  message(msg: ShoreMsg): void {
+    switch (msg.type) {
+      case 'events.inbox':
+        this.inbox = msg.streamId;
+        this.stopSending();
+        this.sendStatus();
+        return this.pump();
+      case 'events.settings':
+        if (msg.streamId !== this.inbox) return;
+        return this.applySettings(msg.cameras);
+      case 'events.resume':
+        return this.resume(msg.streamId, msg.eventId, msg.offset);
+      case 'events.stored':
+      case 'events.refused':
+        if (msg.streamId !== this.inbox) return;
+        if (this.store.remove(msg.eventId) && msg.type === 'events.stored') this.delivered++;
+        if (msg.type === 'events.refused') this.opts.onWarning?.(`shore refused event ${msg.eventId}: ${msg.reason}`);
+        if (this.sending?.eventId === msg.eventId) this.stopSending();
+        return this.pump();
+      case 'events.rejected':
+        if (msg.streamId !== this.inbox || this.sending?.eventId !== msg.eventId) return;
+        this.stopSending();
+        return this.pump();
+    }
+  }
+
+  private applySettings(entries: readonly CameraEventSettingsEntry[]): void {
+    const before = new Map(this.settings);
+    this.settings.clear();
+    for (const entry of entries) this.settings.set(entry.cameraId, entry.settings);
+    writeSettings(this.settingsFile, entries);
+    for (const cameraId of new Set([...before.keys(), ...this.settings.keys()])) {
+      const now = this.settingsOf(cameraId);
+      if (JSON.stringify(before.get(cameraId) ?? DEFAULT_CAMERA_EVENT_SETTINGS) !== JSON.stringify(now)) this.opts.onSettings?.(cameraId, now);
+    }
+  }
+
+  private sendStatus(): void {
+    if (this.inbox === undefined || this.statuses.length === 0) return;
+    this.link?.sendJson({ type: 'events.status', streamId: this.inbox, cameras: this.statuses.slice(0, 256) });
+  }
+
+  /** Offers the outbox's oldest event when nothing is on its way. */
+  private pump(): void {
+    if (!this.link || this.inbox === undefined || this.sending) return;
+    const next = this.store.ordered()[0];
+    if (!next) return;
+    this.sending = { eventId: next.eventId, timer: this.answerTimer() };
+    this.link.sendJson({ type: 'events.offer', streamId: this.inbox, event: next });
+  }
+
+  /** Shore answered an offer: the picture's bytes from `offset` on go out, in frames, below live video. */
+  private resume(streamId: number, eventId: string, offset: number): void {
+    if (streamId !== this.inbox || this.sending?.eventId !== eventId || !this.link) return;
+    const event = this.store.get(eventId);
+    const bytes = event && this.store.readPicture(event);
+    if (!bytes) {
+      // The picture is gone or no longer what the record says: it cannot be sent as that event.
+      this.store.remove(eventId);
+      this.opts.onWarning?.(`event ${eventId}: its picture is gone or damaged on the ship; dropped`);
+      this.stopSending();
+      return this.pump();
+    }
+    clearTimeout(this.sending.timer);
+    this.sending.timer = this.answerTimer();
+    for (let at = Math.min(offset, bytes.length); at < bytes.length; at += CHUNK_BYTES) {
+      const chunk = bytes.subarray(at, Math.min(bytes.length, at + CHUNK_BYTES));
+      this.link.sendBinary(encodeStreamFrame(BINARY_KIND.events, streamId, encodeEventChunk(at, chunk)));
+    }
+  }
+
+  private answerTimer(): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      // No answer: offer it again (shore says where to resume).
+      this.sending = undefined;
+      this.pump();
+    }, this.answerTimeoutMs);
+    timer.unref();
+    return timer;
+  }
+
+  private stopSending(): void {
+    if (this.sending) clearTimeout(this.sending.timer);
+    this.sending = undefined;
+  }
+}
+
+function readSettings(file: string): CameraEventSettingsEntry[] {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { cameras?: unknown };
+    return Array.isArray(parsed.cameras) ? (parsed.cameras as CameraEventSettingsEntry[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function writeSettings(file: string, cameras: readonly CameraEventSettingsEntry[]): void {
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ cameras }));
+  renameSync(tmp, file);
+}

@@ -1,0 +1,189 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { type AgentMessageOf, type CameraEventSettingsEntry, type ShipEvent, decodeEventChunk } from '@ship-cctv/protocol';
+import type { AgentGateway, LinkStream } from '../../core/ship-link/index.ts';
+import type { EventFiles } from './event-files.ts';
+import type { EventRepo, EventRow } from './repo.ts';
+
+export interface EventInboxDeps {
+  gateway: AgentGateway;
+  files: EventFiles;
+  repo: EventRepo;
+  /** Every camera's settings of a ship that shore keeps (sent when the inbox opens and on change). */
+  settingsFor(shipId: string): Promise<CameraEventSettingsEntry[]>;
+  /** A new event is on shore (not called for one delivered again). */
+  stored(row: EventRow): Promise<void>;
+  log: FastifyBaseLogger;
+}
+
+interface Transfer {
+  event: ShipEvent;
+  orgId: string;
+  /** Bytes of the picture on disk in `incoming/`. */
+  held: number;
+  /** A resume was sent after a gap; another is not sent until bytes arrive in order again. */
+  resumed: boolean;
+  finishing: boolean;
+}
+
+/**
+ * Shore's end of the ships' event outboxes: one inbox stream per connected ship that handles
+ * events, opened when its agent says hello (packages/protocol/src/link/events.ts). An offered event
+ * shore holds already is answered `stored` at once; otherwise shore asks for its picture from the
+ * byte it holds (in `incoming/`, across outages and restarts), checks the whole picture, stores the
+ * event and answers `stored`. A picture that is not the one offered is thrown away and answered
+ * `rejected`; an event of a camera shore does not know is `refused`. The inbox also carries the
+ * cameras' settings to the ship and the ship's analysis status back.
+ */
+export class EventInbox {
+  private readonly inboxes = new Map<string, { stream: LinkStream<'events'>; transfer: Transfer | undefined }>();
+  private readonly onOnline = (shipId: string) => this.open(shipId);
+
+  constructor(private readonly deps: EventInboxDeps) {
+    deps.gateway.events.on('online', this.onOnline);
+    for (const shipId of deps.gateway.connectedShips()) this.open(shipId);
+  }
+
+  close(): void {
+    this.deps.gateway.events.off('online', this.onOnline);
+    for (const inbox of this.inboxes.values()) inbox.stream.close();
+    this.inboxes.clear();
+  }
+
+  /** Whether the ship's inbox is open here (its link is on this instance). */
+  holds(shipId: string): boolean {
+    return this.inboxes.has(shipId);
+  }
+
+  /** Sends the ship every camera's settings (when its inbox is open here). */
+  async pushSettings(shipId: string): Promise<void> {
+    if (!this.inboxes.has(shipId)) return;
+    const cameras = await this.deps.settingsFor(shipId);
+    const inbox = this.inboxes.get(shipId);
+    inbox?.stream.send({ type: 'events.settings', streamId: inbox.stream.id, cameras });
+  }
+
+  private open(shipId: string): void {
+    this.inboxes.get(shipId)?.stream.close();
+    this.inboxes.delete(shipId);
+    const opened = this.deps.gateway.openStream(shipId, 'events', {
+      message: (msg) => void this.onMessage(shipId, msg).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'event inbox: message failed')),
+      data: (payload) => this.onData(shipId, payload),
+      closed: () => {
+        if (this.inboxes.get(shipId)?.stream === stream) this.inboxes.delete(shipId);
+      },
+    });
+    // An agent that does not handle events has no outbox.
+    if (!opened.ok) return;
+    const stream = opened.stream;
+    this.inboxes.set(shipId, { stream, transfer: undefined });
+    stream.send({ type: 'events.inbox', streamId: stream.id });
+    void this.pushSettings(shipId).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'event inbox: sending the cameras’ settings failed'));
+  }
+
+  private async onMessage(shipId: string, msg: AgentMessageOf<'events'>): Promise<void> {
+    const inbox = this.inboxes.get(shipId);
+    if (!inbox) return;
+    if (msg.type === 'events.status') {
+      for (const s of msg.cameras) if (s.state === 'modelFailed') this.deps.log.warn({ shipId, cameraId: s.cameraId, reason: s.reason }, 'events: the ship’s analysis of a camera failed to load its model');
+      return this.deps.repo.saveStatuses(shipId, msg.cameras);
+    }
+    const { stream } = inbox;
+    const { event } = msg;
+    const send = (m: Parameters<typeof stream.send>[0]) => stream.send(m);
+    const known = await this.deps.repo.get(event.eventId);
+    if (known && known.shipId !== shipId) {
+      send({ type: 'events.refused', streamId: stream.id, eventId: event.eventId, reason: 'an event of that id came from another ship' });
+      return;
+    }
+    if (known) {
+      // Delivered before (an acknowledgement lost with the link): shore keeps the one it has.
+      inbox.transfer = undefined;
+      this.deps.files.discard(shipId, event.eventId);
+      send({ type: 'events.stored', streamId: stream.id, eventId: event.eventId });
+      return;
+    }
+    if (inbox.transfer?.event.eventId === event.eventId && inbox.transfer.finishing) return;
+    const owner = await this.deps.repo.cameraOwner(shipId, event.cameraId);
+    if (!owner) {
+      send({ type: 'events.refused', streamId: stream.id, eventId: event.eventId, reason: `camera ${event.cameraId} is not known on shore` });
+      return;
+    }
+    let offset = this.deps.files.received(shipId, event.eventId);
+    if (offset > event.picture.bytes) {
+      this.deps.files.discard(shipId, event.eventId);
+      offset = 0;
+    }
+    const transfer: Transfer = { event, orgId: owner.orgId, held: offset, resumed: false, finishing: false };
+    inbox.transfer = transfer;
+    if (offset === event.picture.bytes) return this.finish(shipId, transfer);
+    send({ type: 'events.resume', streamId: stream.id, eventId: event.eventId, offset });
+  }
+
+  private onData(shipId: string, payload: Uint8Array): void {
+    const inbox = this.inboxes.get(shipId);
+    const transfer = inbox?.transfer;
+    const chunk = decodeEventChunk(payload);
+    if (!inbox || !transfer || transfer.finishing || !chunk) return;
+    const { event } = transfer;
+    if (chunk.offset + chunk.bytes.length > event.picture.bytes) {
+      this.deps.log.warn({ shipId, eventId: event.eventId, offset: chunk.offset }, 'event inbox: bytes past the end of the picture offered');
+      return;
+    }
+    const held = this.deps.files.append(shipId, event.eventId, transfer.held, chunk.offset, chunk.bytes);
+    if (held === undefined) {
+      if (!transfer.resumed) {
+        transfer.resumed = true;
+        inbox.stream.send({ type: 'events.resume', streamId: inbox.stream.id, eventId: event.eventId, offset: transfer.held });
+      }
+      return;
+    }
+    transfer.held = held;
+    transfer.resumed = false;
+    if (held === event.picture.bytes) void this.finish(shipId, transfer);
+  }
+
+  private async finish(shipId: string, transfer: Transfer): Promise<void> {
+    transfer.finishing = true;
+    const { event } = transfer;
+    const answer = (m: { type: 'events.stored' } | { type: 'events.rejected'; reason: string }) => {
+      const inbox = this.inboxes.get(shipId);
+      if (inbox?.transfer === transfer) inbox.transfer = undefined;
+      inbox?.stream.send({ ...m, streamId: inbox.stream.id, eventId: event.eventId });
+    };
+    try {
+      const verdict = await this.deps.files.complete(shipId, event);
+      if (!verdict.ok) {
+        this.deps.log.warn({ shipId, eventId: event.eventId, reason: verdict.reason }, 'event inbox: an event picture from the ship was rejected');
+        return answer({ type: 'events.rejected', reason: verdict.reason });
+      }
+      const row: EventRow = {
+        id: event.eventId,
+        orgId: transfer.orgId,
+        shipId,
+        cameraId: event.cameraId,
+        startMs: event.start,
+        endMs: event.end,
+        classes: event.classes,
+        classNames: event.classes.map((c) => c.class),
+        zone: event.zone ?? null,
+        pictureBytes: event.picture.bytes,
+        pictureWidth: event.picture.width,
+        pictureHeight: event.picture.height,
+        pictureSha256: event.picture.sha256,
+        pictureFile: verdict.file,
+        recordingFrom: event.recording.from,
+        recordingTo: event.recording.to,
+        acknowledgedBy: null,
+        acknowledgedAt: null,
+        receivedAt: new Date(),
+      };
+      const fresh = await this.deps.repo.insert(row);
+      answer({ type: 'events.stored' });
+      if (fresh) await this.deps.stored(row);
+    } catch (err) {
+      // Left as it is: the ship offers the event again after its answer time, and the whole picture held here is finished then.
+      transfer.finishing = false;
+      this.deps.log.error({ err, shipId, eventId: event.eventId }, 'event inbox: storing an event failed');
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import fp from 'fastify-plugin';
+import { managedOrgIds, loadOrgTree } from '../../core/orgs/repo.ts';
+import { EventFiles } from './event-files.ts';
+import { EventInbox } from './event-inbox.ts';
+import { EventService } from './event-service.ts';
+import { EventRepo } from './repo.ts';
+import eventRoutes from './routes.ts';
+
+export { EventService } from './event-service.ts';
+export { notifies } from './notify-rule.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Events found on ships: the list, acknowledging, settings per camera and organisation, the ships' outboxes arriving. */
+    events: EventService;
+  }
+}
+
+export interface EventsPluginOptions {
+  /** The server's DATA_DIR: event pictures go to DATA_DIR/events unless EVENTS_DIR says otherwise. */
+  dataDir?: string | undefined;
+  /** The events folder itself (tests). */
+  dir?: string | undefined;
+}
+
+/**
+ * Events on shore: the service, the ships' event outboxes (an inbox stream on each ship's link,
+ * which also carries the cameras' settings down and the analysis status up), and the routes under
+ * /api/v1/cctv/events. Pictures under DATA_DIR/events (beside the recorder's folder without one),
+ * in the recorder's shared store too with STORAGE=nats. STOMP /events/{shipName} is subscribed to
+ * under the fleet's rule (ships of the user's organisations). Offers `app.events`. Needs the fleet,
+ * the ships' link, the bus, the recorder (its shared store) and sessions.
+ */
+export default fp<EventsPluginOptions>(
+  async (app, opts) => {
+    const root = opts.dir ?? process.env.EVENTS_DIR ?? join(opts.dataDir ?? join(app.recorder.root, '..'), 'events');
+    const files = new EventFiles(root, app.recorder.shared?.store);
+    const repo = new EventRepo(app.database.db);
+    const log = app.log.child({ module: 'events' });
+    const service: EventService = new EventService({
+      repo,
+      files,
+      managedOrgIds: (userId) => managedOrgIds(app.database.db, userId),
+      orgTree: () => loadOrgTree(app.database.db),
+      publish: (destination, body) => {
+        app.bus.publish(destination, JSON.stringify(body)).catch((err: unknown) => log.warn({ err, destination }, 'events: publishing failed'));
+      },
+      // The inbox is made next; settings change only once requests are served.
+      pushSettings: (shipId): Promise<void> => inbox.pushSettings(shipId),
+    });
+    const inbox: EventInbox = new EventInbox({
+      gateway: app.agents,
+      files,
+      repo,
+      settingsFor: (shipId) => service.shipSettings(shipId),
+      stored: (row) => service.arrived(row),
+      log,
+    });
+    app.decorate('events', service);
+    app.addHook('preClose', async () => inbox.close());
+    await app.register(eventRoutes, { prefix: '/api/v1/cctv/events' });
+  },
+  { name: 'events', dependencies: ['fleet', 'ship-link', 'bus', 'recorder', 'sessions'] },
+);

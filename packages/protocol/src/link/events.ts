@@ -1,0 +1,74 @@
+import { Type, type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { CameraEventSettings, EventId, ShipEvent } from '../events.ts';
+import { CameraAnalysisStatusSchema } from '../schemas/events.ts';
+import { CameraId, StreamId, Text } from './common.ts';
+import { decodePictureChunk, encodePictureChunk } from './pictures.ts';
+
+/**
+ * Events (kind `events`, binary kind 6 up): what the ship's analysis found — the event's record
+ * and its best picture — sent to shore by store-and-forward, and the cameras' analysis settings
+ * sent to the ship.
+ *
+ * Shore opens one stream per connection, the *inbox* (`events.inbox`), as soon as a ship that
+ * handles events says hello, and sends on it every camera's settings (`events.settings`, again
+ * whenever one changes). The ship answers with its cameras' analysis status (`events.status`,
+ * again whenever one changes) and its outbox sends one event at a time, as pictures do:
+ * `events.offer` with the record, shore's `events.resume` with the byte of the picture to start
+ * from (what shore already holds of it: an outage or an agent restart mid-picture costs nothing
+ * twice), the picture's bytes as binary frames `[offset u32 BE][bytes]`, then shore's
+ * `events.stored`, after which the ship takes the event out of its outbox. An event shore already
+ * holds is answered `stored` at once (de-duplication by event id: nothing is stored twice);
+ * bytes that do not make the picture offered (checksum, not a JPEG) are answered `rejected`,
+ * thrown away, and offered again from the first byte; a camera shore does not know is answered
+ * `refused`, and the ship drops the event (sending it again would be refused again).
+ */
+
+/** Bytes of an event picture chunk's header (its offset) in a binary frame. */
+export const EVENT_CHUNK_HEADER_BYTES = 4;
+/** Most cameras one settings or status message names. */
+export const EVENT_CAMERAS_MAX = 256;
+
+/** One camera's analysis settings as shore sends them. */
+export const CameraEventSettingsEntry = Type.Object({ cameraId: CameraId, settings: CameraEventSettings });
+export type CameraEventSettingsEntry = Static<typeof CameraEventSettingsEntry>;
+
+export const EventsShoreMessages = [
+  /** The stream the ship's event outbox sends on while this connection lasts. */
+  Type.Object({ type: Type.Literal('events.inbox'), streamId: StreamId }),
+  /** Every camera's analysis settings (a camera not named keeps the defaults). */
+  Type.Object({ type: Type.Literal('events.settings'), streamId: StreamId, cameras: Type.Array(CameraEventSettingsEntry, { maxItems: EVENT_CAMERAS_MAX }) }),
+  /** Send the offered event's picture from byte `offset` (what shore holds of it already). */
+  Type.Object({ type: Type.Literal('events.resume'), streamId: StreamId, eventId: EventId, offset: Type.Integer({ minimum: 0, maximum: 16 * 1024 * 1024 }) }),
+  /** Shore holds the event and its picture: the ship takes it out of its outbox. */
+  Type.Object({ type: Type.Literal('events.stored'), streamId: StreamId, eventId: EventId }),
+  /** What arrived is not the picture offered; shore threw it away. Offer the event again from the start. */
+  Type.Object({ type: Type.Literal('events.rejected'), streamId: StreamId, eventId: EventId, reason: Text }),
+  /** Shore will never take this event (its camera is unknown on shore): the ship drops it. */
+  Type.Object({ type: Type.Literal('events.refused'), streamId: StreamId, eventId: EventId, reason: Text }),
+] as const;
+
+export const EventsAgentMessages = [
+  /** The next event of the outbox; its picture's bytes follow once shore answers `resume`. */
+  Type.Object({ type: Type.Literal('events.offer'), streamId: StreamId, event: ShipEvent }),
+  /** What each camera's analysis is doing (when the inbox opens and whenever one changes). */
+  Type.Object({ type: Type.Literal('events.status'), streamId: StreamId, cameras: Type.Array(CameraAnalysisStatusSchema, { maxItems: EVENT_CAMERAS_MAX }) }),
+] as const;
+
+export const ShoreEventsMessage = Type.Union([...EventsShoreMessages]);
+export type ShoreEventsMessage = Static<typeof ShoreEventsMessage>;
+export const AgentEventsMessage = Type.Union([...EventsAgentMessages]);
+export type AgentEventsMessage = Static<typeof AgentEventsMessage>;
+
+/** An event picture chunk as it crosses the link: `[offset u32 BE][bytes]` (the pictures' chunk). */
+export const encodeEventChunk: (offset: number, bytes: Uint8Array) => Uint8Array = encodePictureChunk;
+export const decodeEventChunk: (payload: Uint8Array) => { offset: number; bytes: Uint8Array } | undefined = decodePictureChunk;
+
+const shipEventCheck = Compile(ShipEvent);
+
+/** Why `value` is not an event record (the first field refused), or undefined when it is one. */
+export function shipEventRefusal(value: unknown): string | undefined {
+  if (shipEventCheck.Check(value)) return undefined;
+  const first = shipEventCheck.Errors(value)[0];
+  return first ? `${first.instancePath || '/'} ${first.message}` : 'does not match its schema';
+}
