@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { DEFAULT_CAMERA_EVENT_SETTINGS, DEFAULT_ORG_EVENT_SETTINGS, type EventInfo } from '@ship-cctv/protocol';
+import { DEFAULT_CAMERA_EVENT_SETTINGS, DEFAULT_ORG_EVENT_SETTINGS, type EventInfo, type OrgEventSettings } from '@ship-cctv/protocol';
 import { EventSettingsDialog, EventsApi, EventsScreen } from './pages/events-page.ts';
 import { PlayGridPage } from './pages/play-grid-page.ts';
 import { TEXTS } from './pages/monitor-page.ts';
@@ -16,6 +16,13 @@ test.describe.configure({ mode: 'serial' });
 const ORG = 'blueocean';
 const ORG_NAME = 'Blue Ocean Shipping';
 const SCREENSHOTS = 'docs/screenshots';
+const CAMERA = 'S1001-C01-1';
+
+/** Puts an organisation's notify rule back as it was (only the fields the API takes). */
+async function restoreOrgRule(api: EventsApi, before: OrgEventSettings): Promise<void> {
+  const { notifyClasses, notifyFrom, notifyTo, timeZone } = before.notifyClasses ? before : DEFAULT_ORG_EVENT_SETTINGS;
+  await api.putOrgSettings(ORG, { notifyClasses, ...(notifyFrom && notifyTo ? { notifyFrom, notifyTo } : {}), ...(timeZone ? { timeZone } : {}) });
+}
 
 const classText = (texts: EventsScreen['texts'], e: EventInfo) => {
   const best = [...e.classes].sort((a, b) => Number(a.class === 'motion') - Number(b.class === 'motion') || b.score - a.score)[0];
@@ -84,21 +91,26 @@ test('events of the demo fleet: list with pictures, badge, timeline, acknowledge
   await expect(player).toContainText(shown.cameraName);
 });
 
-test('a manager draws a zone and a mask on the camera picture, sets the notify rule, and a new event toasts (en)', async ({ page, baseURL }) => {
-  test.setTimeout(240_000);
+test('a manager draws a zone and a mask on the camera picture and sets which events notify the organisation (en)', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
   const grid = new PlayGridPage(page, 'en');
   await grid.signIn(baseURL ?? '');
   const api = new EventsApi(page.request, page);
   await grid.open();
   await grid.chooseOrganisation(ORG_NAME);
   const before = await api.orgSettings(ORG);
-  const camera = 'S1001-C01-1';
   try {
     const settings = new EventSettingsDialog(page, 'en', ORG_NAME);
     await settings.open();
     await settings.chooseShip('BLUE OCEAN STAR');
-    const form = settings.form(camera);
+    const form = settings.form(CAMERA);
     await expect(form).toBeVisible({ timeout: 15_000 });
+    await expect(form.locator('[data-event-field="enabled"]')).toHaveAttribute('aria-checked', 'true');
+    // The camera's picture to draw on: one taken now, over the ship's link.
+    await form.getByTestId('zone-take-picture').click();
+    const picture = form.getByTestId('zone-canvas').locator('img');
+    await expect.poll(() => picture.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth).catch(() => 0), { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect(form.getByTestId('zone-picture-caption')).toContainText('Latest picture of Bridge');
     await settings.drawPolygon('zone', [
       [0.1, 0.2],
       [0.6, 0.2],
@@ -106,15 +118,16 @@ test('a manager draws a zone and a mask on the camera picture, sets the notify r
       [0.1, 0.9],
     ]);
     await settings.drawPolygon('mask', [
-      [0.8, 0],
-      [1, 0],
-      [1, 0.15],
+      [0.8, 0.02],
+      [0.98, 0.02],
+      [0.98, 0.15],
     ]);
     await expect(settings.dialog.locator('[data-zone-item="Zone 1"]')).toBeVisible();
+    await expect(form.locator('polygon[data-zone="Zone 1"]')).toHaveCount(1);
     await page.screenshot({ path: `${SCREENSHOTS}/event-settings-en.png`, animations: 'disabled' });
     await settings.dialog.getByTestId('camera-event-save').click();
     await expect(page.getByText(settings.texts.settings.saved, { exact: true }).first()).toBeVisible();
-    const saved = await api.cameraSettings(camera);
+    const saved = await api.cameraSettings(CAMERA);
     expect(saved.zones).toHaveLength(1);
     expect(saved.zones[0]?.name).toBe('Zone 1');
     const [first, second] = saved.zones[0]?.polygon ?? [];
@@ -123,24 +136,42 @@ test('a manager draws a zone and a mask on the camera picture, sets the notify r
     expect(second?.[0]).toBeCloseTo(0.6, 1);
     expect(saved.masks).toHaveLength(1);
 
-    // The organisation's rule: every class notifies, all day.
+    // The organisation's rule: every class notifies, between 00:00 and 23:59 on UTC's clock.
     await settings.dialog.getByRole('tab', { name: settings.texts.settings.tabNotify }).click();
     const rules = settings.dialog.getByTestId('org-notify-rules');
     for (const c of ['person', 'boat', 'vehicle', 'motion'] as const) await rules.getByLabel(settings.texts.class[c], { exact: true }).check();
+    await rules.getByText(settings.texts.settings.notifyBetween, { exact: true }).click();
+    await rules.locator('[data-event-field="notifyFrom"]').fill('00:00');
+    await rules.locator('[data-event-field="notifyTo"]').fill('23:59');
     await rules.getByTestId('org-notify-save').click();
     await expect.poll(async () => [...(await api.orgSettings(ORG)).notifyClasses].sort()).toEqual(['boat', 'motion', 'person', 'vehicle']);
-    await settings.dialog.getByRole('button', { name: 'Close', exact: true }).click();
-
-    // A new event of the organisation's ships toasts, and leads to the events screen.
-    const toast = page.getByTestId('event-notice').first();
-    await expect(toast).toBeVisible({ timeout: 150_000 });
-    await expect(toast).toContainText(/Person|Boat|Vehicle|Motion/);
-    await toast.getByRole('button', { name: settings.texts.noticeOpen }).click();
-    await expect(page).toHaveURL(/\/monitor\/events$/);
-    await expect(page.getByTestId('events-list')).toContainText(/Person|Boat|Vehicle|Motion/);
+    expect(await api.orgSettings(ORG)).toMatchObject({ notifyFrom: '00:00', notifyTo: '23:59' });
   } finally {
-    await api.putCameraSettings(camera, DEFAULT_CAMERA_EVENT_SETTINGS);
-    const { notifyClasses, notifyFrom, notifyTo, timeZone } = before.notifyClasses ? before : DEFAULT_ORG_EVENT_SETTINGS;
-    await api.putOrgSettings(ORG, { notifyClasses, ...(notifyFrom ? { notifyFrom } : {}), ...(notifyTo ? { notifyTo } : {}), ...(timeZone ? { timeZone } : {}) });
+    await api.putCameraSettings(CAMERA, DEFAULT_CAMERA_EVENT_SETTINGS);
+    await restoreOrgRule(api, before);
+  }
+});
+
+test('a new event of the organisation toasts and leads to the events screen (en)', async ({ page, baseURL }) => {
+  test.setTimeout(240_000);
+  const grid = new PlayGridPage(page, 'en');
+  await grid.signIn(baseURL ?? '');
+  const api = new EventsApi(page.request, page);
+  const before = await api.orgSettings(ORG);
+  try {
+    // Every class notifies, all day.
+    await api.putOrgSettings(ORG, { notifyClasses: ['person', 'boat', 'vehicle', 'motion'] });
+    await grid.open();
+    await grid.chooseOrganisation(ORG_NAME);
+    const texts = new EventsScreen(page, 'en').texts;
+    const toast = page.getByTestId('event-notice').first();
+    await expect(toast).toBeVisible({ timeout: 180_000 });
+    await expect(toast).toContainText(/Person|Boat|Vehicle|Motion/);
+    const id = await toast.getAttribute('data-event-id');
+    await toast.getByRole('button', { name: texts.noticeOpen }).click();
+    await expect(page).toHaveURL(/\/monitor\/events$/);
+    await expect(page.getByTestId('events-list').locator(`tr[data-event-id="${id}"]`)).toBeVisible({ timeout: 15_000 });
+  } finally {
+    await restoreOrgRule(api, before);
   }
 });

@@ -92,10 +92,14 @@ export class EventsScreen {
     this.list = page.getByTestId('events-list');
   }
 
-  /** From the main preview's top menu, as an operator gets there. */
+  /** From the top menu (shore playback → events) on the main preview, as an operator gets there. */
   async openFromMenu(): Promise<void> {
     await this.page.goto('/monitor/live/index');
-    await this.page.getByRole('menuitem', { name: this.shellTexts.events.menu, exact: true }).click({ timeout: PAGE_LOAD_MS });
+    const shore = this.page.getByRole('menuitem', { name: this.shellTexts.shell.menu.shorePlayback });
+    await expect(async () => {
+      await shore.hover({ timeout: 5_000 });
+      await this.page.getByRole('menuitem', { name: this.shellTexts.events.menu, exact: true }).click({ timeout: 5_000 });
+    }).toPass({ timeout: PAGE_LOAD_MS });
     await expect(this.page).toHaveURL(/\/monitor\/events$/);
     await expect(this.screen).toBeVisible({ timeout: PAGE_LOAD_MS });
   }

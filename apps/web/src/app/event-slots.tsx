@@ -32,3 +32,4 @@ export function EventNoticesSlot() {
     </Suspense>
   );
 }
+

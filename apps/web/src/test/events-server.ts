@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { DEFAULT_CAMERA_EVENT_SETTINGS, type CameraEventSettings, type EventInfo, type OrgEventSettings } from '@ship-cctv/protocol';
+import { DEFAULT_CAMERA_EVENT_SETTINGS, type CameraEventSettings, type EventInfo, type OrgEventSettings, type PictureInfo } from '@ship-cctv/protocol';
 import { camera, channel, org, ship } from '../mobile/test-fleet.ts';
 
 /** The fleet the events tests see: one organisation, ship S1 with a bridge camera and two deck cameras. */
@@ -52,6 +52,7 @@ export function serveEvents(initial: EventInfo[], opts: { user?: string } = {}) 
   let events = [...initial];
   const calls: EventsServerCall[] = [];
   const cameraSettings = new Map<string, CameraEventSettings>();
+  const pictures: PictureInfo[] = [];
   let orgSettings: OrgEventSettings = { notifyClasses: ['person', 'boat'] };
   const ack = (e: EventInfo, at: number): EventInfo => (e.acknowledgedAt === undefined ? { ...e, acknowledgedBy: opts.user ?? 'demo', acknowledgedAt: at } : e);
 
@@ -59,7 +60,19 @@ export function serveEvents(initial: EventInfo[], opts: { user?: string } = {}) 
     if (path.endsWith('/getOrgShipTreeUnion')) return envelope(EVENTS_TREE);
     if (path.includes('/ship/waitTime')) return envelope({ waitTime: 8 });
     if (path.includes('/getChannel/')) return envelope(EVENTS_CHANNELS);
-    if (path.includes('/snapshot/complexQuery/')) return envelope({ page: 1, size: 1, total: 0, pictures: [] });
+    if (path.includes('/snapshot/complexQuery/')) {
+      const cameraId = (body as { cameraId?: string } | undefined)?.cameraId;
+      const mine = pictures.filter((p) => !cameraId || p.cameraId === cameraId);
+      return envelope({ page: 1, size: 1, total: mine.length, pictures: mine.slice(-1) });
+    }
+    const snap = /^\/cctvv3-server\/v3\/snapshot\/requestPro\/([^/]+)\/([^/]+)\/([^/]+)\/\d+\/live$/.exec(path);
+    if (snap && method === 'POST') {
+      const [, shipId = '', channelId = '', cameraId = ''] = snap;
+      const pictureId = `P${pictures.length + 1}`;
+      // Stored on shore at once (the real one arrives over the link seconds later).
+      pictures.push({ id: pictureId, orgId: 'blueocean', shipId, shipName: '蓝海之星', channelId, cameraId, takenAt: BASE, origin: 'manual', taskId: null, bytes: 1000, width: 640, height: 360, storedAt: BASE });
+      return envelope({ pictureId, shipId, cameraId, width: 640, height: 360 });
+    }
     if (path === '/api/v1/cctv/events' && method === 'GET') {
       const page = Number(query.get('page') ?? 1);
       const size = Number(query.get('size') ?? 50);

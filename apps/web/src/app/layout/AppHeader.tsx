@@ -53,10 +53,11 @@ export function AppHeader() {
       children: [
         { key: 'shorePlayback:video', label: t('shorePlayback.menu.video') },
         { key: 'shorePlayback:photo', label: t('pictures.menu.shorePhoto') },
+        // Events are kept on shore with their pictures; the top menu has no room for a sixth item in English.
+        { key: 'shorePlayback:events', label: t('events.menu') },
       ],
     },
     { key: 'carousel', label: t('carousel.menu') },
-    { key: 'events', label: t('events.menu') },
   ];
 
   const settingsMenu: MenuProps = {
@@ -131,9 +132,9 @@ export function AppHeader() {
             if (key === 'shipPlayback') void navigate('/live/recordlivevideo');
             if (key === 'shorePlayback:video') void navigate('/record/video');
             if (key === 'shorePlayback:photo') void navigate('/record/photo');
+            if (key === 'shorePlayback:events') void navigate('/events');
             if (key === 'shipPhoto') void navigate('/recordlivephoto');
             if (key === 'carousel') void navigate('/carouselConfig');
-            if (key === 'events') void navigate('/events');
           }}
           style={{ flex: 1, minWidth: 0, borderBottom: 'none', background: 'transparent' }}
         />

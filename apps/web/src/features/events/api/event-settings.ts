@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CameraEventSettings, CameraEventSettingsAnswer, OrgEventSettings, PicturePage } from '@ship-cctv/protocol';
+import { LIMITS, type CameraEventSettings, type CameraEventSettingsAnswer, type OrgEventSettings, type PicturePage, type SnapshotAnswer } from '@ship-cctv/protocol';
 import { apiClient } from '../../../lib/api-client.ts';
-import { EVENTS_KEY } from './events.ts';
+import { EVENTS_KEY, listEvents } from './events.ts';
 
 export type { CameraAnalysisStatus } from '@ship-cctv/protocol';
 export type CameraSettingsAnswer = CameraEventSettingsAnswer;
@@ -48,13 +48,35 @@ export function useSaveOrgNotifyRules() {
   });
 }
 
-/** `POST /api/v1/cctv/snapshot/complexQuery/1/1`: the camera's latest picture on shore, to draw zones on. */
-export function useLatestCameraPicture(cameraId: string | undefined) {
+/**
+ * `POST /api/v1/cctv/snapshot/complexQuery/1/1`: the camera's latest picture on shore, to draw zones
+ * on; asked again every 3 s while a picture just taken (`waitingFor`) has not arrived.
+ */
+export function useLatestCameraPicture(cameraId: string | undefined, waitingFor?: string) {
   return useQuery({
     queryKey: ['pictures', 'latest', cameraId],
     queryFn: () => apiClient.post<PicturePage>('/cctv/snapshot/complexQuery/1/1', { cameraId }),
     enabled: !!cameraId,
     select: (page) => page.pictures[0],
+    refetchInterval: (query) => (waitingFor && query.state.data?.pictures[0]?.id !== waitingFor ? 3_000 : false),
+  });
+}
+
+/** The camera's latest event (its picture stands in when shore has no picture of the camera). */
+export function useLatestCameraEvent(cameraId: string | undefined) {
+  return useQuery({
+    queryKey: [EVENTS_KEY, 'latest', cameraId],
+    queryFn: ({ signal }) => listEvents({ cameraId }, 1, 1, signal),
+    enabled: !!cameraId,
+    select: (page) => page.events[0],
+  });
+}
+
+/** `POST /cctvv3-server/v3/snapshot/requestPro/…/live`: a picture of the camera now (it reaches shore over the link). */
+export function useTakeCameraPicture() {
+  return useMutation({
+    mutationFn: ({ shipId, channelId, cameraId }: { shipId: string; channelId: string; cameraId: string }) =>
+      apiClient.post<SnapshotAnswer>(`/cctvv3-server/v3/snapshot/requestPro/${[shipId, channelId, cameraId, String(LIMITS.pictureConfigId), 'live'].map(encodeURIComponent).join('/')}`, undefined, { fromRoot: true }),
   });
 }
 

@@ -4,7 +4,7 @@ import type { CameraEventSettings } from '@ship-cctv/protocol';
 import { AppProviders } from '../../../app/providers.tsx';
 import { createI18n, type Language } from '../../../i18n/index.ts';
 import { DEFAULT_RUNTIME_CONFIG } from '../../../lib/runtime-config.ts';
-import { EVENTS_TREE, serveEvents } from '../../../test/events-server.ts';
+import { EVENTS_TREE, eventOf, serveEvents } from '../../../test/events-server.ts';
 import { EventSettingsDialog } from './EventSettingsDialog.tsx';
 
 afterEach(() => {
@@ -28,12 +28,12 @@ function clickCanvas(canvas: HTMLElement, x: number, y: number) {
 }
 
 describe('event detection settings', { timeout: 30_000 }, () => {
-  for (const [language, zoneName, save] of [
-    ['en', 'Zone 1', 'Save'],
-    ['zh-CN', '区域 1', '保存'],
+  for (const [language, zoneName, save, take] of [
+    ['en', 'Zone 1', 'Save', 'Take a picture'],
+    ['zh-CN', '区域 1', '保存', '抓拍一张'],
   ] as const) {
     it(`draws a zone and a mask on the camera's picture and saves them as relative polygons (${language})`, async () => {
-      const server = serveEvents([]);
+      const server = serveEvents([eventOf(1)]);
       renderDialog(language);
       const form = await screen.findByTestId('camera-event-settings', {}, { timeout: 10_000 });
       // The ship's first camera is chosen by itself; its analysis status shows.
@@ -41,6 +41,14 @@ describe('event detection settings', { timeout: 30_000 }, () => {
       expect(form.querySelector('[data-event-status="running"]')).not.toBeNull();
 
       const canvas = screen.getByTestId('zone-canvas');
+      // No picture of the camera on shore: its latest event's picture; then one taken now.
+      await waitFor(() => expect(canvas.querySelector('img')?.getAttribute('src')).toBe(`/api/v1/cctv/events/${eventOf(1).id}/picture`));
+      const takeButton = screen.getByTestId('zone-take-picture');
+      expect(takeButton.textContent?.replace(/\s/g, '')).toBe(take.replace(/\s/g, ''));
+      fireEvent.click(takeButton);
+      await waitFor(() => expect(canvas.querySelector('img')?.getAttribute('src')).toBe('/cctvv3-server/v3/th/getById/P1'), { timeout: 10_000 });
+      expect(server.callsTo('POST', '/cctvv3-server/v3/snapshot/requestPro/S1/C1/C1-1/*')).toHaveLength(1);
+
       vi.spyOn(canvas, 'getBoundingClientRect').mockReturnValue({ left: 0, top: 0, width: 200, height: 100, right: 200, bottom: 100, x: 0, y: 0, toJSON: () => ({}) });
       fireEvent.click(screen.getByTestId('zone-add'));
       clickCanvas(canvas, 20, 10);

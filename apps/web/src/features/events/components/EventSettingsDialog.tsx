@@ -5,8 +5,9 @@ import dayjs from 'dayjs';
 import { DEFAULT_CAMERA_EVENT_SETTINGS, EVENT_CLASSES, type CameraEventSettings, type EventClass } from '@ship-cctv/protocol';
 import { channelsQuery, shipDisplayName, shipsOf, type OrgOption } from '../../../shared/source-tree/index.ts';
 import { useMessage } from '../../../shared/message.tsx';
-import { shorePictureUrl, useCameraEventSettings, useLatestCameraPicture, useOrgNotifyRules, useSaveCameraEventSettings, useSaveOrgNotifyRules, type OrgNotifyRules } from '../api/event-settings.ts';
+import { shorePictureUrl, useCameraEventSettings, useLatestCameraEvent, useLatestCameraPicture, useTakeCameraPicture, useOrgNotifyRules, useSaveCameraEventSettings, useSaveOrgNotifyRules, type OrgNotifyRules } from '../api/event-settings.ts';
 import { isClockTime } from '../event-view.ts';
+import { eventPictureUrl } from '../api/events.ts';
 import { useEventsTranslation as useTranslation } from '../texts.ts';
 import { errorText } from './EventActions.tsx';
 import { ZoneEditor } from './ZoneEditor.tsx';
@@ -62,7 +63,7 @@ function CameraSettings({ org, initialShipId, initialCameraId }: { org: Pick<Org
   const [cameraId, setCameraId] = useState<string | undefined>(initialCameraId);
   const channels = useQuery({ ...channelsQuery(shipId ?? ''), enabled: !!shipId });
   const cameras = useMemo(
-    () => (channels.data ?? []).flatMap((channel) => channel.cameras.map((camera) => ({ value: camera.id, label: channel.cameras.length > 1 ? `${channel.name} · ${camera.name}` : channel.name }))),
+    () => (channels.data ?? []).flatMap((channel) => channel.cameras.map((camera) => ({ value: camera.id, channelId: channel.id, label: channel.cameras.length > 1 ? `${channel.name} · ${camera.name}` : channel.name }))),
     [channels.data],
   );
   // The ship's first camera when none is chosen.
@@ -90,7 +91,7 @@ function CameraSettings({ org, initialShipId, initialCameraId }: { org: Pick<Org
         <Select style={{ width: 260 }} aria-label={t('events.settings.camera')} data-event-settings="camera" value={camera ? cameraId : undefined} loading={channels.isLoading} options={cameras} onChange={setCameraId} />
       </Flex>
       {camera && ship ? (
-        <CameraForm key={camera.value} cameraId={camera.value} cameraName={camera.label} shipTimeZone={ship.timeZone} />
+        <CameraForm key={camera.value} shipId={ship.id} channelId={camera.channelId} cameraId={camera.value} cameraName={camera.label} shipTimeZone={ship.timeZone} />
       ) : (
         <Typography.Text type="secondary">{t('events.settings.chooseCamera')}</Typography.Text>
       )}
@@ -98,11 +99,17 @@ function CameraSettings({ org, initialShipId, initialCameraId }: { org: Pick<Org
   );
 }
 
-function CameraForm({ cameraId, cameraName, shipTimeZone }: { cameraId: string; cameraName: string; shipTimeZone: string }) {
+function CameraForm({ shipId, channelId, cameraId, cameraName, shipTimeZone }: { shipId: string; channelId: string; cameraId: string; cameraName: string; shipTimeZone: string }) {
   const { t } = useTranslation();
   const message = useMessage();
   const loaded = useCameraEventSettings(cameraId);
-  const picture = useLatestCameraPicture(cameraId);
+  const take = useTakeCameraPicture();
+  const [waitingFor, setWaitingFor] = useState<string>();
+  const picture = useLatestCameraPicture(cameraId, waitingFor);
+  const lastEvent = useLatestCameraEvent(cameraId);
+  useEffect(() => {
+    if (waitingFor && picture.data?.id === waitingFor) setWaitingFor(undefined);
+  }, [waitingFor, picture.data?.id]);
   const save = useSaveCameraEventSettings();
   const [draft, setDraft] = useState<CameraEventSettings>();
   useEffect(() => {
@@ -118,7 +125,13 @@ function CameraForm({ cameraId, cameraName, shipTimeZone }: { cameraId: string; 
   const schedule = draft.schedule;
   const scheduleValid = schedule.kind === 'always' || (isClockTime(schedule.from) && isClockTime(schedule.to));
   const status = loaded.data?.status;
-  const shown = picture.data;
+  // The camera's latest picture on shore; else its latest event's picture.
+  const shown = picture.data
+    ? { url: shorePictureUrl(picture.data.id), time: picture.data.takenAt }
+    : lastEvent.data
+      ? { url: eventPictureUrl(lastEvent.data.id), time: lastEvent.data.start }
+      : undefined;
+  const shownTime = shown ? dayjs(shown.time).format('YYYY-MM-DD HH:mm') : '';
 
   return (
     <Form layout="vertical" data-testid="camera-event-settings" data-camera={cameraId}>
@@ -166,13 +179,34 @@ function CameraForm({ cameraId, cameraName, shipTimeZone }: { cameraId: string; 
           <Slider min={1} max={100} value={draft.sensitivity} onChange={(sensitivity) => set({ sensitivity })} aria-label={t('events.settings.sensitivity')} />
         </Form.Item>
       </Flex>
-      <Form.Item label={`${t('events.settings.zones')} / ${t('events.settings.masks')}`} extra={shown ? t('events.settings.pictureOf', { camera: cameraName, time: dayjs(shown.takenAt).format('YYYY-MM-DD HH:mm') }) : t('events.settings.noPicture')}>
+      <Form.Item label={`${t('events.settings.zones')} / ${t('events.settings.masks')}`}>
         <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
           {t('events.settings.zonesHint')}
         </Typography.Paragraph>
+        <Flex gap={8} align="center" style={{ marginBottom: 8 }}>
+          <Typography.Text type="secondary" data-testid="zone-picture-caption">
+            {shown ? t('events.settings.pictureOf', { camera: cameraName, time: shownTime }) : t('events.settings.noPicture')}
+          </Typography.Text>
+          <Button
+            size="small"
+            loading={take.isPending || waitingFor !== undefined}
+            data-testid="zone-take-picture"
+            onClick={() =>
+              take.mutate(
+                { shipId, channelId, cameraId },
+                {
+                  onSuccess: (answer) => setWaitingFor(answer.pictureId),
+                  onError: (error) => void message.error(t('events.settings.pictureFailed', { message: errorText(error) })),
+                },
+              )
+            }
+          >
+            {t('events.settings.takePicture')}
+          </Button>
+        </Flex>
         <ZoneEditor
-          pictureUrl={shown ? shorePictureUrl(shown.id) : undefined}
-          pictureAlt={t('events.settings.pictureOf', { camera: cameraName, time: shown ? dayjs(shown.takenAt).format('YYYY-MM-DD HH:mm') : '' })}
+          pictureUrl={shown?.url}
+          pictureAlt={t('events.settings.pictureOf', { camera: cameraName, time: shownTime })}
           zones={draft.zones}
           masks={draft.masks}
           onChange={(next) => set(next)}

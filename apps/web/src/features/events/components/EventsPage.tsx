@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CheckOutlined, SettingOutlined } from '@ant-design/icons';
 import { Alert, Button, DatePicker, Flex, Image, Segmented, Select, Space, Spin, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
+import { useSearchParams } from 'react-router';
 import { EVENT_CLASSES, type EventClass } from '@ship-cctv/protocol';
 import { channelsQuery, shipDisplayName, shipsOf, useOrganisations } from '../../../shared/source-tree/index.ts';
 import { useMessage } from '../../../shared/message.tsx';
@@ -29,7 +30,9 @@ export function EventsPage() {
   const message = useMessage();
   const pageLinks = usePageLinks();
   const { orgs, selected } = useOrganisations();
-  const [shipId, setShipId] = useState<string>();
+  // The tree's badge opens the screen for its ship (`?shipId=`).
+  const [search] = useSearchParams();
+  const [shipId, setShipId] = useState<string | undefined>(() => search.get('shipId') ?? undefined);
   const [cameraId, setCameraId] = useState<string>();
   const [eventClass, setEventClass] = useState<EventClass>();
   const [range, setRange] = useState<[number, number]>();
