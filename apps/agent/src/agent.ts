@@ -9,7 +9,6 @@ import {
   LINK_ACK_VERSION,
   AGENT_LINK_VERSION,
   type AgentMessage,
-  type CameraAnalysisStatus,
   type CameraEventSettings,
   type CameraState,
   type LinkReport,
@@ -26,10 +25,11 @@ import { BackfillSender } from './backfill/backfill-sender.ts';
 import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playback-streams.ts';
 import { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
 import { CameraSessions } from './media/camera-session.ts';
-import { type EventSink, ShipEvents, type ShipEventsOptions } from './events/outbox/index.ts';
+import { ShipEvents, type ShipEventsOptions } from './events/outbox/index.ts';
 import { ShipPictures, type ShipPicturesOptions } from './pictures/ship-pictures.ts';
 import { ShipPtz } from './ptz/ship-ptz.ts';
 import { ShipTalk, type ShipTalkOptions } from './talk/ship-talk.ts';
+import { type EventAnalysis, type EventAnalysisOptions, type EventSink, startEventAnalysis } from './events/analyser/index.ts';
 import { LinkMeter } from './uplink/link-meter.ts';
 import { pingShore } from './uplink/link-pings.ts';
 import { type UplinkClass, UplinkScheduler } from './uplink/scheduler.ts';
@@ -91,28 +91,25 @@ export interface AgentOptions {
   pictures?: ShipPicturesOptions;
   /** Talkback: where the voice is played (ShipSpeaker) and kept (the recorder's data directory unless given). */
   talk?: ShipTalkOptions;
-  /** Events: the outbox (kept under the recorder's data directory unless given one) and the analysis that fills it. */
-  events?: ShipEventsOptions & {
-    /** Starts the cameras' analysis (apps/agent/src/events/analyser); without it the ship sends no events. */
-    analysis?: (deps: EventAnalysisDeps) => EventAnalysis;
-    /** How often the analysis' status is read (shore hears it when it changed). Default 2 s. */
-    statusEveryMs?: number;
-  };
+  /**
+   * The ship's event analysis (events/analyser): each camera's picture analysed for motion and,
+   * on motion, people, boats and vehicles; events handed to the durable outbox (events/outbox),
+   * which sends them to shore. Absent: no analysis at all (nothing is decoded, no model is loaded);
+   * the outbox still runs (what it holds from before goes to shore). Cameras' settings are shore's
+   * (`events.settings`, kept on disk by the outbox), DEFAULT_CAMERA_EVENT_SETTINGS until shore sent any.
+   */
+  events?: AgentEventsOptions;
+  /** The event outbox (kept under the recorder's data directory unless given one). */
+  eventOutbox?: ShipEventsOptions;
 }
 
-/** What the cameras' analysis is given: the running camera sessions, where events go, each camera's settings. */
-export interface EventAnalysisDeps {
-  sources: CameraSources;
-  sessions: CameraSessions;
-  sink: EventSink;
-  settings(cameraId: string): CameraEventSettings;
-}
-
-/** The running analysis as the agent drives it. */
-export interface EventAnalysis {
-  apply(cameraId: string, settings: CameraEventSettings): void;
-  status(): CameraAnalysisStatus[];
-  stop(): Promise<void>;
+export interface AgentEventsOptions extends Partial<Omit<EventAnalysisOptions, 'cameras' | 'sink' | 'settings'>> {
+  /** Where events go. Default: the durable outbox to shore (`agent.eventOutbox`). */
+  sink?: EventSink;
+  /** Each camera's settings. Default: what shore last sent (`agent.eventOutbox.settingsOf`). */
+  settings?: (cameraId: string) => CameraEventSettings;
+  /** How often the analysis' status is read (shore hears it when it changed). Default 2 s. */
+  statusEveryMs?: number;
 }
 
 export interface AgentEvents {
@@ -125,6 +122,8 @@ export interface AgentEvents {
   refused: [code: string, message: string];
   /** Something from shore could not be delivered (for the log). */
   dropped: [reason: string];
+  /** Something on the ship worth the log: an event the outbox dropped or shore refused. */
+  warning: [message: string];
 }
 
 /**
@@ -173,8 +172,10 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   /** The PTZ cameras and their presets (kind `ptz` is handled when there is one). */
   readonly ptz: ShipPtz;
   /** Events the analysis found, sent to shore from a durable outbox; the cameras' analysis settings from shore. */
-  readonly events: ShipEvents;
-  private analysis: EventAnalysis | undefined;
+  readonly eventOutbox: ShipEvents;
+  /** The event analysis while the agent runs, when AgentOptions.events asked for it. */
+  events: EventAnalysis | undefined;
+  private readonly eventsOptions: AgentEventsOptions | undefined;
   private analysisTimer: NodeJS.Timeout | undefined;
   /**
    * Delivers shore's messages and frames to the handler of their kind. Its kinds are the agent's
@@ -187,9 +188,8 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
   constructor(
     readonly config: AgentConfig,
     private readonly link: LinkStatusSource,
-    private readonly startOptions: AgentOptions = {},
+    opts: AgentOptions = {},
   ) {
-    const opts = startOptions;
     super();
     this.opts = {
       minBackoffMs: opts.minBackoffMs ?? 1_000,
@@ -201,6 +201,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       reportEveryMs: opts.linkMeasure?.reportEveryMs ?? 60_000,
     };
     this.redials = new RedialPlan({ minMs: this.opts.minBackoffMs, maxMs: this.opts.maxBackoffMs });
+    this.eventsOptions = opts.events;
     this.sources = new CameraSources(config.cameras, {
       sessions: this.sessions,
       ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
@@ -229,13 +230,17 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       speaker,
       ...opts.talk,
     });
-    const { analysis: _analysis, statusEveryMs: _every, ...eventOptions } = opts.events ?? {};
-    this.events = new ShipEvents({
+    const outboxOptions = opts.eventOutbox ?? {};
+    this.eventOutbox = new ShipEvents({
       ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
-      ...eventOptions,
+      ...outboxOptions,
       onSettings: (cameraId, settings) => {
-        this.analysis?.apply(cameraId, settings);
-        eventOptions.onSettings?.(cameraId, settings);
+        this.events?.apply(cameraId, settings);
+        outboxOptions.onSettings?.(cameraId, settings);
+      },
+      onWarning: (message) => {
+        this.emit('warning', message);
+        outboxOptions.onWarning?.(message);
       },
     });
     this.recorder.on('recording', (cameraId, recording, since) => {
@@ -256,7 +261,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.router.handle('pictures', this.pictures);
     this.router.handle('talk', this.talk);
     this.router.handle('backfill', this.backfill);
-    this.router.handle('events', this.events);
+    this.router.handle('events', this.eventOutbox);
     if (this.ptz.any) this.router.handle('ptz', this.ptz.handler((msg) => this.send(msg)));
     this.router.on('message', (msg) => this.emit('message', msg));
     this.router.on('control', (msg) => {
@@ -310,11 +315,10 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     this.stopMeasuring();
     this.unsubscribeLink?.();
     clearInterval(this.analysisTimer);
-    const analysis = this.analysis;
-    this.analysis = undefined;
-    await analysis?.stop();
-    this.events.close();
-    await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop(), this.pictures.stop(), this.talk.stopAll()]);
+    const events = this.events;
+    this.events = undefined;
+    await Promise.all([this.streams.stopAll(), this.playback.stopAll(), this.recorder.stop(), this.pictures.stop(), this.talk.stopAll(), events?.stop()]);
+    this.eventOutbox.close();
     for (const release of this.sessionHolds.splice(0)) release();
     this.ptz.close();
     await this.sessions.stopAll();
@@ -409,7 +413,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.pictures.attach({ sendJson: (m) => this.send(m), sendBinary: (frame) => uplink.send('pictures', frame) });
       this.talk.attach({ sendJson: (m) => this.send(m) });
       this.backfill.attach({ sendJson: (m) => this.send(m), sendBackfill: (data) => uplink.send('backfill', data) });
-      this.events.attach({ sendJson: (m) => this.send(m), sendBinary: (frame) => uplink.send('events', frame) });
+      this.eventOutbox.attach({ sendJson: (m) => this.send(m), sendBinary: (frame) => uplink.send('events', frame) });
       clearInterval(this.silenceTimer);
       this.silenceTimer = setInterval(() => {
         if (Date.now() - this.lastHeard > this.opts.silenceTimeoutMs) ws.terminate();
@@ -448,20 +452,31 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.pictures.detach();
       this.talk.detach();
       this.backfill.detach();
-      this.events.detach();
+      this.eventOutbox.detach();
       this.emit('disconnected', `${code} ${reason.toString()}`.trim());
       this.scheduleReconnect(code);
     });
   }
 
-  /** The cameras' analysis runs while the agent does, link or no link; shore hears its status when it changes. */
+  /**
+   * The cameras' analysis runs while the agent does, link or no link, into the outbox, with the
+   * settings shore last sent; shore hears its status when it changes.
+   */
   private startAnalysis(): void {
-    const start = this.startOptions.events?.analysis;
-    if (!start) return;
-    this.analysis = start({ sources: this.sources, sessions: this.sessions, sink: this.events, settings: (cameraId) => this.events.settingsOf(cameraId) });
-    const report = () => this.analysis && this.events.reportStatus(this.analysis.status());
+    if (!this.eventsOptions) return;
+    const { sink, settings, statusEveryMs, ...rest } = this.eventsOptions;
+    const shipId = this.config.shipId;
+    const analysis = startEventAnalysis({
+      log: (m) => console.log(`[events ${shipId}] ${m}`),
+      ...rest,
+      cameras: this.sources,
+      sink: sink ?? this.eventOutbox,
+      settings: settings ?? ((cameraId) => this.eventOutbox.settingsOf(cameraId)),
+    });
+    this.events = analysis;
+    const report = () => this.eventOutbox.reportStatus(analysis.status());
     report();
-    this.analysisTimer = setInterval(report, this.startOptions.events?.statusEveryMs ?? 2_000);
+    this.analysisTimer = setInterval(report, statusEveryMs ?? 2_000);
     this.analysisTimer.unref();
   }
 

@@ -1,6 +1,7 @@
 import type { CameraState, EncodeSpec, PlaybackSpeed, RecordedSpan } from '@ship-cctv/protocol';
 import type { CameraConfig } from './cameras.ts';
 import type { CameraSessions } from './media/camera-session.ts';
+import type { FrameFeed, FramesRequest } from './events/analyser/frames.ts';
 import type { Encoder, EncoderOptions } from './media/encoder.ts';
 import type { EncoderOutput, InputProbe } from './media/ffmpeg-args.ts';
 import type { Fmp4Source } from './media/flv-packager.ts';
@@ -43,6 +44,12 @@ export interface CameraSource {
   readonly ptz: PtzBackend | undefined;
   /** The ship's speaker heard at this camera: talkback's PCM (s16le mono 16 kHz). Undefined: heard nowhere. */
   readonly speaker: ((pcm: Int16Array) => void) | undefined;
+  /**
+   * A few frames a second of what the camera shows now, as RGB, for the ship's event analysis
+   * (events/analyser): from what the camera already sends, never a second connection to it.
+   * Absent (or undefined returned): the camera is not analysed.
+   */
+  analysisFrames?(req: FramesRequest): FrameFeed | undefined;
 }
 
 /** A kind of camera: which cameras of the configuration it takes, and how it reads one. */

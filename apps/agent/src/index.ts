@@ -1,7 +1,7 @@
 // The ship agent as a package: the agent itself, its configuration, the camera-source interface a
 // kind of camera plugs in with (the simulator's synthetic camera is one), and the building blocks
 // such a kind uses to end in the agent's encoder, stream formats and recordings.
-export { ShipAgent, AGENT_VERSION, type AgentConfig, type AgentOptions, type LinkStatusSource } from './agent.ts';
+export { ShipAgent, AGENT_VERSION, type AgentConfig, type AgentEventsOptions, type AgentOptions, type LinkStatusSource } from './agent.ts';
 export { type CameraConfig, type OnvifSettings, type PtzCameraConfig, cameraDirName, probeCamera } from './cameras.ts';
 export { type AgentFileConfig, parseCameras, readAgentConfig } from './config.ts';
 export {
@@ -53,3 +53,24 @@ export { RunLog, type RunLogOptions } from './recorder/run-log.ts';
 export { LinkMeter, type LinkMeterOptions, SEGMENT_BYTES } from './uplink/link-meter.ts';
 export { pingShore } from './uplink/link-pings.ts';
 export { type UplinkClass, type UplinkObserver, UplinkScheduler } from './uplink/scheduler.ts';
+export {
+  type AnalysisFrame,
+  type CameraAnalysisStatus,
+  CameraAnalyser,
+  type Detection,
+  type Detector,
+  DEFAULT_TIMING,
+  type EventAnalysis,
+  type EventAnalysisOptions,
+  type EventSink,
+  type FrameFeed,
+  type FramesRequest,
+  MemoryEventSink,
+  centernetDir,
+  eventPicture,
+  frameSize,
+  loadDetector,
+  rawFrameOutputArgs,
+  startEventAnalysis,
+  startRawFrames,
+} from './events/analyser/index.ts';

@@ -34,6 +34,7 @@ agent.on('disconnected', (reason) => console.log(`[agent ${config.shipId}] disco
 agent.on('rejected', (status) => console.error(`[agent ${config.shipId}] shore refused the connection (HTTP ${status}): check shipId and key`));
 agent.on('refused', (code, message) => console.error(`[agent ${config.shipId}] shore refused: ${code}: ${message}`));
 agent.on('dropped', (reason) => console.error(`[agent ${config.shipId}] dropped a message from shore: ${reason}`));
+agent.on('warning', (message) => console.error(`[agent ${config.shipId}] ${message}`));
 agent.start();
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {

@@ -18,6 +18,7 @@ import {
 } from './camera-source.ts';
 import { type CameraConfig, type OnvifSettings, cameraDirName, probeCamera } from './cameras.ts';
 import { type CameraSession, startSessionTap } from './media/camera-session.ts';
+import { type FrameFeed, type FramesRequest, sessionFrames } from './events/analyser/frames.ts';
 import { startEncoder } from './media/encoder.ts';
 import { type InputProbe, canCopy, sessionTranscodeArgs, urlCameraArgs, urlCameraFrameRate } from './media/ffmpeg-args.ts';
 import { FlvToFmp4 } from './media/flv-packager.ts';
@@ -189,6 +190,13 @@ export class UrlCamera implements CameraSource {
       },
       ended: release,
     };
+  }
+
+  /** Frames for the event analysis, decoded from the camera's running session (none for a camera the session cannot carry). */
+  analysisFrames(req: FramesRequest): FrameFeed | undefined {
+    const session = this.ctx.sessions?.get(this.camera.source);
+    if (!session || session.unsupported) return undefined;
+    return sessionFrames(session, req);
   }
 
   private async probe(url: string): Promise<InputProbe> {

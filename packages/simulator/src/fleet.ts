@@ -56,6 +56,12 @@ export interface FleetOptions {
   steadyShips?: ReadonlySet<string>;
   /** Packet loss on the ships' links as their profiles say (default true; false: loss-free links). */
   linkLoss?: boolean;
+  /**
+   * How many cameras of the fleet have walkers and boats in their picture and are analysed for
+   * events by their ship's agent: the first camera that is not PTZ of each of the first ships.
+   * Default 0 (none).
+   */
+  eventCameras?: number;
 }
 
 /**
@@ -79,7 +85,9 @@ export async function startFleet(fleet: FleetFile, opts: FleetOptions = {}): Pro
   const target = { host: shore.hostname, port: Number(shore.port || (shore.protocol === 'wss:' ? 443 : 80)) };
   const ships: SimulatedShip[] = [];
   const stops: (() => void)[] = [];
+  const eventCameras = eventCamerasOf(fleet, opts.eventCameras ?? 0);
   for (const [i, s] of fleet.ships.entries()) {
+    const analysed = s.cameras.filter((c) => eventCameras.has(c.cameraId));
     const spec = fleetLinkSchedule(i, opts.steadyShips?.has(s.shipId) ?? false);
     const probe = new LinkSchedule(spec);
     const shaper = new LinkShaper({ target, profile: probe.state.profile, loss: opts.linkLoss ?? true });
@@ -90,7 +98,13 @@ export async function startFleet(fleet: FleetFile, opts: FleetOptions = {}): Pro
     const agent = new ShipAgent(
       { shoreUrl: `ws://127.0.0.1:${shaper.port}`, shipId: s.shipId, key: s.key, cameras: s.cameras },
       link,
-      { minBackoffMs: 1_000, maxBackoffMs: 15_000, cameraKinds: [syntheticCameras()], recorder: opts.dataDir ? { dataDir: join(opts.dataDir, s.shipId.replace(/[^\w.-]/g, '_')) } : {} },
+      {
+        minBackoffMs: 1_000,
+        maxBackoffMs: 15_000,
+        cameraKinds: [syntheticCameras({ actors: eventCameras })],
+        recorder: opts.dataDir ? { dataDir: join(opts.dataDir, s.shipId.replace(/[^\w.-]/g, '_')) } : {},
+        ...(analysed.length > 0 ? { events: { analysed: (cameraId: string) => eventCameras.has(cameraId) } } : {}),
+      },
     );
     schedule.start();
     agent.start();
@@ -109,6 +123,17 @@ export async function startFleet(fleet: FleetFile, opts: FleetOptions = {}): Pro
       );
     },
   };
+}
+
+/** The first camera that is not PTZ (and is synthetic) of each of the first `count` ships that have one. */
+export function eventCamerasOf(fleet: FleetFile, count: number): Set<string> {
+  const ids = new Set<string>();
+  for (const ship of fleet.ships) {
+    if (ids.size >= count) break;
+    const camera = ship.cameras.find((c) => !c.ptz && c.source === 'synthetic');
+    if (camera) ids.add(camera.cameraId);
+  }
+  return ids;
 }
 
 /** The fleet with its first ship's first camera read from `url` (unchanged without a url). */
@@ -132,7 +157,10 @@ async function main(): Promise<void> {
   const steadyShips = new Set((process.env.FLEET_STEADY_SHIPS ?? '').split(',').map((id) => id.trim()).filter(Boolean));
   // FLEET_LINK_LOSS=off: the ships' links lose no packets (default: each profile's loss).
   const linkLoss = process.env.FLEET_LINK_LOSS !== 'off';
-  const fleet = await startFleet(withRtspCamera(readFleetFile(path), rtsp), { dataDir, steadyShips, linkLoss });
+  // FLEET_EVENTS=N: N cameras (one per ship) have walkers and boats and are analysed for events; 0: none.
+  const eventCameras = Math.max(0, Number(process.env.FLEET_EVENTS ?? 2) || 0);
+  const fleet = await startFleet(withRtspCamera(readFleetFile(path), rtsp), { dataDir, steadyShips, linkLoss, eventCameras });
+  if (eventCameras > 0) console.log(`[fleet] events: ${[...eventCamerasOf(readFleetFile(path), eventCameras)].join(', ')} show people and boats and are analysed (FLEET_EVENTS=${eventCameras})`);
   if (!linkLoss) console.log('[fleet] packet loss off on every link (FLEET_LINK_LOSS=off)');
   if (steadyShips.size > 0) console.log(`[fleet] steady links (no schedule): ${[...steadyShips].join(', ')}`);
   if (rtsp) console.log(`[fleet] ${fleet.ships[0]?.shipId ?? '(no ship)'} watches a real RTSP camera: ${rtsp}`);
@@ -142,6 +170,7 @@ async function main(): Promise<void> {
     s.agent.on('rejected', (status) => console.error(`[fleet] ${s.shipId} refused by shore (HTTP ${status})`));
     s.agent.on('refused', (code, message) => console.error(`[fleet] ${s.shipId} refused by shore: ${code}: ${message}`));
     s.agent.on('dropped', (reason) => console.error(`[fleet] ${s.shipId} dropped a message from shore: ${reason}`));
+    s.agent.on('warning', (message) => console.error(`[fleet] ${s.shipId} ${message}`));
     s.schedule.on('change', (_p, state) => console.log(`[fleet] ${s.shipId} link now ${state.linkType}${state.label ? ` (${state.label})` : ''}`));
   }
   console.log(`[fleet] ${fleet.ships.length} ships sailing (recordings under ${dataDir})`);

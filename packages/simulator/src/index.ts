@@ -2,7 +2,7 @@
 // part of the product (apps/agent knows nothing of it); it plugs into the agent through the
 // agent's camera-source interface and sits between the agent and shore as a TCP proxy.
 export * from './link/index.ts';
-export { type FleetOptions, type SimulatedShip, fleetLinkSchedule, startFleet, withRtspCamera } from './fleet.ts';
+export { type FleetOptions, type SimulatedShip, eventCamerasOf, fleetLinkSchedule, startFleet, withRtspCamera } from './fleet.ts';
 export { type FleetFile, readFleetFile } from './fleet-file.ts';
 export {
   SYNTHETIC_RETENTION_MS,
@@ -25,6 +25,7 @@ export {
 export { type SyntheticPlaybackOptions, syntheticPlaybackArgs } from './camera/synthetic-playback.ts';
 export { SyntheticRecorder, SyntheticRecording } from './camera/synthetic-recording.ts';
 export { demoGaps } from './camera/demo-gaps.ts';
+export { ACTOR_SLOT_S, type ActorInSlot, SAIL_S, type SyntheticActors, WALK_S, actorAt, actorOfSlot, actorSeed, walkerImagePath } from './camera/synthetic-actors.ts';
 export { type CameraFonts, type FontPurpose, fontsFor, needsCjkFont, resolveFontFile } from './camera/fonts.ts';
 export { type PcmSink, SPEAKER_SAMPLE_RATE, SpeakerFeed, type SpeakerPump } from './camera/speaker-feed.ts';
 export { SyntheticPtz, type SyntheticPtzOptions, freePort } from './ptz/synthetic-ptz.ts';

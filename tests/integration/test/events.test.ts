@@ -34,7 +34,7 @@ describe('events over the ship link', () => {
     const agent = new ShipAgent(
       { shoreUrl: `ws://127.0.0.1:${shaper.port}`, shipId: SHIP, key, cameras: [{ cameraId: CAMERA, source: 'synthetic', name: 'Bridge' }] },
       link,
-      { cameraKinds: [syntheticCameras()], minBackoffMs: 100, maxBackoffMs: 300, recorder: { dataDir }, events: { answerTimeoutMs: 3_000 } },
+      { cameraKinds: [syntheticCameras()], minBackoffMs: 100, maxBackoffMs: 300, recorder: { dataDir }, eventOutbox: { answerTimeoutMs: 3_000 } },
     );
     agent.start();
     agents.push(agent);
@@ -88,7 +88,7 @@ describe('events over the ship link', () => {
     const add = async (agent: ShipAgent, n: number) => {
       for (let i = 0; i < n; i++) {
         const { event, jpeg } = found();
-        await agent.events.add(event, jpeg);
+        await agent.eventOutbox.add(event, jpeg);
         sent.push(event);
       }
     };
@@ -118,7 +118,7 @@ describe('events over the ship link', () => {
     shaper.setProfile(testProfile({ upKbps: 2_000, oneWayDelayMs: 20 }));
     await ready();
     await expect.poll(async () => (await onShore()).total, { timeout: 30_000 }).toBe(sent.length);
-    await expect.poll(() => agent.events.store.size, { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => agent.eventOutbox.store.size, { timeout: 10_000 }).toBe(0);
 
     const page = await onShore();
     expect(page.events.map((e) => e.id).sort()).toEqual(sent.map((e) => e.eventId).sort());

@@ -219,6 +219,14 @@ describe('commands and ship-end playback through the owner', () => {
     await expect.poll(() => agent.pictures.tasks.tasks.map((t) => t.taskId), { timeout: 5_000 }).not.toContain(task.id);
   });
 
+  it("a camera's event settings changed on the non-owner reach the ship at once", async () => {
+    const settings = { enabled: true, schedule: { kind: 'always' }, classes: ['person', 'boat'], minScore: 0.73, sensitivity: 35, zones: [], masks: [] };
+    const res = await b.app.inject({ method: 'PUT', url: `/api/v1/cctv/events/settings/camera/${CAMERA}`, headers: { [TOKEN_HEADER]: token }, payload: settings });
+    expect(res.statusCode, res.body).toBe(200);
+    // B has no inbox of the ship: A, which holds the link, is asked to send the settings.
+    await expect.poll(() => agent.eventOutbox.settingsOf(CAMERA), { timeout: 5_000 }).toEqual(settings);
+  });
+
   it("the ship's link drops mid-playback: the viewer on the non-owner sees offline, and resumes from its position when the ship is back", async () => {
     const span = spans.find((s) => s.end - s.start > 10 * 60_000);
     if (!span) throw new Error('no recorded span of 10 minutes');

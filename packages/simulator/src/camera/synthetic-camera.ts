@@ -6,6 +6,11 @@ import {
   type CameraKind,
   type CameraSource,
   FlvToFmp4,
+  type FrameFeed,
+  type FramesRequest,
+  frameSize,
+  rawFrameOutputArgs,
+  startRawFrames,
   LIVE_SOUND,
   type LiveRequest,
   type LiveStart,
@@ -23,6 +28,7 @@ import { type CameraFonts, fontsFor } from './fonts.ts';
 import { SpeakerFeed, type SpeakerPump } from './speaker-feed.ts';
 import { type PtzStage, syntheticCameraArgs, syntheticCameraGraph } from './synthetic-picture.ts';
 import { SyntheticRecorder, SyntheticRecording } from './synthetic-recording.ts';
+import { type SyntheticActors, actorSeed, walkerImagePath } from './synthetic-actors.ts';
 
 /** A camera whose `source` is this is the synthetic camera. */
 export const SYNTHETIC_SOURCE = 'synthetic';
@@ -36,6 +42,12 @@ export interface SyntheticCamerasOptions {
   retentionMs?: number;
   /** A live stream with sound mixes in the ship's speaker (talkback, speaker-feed.ts). Default true. */
   hearsSpeaker?: boolean;
+  /**
+   * People walk across and boats pass now and then (synthetic-actors.ts), in live, pictures,
+   * playback and the frames the agent's event analysis reads: every camera (true) or those of
+   * the set (camera ids). Default none: the picture the tests know.
+   */
+  actors?: boolean | ReadonlySet<string>;
 }
 
 /**
@@ -47,8 +59,8 @@ export function syntheticCameras(opts: SyntheticCamerasOptions = {}): CameraKind
 }
 
 /** The synthetic camera's picture at `at` (epoch ms): drawn for that instant, burned-in clock and all. */
-export function shootSynthetic(cameraName: string, at: number, size: ShotSize, fonts: CameraFonts, ptz?: PtzStage): Promise<Shot> {
-  const graph = syntheticCameraGraph({ cameraName, encode: { ...size, frameRate: 10, bitrateKbps: 1, codec: 'h264' }, startEpochMs: at, realtime: false, ...fonts, ...(ptz ? { ptz } : {}) });
+export function shootSynthetic(cameraName: string, at: number, size: ShotSize, fonts: CameraFonts, ptz?: PtzStage, actors?: SyntheticActors): Promise<Shot> {
+  const graph = syntheticCameraGraph({ cameraName, encode: { ...size, frameRate: 10, bitrateKbps: 1, codec: 'h264' }, startEpochMs: at, realtime: false, ...fonts, ...(ptz ? { ptz } : {}), ...(actors ? { actors } : {}) });
   return shootInput(['-f', 'lavfi', '-i', graph], size);
 }
 
@@ -69,6 +81,8 @@ export class SyntheticCamera implements CameraSource {
   private readonly retentionMs: number;
   private readonly fonts: () => CameraFonts;
   private recording: SyntheticRecording | undefined;
+  /** Its walkers and boats, when it has them. */
+  readonly actors: SyntheticActors | undefined;
 
   constructor(
     readonly camera: CameraConfig,
@@ -82,6 +96,8 @@ export class SyntheticCamera implements CameraSource {
     // Presets are kept under the agent's data directory (`ptz/<camera>.json`), else in memory.
     this.ptz = camera.ptz ? new SyntheticPtz(ctx.dataDir ? { presetsFile: join(ctx.dataDir, 'ptz', `${cameraDirName(camera.cameraId)}.json`) } : {}) : undefined;
     this.feed = new SpeakerFeed(camera.cameraId);
+    const acts = opts.actors === true || (opts.actors instanceof Set && opts.actors.has(camera.cameraId));
+    this.actors = acts ? { seed: actorSeed(this.name), walkerImage: walkerImagePath() } : undefined;
     this.speaker = (pcm) => this.feed.push(pcm);
   }
 
@@ -111,6 +127,7 @@ export class SyntheticCamera implements CameraSource {
       ...this.fonts(),
       ...(req.audio ? { audio: { spec: LIVE_SOUND, speakerInput } } : {}),
       ...(window ? { ptz: window.stage } : {}),
+      ...(this.actors ? { actors: this.actors } : {}),
     });
     let pump: SpeakerPump | undefined;
     const ended = () => {
@@ -143,7 +160,7 @@ export class SyntheticCamera implements CameraSource {
   }
 
   openRecording(ctx: RecordingContext): SyntheticRecording {
-    this.recording = new SyntheticRecording(new SyntheticRecorder(this.camera.cameraId, ctx.runs, this.retentionMs, ctx.now), this.name, this.fonts);
+    this.recording = new SyntheticRecording(new SyntheticRecorder(this.camera.cameraId, ctx.runs, this.retentionMs, ctx.now), this.name, this.fonts, this.actors);
     return this.recording;
   }
 
@@ -151,6 +168,24 @@ export class SyntheticCamera implements CameraSource {
   async shoot(at: number | undefined, size: ShotSize, now: number): Promise<Shot & { time: number }> {
     const time = at ?? now;
     if (at !== undefined && (this.recording?.spans(at, at + 1).length ?? 0) === 0) throw new NoRecording(this.camera.cameraId, at);
-    return { ...(await shootSynthetic(this.name, time, size, this.fonts(), this.ptz?.stillStage(size.width, size.height, time))), time };
+    return { ...(await shootSynthetic(this.name, time, size, this.fonts(), this.ptz?.stillStage(size.width, size.height, time), this.actors)), time };
+  }
+
+  /**
+   * Frames for the agent's event analysis: the camera's picture drawn at the analysis size and
+   * rate, in real time (it is a function of time: the same picture live shows, with no camera to
+   * connect to). A PTZ camera is not analysed (its window moves).
+   */
+  analysisFrames(req: FramesRequest): FrameFeed | undefined {
+    if (this.ptz) return undefined;
+    const size = frameSize(1280, 720, req.maxWidth);
+    const graph = syntheticCameraGraph({
+      cameraName: this.name,
+      encode: { ...size, frameRate: req.fps, bitrateKbps: 1, codec: 'h264' },
+      realtime: true,
+      ...this.fonts(),
+      ...(this.actors ? { actors: this.actors } : {}),
+    });
+    return startRawFrames(['-f', 'lavfi', '-i', graph, ...rawFrameOutputArgs(req.fps, size.width, size.height)], size.width, size.height, req);
   }
 }

@@ -11,6 +11,7 @@ import {
   type EncodeSpec,
   captureCodeLayout,
 } from '@ship-cctv/protocol';
+import { type SyntheticActors, actorChains } from './synthetic-actors.ts';
 import {
   type EncoderOutput,
   FFMPEG_GLOBAL_ARGS,
@@ -55,6 +56,8 @@ export interface SyntheticCameraOptions {
   audio?: SyntheticSoundOptions;
   /** A PTZ camera: the picture is a window onto a larger scene (see ptzWindowStage). */
   ptz?: PtzStage;
+  /** People walking and boats passing now and then (synthetic-actors.ts). Default none. */
+  actors?: SyntheticActors;
 }
 
 
@@ -210,7 +213,7 @@ export function syntheticCameraArgs(opts: SyntheticCameraOptions): string[] {
 }
 
 /** The synthetic camera's lavfi filtergraph (see syntheticCameraArgs): its picture, before any encoder. */
-export function syntheticCameraGraph(opts: Pick<SyntheticCameraOptions, 'cameraName' | 'encode' | 'startEpochMs' | 'fontFile' | 'nameFontFile' | 'realtime' | 'ptz'>): string {
+export function syntheticCameraGraph(opts: Pick<SyntheticCameraOptions, 'cameraName' | 'encode' | 'startEpochMs' | 'fontFile' | 'nameFontFile' | 'realtime' | 'ptz' | 'actors'>): string {
   const { encode } = opts;
   const W = encode.width;
   const H = encode.height;
@@ -272,6 +275,15 @@ export function syntheticCameraGraph(opts: Pick<SyntheticCameraOptions, 'cameraN
   // of the lavfi input (in real time, when realtime) before the first byte.
   const restamp = [filter('settb', { expr: `1/${encode.frameRate}` }), filter('setpts', { expr: 'N' })];
 
+  // The square over the scene, the actors (when asked) over both, then the PTZ window and the labels.
+  const movingThings = (out: string[], after: string[]): string[] => {
+    if (!opts.actors) return [chain(['scene', 'mover'], [moving, ...ptz.window, ...labels, ...after], out)];
+    return [
+      chain(['scene', 'mover'], [moving], ['moved']),
+      ...actorChains(opts.actors, H * sceneScale, 'moved', 'acted'),
+      chain(['acted'], [...ptz.window, ...labels, ...after], out),
+    ];
+  };
   const graph: string[] = [];
   graph.push(chain([], [filter('color', { c: '0xf0a030', s: `${box}x${box}`, r: 1 }), filter('format', { pix_fmts: 'yuv420p' }), filter('trim', { end_frame: 1 })], ['mover']));
   if (layout) {
@@ -288,11 +300,11 @@ export function syntheticCameraGraph(opts: Pick<SyntheticCameraOptions, 'cameraN
       ),
     );
     graph.push(chain(['bg'], scene, ['scene']));
-    graph.push(chain(['scene', 'mover'], [moving, ...ptz.window, ...labels], ['labelled']));
+    graph.push(...movingThings(['labelled'], []));
     graph.push(chain(['labelled', 'code'], [filter('overlay', { x: layout.x, y: layout.y }), ...restamp], ['out0']));
   } else {
     graph.push(chain([], [...timeStage, ...scene], ['scene']));
-    graph.push(chain(['scene', 'mover'], [moving, ...ptz.window, ...labels, ...restamp], ['out0']));
+    graph.push(...movingThings(['out0'], restamp));
   }
 
   return graph.join(';');

@@ -1,5 +1,6 @@
 import type { EncodeSpec, PlaybackSpeed } from '@ship-cctv/protocol';
 import { beforeOutput, filter, paceArgs, playbackPace } from '@ship-cctv/agent';
+import type { SyntheticActors } from './synthetic-actors.ts';
 import { syntheticCameraArgs } from './synthetic-picture.ts';
 
 export interface SyntheticPlaybackOptions {
@@ -11,6 +12,8 @@ export interface SyntheticPlaybackOptions {
   /** Recorded time of the first frame and the end of the span played (epoch ms). */
   from: number;
   to: number;
+  /** The camera's walkers and boats (synthetic-actors.ts). */
+  actors?: SyntheticActors;
 }
 
 /**
@@ -30,6 +33,7 @@ export function syntheticPlaybackArgs(o: SyntheticPlaybackOptions): string[] {
     encode: { ...o.encode, frameRate: pace.frameRate / o.speed, bitrateKbps: pace.bitrateKbps },
     startEpochMs: o.from,
     realtime: false,
+    ...(o.actors ? { actors: o.actors } : {}),
   });
   const played = [
     filter('settb', { expr: `1/${pace.frameRate}` }),

@@ -2,6 +2,7 @@ import type { RecordedSpan } from '@ship-cctv/protocol';
 import { type CameraRecording, type PlaybackRun, type PlaybackRunRequest, type RunLog } from '@ship-cctv/agent';
 import { clipSpans, normalizeSpans, subtractSpans } from '@ship-cctv/protocol';
 import type { CameraFonts } from './fonts.ts';
+import type { SyntheticActors } from './synthetic-actors.ts';
 import { demoGaps } from './demo-gaps.ts';
 import { syntheticPlaybackArgs } from './synthetic-playback.ts';
 
@@ -42,6 +43,8 @@ export class SyntheticRecording implements CameraRecording {
     readonly recorder: SyntheticRecorder,
     private readonly cameraName: string,
     private readonly fonts: () => CameraFonts,
+    /** The camera's walkers and boats, drawn again on playback as live showed them. */
+    private readonly actors?: SyntheticActors,
   ) {}
 
   spans(start: number, end: number): RecordedSpan[] {
@@ -49,7 +52,15 @@ export class SyntheticRecording implements CameraRecording {
   }
 
   playbackRun(run: PlaybackRunRequest): Promise<PlaybackRun> {
-    const args = syntheticPlaybackArgs({ cameraName: this.cameraName, ...this.fonts(), encode: run.encode, speed: run.speed, from: run.from, to: run.to });
+    const args = syntheticPlaybackArgs({
+      cameraName: this.cameraName,
+      ...this.fonts(),
+      encode: run.encode,
+      speed: run.speed,
+      from: run.from,
+      to: run.to,
+      ...(this.actors ? { actors: this.actors } : {}),
+    });
     return Promise.resolve({ args, from: run.from });
   }
 

@@ -10,6 +10,9 @@ import eventRoutes from './routes.ts';
 export { EventService } from './event-service.ts';
 export { notifies } from './notify-rule.ts';
 
+/** What another instance asks the one holding a ship's link to do: send the ship its cameras' settings. */
+const SETTINGS_TOPIC = 'events.settings';
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** Events found on ships: the list, acknowledging, settings per camera and organisation, the ships' outboxes arriving. */
@@ -46,8 +49,12 @@ export default fp<EventsPluginOptions>(
       publish: (destination, body) => {
         app.bus.publish(destination, JSON.stringify(body)).catch((err: unknown) => log.warn({ err, destination }, 'events: publishing failed'));
       },
-      // The inbox is made next; settings change only once requests are served.
-      pushSettings: (shipId): Promise<void> => inbox.pushSettings(shipId),
+      // The ship's inbox is here: the settings go down now; else the instance holding its link is
+      // asked to send them. (The inbox is made next; settings change only once requests are served.)
+      pushSettings: async (shipId): Promise<void> => {
+        if (inbox.holds(shipId)) return inbox.pushSettings(shipId);
+        app.linkStreams.nudge(shipId, SETTINGS_TOPIC);
+      },
     });
     const inbox: EventInbox = new EventInbox({
       gateway: app.agents,
@@ -57,8 +64,16 @@ export default fp<EventsPluginOptions>(
       stored: (row) => service.arrived(row),
       log,
     });
+    const onNudged = (shipId: string, topic: string) => {
+      if (topic !== SETTINGS_TOPIC) return;
+      inbox.pushSettings(shipId).catch((err: unknown) => log.error({ err, shipId }, 'events: sending settings asked by another instance failed'));
+    };
+    app.linkStreams.events.on('nudged', onNudged);
     app.decorate('events', service);
-    app.addHook('preClose', async () => inbox.close());
+    app.addHook('preClose', async () => {
+      app.linkStreams.events.off('nudged', onNudged);
+      inbox.close();
+    });
     await app.register(eventRoutes, { prefix: '/api/v1/cctv/events' });
   },
   { name: 'events', dependencies: ['fleet', 'ship-link', 'bus', 'recorder', 'sessions'] },
