@@ -119,7 +119,7 @@ export class EventsScreen {
 
   /** The picture of a row has loaded from shore (a real JPEG, decoded). */
   async expectPicture(id: string): Promise<void> {
-    const img = this.row(id).locator(`img[data-event-picture="${id}"]`);
+    const img = this.row(id).locator(`img[src$="/events/${id}/picture"]`);
     await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: 15_000 }).toBeGreaterThan(0);
   }
 }
