@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Checkbox, Dialog, DotLoading, List, Selector, Tag, Toast } from 'antd-mobile';
+import { Button, Checkbox, Dialog, DotLoading, List, NavBar, Selector, Tag, Toast } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { EVENT_CLASSES, type EventClass } from '@ship-cctv/protocol';
 import { pickOrg, shipDisplayName, shipsOf, toPlayableSource, useOrganisations } from '../../shared/source-tree/index.ts';
@@ -99,9 +99,9 @@ export function MobileEventsPage() {
 
   return (
     <div className={styles.screen} data-testid="mobile-events">
-      <div className={styles.titleBar}>
-        <div className={styles.title}>{t('events.title')}</div>
-      </div>
+      <NavBar className={styles.titleBar} back={null}>
+        <h1 className={styles.title}>{t('events.title')}</h1>
+      </NavBar>
       <List mode="card" className={styles.pickers}>
         <List.Item prefix={<span className={styles.pickerLabel}>{t('mobile.source.organisation')}</span>} onClick={() => setSheet('org')} arrowIcon data-testid="events-org-picker">
           {org?.displayName ?? t('mobile.source.organisationPrompt')}
