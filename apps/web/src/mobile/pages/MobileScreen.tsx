@@ -73,7 +73,7 @@ export function MobileScreen({ mode }: { mode: PlayMode }) {
           <LiveVideo key={`${playing.source.cameraId}:${playing.templateId ?? ''}`} source={playing.source} templateId={playing.templateId} onClose={() => setPlaying(undefined)} />
         ) : playing?.mode === 'shipPlayback' ? (
           <PlaybackVideo
-            key={`${playing.source.cameraId}:${playing.options.start}`}
+            key={playing.source.cameraId}
             source={playing.source}
             options={playing.options}
             onChangeRange={() => setStep({ kind: 'options', mode: 'shipPlayback', source: playing.source })}

@@ -54,7 +54,7 @@ export function ShipPlaybackPage() {
     >
       {playing ? (
         <PlaybackPlayer
-          key={`${playing.source.cameraId}:${playing.options.start}`}
+          key={playing.source.cameraId}
           source={playing.source}
           options={playing.options}
           onChangeRange={() => setAsking(playing.source)}
