@@ -29,7 +29,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_CAMERA_EVENT_SETTINGS, type ShipEvent } from '@ship-cctv/protocol';
 import { CameraSessions, type CameraSource, type Detector, eventPicture, loadDetector, startEventAnalysis } from '@ship-cctv/agent';
-import { SyntheticCamera, actorAt, actorOfSlot, actorSeed, fontsFor, shootSynthetic, walkerImagePath } from '@ship-cctv/simulator';
+import { SyntheticCamera, WALK_S, actorAt, actorOfSlot, actorSeed, fontsFor, shootSynthetic, walkerImagePath } from '@ship-cctv/simulator';
 import sharp from 'sharp';
 import { cropAround, cropRgb } from '../../../apps/agent/src/events/analyser/camera-analyser.ts';
 import { MotionDetector } from '../../../apps/agent/src/events/analyser/motion.ts';
@@ -124,28 +124,26 @@ async function cpuPart(): Promise<EventSeen[]> {
   const camera = new SyntheticCamera({ cameraId: 'B1-C01-1', source: 'synthetic', name }, { dataDir: undefined, sessions: undefined, now: Date.now }, { actors: true });
   const { events } = await measure('synthetic camera with walkers and boats', [camera], SECONDS);
   const seed = actorSeed(name);
-  // Walkers that came in while it ran: found or not, and how long after they entered.
-  const from = events[0]?.event.start ?? Date.now() - SECONDS * 1000;
-  const walks = new Map<number, { from: number; found?: number }>();
-  for (let t = from; t < Date.now(); t += 1000) {
+  // Walkers that crossed while it ran: found or not (an event whose picture shows them), and how
+  // long after they came in its event was handed to the outbox.
+  const runFrom = Date.now() - SECONDS * 1000;
+  const walks = new Map<number, { from: number; to: number; found?: number }>();
+  for (let t = runFrom; t < Date.now(); t += 1000) {
     const a = actorOfSlot(t, seed);
-    if (a.kind === 'walker' && a.from >= from - 30_000) walks.set(a.from, { from: a.from });
+    if (a.kind === 'walker' && a.from >= runFrom && a.to <= Date.now()) walks.set(a.from, { from: a.from, to: a.to });
   }
   const delays: number[] = [];
   for (const e of events) {
-    const a = actorOfSlot(e.event.start, seed);
-    const walk = walks.get(a.from);
-    const person = e.event.classes.some((c) => c.class === 'person');
-    if (person && walk && walk.found === undefined) {
-      walk.found = e.at;
-      // Entering: the walker's sprite begins to show at a.from; count from when a third of it is in.
-      delays.push((e.at - (a.from + (0.33 * 12_000 * 0.236) / 1.236)) / 1000);
-    }
+    if (!e.event.classes.some((c) => c.class === 'person')) continue;
+    const walk = [...walks.values()].find((w) => e.event.picture.time >= w.from && e.event.picture.time <= w.to);
+    if (!walk || walk.found !== undefined) continue;
+    walk.found = e.at;
+    // Entering: count from when a third of the walker's picture is in (its box is 0.236 of the width, crossing 1.236 in 12 s).
+    delays.push((e.at - (walk.from + (0.33 * 0.236 * WALK_S * 1000) / 1.236)) / 1000);
   }
   const classes = events.map((e) => e.event.classes.map((c) => `${c.class} ${c.score}`).join('+'));
   console.log(`  events: ${events.length} (${classes.join(', ')})`);
-  const complete = [...walks.values()].filter((w) => w.from > from && w.from + 12_000 < Date.now());
-  console.log(`  walkers that crossed the picture: ${complete.length}, with a person event: ${complete.filter((w) => w.found !== undefined).length}`);
+  console.log(`  walkers that crossed the picture: ${walks.size}, with a person event: ${[...walks.values()].filter((w) => w.found !== undefined).length}`);
   if (delays.length) console.log(`  a walker a third in the picture → its event handed to the outbox: median ${median(delays).toFixed(1)} s, max ${Math.max(...delays).toFixed(1)} s (n = ${delays.length})`);
   return events;
 }
@@ -340,7 +338,7 @@ async function bytesPart(events: EventSeen[]): Promise<void> {
   }
   const jpeg = list.map((e) => e.jpeg.length);
   const json = list.map((e) => Buffer.byteLength(JSON.stringify(e.event)));
-  const total = list.map((e, i) => (jpeg[i] as number) + (json[i] as number));
+  const total = jpeg.map((n, i) => n + (json[i] as number));
   console.log(`\n## bytes per event (${list.length} events; before the link's framing)`);
   console.log('| | median | max |');
   console.log('|---|---|---|');

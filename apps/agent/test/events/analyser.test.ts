@@ -118,6 +118,25 @@ describe('an event from a camera\'s frames', () => {
     await feed(masked.a, walk(0, 8, 100, 500, 200, 14));
     expect(masked.sink.events).toHaveLength(0);
   });
+
+  it('among things that move all the time, begins when the person came and makes a new event for the next person', async () => {
+    const { a, sink } = analyser({}, fakeDetector([0.9]));
+    const flag = flat(40, 40, [90, 200, 90]);
+    const frames = [];
+    for (let i = 0; i < 80; i++) {
+      // A flag waving at the top the whole time; a person from frame 10 to 19 and from 50 to 59.
+      let p = paste(bg, flag, 300 + (i % 2) * 30, 20);
+      if ((i >= 10 && i < 20) || (i >= 50 && i < 60)) p = paste(p, walker, 100 + (i % 10) * 40, 200);
+      frames.push(frameOf(p, i * 333));
+    }
+    await feed(a, frames);
+    expect(sink.events).toHaveLength(2);
+    const [first, second] = sink.events.map((e) => e.event) as [ShipEvent, ShipEvent];
+    // Not the flag's first frame: the look before the person came.
+    expect(first.start).toBe(9 * 333);
+    expect(second.start).toBe(49 * 333);
+    expect(second.picture.time).toBeGreaterThanOrEqual(50 * 333);
+  });
 });
 
 /** A camera whose frames the test hands over. */

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Detector, centernetDir, loadDetector } from '../../src/events/analyser/detector.ts';
+import { type Detector, centernetDir, loadDetector, loadDetectorInWorker } from '../../src/events/analyser/detector.ts';
 import { FLOWER_PNG, PEOPLE, SAMPLES_JPG, flat, paste, rgbOf } from './pictures.ts';
 
 // The real detector (CenterNet from @vladmandic/human on TensorFlow.js WASM) on known pictures.
@@ -51,4 +51,20 @@ describe('object detector', () => {
     await expect(loadDetector(dir)).rejects.toThrow(/JSON/);
     expect(centernetDir()).toMatch(/@vladmandic\/human\/models$/);
   });
+});
+
+describe('object detector in a worker thread', () => {
+  it('finds the same person as on the agent\'s thread, leaves the caller its frame, and says why it cannot load', async () => {
+    const detector = await loadDetectorInWorker();
+    try {
+      const p = await rgbOf(SAMPLES_JPG, PEOPLE.standingRender);
+      const before = p.rgb.length;
+      const [person] = await detector.detect(p.rgb, p.width, p.height);
+      expect(person).toMatchObject({ class: 'person', score: expect.closeTo(0.59, 1) });
+      expect(p.rgb.length).toBe(before);
+    } finally {
+      detector.dispose();
+    }
+    await expect(loadDetectorInWorker(mkdtempSync(join(tmpdir(), 'no-model-')))).rejects.toThrow(/centernet\.json/);
+  }, 60_000);
 });

@@ -13,6 +13,7 @@ import {
   BINARY_KIND,
   type CameraEventSettings,
   type CameraEventSettingsAnswer,
+  type DataBudgetStatistics,
   type EventInfo,
   type EventNotice,
   type EventPage,
@@ -177,6 +178,10 @@ describe('events on shore', () => {
     const counted = new RegExp(`shipcctv_link_bytes_total\\{[^}]*direction="up"[^}]*purpose="events"[^}]*\\} (\\d+)`).exec(await scrapeMetrics(t.app));
     expect(Number(counted?.[1])).toBeGreaterThanOrEqual(picture.length);
     expect(Number(counted?.[1])).toBeLessThan(picture.length + 500);
+    // And in the ship's data budget, under a purpose of their own.
+    await t.app.flushBudgets();
+    const stats = data<DataBudgetStatistics>(await inject('GET', `/api/v1/cctv/statistics/dataBudget/blueocean?ships=${SHIP}`));
+    expect(stats.ships.find((s) => s.shipId === SHIP)?.use.events.dayBytes).toBe(Number(counted?.[1]));
     await client.deactivate();
   });
 
@@ -230,6 +235,17 @@ describe('events on shore', () => {
     expect(data<{ deleted: boolean }>(await inject('DELETE', `/api/v1/cctv/events/${person.eventId}`, demo))).toEqual({ deleted: true });
     expect((await inject('GET', `/api/v1/cctv/events/${person.eventId}`)).statusCode).toBe(404);
     expect((await inject('GET', `/api/v1/cctv/events/${person.eventId}/picture`)).statusCode).toBe(404);
+  });
+
+  it('removes events past their retention with their pictures, and keeps the others', async () => {
+    await connect();
+    const old = eventOf(picture, { start: Date.UTC(2020, 0, 1), end: Date.UTC(2020, 0, 1) + 3_000, recording: { from: Date.UTC(2020, 0, 1), to: Date.UTC(2020, 0, 1) + 9_000 } });
+    const recent = eventOf(picture);
+    await deliver(old, picture);
+    await deliver(recent, picture);
+    expect(await t.app.events.sweep(Date.UTC(2021, 0, 1))).toBe(1);
+    expect((await inject('GET', `/api/v1/cctv/events/${old.eventId}`)).statusCode).toBe(404);
+    expect((await inject('GET', `/api/v1/cctv/events/${recent.eventId}/picture`)).statusCode).toBe(200);
   });
 
   it('keeps another organisation out: it cannot list, read, acknowledge, delete or subscribe (404, as for no event)', async () => {

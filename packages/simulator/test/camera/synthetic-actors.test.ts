@@ -5,6 +5,7 @@ import { ACTOR_SLOT_S, actorAt, actorOfSlot, actorSeed, walkerImagePath } from '
 import { shootSynthetic } from '../../src/camera/synthetic-camera.ts';
 import { syntheticCameraArgs } from '../../src/camera/synthetic-picture.ts';
 import { fontsFor } from '../../src/camera/fonts.ts';
+import { eventCamerasOf } from '../../src/fleet.ts';
 
 const seed = actorSeed('Bridge');
 const day = Date.UTC(2026, 10, 29);
@@ -37,6 +38,20 @@ describe('the synthetic camera\'s walkers and boats', () => {
     expect(boats).toBeGreaterThan(20);
     // Another camera's actors come at other moments.
     expect(actorOfSlot(day, actorSeed('Bow'))).not.toEqual(actorOfSlot(day, seed));
+  });
+
+  it('are in the demo on the first camera that is not PTZ of each of the first ships', () => {
+    const cam = (cameraId: string, ptz = false) => ({ cameraId, source: 'synthetic', ...(ptz ? { ptz: {} } : {}) });
+    const fleet = {
+      shoreUrl: 'ws://127.0.0.1:1',
+      ships: [
+        { shipId: 'S1', key: 'k', cameras: [cam('S1-C1', true), cam('S1-C2'), cam('S1-C3')] },
+        { shipId: 'S2', key: 'k', cameras: [{ cameraId: 'S2-C1', source: 'rtsp://10.0.0.5/1' }, cam('S2-C2')] },
+        { shipId: 'S3', key: 'k', cameras: [cam('S3-C1')] },
+      ],
+    };
+    expect([...eventCamerasOf(fleet, 2)]).toEqual(['S1-C2', 'S2-C2']);
+    expect([...eventCamerasOf(fleet, 0)]).toEqual([]);
   });
 
   it('leaves the picture as it was unless asked for', () => {

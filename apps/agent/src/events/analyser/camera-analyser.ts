@@ -28,6 +28,11 @@ export interface EventTiming {
   emitAfterMs: number;
   /** Nothing moved this long: the event is over. */
   quietMs: number;
+  /**
+   * A confirmed event whose things were not seen this long is over too, though other things
+   * still move (a person who left while a flag waves): the next person makes a new event.
+   */
+  goneMs: number;
   /** An event lasts at most this long; motion after it opens a new one. */
   maxEventMs: number;
   /** The recording span of an event reaches this far before its start and after its end. */
@@ -35,7 +40,7 @@ export interface EventTiming {
   postrollMs: number;
 }
 
-export const DEFAULT_TIMING: EventTiming = { detectEveryMs: 1500, detectIdleMaxMs: 3000, emitAfterMs: 2000, quietMs: 4000, maxEventMs: 60_000, prerollMs: 5000, postrollMs: 5000 };
+export const DEFAULT_TIMING: EventTiming = { detectEveryMs: 1500, detectIdleMaxMs: 3000, emitAfterMs: 2000, quietMs: 4000, goneMs: 6000, maxEventMs: 60_000, prerollMs: 5000, postrollMs: 5000 };
 
 /** Runs the detector on a crop of a frame; resolves undefined when the detector is busy or not loaded. */
 export type DetectFn = (rgb: Uint8Array, width: number, height: number) => Promise<Detection[] | undefined>;
@@ -49,6 +54,8 @@ export interface Candidate {
   confirmedAt?: number;
   /** The last frame a detection of a wanted class was in. */
   lastSeen?: number;
+  /** The last frame a detection found nothing wanted in (the thing came after it). */
+  lastMissed?: number;
   best?: { frame: AnalysisFrame; score: number; zone?: string };
   /** The frame with the most motion (the picture of a motion-only event). */
   mostMotion?: { frame: AnalysisFrame; cells: number; zone?: string };
@@ -131,7 +138,8 @@ export class CameraAnalyser {
     const m = this.motion.update(frame.rgb, frame.width, frame.height);
     const t = frame.time;
     let ev = this.event;
-    if (ev && (t - ev.lastMotion >= this.opts.timing.quietMs || t - ev.start >= this.opts.timing.maxEventMs)) {
+    const { quietMs, goneMs, maxEventMs } = this.opts.timing;
+    if (ev && (t - ev.lastMotion >= quietMs || t - ev.start >= maxEventMs || (ev.lastSeen !== undefined && t - ev.lastSeen >= goneMs))) {
       this.track(this.close(ev));
       ev = undefined;
     }
@@ -178,6 +186,7 @@ export class CameraAnalyser {
         this.stats.detections++;
         this.stats.detectMs += performance.now() - started;
         const seen = found.filter((d) => this.take(ev, frame, crop, d)).length;
+        if (seen === 0 && ev.confirmedAt === undefined) ev.lastMissed = frame.time;
         const { detectEveryMs, detectIdleMaxMs } = this.opts.timing;
         this.detectGapMs = seen > 0 ? detectEveryMs : Math.min(detectIdleMaxMs, Math.max(detectEveryMs, this.detectGapMs * 2));
       }
@@ -203,7 +212,11 @@ export class CameraAnalyser {
     if (zone === undefined) return false;
     ev.classes.set(d.class, Math.max(ev.classes.get(d.class) ?? 0, d.score));
     ev.lastSeen = frame.time;
-    ev.confirmedAt ??= frame.time;
+    if (ev.confirmedAt === undefined) {
+      ev.confirmedAt = frame.time;
+      // Things moved before (a wave, a flag): the event begins after the last look that saw nothing.
+      if (ev.lastMissed !== undefined) ev.start = Math.max(ev.start, ev.lastMissed);
+    }
     if (!ev.best || d.score > ev.best.score) ev.best = { frame, score: d.score, ...(zone !== null ? { zone } : {}) };
     return true;
   }

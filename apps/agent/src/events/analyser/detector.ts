@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
@@ -142,4 +143,56 @@ function iou(a: Detection['box'], b: Detection['box']): number {
   if (w <= 0 || h <= 0) return 0;
   const inter = w * h;
   return inter / (a.w * a.h + b.w * b.h - inter);
+}
+
+/**
+ * The detector in a worker thread (detector-worker.ts), so a detection never holds up the agent's
+ * own thread. Rejects with the reason when the model does not load there.
+ */
+export function loadDetectorInWorker(dir?: string): Promise<Detector> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./detector-worker.ts', import.meta.url), { workerData: { dir } });
+    worker.unref();
+    const waiting = new Map<number, { resolve(d: Detection[]): void; reject(e: Error): void }>();
+    let next = 0;
+    let settled = false;
+    const fail = (reason: string) => {
+      for (const w of waiting.values()) w.reject(new Error(reason));
+      waiting.clear();
+      if (!settled) {
+        settled = true;
+        reject(new Error(reason));
+      }
+    };
+    worker.on('error', (err) => fail(`the detector's worker failed: ${err.message}`));
+    worker.on('exit', (code) => fail(`the detector's worker ended (exit ${code})`));
+    worker.on('message', (m: { ready?: true; failed?: true; reason?: string; id?: number; detections?: Detection[]; error?: string }) => {
+      if (m.failed) {
+        void worker.terminate();
+        return fail(m.reason ?? 'the detector did not load');
+      }
+      if (m.ready) {
+        settled = true;
+        return resolve({
+          detect(rgb, width, height) {
+            const id = next++;
+            // A copy goes over (its memory moves to the worker): the caller keeps its frame.
+            const copy = rgb.slice();
+            return new Promise<Detection[]>((res, rej) => {
+              waiting.set(id, { resolve: res, reject: rej });
+              worker.postMessage({ id, rgb: copy, width, height }, [copy.buffer]);
+            });
+          },
+          dispose() {
+            void worker.terminate();
+          },
+        });
+      }
+      const w = m.id === undefined ? undefined : waiting.get(m.id);
+      if (!w || m.id === undefined) return;
+      waiting.delete(m.id);
+      if (m.error !== undefined) w.reject(new Error(m.error));
+      else w.resolve(m.detections ?? []);
+    });
+  });
 }

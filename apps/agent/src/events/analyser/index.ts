@@ -1,7 +1,7 @@
 import { type CameraEventSettings, type ShipEvent, UnknownTimeZoneError } from '@ship-cctv/protocol';
 import type { CameraSource } from '../../camera-source.ts';
 import { CameraAnalyser, DEFAULT_TIMING, type EventTiming } from './camera-analyser.ts';
-import { type Detector, loadDetector } from './detector.ts';
+import { type Detector, loadDetectorInWorker } from './detector.ts';
 import type { AnalysisFrame, FrameFeed } from './frames.ts';
 import { inSchedule } from './schedule.ts';
 
@@ -38,7 +38,7 @@ export interface EventAnalysisOptions {
   log?: (message: string) => void;
   fps?: number;
   timing?: Partial<EventTiming>;
-  /** Loads the detector (default: CenterNet from @vladmandic/human on TensorFlow.js WASM). */
+  /** Loads the detector (default: CenterNet from @vladmandic/human on TensorFlow.js WASM, in a worker thread). */
   loadDetector?: () => Promise<Detector>;
   /** How often schedules are looked at again. Default 30 s. */
   scheduleEveryMs?: number;
@@ -83,7 +83,7 @@ export function startEventAnalysis(opts: EventAnalysisOptions): EventAnalysis {
   let modelError: string | undefined;
   let busy = false;
   const detectorLoaded = (): Promise<Detector> => {
-    detector ??= (opts.loadDetector ?? (() => loadDetector()))().catch((err: Error) => {
+    detector ??= (opts.loadDetector ?? (() => loadDetectorInWorker()))().catch((err: Error) => {
       modelError = err.message;
       log(`the object detector did not load: ${err.message}; cameras go on with motion only, video and recording are not affected`);
       for (const cam of cameras.values()) refresh(cam);
@@ -249,7 +249,7 @@ export class MemoryEventSink implements EventSink {
 }
 
 export { type AnalysisFrame, type FrameFeed, type FramesRequest, frameSize, rawFrameOutputArgs, sessionFrames, startRawFrames } from './frames.ts';
-export { type Detection, type Detector, centernetDir, loadDetector } from './detector.ts';
+export { type Detection, type Detector, centernetDir, loadDetector, loadDetectorInWorker } from './detector.ts';
 export { CameraAnalyser, DEFAULT_TIMING, type EventTiming } from './camera-analyser.ts';
 export { inSchedule } from './schedule.ts';
 export { eventPicture } from './picture.ts';

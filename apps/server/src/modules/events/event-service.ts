@@ -27,6 +27,8 @@ export interface EventServiceDeps {
   managedOrgIds(userId: string): Promise<string[]>;
   /** The whole organisation tree, read afresh (work no request asked for). */
   orgTree(): Promise<OrgTree>;
+  /** How long events are kept on shore, by when they started (ms). */
+  maxAgeMs: number;
   /** Publishes on a STOMP destination across instances. */
   publish(destination: string, body: EventNotice): void;
   /** Sends a ship its cameras' settings when its link is here. */
@@ -103,6 +105,20 @@ export class EventService {
     await this.deps.files.remove(row.pictureFile);
     this.deps.publish(dest.events(row.shipName), { type: 'deleted', id });
     return { deleted: true };
+  }
+
+  /** Retention: events that started longer ago than the retention go, with their pictures. Returns how many. */
+  async sweep(now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const old = await this.deps.repo.startedBefore(now - this.deps.maxAgeMs, 200);
+      if (old.length === 0) return removed;
+      for (const row of old) {
+        await this.deps.repo.delete(row.id);
+        await this.deps.files.remove(row.pictureFile);
+        removed++;
+      }
+    }
   }
 
   async unacknowledged(access: Access): Promise<UnacknowledgedAnswer> {

@@ -20,11 +20,22 @@ declare module 'fastify' {
   }
 }
 
+/** Reads the events' retention from the environment: EVENT_RETENTION_DAYS (default 90, as long as ships keep their recordings under India's 2025 notice). */
+export function eventRetentionMs(env: NodeJS.ProcessEnv): number {
+  const raw = env.EVENT_RETENTION_DAYS;
+  if (raw === undefined || raw === '') return 90 * 86_400_000;
+  const days = Number(raw);
+  if (!Number.isFinite(days) || days <= 0) throw new Error(`EVENT_RETENTION_DAYS must be a positive number (got "${raw}")`);
+  return days * 86_400_000;
+}
+
 export interface EventsPluginOptions {
   /** The server's DATA_DIR: event pictures go to DATA_DIR/events unless EVENTS_DIR says otherwise. */
   dataDir?: string | undefined;
   /** The events folder itself (tests). */
   dir?: string | undefined;
+  /** How long events are kept (default EVENT_RETENTION_DAYS, else 90 days). */
+  maxAgeMs?: number | undefined;
 }
 
 /**
@@ -32,8 +43,9 @@ export interface EventsPluginOptions {
  * which also carries the cameras' settings down and the analysis status up), and the routes under
  * /api/v1/cctv/events. Pictures under DATA_DIR/events (beside the recorder's folder without one),
  * in the recorder's shared store too with STORAGE=nats. STOMP /events/{shipName} is subscribed to
- * under the fleet's rule (ships of the user's organisations). Offers `app.events`. Needs the fleet,
- * the ships' link, the bus, the recorder (its shared store) and sessions.
+ * under the fleet's rule (ships of the user's organisations). An hourly sweep, run once across
+ * instances, removes events past their retention. Offers `app.events`. Needs the fleet, the ships'
+ * link, the bus, jobs, the recorder (its shared store) and sessions.
  */
 export default fp<EventsPluginOptions>(
   async (app, opts) => {
@@ -44,6 +56,7 @@ export default fp<EventsPluginOptions>(
     const service: EventService = new EventService({
       repo,
       files,
+      maxAgeMs: opts.maxAgeMs ?? eventRetentionMs(process.env),
       managedOrgIds: (userId) => managedOrgIds(app.database.db, userId),
       orgTree: () => loadOrgTree(app.database.db),
       publish: (destination, body) => {
@@ -69,6 +82,8 @@ export default fp<EventsPluginOptions>(
       inbox.pushSettings(shipId).catch((err: unknown) => log.error({ err, shipId }, 'events: sending settings asked by another instance failed'));
     };
     app.linkStreams.events.on('nudged', onNudged);
+    app.jobs.runner.register('events.sweep', { run: async () => ({ removed: await service.sweep() }) });
+    app.jobs.schedules.add({ name: 'events-sweep', pattern: '23 * * * *', kind: 'events.sweep' });
     app.decorate('events', service);
     app.addHook('preClose', async () => {
       app.linkStreams.events.off('nudged', onNudged);
@@ -76,5 +91,5 @@ export default fp<EventsPluginOptions>(
     });
     await app.register(eventRoutes, { prefix: '/api/v1/cctv/events' });
   },
-  { name: 'events', dependencies: ['fleet', 'ship-link', 'bus', 'recorder', 'sessions'] },
+  { name: 'events', dependencies: ['fleet', 'ship-link', 'bus', 'jobs', 'recorder', 'sessions'] },
 );

@@ -1,4 +1,4 @@
-import { and, arrayContains, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { CameraAnalysisStatus, CameraEventSettings, EventClass, EventInfo, OrgEventSettings } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
 import * as t from '../../core/db/schema.ts';
@@ -69,6 +69,11 @@ export class EventRepo {
       .set({ acknowledgedBy: by, acknowledgedAt: at })
       .where(and(inArray(t.events.id, [...ids]), inArray(t.events.orgId, [...orgIds]), isNull(t.events.acknowledgedAt)))
       .returning();
+  }
+
+  /** Events that started before `before` (ship's clock), oldest first, for retention. */
+  async startedBefore(before: number, limit: number): Promise<EventRow[]> {
+    return this.db.select().from(t.events).where(lt(t.events.startMs, before)).orderBy(asc(t.events.startMs)).limit(limit);
   }
 
   async delete(id: string): Promise<void> {
