@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { DEFAULT_CAMERA_EVENT_SETTINGS, DEFAULT_ORG_EVENT_SETTINGS, type EventInfo, type OrgEventSettings } from '@ship-cctv/protocol';
 import { EventSettingsDialog, EventsApi, EventsScreen } from './pages/events-page.ts';
 import { PlayGridPage } from './pages/play-grid-page.ts';
-import { TEXTS } from './pages/monitor-page.ts';
+import { ShipPlaybackPage } from './pages/ship-playback-page.ts';
 
 /**
  * Events on the desktop (issue 35): the demo fleet's analysis finds people and boats and sends each
@@ -83,12 +83,20 @@ test('events of the demo fleet: list with pictures, badge, timeline, acknowledge
     expect(await api.status(other.id)).toBe(404);
   }
 
-  // Play this moment: ship playback of that camera from the event's start − 5 s.
-  await row.getByRole('button', { name: events.texts.play }).click();
+  // Play this moment: ship playback of the camera from the event's start − 5 s, at 1×. An event of
+  // S1001 (the ship whose recorder the playback specs read; its analysed camera has walkers too).
+  const recorded = (await api.waitForEvents('S1001', 1, 120_000))[0] as EventInfo;
+  await events.filter('ship', '蓝海之星');
+  await events.row(recorded.id).getByRole('button', { name: events.texts.play }).click();
   await expect(page).toHaveURL(/\/monitor\/live\/recordlivevideo$/);
-  const player = page.getByRole('region', { name: TEXTS['zh-CN'].playback.player.label, exact: true });
-  await expect(player).toBeVisible({ timeout: 15_000 });
-  await expect(player).toContainText(shown.cameraName);
+  const playback = new ShipPlaybackPage(page, 'zh-CN');
+  await expect(playback.player).toBeVisible({ timeout: 15_000 });
+  await expect(playback.player).toContainText(recorded.cameraName);
+  await playback.expectFramesAdvance(60_000);
+  // The burned-in capture time of the first frames: from 5 s before the event's start (a key frame a few seconds earlier at most).
+  const shownAt = await playback.readRecordedTime(30_000);
+  expect(shownAt).toBeGreaterThanOrEqual(recorded.start - 5_000 - 10_000);
+  expect(shownAt).toBeLessThan(recorded.start + 30_000);
 });
 
 test('a manager draws a zone and a mask on the camera picture and sets which events notify the organisation (en)', async ({ page, baseURL }) => {

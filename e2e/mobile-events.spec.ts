@@ -18,14 +18,23 @@ for (const language of ['zh-CN', 'en'] as const satisfies readonly Language[]) {
     await mobile.openSignIn();
     await mobile.signIn();
     const api = new EventsApi(page.request, page);
-    await expect.poll(async () => (await api.list({ acknowledged: false })).total, { timeout: 150_000, intervals: [2_000], message: 'unacknowledged events from the demo fleet' }).toBeGreaterThanOrEqual(1);
+    // S1001: the demo ship whose analysed camera has walkers, and whose recorder plays back.
+    await expect
+      .poll(async () => (await api.list({ shipId: 'S1001', acknowledged: false })).total, { timeout: 150_000, intervals: [2_000], message: 'unacknowledged events of S1001' })
+      .toBeGreaterThanOrEqual(1);
 
     await mobile.tabs.getByRole('link', { name: mobile.texts.mobile.tabs.events }).tap();
     await expect(page).toHaveURL(/\/monitor\/events$/);
     const screen = page.getByTestId('mobile-events');
     await expect(screen).toBeVisible({ timeout: 15_000 });
+    await screen.getByTestId('events-org-picker').tap();
+    await page.getByRole('dialog', { name: mobile.texts.mobile.source.organisation }).getByText('Blue Ocean Shipping', { exact: true }).tap();
+    await expect(screen.getByTestId('events-org-picker')).toContainText('Blue Ocean Shipping');
+    await screen.getByTestId('events-ship-picker').tap();
+    await page.getByRole('dialog', { name: texts.filter.ship }).getByText('BLUE OCEAN STAR 蓝海之星', { exact: true }).tap();
+    await expect(screen.getByTestId('events-ship-picker')).toContainText('BLUE OCEAN STAR');
     await screen.locator('[data-event-filter="acknowledged"]').getByText(texts.filter.unacknowledged, { exact: true }).tap();
-    const first = (await api.list({ acknowledged: false, size: 10 })).events[0];
+    const first = (await api.list({ shipId: 'S1001', acknowledged: false, size: 10 })).events[0];
     if (!first) throw new Error('no unacknowledged event');
     const item = screen.locator(`[data-event-id="${first.id}"]`);
     await expect(item).toBeVisible({ timeout: 15_000 });
@@ -44,5 +53,6 @@ for (const language of ['zh-CN', 'en'] as const satisfies readonly Language[]) {
     await item.getByRole('button', { name: texts.play, exact: true }).tap();
     await expect(page).toHaveURL(/\/monitor\/remoteLive$/);
     await expect(mobile.videoArea.locator('[data-camera-id]')).toHaveAttribute('data-camera-id', first.cameraId, { timeout: 15_000 });
+    await mobile.expectPlaying(60_000);
   });
 }
