@@ -2,6 +2,7 @@ import { CheckOutlined, DeleteOutlined, PlayCircleOutlined } from '@ant-design/i
 import { Button, Popconfirm, Space, Tag, Tooltip } from 'antd';
 import dayjs from 'dayjs';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useSessionUser } from '../../../lib/session-store.ts';
 import { useMessage } from '../../../shared/message.tsx';
 import { useAcknowledgeEvent, useDeleteEvent, type EventInfo } from '../api/events.ts';
 import { useEventsTranslation as useTranslation } from '../texts.ts';
@@ -26,6 +27,8 @@ export function EventActions({ event, onPlay, opening }: { event: EventInfo; onP
   const message = useMessage();
   const acknowledge = useAcknowledgeEvent();
   const remove = useDeleteEvent();
+  // Only managers delete events (shore refuses an operator).
+  const canDelete = useSessionUser()?.role !== 'operator';
   return (
     <Space size={4} wrap>
       <Tooltip title={t('events.play')}>
@@ -44,6 +47,7 @@ export function EventActions({ event, onPlay, opening }: { event: EventInfo; onP
           {t('events.acknowledge')}
         </Button>
       ) : null}
+      {canDelete ? (
       <Popconfirm
         title={t('events.deleteConfirm')}
         okText={t('events.deleteOk')}
@@ -58,6 +62,7 @@ export function EventActions({ event, onPlay, opening }: { event: EventInfo; onP
       >
         <Button size="small" danger icon={<DeleteOutlined />} loading={remove.isPending} data-event-action="delete" aria-label={t('events.delete')} />
       </Popconfirm>
+      ) : null}
     </Space>
   );
 }

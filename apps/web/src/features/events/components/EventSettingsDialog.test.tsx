@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CameraEventSettings } from '@ship-cctv/protocol';
+import type { CameraEventSettings, UserInfo } from '@ship-cctv/protocol';
+import { sessionStore } from '../../../lib/session-store.ts';
 import { AppProviders } from '../../../app/providers.tsx';
 import { createI18n, type Language } from '../../../i18n/index.ts';
 import { DEFAULT_RUNTIME_CONFIG } from '../../../lib/runtime-config.ts';
@@ -111,6 +112,19 @@ describe('event detection settings', { timeout: 30_000 }, () => {
     expect(saveButton.disabled).toBe(false);
     fireEvent.click(saveButton);
     await waitFor(() => expect(server.cameraSettings.get('C1-1')?.schedule).toEqual({ kind: 'daily', timeZone: 'Asia/Shanghai', from: '19:30', to: '06:00' }));
+  });
+
+  it('shows an operator the settings read-only', async () => {
+    sessionStore.signedIn({ id: `u-operator-${Math.random()}`, role: 'operator' } as UserInfo);
+    try {
+      serveEvents([]);
+      renderDialog('zh-CN');
+      const form = await screen.findByTestId('camera-event-settings', {}, { timeout: 10_000 });
+      expect(screen.getByText('只有管理员可以修改。')).toBeTruthy();
+      expect((within(form).getByTestId('camera-event-save') as HTMLButtonElement).disabled).toBe(true);
+    } finally {
+      sessionStore.clear();
+    }
   });
 
   it("saves the organisation's notify rule: which classes and hours make a toast", async () => {

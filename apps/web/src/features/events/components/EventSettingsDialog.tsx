@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { DEFAULT_CAMERA_EVENT_SETTINGS, EVENT_CLASSES, type CameraEventSettings, type EventClass } from '@ship-cctv/protocol';
 import { channelsQuery, shipDisplayName, shipsOf, type OrgOption } from '../../../shared/source-tree/index.ts';
 import { useMessage } from '../../../shared/message.tsx';
+import { useSessionUser } from '../../../lib/session-store.ts';
 import { shorePictureUrl, useCameraEventSettings, useLatestCameraEvent, useLatestCameraPicture, useTakeCameraPicture, useOrgNotifyRules, useSaveCameraEventSettings, useSaveOrgNotifyRules, type OrgNotifyRules } from '../api/event-settings.ts';
 import { isClockTime } from '../event-view.ts';
 import { eventPictureUrl } from '../api/events.ts';
@@ -30,6 +31,8 @@ export interface EventSettingsDialogProps {
  */
 export function EventSettingsDialog({ org, open, onClose, initialShipId, initialCameraId }: EventSettingsDialogProps) {
   const { t } = useTranslation();
+  // Managers change these; an operator reads them (shore refuses an operator's change).
+  const readOnly = useSessionUser()?.role === 'operator';
   return (
     <Modal
       open={open}
@@ -39,11 +42,12 @@ export function EventSettingsDialog({ org, open, onClose, initialShipId, initial
       footer={null}
       destroyOnHidden
     >
+      {org && readOnly ? <Alert type="info" showIcon message={t('events.settings.readOnly')} style={{ marginBottom: 8 }} /> : null}
       {org ? (
         <Tabs
           items={[
-            { key: 'camera', label: t('events.settings.tabCamera'), children: <CameraSettings org={org} initialShipId={initialShipId} initialCameraId={initialCameraId} /> },
-            { key: 'notify', label: t('events.settings.tabNotify'), children: <NotifyRules orgId={org.id} /> },
+            { key: 'camera', label: t('events.settings.tabCamera'), children: <CameraSettings org={org} initialShipId={initialShipId} initialCameraId={initialCameraId} readOnly={readOnly} /> },
+            { key: 'notify', label: t('events.settings.tabNotify'), children: <NotifyRules orgId={org.id} readOnly={readOnly} /> },
           ]}
         />
       ) : null}
@@ -56,7 +60,7 @@ function ClassChoice({ value, onChange, disabled }: { value: EventClass[]; onCha
   return <Checkbox.Group disabled={disabled} value={value} onChange={(next) => onChange(EVENT_CLASSES.filter((c) => next.includes(c)))} options={EVENT_CLASSES.map((c) => ({ value: c, label: t(`events.class.${c}`) }))} />;
 }
 
-function CameraSettings({ org, initialShipId, initialCameraId }: { org: Pick<OrgOption, 'node'>; initialShipId: string | undefined; initialCameraId: string | undefined }) {
+function CameraSettings({ org, initialShipId, initialCameraId, readOnly }: { org: Pick<OrgOption, 'node'>; initialShipId: string | undefined; initialCameraId: string | undefined; readOnly: boolean }) {
   const { t } = useTranslation();
   const ships = useMemo(() => shipsOf(org.node), [org.node]);
   const [shipId, setShipId] = useState<string | undefined>(initialShipId ?? ships[0]?.id);
@@ -91,7 +95,7 @@ function CameraSettings({ org, initialShipId, initialCameraId }: { org: Pick<Org
         <Select style={{ width: 260 }} aria-label={t('events.settings.camera')} data-event-settings="camera" value={camera ? cameraId : undefined} loading={channels.isLoading} options={cameras} onChange={setCameraId} />
       </Flex>
       {camera && ship ? (
-        <CameraForm key={camera.value} shipId={ship.id} channelId={camera.channelId} cameraId={camera.value} cameraName={camera.label} shipTimeZone={ship.timeZone} />
+        <CameraForm key={camera.value} readOnly={readOnly} shipId={ship.id} channelId={camera.channelId} cameraId={camera.value} cameraName={camera.label} shipTimeZone={ship.timeZone} />
       ) : (
         <Typography.Text type="secondary">{t('events.settings.chooseCamera')}</Typography.Text>
       )}
@@ -99,7 +103,7 @@ function CameraSettings({ org, initialShipId, initialCameraId }: { org: Pick<Org
   );
 }
 
-function CameraForm({ shipId, channelId, cameraId, cameraName, shipTimeZone }: { shipId: string; channelId: string; cameraId: string; cameraName: string; shipTimeZone: string }) {
+function CameraForm({ shipId, channelId, cameraId, cameraName, shipTimeZone, readOnly }: { shipId: string; channelId: string; cameraId: string; cameraName: string; shipTimeZone: string; readOnly: boolean }) {
   const { t } = useTranslation();
   const message = useMessage();
   const loaded = useCameraEventSettings(cameraId);
@@ -217,7 +221,7 @@ function CameraForm({ shipId, channelId, cameraId, cameraName, shipTimeZone }: {
         <Button
           type="primary"
           loading={save.isPending}
-          disabled={!scheduleValid || draft.classes.length === 0}
+          disabled={readOnly || !scheduleValid || draft.classes.length === 0}
           data-testid="camera-event-save"
           onClick={() =>
             save.mutate(
@@ -236,7 +240,7 @@ function CameraForm({ shipId, channelId, cameraId, cameraName, shipTimeZone }: {
   );
 }
 
-function NotifyRules({ orgId }: { orgId: string }) {
+function NotifyRules({ orgId, readOnly }: { orgId: string; readOnly: boolean }) {
   const { t } = useTranslation();
   const message = useMessage();
   const loaded = useOrgNotifyRules(orgId);
@@ -285,7 +289,7 @@ function NotifyRules({ orgId }: { orgId: string }) {
         <Button
           type="primary"
           loading={save.isPending}
-          disabled={!hoursValid}
+          disabled={readOnly || !hoursValid}
           data-testid="org-notify-save"
           onClick={() =>
             save.mutate(

@@ -133,6 +133,15 @@ describe('events screen (desktop)', { timeout: 30_000 }, () => {
     expect(rowOf(container, eventOf(2).id)).not.toBeNull();
   });
 
+  it('offers an operator no delete (shore refuses it), but acknowledging', async () => {
+    sessionStore.signedIn({ id: `u-operator-${Math.random()}`, role: 'operator' } as UserInfo);
+    serveEvents([eventOf(1)]);
+    const { container } = renderPage('en');
+    const row = await findRow(container, eventOf(1).id);
+    expect(row.getByRole('button', { name: /Acknowledge/ })).toBeTruthy();
+    expect(rowOf(container, eventOf(1).id)?.querySelector('[data-event-action="delete"]')).toBeNull();
+  });
+
   it('plays the moment: ship playback of the camera from the event start − 5 s, at 1×', async () => {
     serveEvents([eventOf(1)]);
     const { container } = renderPage('en');

@@ -225,7 +225,7 @@ export function EventsPage() {
             key: 'time',
             title: t('events.column.time'),
             render: (_, event) => (
-              <Space direction="vertical" size={0}>
+              <Space orientation="vertical" size={0}>
                 <span>{formatEventTime(event.start)}</span>
                 <Typography.Text type="secondary">{t('events.duration', { seconds: Math.max(1, Math.round((event.end - event.start) / 1000)) })}</Typography.Text>
               </Space>
