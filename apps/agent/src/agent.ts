@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import {
+  BACKFILL_TRANSCODE_CAPABILITY,
   ENCODES_AV1_CAPABILITY,
   RedialPlan,
   AGENT_HEADERS,
@@ -21,7 +22,7 @@ import type { CameraKind } from './camera-source.ts';
 import { CameraSources } from './camera-sources.ts';
 import type { CameraConfig } from './cameras.ts';
 import { LiveStreams, type LiveStreamsOptions } from './media/live-streams.ts';
-import { BackfillSender } from './backfill/backfill-sender.ts';
+import { BackfillSender, type BackfillSenderOptions } from './backfill/backfill-sender.ts';
 import { PlaybackStreams, type PlaybackStreamsOptions } from './playback/playback-streams.ts';
 import { ShipRecorder, type ShipRecorderOptions } from './recorder/ship-recorder.ts';
 import { CameraSessions } from './media/camera-session.ts';
@@ -87,6 +88,8 @@ export interface AgentOptions {
   /** The ship recorder (data directory, retention); without a data directory URL cameras are not recorded. */
   recorder?: ShipRecorderOptions;
   playback?: PlaybackStreamsOptions;
+  /** Backfill's sender: `transcode: false` is an agent that sends only the ship's own bytes (as before it could transcode). */
+  backfill?: BackfillSenderOptions;
   /** The ship's pictures (kept under the recorder's data directory unless given one of their own). */
   pictures?: ShipPicturesOptions;
   /** Talkback: where the voice is played (ShipSpeaker) and kept (the recorder's data directory unless given). */
@@ -216,7 +219,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       queueLimitBytes: (playbackKbps) => Math.max(this.streams.queueLimitBytes(), (this.streams.totalKbps() + playbackKbps) * 1000),
       ...opts.playback,
     });
-    this.backfill = new BackfillSender(this.recorder);
+    this.backfill = new BackfillSender(this.recorder, opts.backfill);
     this.pictures = new ShipPictures(this.sources, {
       ...(opts.recorder?.dataDir ? { dataDir: opts.recorder.dataDir } : {}),
       ...opts.pictures,
@@ -412,7 +415,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
       this.playback.attach(linkFor('playback', BINARY_KIND.playback));
       this.pictures.attach({ sendJson: (m) => this.send(m), sendBinary: (frame) => uplink.send('pictures', frame) });
       this.talk.attach({ sendJson: (m) => this.send(m) });
-      this.backfill.attach({ sendJson: (m) => this.send(m), sendBackfill: (data) => uplink.send('backfill', data) });
+      this.backfill.attach({ sendJson: (m) => this.send(m), sendBackfill: (data) => uplink.send('backfill', data), queuedBackfill: () => uplink.queued('backfill') });
       this.eventOutbox.attach({ sendJson: (m) => this.send(m), sendBinary: (frame) => uplink.send('events', frame) });
       clearInterval(this.silenceTimer);
       this.silenceTimer = setInterval(() => {
@@ -423,7 +426,11 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
         type: 'hello',
         protocol: { min: AGENT_LINK_MIN_VERSION, max: AGENT_LINK_VERSION },
         agentVersion: AGENT_VERSION,
-        capabilities: [...this.router.capabilities, ...(this.streams.codecs.has('av1') ? [ENCODES_AV1_CAPABILITY] : [])],
+        capabilities: [
+          ...this.router.capabilities,
+          ...(this.streams.codecs.has('av1') ? [ENCODES_AV1_CAPABILITY] : []),
+          ...(this.backfill.transcodes ? [BACKFILL_TRANSCODE_CAPABILITY] : []),
+        ],
         link: this.link.current(),
         cameras: [...this.cameras.values()],
         ...this.storageField(),

@@ -127,6 +127,8 @@ export interface CameraRecording {
    * copies them to shore as they are). Absent: the recording keeps no files to copy.
    */
   segmentFiles?(start: number, end: number): SegmentFileEntry[];
+  /** The closed segment file of that name (its start, when known, finds it without a look at every file); undefined: none. */
+  segmentFile?(file: string, start?: number): SegmentFileEntry | undefined;
 }
 
 /** One closed segment file of a recording. */

@@ -258,6 +258,12 @@ export class SegmentRecording implements CameraRecording {
     return index.all.filter((s) => s.end > start && s.start < end).map((s) => ({ file: s.file, path: join(index.dir, s.file), start: s.start, end: s.end, bytes: s.bytes }));
   }
 
+  segmentFile(file: string, start?: number): SegmentFileEntry | undefined {
+    const index = this.recorder.index;
+    const s = index.find(file, start);
+    return s && { file: s.file, path: join(index.dir, s.file), start: s.start, end: s.end, bytes: s.bytes };
+  }
+
   start(): void {
     this.recorder.start();
   }

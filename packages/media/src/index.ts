@@ -45,4 +45,6 @@ export {
   u32s,
 } from './writer.ts';
 export { type WholeFragments, wholeBoxesEnd, wholeFragments } from './whole-fragments.ts';
+export { type VideoDefinition, codecFamily, videoDefinition } from './video-definition.ts';
+export { MoofReader } from './moof-reader.ts';
 export { type TrackSample, type VideoDecoderSetup, readTrackSamples, readVideoDecoderSetup } from './samples.ts';

@@ -14,6 +14,8 @@ export interface WholeFragments {
   init: InitSegment;
   /** Whole fragments (moof + mdat) in those bytes. */
   fragments: number;
+  /** Video samples (pictures) in them. */
+  samples: number;
   /** The video's decode time at the first fragment and where the last one ends, in `init.timescale` ticks. */
   startTick: number;
   endTick: number;
@@ -67,6 +69,7 @@ export function wholeFragments(data: Uint8Array, options: Fmp4SplitterOptions = 
   if (bytes === 0) return undefined;
   let init: InitSegment | undefined;
   let fragments = 0;
+  let samples = 0;
   let startTick = 0;
   let endTick = 0;
   try {
@@ -76,6 +79,7 @@ export function wholeFragments(data: Uint8Array, options: Fmp4SplitterOptions = 
       else if (unit.kind === 'fragment') {
         if (fragments === 0) startTick = endTick = unit.baseMediaDecodeTime;
         fragments += 1;
+        samples += unit.sampleCount;
         endTick = Math.max(endTick, unit.baseMediaDecodeTime + unit.duration);
       }
     }
@@ -84,5 +88,5 @@ export function wholeFragments(data: Uint8Array, options: Fmp4SplitterOptions = 
     return undefined;
   }
   if (!init || fragments === 0) return undefined;
-  return { bytes, init, fragments, startTick, endTick, durationMs: Math.round(((endTick - startTick) * 1000) / init.timescale) };
+  return { bytes, init, fragments, samples, startTick, endTick, durationMs: Math.round(((endTick - startTick) * 1000) / init.timescale) };
 }

@@ -1,5 +1,7 @@
 import type { LinkType } from './constants.ts';
 import type { BudgetPolicy } from './schemas/budget.ts';
+import type { DefinitionModel, ShipConfig } from './schemas/fleet.ts';
+import { SATELLITE_TIER_MAX_KBPS } from './video-codecs.ts';
 
 /**
  * Which definition a live cell asks for per link type (issue 19 items 2 and 4), without the REST
@@ -77,4 +79,32 @@ export interface CellView {
 export function levelFor(policy: Pick<LinkPolicyRule, 'manyCells' | 'fewCells' | 'fullScreen'>, view: CellView): { level: DefinitionLevel; because: 'fullScreen' | 'manyCells' | 'fewCells' } {
   if (view.fullScreen) return { level: policy.fullScreen, because: 'fullScreen' };
   return view.gridSize >= 9 ? { level: policy.manyCells, because: 'manyCells' } : { level: policy.fewCells, because: 'fewCells' };
+}
+
+const pixelRate = (m: DefinitionModel) => m.width * m.height * m.frameRate;
+/** Smaller first: fewer pixels a second, then fewer bits. */
+export const smallerDefinition = (a: DefinitionModel, b: DefinitionModel): number => pixelRate(a) - pixelRate(b) || a.bitrateKbps - b.bitrateKbps;
+
+const satelliteTier = (m: DefinitionModel) => m.bitrateKbps <= SATELLITE_TIER_MAX_KBPS;
+
+/**
+ * The model of the ship's default group at a level: its satellite-tier one (AV1 first, unless
+ * `h264Only`: shore sends it in H.264 to a viewer that cannot decode AV1), its smallest above that
+ * tier, its default (the ship's "standard"), or its largest. A group without a satellite tier gives
+ * its lowest for it. undefined when the ship has no default group with a default model.
+ */
+export function modelAt(config: ShipConfig, level: DefinitionLevel, opts: { h264Only?: boolean } = {}): DefinitionModel | undefined {
+  const group = config.groupAliasResDTOS.find((g) => g.id === config.defaultGroupId && g.models.length > 0);
+  const standard = group?.models.find((m) => m.id === group.defaultModelId);
+  if (!group || !standard) return undefined;
+  const sorted = [...group.models].sort(smallerDefinition);
+  const above = sorted.filter((m) => !satelliteTier(m));
+  const lowest = above[0] ?? sorted[0];
+  if (level === 'satellite') {
+    const tier = sorted.filter(satelliteTier);
+    return (opts.h264Only ? tier.find((m) => m.codec !== 'av1') : tier.find((m) => m.codec === 'av1')) ?? tier[0] ?? lowest;
+  }
+  if (level === 'lowest') return lowest;
+  if (level === 'best') return sorted[sorted.length - 1];
+  return standard;
 }

@@ -1,4 +1,5 @@
 import type { PlaybackSpeed } from './constants.ts';
+import type { BackfilledDefinition } from './schemas/backfill.ts';
 
 /**
  * Recordings and playback (spec §2 `/live/recordlivevideo`, `/record/video`; §3 record state and
@@ -104,6 +105,19 @@ export interface VodQueryResult {
   cached: boolean;
 }
 
+/**
+ * The definition backfill asks the ship for:
+ * - `recorded`: the one the shore recording was recorded in (the live video the shore recorder had
+ *   before the gap) — the default;
+ * - `lowest`: the ship's default group's smallest definition above the satellite tier;
+ * - `satellite`: its satellite-tier definition (in H.264);
+ * - `ship`: the ship recorder's own files, copied as they are (no transcoding on the ship).
+ * A level is never above `recorded` (what shore recorded is the most it asks for), and the ship
+ * copies its own files when the definition asked would save less than a quarter of their bytes, or
+ * when its agent cannot transcode.
+ */
+export const BACKFILL_DEFINITIONS = ['recorded', 'lowest', 'satellite', 'ship'] as const;
+export type BackfillDefinition = (typeof BACKFILL_DEFINITIONS)[number];
 /** A shore recording configuration of one channel (spec §3 recordConfigId). */
 export interface RecordConfig {
   id: string;
@@ -116,6 +130,8 @@ export interface RecordConfig {
   enabled: boolean;
   /** Gaps in this camera's shore recording are refilled from the ship recorder (when its organisation allows; default on). */
   backfill: boolean;
+  /** The definition this camera's gaps are refilled in; null: its organisation's choice. */
+  backfillDefinition: BackfillDefinition | null;
 }
 
 /** `POST /api/v1/cctv/record/complexQuery/{page}/{size}` body (every field optional). */
@@ -142,6 +158,8 @@ export interface RecordingSummary {
   segments: number;
   /** Copied afterwards from the ship recorder into a gap of the shore recording (backfill), not recorded live. */
   backfilled: boolean;
+  /** A backfilled recording's definition, measured from its files (null: recorded live, its template says, or not known). */
+  definition: BackfilledDefinition | null;
 }
 
 /** data of complexQuery: a page of recordings, newest first. */

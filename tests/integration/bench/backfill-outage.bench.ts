@@ -8,7 +8,11 @@
  * `backfill` against the ship's own bytes of the files copied. VSAT and FBB run side by side, each
  * with its own shore and ship. Not part of npm test; from the repository root:
  *
- *   node scripts/node-runtime.mjs --import tsx tests/integration/bench/backfill-outage.bench.ts [--links=VSAT,FBB] [--outage=10]
+ *   node scripts/node-runtime.mjs --import tsx tests/integration/bench/backfill-outage.bench.ts [--links=VSAT,FBB] [--outage=10] [--definition=lowest]
+ *
+ * `--definition` sets the ships' organisations' backfill definition (recorded — the default —,
+ * lowest, satellite or ship); the line then says what the ship was asked for and how many files it
+ * transcoded.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +30,7 @@ const argv = process.argv.slice(2);
 const argOf = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const LINKS = (argOf('links') ?? 'VSAT,FBB').split(',').map((l) => l.trim().toUpperCase()) as LinkName[];
 const OUTAGE_MS = Number(argOf('outage') ?? 10) * 60_000;
+const DEFINITION = argOf('definition');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tmp = tempDir('backfill-bench-');
 
@@ -61,6 +66,11 @@ async function run(link: LinkName, cameraFile: string): Promise<string> {
   );
   agent.start();
   const token = await signIn(shore.app);
+  if (DEFINITION) {
+    const orgId = (await shore.app.recordings.cameraInfo(camera))!.orgId;
+    const set = await shore.app.inject({ method: 'PUT', url: `/api/v1/cctv/record/backfill/org/${orgId}`, headers: { 'cas-jwt': token }, payload: { definition: DEFINITION } });
+    if (set.statusCode !== 200) throw new Error(`--definition=${DEFINITION}: ${set.body}`);
+  }
   const viewer = await MediaClient.open(shore.port, token);
   const recordings = async () => {
     const res = await shore.app.inject({ method: 'POST', url: '/api/v1/cctv/record/complexQuery/1/200', headers: { 'cas-jwt': token }, payload: { cameraId: camera } });
@@ -116,7 +126,8 @@ async function run(link: LinkName, cameraFile: string): Promise<string> {
       `[${link}] outage ${(OUTAGE_MS / 60_000).toFixed(0)} min → gap ${((gap.end - gap.start) / 1000).toFixed(1)} s in the shore recording; ` +
       `live back ${((gap.liveBackAt - backAt) / 1000).toFixed(1)} s after the link, gap covered ${((coveredAt - backAt) / 1000).toFixed(1)} s after the link ` +
       `(copying ${(results.reduce((n, r) => n + r.ms, 0) / 1000).toFixed(1)} s over ${results.length} passes); ` +
-      `${files} files, ${(shipBytes / 1e6).toFixed(2)} MB of the ship's segments (${kbps.toFixed(0)} kbit/s recorded), ` +
+      `${files} files (${results.reduce((n, r) => n + r.transcodedFiles, 0)} transcoded; asked ${results[0]?.choice ?? '-'} ${JSON.stringify(results[0]?.asked ?? null)}), ` +
+      `${(shipBytes / 1e6).toFixed(2)} MB sent by the ship (${kbps.toFixed(0)} kbit/s), ` +
       `whole files ${(results.reduce((n, r) => n + r.fileBytes, 0) / 1e6).toFixed(2)} MB; ` +
       `${(crossed / 1e6).toFixed(2)} MB crossed under backfill since the link returned, for ${(sentAfter / 1e6).toFixed(2)} MB the ship sent (${(crossed / sentAfter).toFixed(4)}×); live beside it ${(live / 1e6).toFixed(2)} MB`
     );

@@ -83,6 +83,24 @@ export class SegmentIndex {
     return from === undefined ? undefined : { bytes, from };
   }
 
+  /**
+   * The closed segment of that name: looked up by its start when given (the index is sorted by
+   * start: a binary search, then the few starting then), else among all of them.
+   */
+  find(file: string, start?: number): Segment | undefined {
+    const list = this.segments;
+    if (start === undefined) return list.find((s) => s.file === file);
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list[mid]!.start < start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < list.length && list[i]!.start === start; i++) if (list[i]!.file === file) return list[i];
+    return undefined;
+  }
+
   /** A segment closed: it joins the index (sorted by start). */
   add(segment: Segment): void {
     this.segments.push(segment);

@@ -116,6 +116,11 @@ export class UplinkScheduler {
     return this.window?.bytesInFlight;
   }
 
+  /** Bytes of `cls` waiting in its queue. */
+  queued(cls: UplinkClass): number {
+    return this.queuedBytes.get(cls) ?? 0;
+  }
+
   /** Bytes that leave before the next message of `cls`: those on their way and those of this class and the ones above it. */
   bytesAhead(cls: UplinkClass): number {
     let n = Math.max(this.sink.buffered(), this.window?.bytesInFlight ?? 0);

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AgentMessage, BINARY_KIND, type ShipEvent, decodeEventChunk, decodeStreamFrame } from '@ship-cctv/protocol';
+import { type AgentMessage, BINARY_KIND, type ShipEvent, checkAgentMessage, decodeEventChunk, decodeStreamFrame } from '@ship-cctv/protocol';
 import { ShipEvents } from '../../src/events/outbox/index.ts';
 
 const INBOX = 7;
@@ -207,5 +207,10 @@ describe('the event outbox', () => {
     ship.reportStatus([{ cameraId: 'S1-C01-1', state: 'modelFailed', reason: 'weights missing' }]);
     ship.reportStatus([{ cameraId: 'S1-C01-1', state: 'running' }]);
     expect(sent.filter((m) => m.type === 'events.status').map((m) => (m.type === 'events.status' ? m.cameras[0]?.state : ''))).toEqual(['modelFailed', 'running']);
+    // A long reason (a stack trace) is cut to what shore's schema takes, not refused with the whole report.
+    ship.reportStatus([{ cameraId: 'S1-C01-1', state: 'modelFailed', reason: 'x'.repeat(5_000) }]);
+    const last = sent.at(-1);
+    expect(last?.type === 'events.status' && last.cameras[0]?.reason?.length).toBe(500);
+    expect(checkAgentMessage(JSON.parse(JSON.stringify(last))).ok).toBe(true);
   });
 });

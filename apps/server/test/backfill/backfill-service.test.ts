@@ -8,14 +8,17 @@ import {
   AGENT_LINK_MIN_VERSION,
   AGENT_LINK_VERSION,
   type AgentMessage,
+  BACKFILL_TRANSCODE_CAPABILITY,
   BINARY_KIND,
   type DataBudgetUpdate,
+  type RecordQueryPage,
   PATHS,
   type ShipSegmentFile,
   type ShoreMessage,
   checkShoreMessage,
   encodeStreamFrame,
 } from '@ship-cctv/protocol';
+import { wholeFragments } from '@ship-cctv/media';
 import { type TestApp, build, logon } from '../helpers/build.ts';
 import { loadClip } from '../playback/helpers.ts';
 
@@ -29,7 +32,8 @@ const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('he
 /**
  * A ship's agent reduced to backfill: it dials the real agent link and says hello listing
  * `capabilities`; asked, it lists its files overlapping the span and sends one as binary frames of
- * kind backfill and `backfill.sent`, as the real agent does.
+ * kind backfill and `backfill.sent`, as the real agent does. Asked for a definition, it says it
+ * transcoded into it (the bytes stay the file's: what shore records of them is measured from them).
  */
 class FileShip {
   readonly received: ShoreMessage[] = [];
@@ -79,7 +83,7 @@ class FileShip {
       const file = this.files.get(msg.file);
       if (!file) return this.send({ type: 'backfill.failed', streamId: msg.streamId, message: 'no such file' });
       for (let at = 0; at < file.bytes.length; at += 8_192) this.ws.send(encodeStreamFrame(BINARY_KIND.backfill, msg.streamId, file.bytes.subarray(at, at + 8_192)), { binary: true });
-      this.send({ type: 'backfill.sent', streamId: msg.streamId, bytes: file.bytes.length });
+      this.send({ type: 'backfill.sent', streamId: msg.streamId, bytes: file.bytes.length, ...(msg.encode ? { encoded: msg.encode } : {}) });
     }
   }
 }
@@ -89,6 +93,7 @@ describe('backfill on shore', () => {
   let port: number;
   let token: string;
   let clip: Uint8Array;
+  let clipSize: { width: number; height: number };
   const ships: FileShip[] = [];
   /** A recording of the camera over [start, end) with one segment, as the live recorder leaves one. */
   const recorded = async (cameraId: string, shipId: string, start: number, end: number, endedUnwatched = false) => {
@@ -111,6 +116,8 @@ describe('backfill on shore', () => {
   beforeAll(async () => {
     const c = await loadClip(2);
     clip = Uint8Array.from(Buffer.concat([c.init, ...c.fragments]));
+    const media = wholeFragments(clip)!;
+    clipSize = { width: media.init.width, height: media.init.height };
     // Passes on demand (runShip) only: the periodic one would race the test's own.
     t = await build({ backfill: { settings: { everyMs: 3_600_000, afterOnlineMs: 3_600_000, minGapMs: 2_000 } } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -148,6 +155,9 @@ describe('backfill on shore', () => {
     expect(results[0]).toMatchObject({ outcome: 'filled', gap: { start: t0 + 10 * S, end: t0 + 40 * S }, files: 3, covered: { start: t0 + 9 * S, end: t0 + 45 * S } });
     expect(results[0]!.receivedBytes).toBe(files.reduce((n, f) => n + f.bytes.length, 0));
     expect(ship.of('backfill.list')).toMatchObject([{ cameraId: CAMERA, start: t0 + 10 * S, end: t0 + 40 * S }]);
+    // An agent that does not transcode is asked for no definition: it sends what it has.
+    expect(ship.of('backfill.fetch').map((m) => [m.file, m.fileStart, m.encode])).toEqual(files.map((f) => [f.meta.file, f.meta.start, undefined]));
+    expect(results[0]).toMatchObject({ choice: 'recorded', asked: null, transcodedFiles: 0 });
 
     const rows = await t.app.inject({ method: 'POST', url: '/api/v1/cctv/record/complexQuery/1/50', headers: { 'cas-jwt': token }, payload: { cameraId: CAMERA, start: t0, end: t0 + 60 * S } });
     const records = rows.json<{ data: { records: { id: string; backfilled: boolean; start: number; end: number }[] } }>().data.records;
@@ -243,6 +253,88 @@ describe('backfill on shore', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json<{ paths: Record<string, unknown>; components?: unknown }>();
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/cctv/record/backfill/org/{orgId}', '/api/v1/cctv/record/backfill/pending']));
     expect(JSON.stringify(doc.paths['/api/v1/cctv/record/config/{id}'])).toContain('"backfill"');
+  });
+
+  it('asks a ship that transcodes for the shore recording’s definition, or the lower one its organisation or camera chooses, and records what it holds', async () => {
+    const call = async (method: 'GET' | 'PUT', url: string, payload?: Record<string, unknown>) =>
+      t.app.inject({ method, url: `/api/v1/cctv/record/backfill${url}`, headers: { 'cas-jwt': token }, ...(payload === undefined ? {} : { payload }) });
+    const config = (await t.app.recordings.config(`rc-${CAMERA}`))!;
+    const putConfig = (payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'PUT', url: `/api/v1/cctv/record/config/${config.id}`, headers: { 'cas-jwt': token }, payload: { cameraId: CAMERA, mode: 'continuous', ...payload } });
+    /** A gap of 30 s in the camera's shore recording (recorded at template 6, 640×360) `hoursAgo`, refilled; the result and what the ship was asked. */
+    const refill = async (hoursAgo: number) => {
+      const t0 = Date.now() - hoursAgo * 3_600_000;
+      await recorded(CAMERA, SHIP, t0, t0 + 10 * S);
+      await recorded(CAMERA, SHIP, t0 + 40 * S, t0 + 50 * S);
+      const ship = await connect(SHIP, ['backfill', BACKFILL_TRANSCODE_CAPABILITY], shipFiles(t0 + 9 * S, 3));
+      // (The hours between this gap's recordings and the next ones are a gap too, for which the ship has nothing.)
+      const results = (await t.app.backfill.runShip(SHIP)).filter((r) => r.cameraId === CAMERA && r.gap.start === t0 + 10 * S);
+      ship.close();
+      await expect.poll(() => t.app.agents.get(SHIP), { timeout: 5_000 }).toBeUndefined();
+      ships.splice(ships.indexOf(ship), 1);
+      expect(results).toHaveLength(1);
+      return { result: results[0]!, asked: ship.of('backfill.fetch').map((m) => m.encode) };
+    };
+    const orgId = (await t.app.recordings.cameraInfo(CAMERA))!.orgId;
+
+    // By default: the definition the shore recorded in (template 6), asked of every file.
+    const recorded6 = await refill(7);
+    const standard = { width: 640, height: 360, frameRate: 10, bitrateKbps: 400, codec: 'h264' };
+    expect(recorded6.result).toMatchObject({ outcome: 'filled', choice: 'recorded', asked: standard, files: 3, transcodedFiles: 3 });
+    expect(recorded6.asked).toEqual([standard, standard, standard]);
+
+    // The organisation chooses `lowest` (inherited below it): the ship's smallest above the satellite tier, template 5.
+    const lowest = await call('PUT', `/org/${orgId}`, { definition: 'lowest' });
+    expect(lowest.json()).toMatchObject({ data: { orgId, enabled: true, definition: 'lowest', definitionFromOrgId: orgId } });
+    expect((await call('GET', '/org/blueocean-tankers')).json()).toMatchObject({ data: { definition: 'lowest', definitionFromOrgId: orgId, enabled: true } });
+    const low = await refill(8);
+    expect(low.result).toMatchObject({ outcome: 'filled', choice: 'lowest', asked: { width: 320, height: 180, frameRate: 5, bitrateKbps: 150, codec: 'h264' }, transcodedFiles: 3 });
+    // The index says what the recording holds: the template it was asked in, measured size, transcoded.
+    const rows = await t.app.inject({ method: 'POST', url: '/api/v1/cctv/record/complexQuery/1/200', headers: { 'cas-jwt': token }, payload: { cameraId: CAMERA } });
+    const mine = rows.json<{ data: RecordQueryPage }>().data.records.find((r) => r.id === low.result.recordingId);
+    expect(mine).toMatchObject({ backfilled: true, templateId: 5, definition: { width: clipSize.width, height: clipSize.height, transcoded: true } });
+    expect(mine?.definition?.bitrateKbps).toBeGreaterThan(0);
+    expect(mine?.definition?.frameRate).toBeGreaterThan(0);
+
+    // The camera's own choice wins: `ship` asks for no definition (the ship's files as they are) …
+    expect((await putConfig({ backfillDefinition: 'ship' })).json()).toMatchObject({ data: { backfillDefinition: 'ship' } });
+    // … and a change that leaves it out keeps it.
+    expect((await putConfig({ backfill: true })).json()).toMatchObject({ data: { backfillDefinition: 'ship' } });
+    const own = await refill(9);
+    expect(own.result).toMatchObject({ outcome: 'filled', choice: 'ship', asked: null, transcodedFiles: 0 });
+    expect(own.asked).toEqual([undefined, undefined, undefined]);
+    const copied = (await t.app.inject({ method: 'POST', url: '/api/v1/cctv/record/complexQuery/1/200', headers: { 'cas-jwt': token }, payload: { cameraId: CAMERA } }))
+      .json<{ data: RecordQueryPage }>()
+      .data.records.find((r) => r.id === own.result.recordingId);
+    expect(copied).toMatchObject({ templateId: 6, definition: { transcoded: false } });
+
+    // `satellite`: the satellite tier's H.264 model (the AV1 one is for live viewers only).
+    await putConfig({ backfillDefinition: 'satellite' });
+    const satellite = await refill(10);
+    expect(satellite.result).toMatchObject({ choice: 'satellite', asked: { width: 320, height: 180, frameRate: 3, bitrateKbps: 32, codec: 'h264' } });
+
+    // Back to the organisation's choice, and the organisation back to the default.
+    expect((await putConfig({ backfillDefinition: null })).json()).toMatchObject({ data: { backfillDefinition: null } });
+    await call('PUT', `/org/${orgId}`, { definition: 'recorded' });
+  });
+
+  it('refuses a definition it does not know, naming the field', async () => {
+    const orgId = (await t.app.recordings.cameraInfo(CAMERA))!.orgId;
+    const put = (url: string, payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url, headers: { 'cas-jwt': token }, payload });
+    const bad = await put(`/api/v1/cctv/record/backfill/org/${orgId}`, { definition: 'tiny' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ message: string }>().message).toMatch(/definition/);
+    const nothing = await put(`/api/v1/cctv/record/backfill/org/${orgId}`, {});
+    expect(nothing.statusCode).toBe(400);
+    expect(nothing.json<{ message: string }>().message).toMatch(/body/);
+    const camera = await put(`/api/v1/cctv/record/config/rc-${CAMERA}`, { cameraId: CAMERA, mode: 'continuous', backfillDefinition: 'huge' });
+    expect(camera.statusCode).toBe(400);
+    expect(camera.json<{ message: string }>().message).toMatch(/backfillDefinition/);
+    // Nothing changed.
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/cctv/record/backfill/org/${orgId}`, headers: { 'cas-jwt': token } })).json()).toMatchObject({ data: { definition: 'recorded' } });
+    expect((await t.app.recordings.config(`rc-${CAMERA}`))?.backfillDefinition).toBeNull();
+    const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json<{ paths: Record<string, unknown> }>();
+    expect(JSON.stringify(doc.paths['/api/v1/cctv/record/backfill/org/{orgId}'])).toContain('satellite');
   });
 
   it('never asks an agent that does not list backfill (an older one), which goes on working', async () => {

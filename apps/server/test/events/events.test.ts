@@ -318,6 +318,19 @@ describe('events on shore', () => {
     expect(b.of('events.settings')[0]?.cameras).toEqual([{ cameraId: CAMERA, settings: good }]);
   });
 
+  it('is in the OpenAPI document: list, one event, its picture, acknowledge, delete, settings', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
+    const methods = (path: string) => Object.keys(doc.paths[path] ?? {}).sort();
+    expect(methods('/api/v1/cctv/events/')).toEqual(['get']);
+    expect(methods('/api/v1/cctv/events/{id}')).toEqual(['delete', 'get']);
+    expect(methods('/api/v1/cctv/events/{id}/picture')).toEqual(['get']);
+    expect(methods('/api/v1/cctv/events/{id}/acknowledge')).toEqual(['post']);
+    expect(methods('/api/v1/cctv/events/acknowledge')).toEqual(['post']);
+    expect(methods('/api/v1/cctv/events/unacknowledged')).toEqual(['get']);
+    expect(methods('/api/v1/cctv/events/settings/camera/{cameraId}')).toEqual(['get', 'put']);
+    expect(methods('/api/v1/cctv/events/settings/org/{orgId}')).toEqual(['get', 'put']);
+  });
+
   it('notifies by the organisation’s rule: its classes and hours', async () => {
     const client = stompClient(`ws://127.0.0.1:${port}${PATHS.stomp}`, { connectHeaders: { [TOKEN_HEADER]: demo } });
     await connected(client);

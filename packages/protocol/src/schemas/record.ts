@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { epochMs } from './common.ts';
 import type { CameraGaps, ClipJob, RecordConfig, RecordQueryFilter, RecordQueryPage, RecordingSegment, RecordingSummary } from '../playback.ts';
 import { RecordingGapSchema } from './vod.ts';
+import { BackfillDefinitionSchema, BackfilledDefinitionSchema } from './backfill.ts';
 
 /**
  * REST schemas of the shore recorder (`/api/v1/cctv/record/…`), matching the interfaces of
@@ -38,6 +39,8 @@ export const RecordingSummarySchema = Type.Object({
   segments: Type.Integer(),
   /** Copied afterwards from the ship recorder into a gap of the shore recording (backfill), not recorded live. */
   backfilled: Type.Boolean(),
+  /** A backfilled recording's definition, measured from its files (null: recorded live, its template says, or not known). */
+  definition: Type.Union([BackfilledDefinitionSchema, Type.Null()]),
 });
 
 export const CameraGapsSchema = Type.Object({
@@ -154,6 +157,8 @@ export const RecordConfigSchema = Type.Object({
   enabled: Type.Boolean(),
   /** Gaps in the shore recording are refilled from the ship recorder (backfill) when its organisation allows. */
   backfill: Type.Boolean(),
+  /** The definition its gaps are refilled in; null: its organisation's choice. */
+  backfillDefinition: Type.Union([BackfillDefinitionSchema, Type.Null()]),
 });
 
 /** Body of creating or replacing a record configuration. */
@@ -165,6 +170,7 @@ export const RecordConfigInput = Type.Object(
     timeZone: Type.Optional(TimeZone),
     enabled: Type.Optional(Type.Boolean()),
     backfill: Type.Optional(Type.Boolean({ description: 'Refill gaps of the shore recording from the ship recorder (default true)' })),
+    backfillDefinition: Type.Optional(Type.Union([BackfillDefinitionSchema, Type.Null()], { description: 'The definition gaps are refilled in; null: the organisation’s choice (left out: unchanged, new: null)' })),
   },
   { additionalProperties: false },
 );

@@ -8,6 +8,7 @@ import {
   type CameraEventSettings,
   type CameraEventSettingsEntry,
   DEFAULT_CAMERA_EVENT_SETTINGS,
+  EVENT_CAMERAS_MAX,
   EVENT_CHUNK_HEADER_BYTES,
   type ShipEvent,
   type ShoreMessageOf,
@@ -162,7 +163,9 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
 
   private sendStatus(): void {
     if (this.inbox === undefined || this.statuses.length === 0) return;
-    this.link?.sendJson({ type: 'events.status', streamId: this.inbox, cameras: this.statuses.slice(0, 256) });
+    // A reason is for people and the log: cut to what the link's schema takes, so the report is never refused.
+    const cameras = this.statuses.slice(0, EVENT_CAMERAS_MAX).map((c) => (c.reason !== undefined && c.reason.length > 500 ? { ...c, reason: `${c.reason.slice(0, 499)}…` } : c));
+    this.link?.sendJson({ type: 'events.status', streamId: this.inbox, cameras });
   }
 
   /** Offers the outbox's oldest event when nothing is on its way. */

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { wholeFragments } from '@ship-cctv/media';
-import type { ShipSegmentFile } from '@ship-cctv/protocol';
+import { videoDefinition, wholeFragments } from '@ship-cctv/media';
+import type { BackfillDefinition, BackfilledDefinition, EncodeSpec, ShipConfig, ShipSegmentFile } from '@ship-cctv/protocol';
 import { mimeFor } from '../../core/media/fmp4.ts';
 import type { OrgTree } from '../../core/orgs/org-tree.ts';
 import { type LinkStreams, ShipAskError, ask } from '../../core/ship-link/index.ts';
 import { type NewRecording, RECORDING_META_FILE, type RecordingStore, type SharedSegments, partialFileName, segmentFileName, syncFolder } from '../recorder/index.ts';
+import { type AskedDefinition, askedDefinition, backfillChoice } from './definition.ts';
 import { type Span, filesForGap, refillableGaps } from './gaps.ts';
 import type { BackfillRepo, BackfillTarget } from './repo.ts';
 import type { BackfillSettings } from './settings.ts';
@@ -25,6 +26,10 @@ export interface BackfillServiceDeps {
   orgs(): Promise<OrgTree>;
   /** Bytes the ship may still spend on backfill (its budget's day and month caps). */
   budgetLeft(shipId: string): Promise<number>;
+  /** The ship's definitions (groups, models, default group). */
+  definitions(shipId: string): Promise<ShipConfig>;
+  /** Whether the ship's agent sends a span in the definition asked (BACKFILL_TRANSCODE_CAPABILITY); else it gets the ship's own files. */
+  transcodes(shipId: string): boolean;
   settings: BackfillSettings;
   log: FastifyBaseLogger;
   now?: () => number;
@@ -56,11 +61,52 @@ export interface BackfillResult {
   receivedBytes: number;
   /** Span the copies cover. */
   covered: Span | null;
+  /** The choice that applied (BACKFILL_DEFINITIONS) and what it asked the ship for (null: the ship's own files). */
+  choice: BackfillDefinition;
+  asked: EncodeSpec | null;
+  /** Of `files`, those the ship transcoded into `asked` (the others are its own bytes). */
+  transcodedFiles: number;
   recordingId: string | null;
   ms: number;
 }
 
 type Outcome = BackfillResult['outcome'];
+
+/** A backfilled recording being written: its next file's number and what its files hold so far. */
+interface OpenRecording {
+  recording: NewRecording;
+  seq: number;
+  transcoded: boolean;
+  width: number;
+  height: number;
+  codec: string;
+  bytes: number;
+  samples: number;
+  durationMs: number;
+}
+
+/** What a backfilled recording holds, over all its files. */
+function measured(r: OpenRecording): BackfilledDefinition {
+  const seconds = Math.max(r.durationMs, 1) / 1000;
+  return {
+    width: r.width,
+    height: r.height,
+    frameRate: Math.round((r.samples / seconds) * 100) / 100,
+    bitrateKbps: Math.max(1, Math.round((r.bytes * 8) / seconds / 1000)),
+    codec: r.codec,
+    transcoded: r.transcoded,
+  };
+}
+
+/**
+ * What a file is expected to cost: its bytes, or in a definition asked, that definition's bits for
+ * its length with half again for keyframes and boxes (never more than the file: the ship copies
+ * rather than grow it).
+ */
+function expectedBytes(file: ShipSegmentFile, encode: EncodeSpec | undefined): number {
+  if (!encode) return file.bytes;
+  return Math.min(file.bytes, Math.round((encode.bitrateKbps * 1000 * 1.5 * (file.end - file.start)) / 8 / 1000) + 4_096);
+}
 const RESULTS_KEPT = 1_000;
 const key = (shipId: string, cameraId: string) => `${shipId}\u0000${cameraId}`;
 
@@ -157,10 +203,12 @@ export class BackfillService {
     for (const target of targets) {
       if (this.closing.signal.aborted) break;
       const list = key(shipId, target.cameraId);
-      if (!(await repo.orgEnabled(target.orgId, orgs))) {
+      const org = await repo.orgSetting(target.orgId, orgs);
+      if (!org.enabled) {
         this.pending.delete(list);
         continue;
       }
+      const choice = backfillChoice(target.definition, org.definition);
       const now = this.now;
       const runs = await repo.runs(target.cameraId, now - settings.lookbackMs);
       const gaps = refillableGaps(runs, settings).filter((g) => (this.quiet.get(`${list}\u0000${g.start}\u0000${g.end}`) ?? 0) <= now);
@@ -172,8 +220,11 @@ export class BackfillService {
         if (this.closing.signal.aborted) break;
         const entry = this.pending.get(list)?.find((p) => p.start === gap.start && p.end === gap.end);
         if (entry) entry.state = 'running';
-        const before = [...runs].reverse().find((r) => r.end <= gap.start);
-        const result = await this.fill(shipId, target, gap, before?.templateId ?? 0);
+        // The shore recording's definition: that of the live recording before the gap.
+        const before = [...runs].reverse().find((r) => r.end <= gap.start && !r.backfilled) ?? [...runs].reverse().find((r) => r.end <= gap.start);
+        const templateId = before?.templateId ?? 0;
+        const asked = choice === 'ship' ? undefined : askedDefinition(choice, await this.deps.definitions(shipId), templateId);
+        const result = await this.fill(shipId, target, gap, { choice, templateId, asked });
         done.push(result);
         this.results.push(result);
         if (this.results.length > RESULTS_KEPT) this.results.splice(0, this.results.length - RESULTS_KEPT);
@@ -198,36 +249,81 @@ export class BackfillService {
     return done;
   }
 
-  /** Copies the ship's files covering one gap into a new backfilled recording. */
-  private async fill(shipId: string, target: BackfillTarget, gap: Span, templateId: number): Promise<BackfillResult> {
+  /**
+   * Copies the ship's files covering one gap — in the definition asked when the ship transcodes, else
+   * as they are — into a new backfilled recording (a new one again where what the ship sent changes
+   * definition: one recording is one definition), each with its definition measured.
+   */
+  private async fill(shipId: string, target: BackfillTarget, gap: Span, how: { choice: BackfillDefinition; templateId: number; asked: AskedDefinition | undefined }): Promise<BackfillResult> {
     const began = performance.now();
-    const result: BackfillResult = { shipId, cameraId: target.cameraId, gap, outcome: 'filled', files: 0, fileBytes: 0, shipBytes: 0, receivedBytes: 0, covered: null, recordingId: null, ms: 0 };
+    const asked = how.asked && this.deps.transcodes(shipId) ? how.asked : undefined;
+    const result: BackfillResult = {
+      shipId,
+      cameraId: target.cameraId,
+      gap,
+      outcome: 'filled',
+      files: 0,
+      fileBytes: 0,
+      shipBytes: 0,
+      receivedBytes: 0,
+      covered: null,
+      recordingId: null,
+      ms: 0,
+      choice: how.choice,
+      asked: asked?.encode ?? null,
+      transcodedFiles: 0,
+    };
     const finish = (outcome: Outcome) => {
       result.outcome = outcome;
       result.ms = Math.round(performance.now() - began);
       if (result.files > 0) this.deps.log.info({ ...result }, 'backfill: refilled a gap of the shore recording from the ship');
       return result;
     };
-    let recording: NewRecording | undefined;
+    let open: OpenRecording | undefined;
+    const close = async () => {
+      if (!open) return;
+      const done = open;
+      open = undefined;
+      result.recordingId ??= done.recording.id;
+      await this.deps.store.closeRecording(done.recording.id, { definition: measured(done) });
+    };
     try {
       const files = filesForGap(await this.list(shipId, target.cameraId, gap), gap);
       if (files.length === 0) return finish('nothing');
       let left = await this.deps.budgetLeft(shipId);
       for (const file of files) {
-        if (file.bytes > left) return finish('budget');
-        const { bytes, sentBytes, start, end } = await this.fetch(shipId, target.cameraId, file, gap);
+        if (expectedBytes(file, asked?.encode) > left) return finish('budget');
+        const { bytes, sentBytes, start, end, encoded } = await this.fetch(shipId, target.cameraId, file, gap, asked?.encode);
         left -= bytes.length;
         result.receivedBytes += bytes.length;
         result.shipBytes += sentBytes;
         result.fileBytes += file.bytes;
         const media = wholeFragments(bytes);
-        if (!media) {
+        const definition = media && videoDefinition(media);
+        if (!media || !definition) {
           this.deps.log.warn({ shipId, cameraId: target.cameraId, file: file.file }, 'backfill: a file from the ship is not whole fragmented MP4; left out');
           continue;
         }
-        recording ??= await this.createRecording(shipId, target, templateId, start);
-        await this.addFile(recording, result.files, { start, end }, bytes, mimeFor(media.init));
+        const transcoded = encoded !== undefined;
+        if (open && (open.transcoded !== transcoded || open.width !== definition.width || open.height !== definition.height)) await close();
+        open ??= {
+          recording: await this.createRecording(shipId, target, transcoded && asked ? asked.model.id : how.templateId, start),
+          seq: 0,
+          transcoded,
+          width: definition.width,
+          height: definition.height,
+          codec: definition.codec,
+          bytes: 0,
+          samples: 0,
+          durationMs: 0,
+        };
+        await this.addFile(open.recording, open.seq, { start, end }, bytes, mimeFor(media.init));
+        open.seq += 1;
+        open.bytes += bytes.length;
+        open.samples += media.samples;
+        open.durationMs += definition.durationMs;
         result.files += 1;
+        if (transcoded) result.transcodedFiles += 1;
         result.covered = { start: result.covered?.start ?? start, end };
       }
       return finish('filled');
@@ -238,10 +334,7 @@ export class BackfillService {
       this.deps.log.warn({ err, shipId, cameraId: target.cameraId }, 'backfill: refilling a gap failed');
       return finish('failed');
     } finally {
-      if (recording) {
-        result.recordingId = recording.id;
-        await this.deps.store.closeRecording(recording.id);
-      }
+      await close();
     }
   }
 
@@ -260,17 +353,25 @@ export class BackfillService {
   }
 
   /**
-   * One file, or the part of it covering the gap: its bytes arrive as the stream's frames, then
-   * `backfill.sent` with their length and span (none: the whole file, its own span).
+   * One file, or the part of it covering the gap (in `encode` when given and lower than the ship's
+   * own): its bytes arrive as the stream's frames, then `backfill.sent` with their length, span
+   * (none: the whole file, its own span) and the definition the ship transcoded them into (none:
+   * its own bytes).
    */
-  private fetch(shipId: string, cameraId: string, file: ShipSegmentFile, gap: Span): Promise<{ bytes: Buffer; sentBytes: number; start: number; end: number }> {
+  private fetch(
+    shipId: string,
+    cameraId: string,
+    file: ShipSegmentFile,
+    gap: Span,
+    encode: EncodeSpec | undefined,
+  ): Promise<{ bytes: Buffer; sentBytes: number; start: number; end: number; encoded: EncodeSpec | undefined }> {
     const chunks: Uint8Array[] = [];
     let received = 0;
     const part = file.start < gap.start || file.end > gap.end ? { from: gap.start, to: gap.end } : {};
     return ask(this.deps.streams, {
       shipId,
       kind: 'backfill',
-      request: (streamId) => ({ type: 'backfill.fetch', streamId, cameraId, file: file.file, ...part }),
+      request: (streamId) => ({ type: 'backfill.fetch', streamId, cameraId, file: file.file, fileStart: file.start, ...part, ...(encode ? { encode } : {}) }),
       data: (payload) => {
         chunks.push(Uint8Array.from(payload));
         received += payload.length;
@@ -278,7 +379,7 @@ export class BackfillService {
       answer: (msg, reply) => {
         if (msg.type === 'backfill.failed') reply.fail('notFound', `the ship could not send ${file.file}: ${msg.message}`);
         else if (msg.type === 'backfill.sent') {
-          if (msg.bytes === received) reply.done({ bytes: Buffer.concat(chunks), sentBytes: msg.bytes, start: msg.start ?? file.start, end: msg.end ?? file.end });
+          if (msg.bytes === received) reply.done({ bytes: Buffer.concat(chunks), sentBytes: msg.bytes, start: msg.start ?? file.start, end: msg.end ?? file.end, encoded: msg.encoded });
           else reply.error(new Error(`${file.file}: the ship sent ${msg.bytes} bytes, ${received} arrived`));
         }
       },
@@ -288,6 +389,7 @@ export class BackfillService {
   }
 
   private async createRecording(shipId: string, target: BackfillTarget, templateId: number, startMs: number): Promise<NewRecording> {
+    // templateId: the model the ship transcoded into, or for the ship's own bytes the shore recording's before the gap.
     const recording: NewRecording = { id: randomUUID(), cameraId: target.cameraId, shipId, recordConfigId: target.configId, templateId, startMs, backfilled: true };
     // The folder and its description first, as the recorder does: start-up recovery can index it from them.
     await mkdir(join(this.deps.root, recording.id), { recursive: true });

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { BACKFILL_TRANSCODE_CAPABILITY } from '@ship-cctv/protocol';
 import { loadOrgTree } from '../../core/orgs/repo.ts';
 import { BackfillService } from './backfill-service.ts';
 import { BackfillRepo } from './repo.ts';
@@ -40,6 +41,8 @@ export default fp<BackfillPluginOptions>(
       shipsHere: () => app.agents.connectedShips().filter((id) => app.agents.get(id)?.capabilities.has('backfill')),
       orgs: () => loadOrgTree(app.database.db),
       budgetLeft: (shipId) => app.budgets.backfillLeft(shipId, settings.defaultDayMb),
+      definitions: (shipId) => app.fleet.definitionsOf(shipId),
+      transcodes: (shipId) => app.agents.get(shipId)?.offers(BACKFILL_TRANSCODE_CAPABILITY) ?? false,
       settings,
       log: app.log.child({ module: 'backfill' }),
     });

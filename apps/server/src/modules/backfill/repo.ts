@@ -2,12 +2,24 @@ import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { Db } from '../../core/db/client.ts';
 import * as t from '../../core/db/schema.ts';
 import type { OrgTree } from '../../core/orgs/org-tree.ts';
+import type { BackfillDefinition } from '@ship-cctv/protocol';
+import { backfillDefinitionOf } from '../recorder/index.ts';
 
 /** A camera whose shore recording backfill keeps whole: its recording configuration says so. */
 export interface BackfillTarget {
   cameraId: string;
   configId: string;
   orgId: string;
+  /** The camera's own choice of definition (null: its organisation's). */
+  definition: BackfillDefinition | null;
+}
+
+/** What applies to an organisation, and whose it is (null: nobody set one — on, `recorded`). */
+export interface BackfillOrgApplies {
+  enabled: boolean;
+  fromOrgId: string | null;
+  definition: BackfillDefinition;
+  definitionFromOrgId: string | null;
 }
 
 export interface RecordingRun {
@@ -27,7 +39,7 @@ export class BackfillRepo {
   /** The cameras of a ship with an enabled recording configuration that has backfill on (one configuration each). */
   async targets(shipId: string): Promise<BackfillTarget[]> {
     const rows = await this.db
-      .select({ cameraId: t.recordConfigs.cameraId, configId: t.recordConfigs.id, orgId: t.ships.orgId })
+      .select({ cameraId: t.recordConfigs.cameraId, configId: t.recordConfigs.id, orgId: t.ships.orgId, definition: t.recordConfigs.backfillDefinition })
       .from(t.recordConfigs)
       .innerJoin(t.cameras, eq(t.cameras.id, t.recordConfigs.cameraId))
       .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
@@ -35,7 +47,7 @@ export class BackfillRepo {
       .where(and(eq(t.ships.id, shipId), eq(t.recordConfigs.enabled, true), eq(t.recordConfigs.backfill, true)))
       .orderBy(asc(t.recordConfigs.cameraId), asc(t.recordConfigs.id));
     const seen = new Set<string>();
-    return rows.filter((r) => !seen.has(r.cameraId) && seen.add(r.cameraId));
+    return rows.filter((r) => !seen.has(r.cameraId) && seen.add(r.cameraId)).map((r) => ({ ...r, definition: backfillDefinitionOf(r.definition) }));
   }
 
   /** A camera's recordings (with segments) ending after `from`, oldest first. */
@@ -60,21 +72,35 @@ export class BackfillRepo {
     return (await this.orgSetting(orgId, orgs)).enabled;
   }
 
-  /** The switch that applies to an organisation, and whose it is (null: nobody set one, so on). */
-  async orgSetting(orgId: string, orgs: OrgTree): Promise<{ enabled: boolean; fromOrgId: string | null }> {
+  /**
+   * The switch and the definition that apply to an organisation, each its own or the nearest one
+   * above it (a row may set one and leave the other to those above), and whose each is.
+   */
+  async orgSetting(orgId: string, orgs: OrgTree): Promise<BackfillOrgApplies> {
     const chain = orgs.ancestors(orgId);
-    if (chain.length === 0) return { enabled: true, fromOrgId: null };
-    const rows = await this.db.select().from(t.backfillOrgSettings).where(inArray(t.backfillOrgSettings.orgId, chain));
-    const byOrg = new Map(rows.map((r) => [r.orgId, r.enabled]));
-    const nearest = chain.find((id) => byOrg.has(id));
-    return nearest === undefined ? { enabled: true, fromOrgId: null } : { enabled: byOrg.get(nearest) ?? true, fromOrgId: nearest };
+    const rows = chain.length === 0 ? [] : await this.db.select().from(t.backfillOrgSettings).where(inArray(t.backfillOrgSettings.orgId, chain));
+    const byOrg = new Map(rows.map((r) => [r.orgId, r]));
+    const switchFrom = chain.find((id) => typeof byOrg.get(id)?.enabled === 'boolean');
+    const definitionFrom = chain.find((id) => backfillDefinitionOf(byOrg.get(id)?.definition ?? null) !== null);
+    return {
+      enabled: switchFrom === undefined ? true : (byOrg.get(switchFrom)?.enabled ?? true),
+      fromOrgId: switchFrom ?? null,
+      definition: (definitionFrom === undefined ? null : backfillDefinitionOf(byOrg.get(definitionFrom)?.definition ?? null)) ?? 'recorded',
+      definitionFromOrgId: definitionFrom ?? null,
+    };
   }
 
-  async setOrgEnabled(orgId: string, enabled: boolean, by: string): Promise<void> {
-    const values = { enabled, updatedBy: by, updatedAt: new Date() };
+  /** An organisation's own switch and/or definition (what is left out stays as it was). */
+  async setOrg(orgId: string, change: { enabled?: boolean | undefined; definition?: BackfillDefinition | undefined }, by: string): Promise<void> {
+    const set = {
+      ...(change.enabled !== undefined ? { enabled: change.enabled } : {}),
+      ...(change.definition !== undefined ? { definition: change.definition } : {}),
+      updatedBy: by,
+      updatedAt: new Date(),
+    };
     await this.db
       .insert(t.backfillOrgSettings)
-      .values({ orgId, ...values })
-      .onConflictDoUpdate({ target: t.backfillOrgSettings.orgId, set: values });
+      .values({ orgId, enabled: change.enabled ?? null, definition: change.definition ?? null, updatedBy: by, updatedAt: set.updatedAt })
+      .onConflictDoUpdate({ target: t.backfillOrgSettings.orgId, set });
   }
 }

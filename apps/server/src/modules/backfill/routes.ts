@@ -12,9 +12,10 @@ const security = [{ casJwt: [] }];
 const tags = ['recordings'];
 
 /**
- * /api/v1/cctv/record/backfill: an organisation's backfill switch (anyone who sees it reads it,
- * its managers change it; each camera's own switch is `backfill` of its recording configuration,
- * PUT /record/config/{id}), and the spans of a camera's shore recording waiting to be refilled.
+ * /api/v1/cctv/record/backfill: an organisation's backfill switch and definition (anyone who sees
+ * it reads them, its managers change them; each camera's own are `backfill` and
+ * `backfillDefinition` of its recording configuration, PUT /record/config/{id}), and the spans of a
+ * camera's shore recording waiting to be refilled.
  */
 const routes: FastifyPluginAsyncTypebox<{ repo: BackfillRepo }> = async (app, opts) => {
   app.addHook('onRequest', app.authenticate);
@@ -32,7 +33,7 @@ const routes: FastifyPluginAsyncTypebox<{ repo: BackfillRepo }> = async (app, op
     {
       schema: {
         tags,
-        summary: "Whether gaps in an organisation's shore recordings are refilled from its ships (its own switch, one above it, or on)",
+        summary: "Whether gaps in an organisation's shore recordings are refilled from its ships, and in which definition (its own choice, one above it, or on and as recorded)",
         security,
         params: BackfillOrgParams,
         response: { 200: Envelope(BackfillOrgSetting), ...errors },
@@ -46,8 +47,12 @@ const routes: FastifyPluginAsyncTypebox<{ repo: BackfillRepo }> = async (app, op
     {
       schema: {
         tags,
-        summary: "Turn backfill on or off for an organisation and those below it without a switch of their own (its managers)",
-        description: 'Off: no gap of its ships’ shore recordings is refilled from the ships, whatever the cameras’ own switches say. Spans being copied finish.',
+        summary: 'Turn backfill on or off, or choose the definition gaps are refilled in, for an organisation and those below it without their own (its managers)',
+        description:
+          'Off: no gap of its ships’ shore recordings is refilled from the ships, whatever the cameras’ own switches say. Spans being copied finish. ' +
+          '`definition`: recorded (the shore recording’s own, the default), lowest, satellite (the ship’s definitions at those levels, never above the recorded one), ' +
+          'or ship (the ship recorder’s own files, copied); a camera may choose its own (`backfillDefinition` of its recording configuration). ' +
+          'The ship transcodes a span only when that saves a quarter or more of the bytes it recorded; an agent that cannot transcode sends its own files.',
         security,
         params: BackfillOrgParams,
         body: BackfillOrgUpdate,
@@ -57,7 +62,7 @@ const routes: FastifyPluginAsyncTypebox<{ repo: BackfillRepo }> = async (app, op
     async (req) => {
       const before = await setting(req.auth, req.params.orgId);
       if (!before.canEdit) throw forbidden();
-      await repo.setOrgEnabled(req.params.orgId, req.body.enabled, req.auth.user.username);
+      await repo.setOrg(req.params.orgId, req.body, req.auth.user.username);
       return ok(await setting(req.auth, req.params.orgId));
     },
   );

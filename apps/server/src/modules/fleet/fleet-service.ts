@@ -116,6 +116,11 @@ export class FleetService {
     const ship = await this.requireShip(access, shipId);
     // The organisation may be the ship's own or any above it (the tree's root, say).
     if (!access.orgs.subtree([orgId]).has(ship.orgId)) throw notFound('Ship in this organisation');
+    return this.definitionsOf(shipId);
+  }
+
+  /** A ship's definition groups and models, default group, talk and audio, for the server's own use (no user's access asked). */
+  async definitionsOf(shipId: string): Promise<ShipConfig> {
     const { config, groups, models } = await this.repo.definitions(shipId);
     const groupAliasResDTOS: DefinitionGroup[] = groups.map(({ group }) => ({
       id: group.id,

@@ -14,7 +14,7 @@ import { RecordingGaps } from './gaps/recording-gaps.ts';
 import { GapFactsRepo } from './gaps/repo.ts';
 
 export { RecorderService } from './recorder-service.ts';
-export { RecordingStore, type NewRecording } from './repo.ts';
+export { RecordingStore, type NewRecording, backfillDefinitionOf } from './repo.ts';
 export { RECORDING_META_FILE, partialFileName, segmentFileName, syncFolder } from './segment-file.ts';
 export { type RecorderSettings, readRecorderSettings } from './config.ts';
 export { SharedSegments } from './shared-segments.ts';

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, max, min, sum, type SQL } from 'drizzle-orm';
-import type { RecordConfig, RecordQueryFilter, RecordingSegment, RecordingSummary } from '@ship-cctv/protocol';
+import { type BackfilledDefinition, BACKFILL_DEFINITIONS, type BackfillDefinition, type RecordConfig, type RecordQueryFilter, type RecordingSegment, type RecordingSummary } from '@ship-cctv/protocol';
 import type { Db } from '../../core/db/client.ts';
 import * as t from '../../core/db/schema.ts';
 
@@ -59,10 +59,25 @@ const summaryColumns = {
   bytes: t.recordings.bytes,
   segments: t.recordings.segments,
   backfilled: t.recordings.backfilled,
+  definition: t.recordings.definition,
 };
 
+/** A stored backfill definition, or null for none (or one this server does not know). */
+export function backfillDefinitionOf(value: string | null): BackfillDefinition | null {
+  return (BACKFILL_DEFINITIONS as readonly string[]).includes(value ?? '') ? (value as BackfillDefinition) : null;
+}
+
 export function toConfig(row: typeof t.recordConfigs.$inferSelect): RecordConfig {
-  return { id: row.id, cameraId: row.cameraId, mode: row.mode === 'scheduled' ? 'scheduled' : 'continuous', schedule: row.schedule, timeZone: row.timeZone, enabled: row.enabled, backfill: row.backfill };
+  return {
+    id: row.id,
+    cameraId: row.cameraId,
+    mode: row.mode === 'scheduled' ? 'scheduled' : 'continuous',
+    schedule: row.schedule,
+    timeZone: row.timeZone,
+    enabled: row.enabled,
+    backfill: row.backfill,
+    backfillDefinition: backfillDefinitionOf(row.backfillDefinition),
+  };
 }
 
 export function toSegment(row: SegmentRow): RecordingSegment {
@@ -102,7 +117,15 @@ export class RecordingStore {
   }
 
   async saveConfig(config: RecordConfig): Promise<void> {
-    const values = { cameraId: config.cameraId, mode: config.mode, schedule: config.schedule, timeZone: config.timeZone, enabled: config.enabled, backfill: config.backfill };
+    const values = {
+      cameraId: config.cameraId,
+      mode: config.mode,
+      schedule: config.schedule,
+      timeZone: config.timeZone,
+      enabled: config.enabled,
+      backfill: config.backfill,
+      backfillDefinition: config.backfillDefinition,
+    };
     await this.db
       .insert(t.recordConfigs)
       .values({ id: config.id, ...values })
@@ -156,11 +179,12 @@ export class RecordingStore {
   }
 
   /** The recording is complete: closed, or deleted when no segment of it was kept. Answers whether it was kept. */
-  async closeRecording(id: string, opts: { endedUnwatched?: boolean } = {}): Promise<boolean> {
+  /** `definition`: what a backfilled recording holds, measured from its files. */
+  async closeRecording(id: string, opts: { endedUnwatched?: boolean; definition?: BackfilledDefinition } = {}): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(t.recordings)
-        .set({ open: false, endedUnwatched: opts.endedUnwatched ?? false })
+        .set({ open: false, endedUnwatched: opts.endedUnwatched ?? false, ...(opts.definition ? { definition: opts.definition } : {}) })
         .where(eq(t.recordings.id, id)).returning();
       if (row && row.segments === 0) {
         await tx.delete(t.recordings).where(eq(t.recordings.id, id));

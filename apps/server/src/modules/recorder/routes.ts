@@ -17,6 +17,7 @@ import {
   ExportKeySchema,
   ExportVerdictSchema,
   RecordConfigInput,
+  type RecordConfig,
   RecordConfigQuery,
   RecordConfigSchema,
   RecordIdParam,
@@ -351,18 +352,28 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const configs = await app.recordings.configs({ orgIds: [...req.auth.visibleOrgIds], shipId: req.query.shipId, cameraId: req.query.cameraId });
-      return ok(configs.map(({ id, cameraId, mode, schedule, timeZone, enabled, backfill }) => ({ id, cameraId, mode, schedule, timeZone, enabled, backfill })));
+      return ok(
+        configs.map(({ id, cameraId, mode, schedule, timeZone, enabled, backfill, backfillDefinition }) => ({ id, cameraId, mode, schedule, timeZone, enabled, backfill, backfillDefinition })),
+      );
     },
   );
 
-  /** A change that leaves `backfill` out keeps what the configuration had (`before`); a new one is on. */
-  const checkInput = (input: RecordConfigInput, before = true) => {
+  /** A change that leaves `backfill` or `backfillDefinition` out keeps what the configuration had (`before`); a new one is on, in its organisation's definition. */
+  const checkInput = (input: RecordConfigInput, before: Pick<RecordConfig, 'backfill' | 'backfillDefinition'> = { backfill: true, backfillDefinition: null }) => {
     const schedule = input.schedule ?? [];
     if (input.mode === 'scheduled' && schedule.length === 0) throw badRequest('a scheduled configuration needs at least one window');
     if (schedule.some((w) => w.from === w.to)) throw badRequest('a schedule window must not be empty (from equals to)');
     const timeZone = input.timeZone ?? 'UTC';
     if (!isTimeZone(timeZone)) throw badRequest(`unknown time zone "${timeZone}": give an IANA name such as Asia/Shanghai or UTC`);
-    return { cameraId: input.cameraId, mode: input.mode, schedule: input.mode === 'scheduled' ? schedule : [], timeZone, enabled: input.enabled ?? true, backfill: input.backfill ?? before };
+    return {
+      cameraId: input.cameraId,
+      mode: input.mode,
+      schedule: input.mode === 'scheduled' ? schedule : [],
+      timeZone,
+      enabled: input.enabled ?? true,
+      backfill: input.backfill ?? before.backfill,
+      backfillDefinition: input.backfillDefinition === undefined ? before.backfillDefinition : input.backfillDefinition,
+    };
   };
 
   app.post(
@@ -389,7 +400,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (!existing) throw notFound('Recording configuration');
       await app.fleet.requireCamera(req.auth, existing.cameraId);
       await app.fleet.requireCamera(req.auth, req.body.cameraId);
-      const config = { id: existing.id, ...checkInput(req.body, existing.backfill) };
+      const config = { id: existing.id, ...checkInput(req.body, existing) };
       await app.recordings.saveConfig(config);
       await app.recorder.reloadConfigs();
       return ok(config);

@@ -76,7 +76,7 @@ export const shorePlaybackZhCN = {
     budget: '等待从船端补录（今日补录流量已用完）',
     /** The switches beside the filter. */
     title: '船端补录',
-    hint: '链路中断、流量限制或岸端服务中断造成的岸端录像缺口，在链路恢复后从船端录像补齐（原样复制，不重新编码）。',
+    hint: '链路中断、流量限制或岸端服务中断造成的岸端录像缺口，在链路恢复后从船端录像补齐：默认按岸端录像的清晰度（能明显省流量时由船端转码），也可选更低的清晰度，或按船端原样复制。',
     camera: '此通道',
     cameraOff: '此通道没有岸端录像配置',
     org: '本组织',
@@ -84,6 +84,19 @@ export const shorePlaybackZhCN = {
     notAllowed: '只有组织管理员可以更改',
     saved: '已保存',
     saveFailed: '保存失败：{{message}}',
+    /** The definition gaps are refilled in (a choice per organisation, and per channel). */
+    definition: '补录清晰度',
+    definitions: {
+      recorded: '同岸端录像',
+      lowest: '低清',
+      satellite: '卫星',
+      ship: '船端原样',
+    },
+    followOrg: '按组织设置',
+    /** A refilled recording's title on the timeline: what it holds. */
+    holds: '{{width}}×{{height}}，{{frameRate}} 帧/秒，{{kbps}} kbit/s',
+    transcoded: '船端转码',
+    copied: '船端原样',
   },
 };
 
@@ -161,7 +174,7 @@ export const shorePlaybackEn: ShorePlaybackTexts = {
     pending: 'Waiting to be refilled from the ship',
     budget: "Waiting to be refilled from the ship (today's backfill data is used up)",
     title: 'Backfill from the ship',
-    hint: 'Gaps in the shore recording left by a link down, a data budget or a shore server stop are refilled from the ship’s recorder when the link returns (copied as they are, not re-encoded).',
+    hint: 'Gaps in the shore recording left by a link down, a data budget or a shore server stop are refilled from the ship’s recorder when the link returns: in the shore recording’s definition by default (the ship transcodes when that saves data), or a lower one, or copied as the ship recorded them.',
     camera: 'This channel',
     cameraOff: 'This channel has no shore recording configuration',
     org: 'This organisation',
@@ -169,5 +182,16 @@ export const shorePlaybackEn: ShorePlaybackTexts = {
     notAllowed: 'Only the organisation’s managers can change it',
     saved: 'Saved',
     saveFailed: 'Could not save: {{message}}',
+    definition: 'Definition',
+    definitions: {
+      recorded: 'As recorded on shore',
+      lowest: 'Low',
+      satellite: 'Satellite',
+      ship: 'As the ship recorded it',
+    },
+    followOrg: 'The organisation’s',
+    holds: '{{width}}×{{height}}, {{frameRate}} fps, {{kbps}} kbit/s',
+    transcoded: 'transcoded on the ship',
+    copied: 'as the ship recorded it',
   },
 };

@@ -6,7 +6,7 @@ const H = 3_600_000;
 const M = 60_000;
 const day = { start: 0, end: 24 * H };
 const rec = (id: string, cameraId: string, start: number, end: number): RecordingSummary => ({
-  id, orgId: 'o', shipId: 'S', cameraId, recordConfigId: 'c', templateId: 6, start, end, bytes: 1, segments: 1, backfilled: false,
+  id, orgId: 'o', shipId: 'S', cameraId, recordConfigId: 'c', templateId: 6, start, end, bytes: 1, segments: 1, backfilled: false, definition: null,
 });
 
 describe('timeline window', () => {

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import {
   levelFor,
+  modelAt,
   policyLinkOf,
   type CellView,
   type DefinitionLevel,
@@ -34,34 +35,9 @@ export interface CellDefinitionInput {
   explicit: number | undefined;
 }
 
-const pixelRate = (m: DefinitionModel) => m.width * m.height * m.frameRate;
-/** Smaller first: fewer pixels a second, then fewer bits. */
-const smaller = (a: DefinitionModel, b: DefinitionModel) => pixelRate(a) - pixelRate(b) || a.bitrateKbps - b.bitrateKbps;
-
 const satelliteTier = (m: DefinitionModel) => m.bitrateKbps <= SATELLITE_TIER_MAX_KBPS;
 
-/**
- * The model of the ship's default group at a level: its satellite-tier one (AV1 first: shore sends
- * it in H.264 to a viewer that cannot decode AV1), its smallest above that tier, its default (the
- * ship's "standard"), or its largest. A group without a satellite tier gives its lowest for it.
- * undefined when the ship has no default group with a default model — the cell then asks for
- * nothing in particular and the server answers 无默认清晰度模板 (spec §5).
- */
-export function modelAt(config: ShipConfig, level: DefinitionLevel): DefinitionModel | undefined {
-  const group = config.groupAliasResDTOS.find((g) => g.id === config.defaultGroupId && g.models.length > 0);
-  const standard = group?.models.find((m) => m.id === group.defaultModelId);
-  if (!group || !standard) return undefined;
-  const sorted = [...group.models].sort(smaller);
-  const above = sorted.filter((m) => !satelliteTier(m));
-  const lowest = above[0] ?? sorted[0];
-  if (level === 'satellite') {
-    const tier = sorted.filter(satelliteTier);
-    return tier.find((m) => m.codec === 'av1') ?? tier[0] ?? lowest;
-  }
-  if (level === 'lowest') return lowest;
-  if (level === 'best') return sorted[sorted.length - 1];
-  return standard;
-}
+export { modelAt };
 
 /**
  * Which definition a live cell asks for (issue 19 item 2): the operator's pick if any; otherwise

@@ -1,4 +1,5 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import type { BackfilledDefinition } from '@ship-cctv/protocol';
 import { cameras, ships } from './fleet.ts';
 import { organizations } from './orgs.ts';
 
@@ -24,6 +25,8 @@ export const recordConfigs = pgTable(
     enabled: boolean('enabled').notNull().default(true),
     /** Gaps in this camera's shore recording are refilled from the ship recorder (backfill). */
     backfill: boolean('backfill').notNull().default(true),
+    /** The definition its gaps are refilled in (recorded, lowest, satellite, ship); null: its organisation's choice. */
+    backfillDefinition: text('backfill_definition'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('record_configs_camera_idx').on(t.cameraId)],
@@ -59,6 +62,12 @@ export const recordings = pgTable(
      * shore instance gone).
      */
     endedUnwatched: boolean('ended_unwatched').notNull().default(false),
+    /**
+     * A backfilled recording's definition, measured from its files (size, pictures and bits a
+     * second, codec) and whether the ship transcoded it; null for one recorded live (its template
+     * says) or backfilled by an older server.
+     */
+    definition: jsonb('definition').$type<BackfilledDefinition>(),
   },
   (t) => [index('recordings_camera_start_idx').on(t.cameraId, t.startMs), index('recordings_ship_idx').on(t.shipId)],
 );
@@ -83,14 +92,17 @@ export const recordingSegments = pgTable(
 );
 
 /**
- * An organisation's backfill switch: off stops refilling gaps of every camera of its ships (and
- * those of the organisations below it that have no row of their own). No row: on.
+ * An organisation's backfill switch and definition: off stops refilling gaps of every camera of
+ * its ships, and the definition is what they are refilled in (for the organisations below it too
+ * that set none of their own). Null, or no row: the one above it; none anywhere: on, `recorded`.
  */
 export const backfillOrgSettings = pgTable('backfill_org_settings', {
   orgId: text('org_id')
     .primaryKey()
     .references(() => organizations.id, { onDelete: 'cascade' }),
-  enabled: boolean('enabled').notNull(),
+  enabled: boolean('enabled'),
+  /** recorded, lowest, satellite or ship (BACKFILL_DEFINITIONS). */
+  definition: text('definition'),
   updatedBy: text('updated_by').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BackfillOrgSetting, BackfillPendingSpan, RecordConfig } from '@ship-cctv/protocol';
+import type { BackfillDefinition, BackfillOrgSetting, BackfillOrgUpdate, BackfillPendingSpan, RecordConfig } from '@ship-cctv/protocol';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /** How often the timeline asks again which spans wait for backfill (a span is refilled in seconds to minutes). */
@@ -29,11 +29,11 @@ export function useBackfillOrg(orgId: string | undefined) {
   return useQuery({ ...backfillOrgQuery(orgId ?? ''), enabled: orgId !== undefined && orgId !== '' });
 }
 
-/** `PUT /api/v1/cctv/record/backfill/org/{orgId}`: a manager turns backfill on or off; those below follow unless they have their own. */
+/** `PUT /api/v1/cctv/record/backfill/org/{orgId}`: a manager turns backfill on or off, or chooses its definition; those below follow unless they have their own. */
 export function useSetBackfillOrg() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ orgId, enabled }: { orgId: string; enabled: boolean }) => apiClient.request<BackfillOrgSetting>('PUT', orgPath(orgId), { body: { enabled } }),
+    mutationFn: ({ orgId, ...change }: { orgId: string } & BackfillOrgUpdate) => apiClient.request<BackfillOrgSetting>('PUT', orgPath(orgId), { body: change }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['shorePlayback', 'backfillOrg'] }),
   });
 }
@@ -49,13 +49,13 @@ export function useCameraRecordConfigs(cameraId: string | undefined) {
   return useQuery({ ...cameraRecordConfigsQuery(cameraId ?? ''), enabled: cameraId !== undefined && cameraId !== '' });
 }
 
-/** `PUT /api/v1/cctv/record/config/{id}` with `backfill` changed: the camera's own switch. */
+/** `PUT /api/v1/cctv/record/config/{id}` with `backfill` or `backfillDefinition` changed: the camera's own switch and definition (null: its organisation's). */
 export function useSetCameraBackfill() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ config, backfill }: { config: RecordConfig; backfill: boolean }) =>
+    mutationFn: ({ config, backfill = config.backfill, backfillDefinition = config.backfillDefinition }: { config: RecordConfig; backfill?: boolean; backfillDefinition?: BackfillDefinition | null }) =>
       apiClient.request<RecordConfig>('PUT', `/cctv/record/config/${encodeURIComponent(config.id)}`, {
-        body: { cameraId: config.cameraId, mode: config.mode, schedule: config.schedule, timeZone: config.timeZone, enabled: config.enabled, backfill },
+        body: { cameraId: config.cameraId, mode: config.mode, schedule: config.schedule, timeZone: config.timeZone, enabled: config.enabled, backfill, backfillDefinition },
       }),
     onSuccess: (_, { config }) => void queryClient.invalidateQueries({ queryKey: cameraRecordConfigsQuery(config.cameraId).queryKey }),
   });

@@ -1,5 +1,6 @@
-import { Flex, Switch, Tooltip, Typography } from 'antd';
+import { Flex, Select, Switch, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { BACKFILL_DEFINITIONS, type BackfillDefinition } from '@ship-cctv/protocol';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMessage } from '../../../shared/message.tsx';
 import { useBackfillOrg, useCameraRecordConfigs, useSetBackfillOrg, useSetCameraBackfill } from '../api/backfill.ts';
@@ -12,10 +13,14 @@ export interface BackfillSwitchesProps {
   orgName(orgId: string): string;
 }
 
+/** The camera's "no choice of its own" in its definition picker. */
+const FOLLOW_ORG = 'org';
+
 /**
  * Backfill's two switches beside the shore recordings: the chosen channel's own (its recording
  * configuration's) and its organisation's (its managers change it; below, it is inherited).
- * Gaps are refilled only where both are on.
+ * Gaps are refilled only where both are on. Beside each, the definition gaps are refilled in: the
+ * organisation's (inherited like its switch), and the channel's own or the organisation's.
  */
 export function BackfillSwitches({ cameraId, orgId, orgName }: BackfillSwitchesProps) {
   const { t } = useTranslation();
@@ -29,6 +34,9 @@ export function BackfillSwitches({ cameraId, orgId, orgName }: BackfillSwitchesP
   const saved = () => void message.success(t('shorePlayback.backfill.saved'));
   if (!orgId && !cameraId) return null;
   const inherited = org.data && org.data.fromOrgId !== null && org.data.fromOrgId !== org.data.orgId ? t('shorePlayback.backfill.orgInherited', { org: orgName(org.data.fromOrgId) }) : undefined;
+  const definitionInherited =
+    org.data && org.data.definitionFromOrgId !== null && org.data.definitionFromOrgId !== org.data.orgId ? t('shorePlayback.backfill.orgInherited', { org: orgName(org.data.definitionFromOrgId) }) : undefined;
+  const definitions = BACKFILL_DEFINITIONS.map((d) => ({ value: d, label: t(`shorePlayback.backfill.definitions.${d}`) }));
 
   return (
     <Flex gap={12} align="center" wrap data-testid="backfill-switches">
@@ -47,6 +55,20 @@ export function BackfillSwitches({ cameraId, orgId, orgName }: BackfillSwitchesP
             onChange={(backfill) => config && setCamera.mutate({ config, backfill }, { onSuccess: saved, onError: failed })}
           />
           <Typography.Text type={config ? undefined : 'secondary'}>{config || configs.isFetching ? t('shorePlayback.backfill.camera') : t('shorePlayback.backfill.cameraOff')}</Typography.Text>
+          {config ? (
+            <Select<string>
+              size="small"
+              aria-label={`${t('shorePlayback.backfill.definition')} · ${t('shorePlayback.backfill.camera')}`}
+              data-testid="backfill-camera-definition"
+              style={{ minWidth: 150 }}
+              value={config.backfillDefinition ?? FOLLOW_ORG}
+              disabled={setCamera.isPending}
+              options={[{ value: FOLLOW_ORG, label: t('shorePlayback.backfill.followOrg') }, ...definitions]}
+              onChange={(value) =>
+                setCamera.mutate({ config, backfillDefinition: value === FOLLOW_ORG ? null : (value as BackfillDefinition) }, { onSuccess: saved, onError: failed })
+              }
+            />
+          ) : null}
         </Flex>
       ) : null}
       {orgId ? (
@@ -63,6 +85,20 @@ export function BackfillSwitches({ cameraId, orgId, orgName }: BackfillSwitchesP
             />
             <Typography.Text>{t('shorePlayback.backfill.org')}</Typography.Text>
             {inherited ? <Typography.Text type="secondary">({inherited})</Typography.Text> : null}
+            {org.data ? (
+              <Tooltip title={definitionInherited}>
+                <Select<BackfillDefinition>
+                  size="small"
+                  aria-label={`${t('shorePlayback.backfill.definition')} · ${t('shorePlayback.backfill.org')}`}
+                  data-testid="backfill-org-definition"
+                  style={{ minWidth: 150 }}
+                  value={org.data.definition}
+                  disabled={!org.data.canEdit || setOrg.isPending}
+                  options={definitions}
+                  onChange={(definition) => setOrg.mutate({ orgId, definition }, { onSuccess: saved, onError: failed })}
+                />
+              </Tooltip>
+            ) : null}
           </Flex>
         </Tooltip>
       ) : null}

@@ -10,7 +10,7 @@ import { RecordingTimeline } from './RecordingTimeline.tsx';
 
 const T0 = Date.UTC(2026, 10, 29, 0, 0, 0);
 const MIN = 60_000;
-const rec = (id: string, start: number, end: number): RecordingSummary => ({ id, orgId: 'o', shipId: 'S1', cameraId: 'C1', recordConfigId: 'c', templateId: 6, start, end, bytes: 1, segments: 1, backfilled: false });
+const rec = (id: string, start: number, end: number): RecordingSummary => ({ id, orgId: 'o', shipId: 'S1', cameraId: 'C1', recordConfigId: 'c', templateId: 6, start, end, bytes: 1, segments: 1, backfilled: false, definition: null });
 const records = [rec('a', T0, T0 + 10 * MIN), rec('b', T0 + 40 * MIN, T0 + 50 * MIN)];
 const gaps: CameraGaps[] = [
   {

@@ -34,6 +34,14 @@ export interface RecordingTimelineProps {
 export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cameraLabel, pending }: RecordingTimelineProps) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
+  /** A refilled recording's title: that it was refilled, and what it holds when the index says. */
+  const refilledTitle = (r: RecordingSummary | undefined) => {
+    const d = r?.definition;
+    const refilled = t('shorePlayback.backfill.backfilled');
+    if (!d) return refilled;
+    const holds = t('shorePlayback.backfill.holds', { width: d.width, height: d.height, frameRate: d.frameRate, kbps: d.bitrateKbps });
+    return `${refilled} · ${holds} · ${t(d.transcoded ? 'shorePlayback.backfill.transcoded' : 'shorePlayback.backfill.copied')}`;
+  };
   const track = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(800);
   const drag = useRef<{ x: number; window: TimeWindow; moved: boolean } | undefined>(undefined);
@@ -170,7 +178,7 @@ export function RecordingTimeline({ rows, window, onWindow, current, onSeek, cam
                     key={b.id}
                     data-testid={`span-${b.id}`}
                     data-backfilled={b.backfilled || undefined}
-                    title={b.backfilled ? t('shorePlayback.backfill.backfilled') : undefined}
+                    title={b.backfilled ? refilledTitle(row.recordings.find((r) => r.id === b.id)) : undefined}
                     style={{ position: 'absolute', left: b.left, width: b.width, top: 6, bottom: 6, background: b.backfilled ? token.colorSuccess : token.colorPrimary, opacity: 0.75, borderRadius: 2 }}
                   />
                 ))}
