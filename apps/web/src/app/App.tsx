@@ -8,7 +8,7 @@ import { CellControlsProvider } from '../shared/player-cell/index.ts';
 import { CELL_CONTROLS } from './cell-controls.tsx';
 import { DesktopShell } from './layout/DesktopShell.tsx';
 import { AppProviders } from './providers.tsx';
-import { CarouselPage, JumpPage, LivePreviewPage, LoginPage, RepeatLoginPage, ShipPhotoPage, ShipPlaybackPage, ShorePhotoPage, ShorePlaybackPage } from './routes/lazy-pages.ts';
+import { CarouselPage, EventsPage, JumpPage, LivePreviewPage, LoginPage, RepeatLoginPage, ShipPhotoPage, ShipPlaybackPage, ShorePhotoPage, ShorePlaybackPage } from './routes/lazy-pages.ts';
 
 /** Router basename: the app is served under /monitor/ (spec §2), taken from Vite's `base`. */
 export const ROUTER_BASENAME = import.meta.env.BASE_URL.replace(/\/+$/, '');
@@ -37,6 +37,7 @@ function DesktopRoutes() {
         <Route path="/record/photo" element={<ShorePhotoPage />} />
         <Route path="/recordlivephoto" element={<ShipPhotoPage />} />
         <Route path="/carouselConfig" element={<CarouselPage />} />
+        <Route path="/events" element={<EventsPage />} />
       </Route>
       <Route path="*" element={<Navigate to="/live" replace />} />
     </Routes>

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import type { i18n } from 'i18next';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { useSessionEndedHandler } from '../features/session/index.ts';
@@ -9,7 +10,11 @@ import { MobileRouteGuard } from './components/MobileRouteGuard.tsx';
 import { MobileShell } from './components/MobileShell.tsx';
 import { MobileScreen } from './pages/MobileScreen.tsx';
 import { MobileProviders } from './providers.tsx';
-import { MOBILE_HOME, MOBILE_PLAYBACK } from './routes.ts';
+import { MOBILE_EVENTS, MOBILE_HOME, MOBILE_PLAYBACK } from './routes.ts';
+import { FullPageLoading } from './components/FullPageLoading.tsx';
+
+// Its own chunk, loaded on first visit: the phone's first screen stays within its size budget.
+const MobileEventsPage = lazy(() => import('./pages/MobileEventsPage.tsx').then((m) => ({ default: m.MobileEventsPage })));
 
 /** Router basename: the app is served under /monitor/ (spec §2), taken from Vite's `base`. */
 const ROUTER_BASENAME = import.meta.env.BASE_URL.replace(/\/+$/, '');
@@ -37,6 +42,7 @@ export function MobileApp({ config, i18n }: { config: RuntimeConfig; i18n: i18n 
             {/* Keyed: each tab its own screen, so leaving a tab stops its video (an unwatched ship sends none). */}
             <Route path={MOBILE_HOME} element={<MobileScreen key="live" mode="live" />} />
             <Route path={MOBILE_PLAYBACK} element={<MobileScreen key="shipPlayback" mode="shipPlayback" />} />
+            <Route path={MOBILE_EVENTS} element={<Suspense fallback={<FullPageLoading tip="" />}><MobileEventsPage /></Suspense>} />
           </Route>
           <Route path="*" element={<Navigate to={MOBILE_HOME} replace />} />
         </Routes>

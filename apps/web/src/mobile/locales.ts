@@ -8,6 +8,7 @@ export const mobileZhCN = {
     label: '页面导航',
     live: '实时视频',
     playback: '船端回放',
+    events: '事件',
   },
   titleBar: {
     fullscreen: '全屏',
@@ -64,6 +65,7 @@ export const mobileEn: Widen<typeof mobileZhCN> = {
     label: 'Pages',
     live: 'Live',
     playback: 'Ship playback',
+    events: 'Events',
   },
   titleBar: {
     fullscreen: 'Fullscreen',

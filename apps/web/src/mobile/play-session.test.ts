@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLiveDefinition, isOpenOptionsState } from './play-session.ts';
+import { chooseLiveDefinition, isOpenOptionsState, isPlayNowState } from './play-session.ts';
 
 describe('live definition choice (spec §5: no default template, nothing starts)', () => {
   it('plays the picked definition', () => {
@@ -27,5 +27,17 @@ describe('a choice carried to the other tab', () => {
     expect(isOpenOptionsState({ openOptions: { mode: 'other', source: { cameraId: 'C1-1' } } })).toBe(false);
     expect(isOpenOptionsState(null)).toBe(false);
     expect(isOpenOptionsState({ idx: 1 })).toBe(false);
+  });
+});
+
+describe('playing an event moment carried from the events tab', () => {
+  const source = { cameraId: 'C1-1', title: 'Bridge', channelId: 'C1', shipId: 'S1', shipName: '蓝海之星', shipDisplayName: 'BLUE OCEAN STAR 蓝海之星', orgId: 'blueocean', orgName: '蓝海航运', waitTime: 8, componentType: 'live' as const };
+  const options = { timeZoneId: 'China Standard Time', start: 1_000, end: 61_000, speed: 1 as const, template: undefined };
+
+  it('plays a camera and range from the route state, and nothing else', () => {
+    expect(isPlayNowState({ playNow: { source, options } })).toBe(true);
+    expect(isPlayNowState({ openOptions: { mode: 'shipPlayback', source } })).toBe(false);
+    expect(isPlayNowState({ playNow: { source, options: { ...options, end: undefined } } })).toBe(false);
+    expect(isPlayNowState(null)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import type { PlayableSource } from '../shared/playable-source.ts';
+import type { PlaybackOptions } from '../features/playback/index.ts';
 
 /** The two things a long press offers (spec §2). */
 export type PlayMode = 'live' | 'shipPlayback';
@@ -31,4 +32,14 @@ export interface OpenOptionsState {
 export function isOpenOptionsState(value: unknown): value is OpenOptionsState {
   const open = (value as Partial<OpenOptionsState> | null)?.openOptions;
   return !!open && (open.mode === 'live' || open.mode === 'shipPlayback') && typeof open.source?.cameraId === 'string';
+}
+
+/** Carried in the route's state to play a camera's recording at once (an event's moment). */
+export interface PlayNowState {
+  playNow: { source: PlayableSource; options: PlaybackOptions };
+}
+
+export function isPlayNowState(value: unknown): value is PlayNowState {
+  const play = (value as Partial<PlayNowState> | null)?.playNow;
+  return !!play && typeof play.source?.cameraId === 'string' && typeof play.options?.start === 'number' && typeof play.options?.end === 'number';
 }

@@ -1,4 +1,4 @@
-import { BarChartOutlined, BgColorsOutlined, FieldTimeOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined, WifiOutlined } from '@ant-design/icons';
+import { AlertOutlined, BarChartOutlined, BgColorsOutlined, FieldTimeOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined, WifiOutlined } from '@ant-design/icons';
 import { Button, ConfigProvider, Dropdown, Flex, Layout, Menu, Spin, Tag, Typography, theme, type MenuProps } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -11,6 +11,7 @@ import { setThemeMode, THEME_MODES, useThemeMode } from '../theme.ts';
 import { shorePlaybackLabel } from '../../shared/shore-playback-label.ts';
 import { hasSidebarToggle, menuKeyOf } from './header-rules.ts';
 import { useShellState } from '../../shared/layout/shell-state.tsx';
+import { EventSettingsDialog } from '../event-slots.tsx';
 
 /** Opened from the settings menu now and then: loaded on first use, not with the first screen. */
 const WatchLimitDialog = lazy(() => import('../../features/fleet/index.ts').then((m) => ({ default: m.WatchLimitDialog })));
@@ -39,6 +40,7 @@ export function AppHeader() {
   const language = toLanguage(i18n.language) ?? 'zh-CN';
   const [watchLimitOpen, setWatchLimitOpen] = useState(false);
   const [linkPoliciesOpen, setLinkPoliciesOpen] = useState(false);
+  const [eventSettingsOpen, setEventSettingsOpen] = useState(false);
 
   const topMenu: MenuProps['items'] = [
     { key: 'live', label: t('shell.menu.mainPreview') },
@@ -51,6 +53,8 @@ export function AppHeader() {
       children: [
         { key: 'shorePlayback:video', label: t('shorePlayback.menu.video') },
         { key: 'shorePlayback:photo', label: t('pictures.menu.shorePhoto') },
+        // Events are kept on shore with their pictures; the top menu has no room for a sixth item in English.
+        { key: 'shorePlayback:events', label: t('events.menu') },
       ],
     },
     { key: 'carousel', label: t('carousel.menu') },
@@ -75,6 +79,7 @@ export function AppHeader() {
       { key: 'watchLimit:open', icon: <FieldTimeOutlined />, label: t('fleet.watchLimit.menu') },
       // The source tree's link icon (already in the first screen's JavaScript).
       { key: 'linkPolicies:open', icon: <WifiOutlined />, label: t('linkPolicies.menu') },
+      { key: 'eventSettings:open', icon: <AlertOutlined />, label: t('events.settingsMenu') },
     ],
     onClick: ({ key }) => {
       const [kind, value] = key.split(':');
@@ -83,6 +88,7 @@ export function AppHeader() {
         if (next) void switchLanguage(i18n, next);
       } else if (kind === 'watchLimit') setWatchLimitOpen(true);
       else if (kind === 'linkPolicies') setLinkPoliciesOpen(true);
+      else if (kind === 'eventSettings') setEventSettingsOpen(true);
       else if (value === 'day' || value === 'night') setThemeMode(value);
     },
   };
@@ -126,6 +132,7 @@ export function AppHeader() {
             if (key === 'shipPlayback') void navigate('/live/recordlivevideo');
             if (key === 'shorePlayback:video') void navigate('/record/video');
             if (key === 'shorePlayback:photo') void navigate('/record/photo');
+            if (key === 'shorePlayback:events') void navigate('/events');
             if (key === 'shipPhoto') void navigate('/recordlivephoto');
             if (key === 'carousel') void navigate('/carouselConfig');
           }}
@@ -162,6 +169,11 @@ export function AppHeader() {
       {linkPoliciesOpen ? (
         <Suspense fallback={<Spin fullscreen />}>
           <LinkPolicyDialog org={selected} open onClose={() => setLinkPoliciesOpen(false)} />
+        </Suspense>
+      ) : null}
+      {eventSettingsOpen ? (
+        <Suspense fallback={<Spin fullscreen />}>
+          <EventSettingsDialog org={selected} open onClose={() => setEventSettingsOpen(false)} />
         </Suspense>
       ) : null}
     </Layout.Header>

@@ -29,4 +29,8 @@ describe('header rules (spec §2)', () => {
   it('highlights shore playback → video on its screen', () => {
     expect(menuKeyOf('/record/video')).toBe('shorePlayback:video');
   });
+
+  it('highlights shore playback → events on the events screen', () => {
+    expect(menuKeyOf('/events')).toBe('shorePlayback:events');
+  });
 });

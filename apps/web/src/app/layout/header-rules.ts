@@ -9,6 +9,7 @@ export function hasSidebarToggle(pathname: string): boolean {
 export function menuKeyOf(pathname: string): string | undefined {
   if (pathname.startsWith('/record/video')) return 'shorePlayback:video';
   if (pathname.startsWith('/record/photo')) return 'shorePlayback:photo';
+  if (pathname.startsWith('/events')) return 'shorePlayback:events';
   if (pathname.startsWith('/recordlivephoto')) return 'shipPhoto';
   if (pathname.startsWith('/carouselConfig')) return 'carousel';
   if (pathname.startsWith('/live/recordlivevideo')) return 'shipPlayback';

@@ -15,3 +15,4 @@ export const ShorePlaybackPage = lazy(() => import('../../features/shore-playbac
 export const ShipPhotoPage = lazy(() => import('../../features/pictures/pages.ts').then((m) => ({ default: m.ShipPhotoPage })));
 export const ShorePhotoPage = lazy(() => import('../../features/pictures/pages.ts').then((m) => ({ default: m.ShorePhotoPage })));
 export const CarouselPage = lazy(() => import('../../features/carousel/pages.ts').then((m) => ({ default: m.CarouselPage })));
+export const EventsPage = lazy(() => import('../../features/events/pages.ts').then((m) => ({ default: m.EventsPage })));

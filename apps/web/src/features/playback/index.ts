@@ -4,3 +4,5 @@ export * from './hooks/usePlaybackOptionsForm.ts';
 export * from './hooks/usePlaybackScreen.ts';
 export * from './options.ts';
 export * from './playback-view.ts';
+export * from './play-at.ts';
+export { toPlaybackSource, type PlaybackSource } from './components/PlaybackSourceTree.tsx';

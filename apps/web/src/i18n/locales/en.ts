@@ -36,6 +36,8 @@ export const en: Messages = {
   carousel: { menu: 'Carousel' },
   // The settings menu's item; the screen's texts load with it (features/link-policies/texts.ts).
   linkPolicies: { menu: 'Link policies' },
+  // The menu items; the screens' texts load with them (features/events/texts.ts).
+  events: { menu: 'Events', settingsMenu: 'Event detection' },
   talk: talkEn,
   ptz: ptzEn,
   mobile: mobileEn,

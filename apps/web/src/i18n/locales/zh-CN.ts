@@ -43,6 +43,8 @@ export const zhCN = {
   carousel: { menu: '轮播' },
   // The settings menu's item; the screen's texts load with it (features/link-policies/texts.ts).
   linkPolicies: { menu: '链路策略' },
+  // The menu items; the screens' texts load with them (features/events/texts.ts).
+  events: { menu: '事件', settingsMenu: '事件检测' },
   talk: talkZhCN,
   ptz: ptzZhCN,
   /** The mobile app (src/mobile). */

@@ -1,17 +1,17 @@
 import { useEffect } from 'react';
-import { ClockCircleOutline, VideoOutline } from 'antd-mobile-icons';
+import { BellOutline, ClockCircleOutline, VideoOutline } from 'antd-mobile-icons';
 import { NavLink, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../shared/runtime-config.tsx';
 import { useHeartbeat } from '../../features/session/index.ts';
 import { realtime } from '../../lib/realtime/index.ts';
-import { MOBILE_HOME, MOBILE_PLAYBACK } from '../routes.ts';
+import { MOBILE_EVENTS, MOBILE_HOME, MOBILE_PLAYBACK } from '../routes.ts';
 import styles from '../mobile.module.css';
 
 const tabClass = ({ isActive }: { isActive: boolean }) => (isActive ? `${styles.tab} ${styles.tabActive}` : styles.tab);
 
 /**
- * The signed-in phone frame: the routed screen over the bottom tab bar (live, ship-end playback).
+ * The signed-in phone frame: the routed screen over the bottom tab bar (live, ship-end playback, events).
  * Mounting it means a validated session, so it runs the heartbeat and opens the tab's STOMP
  * connection, as the desktop shell does; sign-out closes it.
  */
@@ -38,6 +38,10 @@ export function MobileShell() {
         <NavLink to={MOBILE_PLAYBACK} className={tabClass}>
           <ClockCircleOutline className={styles.tabIcon} />
           <span>{t('mobile.tabs.playback')}</span>
+        </NavLink>
+        <NavLink to={MOBILE_EVENTS} className={tabClass}>
+          <BellOutline className={styles.tabIcon} />
+          <span>{t('mobile.tabs.events')}</span>
         </NavLink>
       </nav>
     </div>

@@ -13,7 +13,7 @@ import { SourceList } from '../components/SourceList.tsx';
 import { TitleBar } from '../components/TitleBar.tsx';
 import { useOrganisationScope } from '../hooks/useOrganisationScope.ts';
 import { useOrientation } from '../orientation.ts';
-import { isOpenOptionsState, type OpenOptionsState, type PlayMode, type ScreenStep } from '../play-session.ts';
+import { isOpenOptionsState, isPlayNowState, type OpenOptionsState, type PlayMode, type ScreenStep } from '../play-session.ts';
 import { MOBILE_HOME, MOBILE_PLAYBACK } from '../routes.ts';
 import styles from '../mobile.module.css';
 
@@ -41,10 +41,13 @@ export function MobileScreen({ mode }: { mode: PlayMode }) {
   // A choice made on the other tab arrives in the route's state: open its dialog here, once.
   const carried: unknown = location.state;
   useEffect(() => {
-    if (!isOpenOptionsState(carried)) return;
-    setStep({ kind: 'options', ...carried.openOptions });
+    if (isPlayNowState(carried)) {
+      // Another screen's "play this moment": plays at once, on the playback tab.
+      if (mode === 'shipPlayback') setPlaying({ mode: 'shipPlayback', source: carried.playNow.source, options: carried.playNow.options });
+    } else if (isOpenOptionsState(carried)) setStep({ kind: 'options', ...carried.openOptions });
+    else return;
     void navigate(location.pathname, { replace: true, state: null });
-  }, [carried, navigate, location.pathname]);
+  }, [carried, navigate, location.pathname, mode]);
 
   const choose = (chosen: PlayMode, source: PlayableSource) => {
     if (chosen === mode) {

@@ -1,8 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { Empty, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SidebarPage } from '../../../shared/layout/SidebarPage.tsx';
 import type { PlaybackOptions } from '../options.ts';
+import { isPlayAtState } from '../play-at.ts';
 import { PlaybackOptionsDialog } from './PlaybackOptionsDialog.tsx';
 import { PlaybackPlayer } from './PlaybackPlayer.tsx';
 import { PlaybackSourceTree, type PlaybackSource } from './PlaybackSourceTree.tsx';
@@ -17,6 +19,18 @@ export function ShipPlaybackPage() {
   const [playing, setPlaying] = useState<{ source: PlaybackSource; options: PlaybackOptions }>();
   // Spec §3 record state: the zone, range and speed chosen last are offered again.
   const [last, setLast] = useState<{ shipId: string; options: PlaybackOptions }>();
+  const location = useLocation();
+  const navigate = useNavigate();
+
+  // Another screen asked for a camera at a time (an event's moment): play it at once, once.
+  const carried: unknown = location.state;
+  useEffect(() => {
+    if (!isPlayAtState(carried)) return;
+    const { source, options } = carried.playAt;
+    setLast({ shipId: source.shipId, options });
+    setPlaying({ source, options });
+    void navigate(location.pathname, { replace: true, state: null });
+  }, [carried, navigate, location.pathname]);
 
   // A template pair belongs to one ship: another ship starts from its own default.
   const initial = asking && last ? (last.shipId === asking.shipId ? last.options : { ...last.options, template: undefined }) : undefined;
