@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { CameraSession } from '../../media/camera-session.ts';
-import { FFMPEG_GLOBAL_ARGS, SESSION_INPUT_ARGS } from '../../media/ffmpeg-args.ts';
+import { FFMPEG_GLOBAL_ARGS, sessionInputOptions } from '../../media/ffmpeg-args.ts';
 import { filter } from '../../media/filtergraph.ts';
 
 /**
@@ -99,8 +99,8 @@ export function startRawFrames(args: string[], width: number, height: number, re
 const MAX_BEHIND_BYTES = 16 * 1024 * 1024;
 
 /**
- * Frames of a URL camera's running session: its pictures (the GOP so far, then each one) go as FLV
- * into a decoder that keeps `fps` frames a second. Waits for the session's first keyframe (the
+ * Frames of a URL camera's running session: its pictures (the GOP so far, then each one) go in the
+ * session's container into a decoder that keeps `fps` frames a second. Waits for the session's first keyframe (the
  * camera's size) before the decoder starts.
  */
 export function sessionFrames(session: CameraSession, req: FramesRequest, readyTimeoutMs = 15_000): FrameFeed {
@@ -114,8 +114,10 @@ export function sessionFrames(session: CameraSession, req: FramesRequest, readyT
       if (stopped) return;
       const size = frameSize(info.width, info.height, req.maxWidth);
       let behind = false;
-      inner = startRawFrames([...SESSION_INPUT_ARGS, ...rawFrameOutputArgs(req.fps, size.width, size.height)], size.width, size.height, req, (stdin) => {
-        return session.subscribeFlv((chunk) => {
+      // The session's container at the start: FLV for H.264, hvc1 fragmented MP4 for H.265.
+      const input = [...sessionInputOptions(session.container ?? 'flv'), '-i', 'pipe:0'];
+      inner = startRawFrames([...input, ...rawFrameOutputArgs(req.fps, size.width, size.height)], size.width, size.height, req, (stdin) => {
+        return session.subscribeStream((chunk) => {
           if (behind) return;
           if ((stdin as Writable).writableLength > MAX_BEHIND_BYTES) {
             // Memory on the ship is not spent on a stuck decoder: it ends, and is started again.
@@ -128,6 +130,14 @@ export function sessionFrames(session: CameraSession, req: FramesRequest, readyT
             return;
           }
           stdin.write(chunk);
+        }, undefined, {
+          // A decoder reading MP4 from a pipe takes one init segment: a camera that changes its codec
+          // or picture size ends this decoder, and the analysis starts it again.
+          oneConfig: true,
+          onStreamChange: (reason) => {
+            inner?.stop();
+            req.onEnd(reason);
+          },
         });
       });
     })
