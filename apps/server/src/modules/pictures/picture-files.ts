@@ -1,16 +1,13 @@
-import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { PictureMeta } from '@ship-cctv/protocol';
-import { ObjectNotFoundError, type ObjectStore } from '../../core/storage/object-store.ts';
+import type { ObjectStore } from '../../core/storage/object-store.ts';
+import { checkOfferedJpeg, pathSegment, sharedKey, ShipUploadFolder } from '../../core/storage/ship-upload-folder.ts';
 import { isTransientStorageError } from '../../core/storage/transient.ts';
 
 /** Shore thumbnails are this wide (a gallery cell); the ship's own are smaller. */
 export const SHORE_THUMB_WIDTH = 320;
-
-/** A name safe as one path segment. */
-const segment = (s: string) => s.replace(/[^\w.-]/g, '_');
 
 /**
  * What became of a picture whose last byte arrived: stored; refused (`later` absent: not the
@@ -31,58 +28,14 @@ export type Verdict = { ok: true; file: string; thumbFile: string; thumbBytes: n
  * this one lost its disk. A picture on its way (`incoming/`) stays on the disk of the instance
  * holding the ship's link.
  */
-export class PictureFiles {
-  constructor(
-    readonly dir: string,
-    private readonly shared?: ObjectStore,
-  ) {
-    mkdirSync(dir, { recursive: true });
+export class PictureFiles extends ShipUploadFolder {
+  constructor(dir: string, shared?: ObjectStore) {
+    super(dir, 'pictures', shared);
   }
 
   /** Key of a relative path in the shared store. */
   static key(rel: string): string {
-    return `pictures/${rel.split(/[\\/]/).join('/')}`;
-  }
-
-  /** The absolute path of a stored relative path; refuses one that leaves the folder. */
-  path(rel: string): string {
-    const abs = resolve(this.dir, rel);
-    if (abs !== this.dir && !abs.startsWith(this.dir + sep)) throw new Error(`${rel} is outside the pictures folder`);
-    return abs;
-  }
-
-  private partial(shipId: string, pictureId: string): string {
-    return join(this.dir, 'incoming', segment(shipId), `${segment(pictureId)}.part`);
-  }
-
-  /** Bytes shore holds of a picture on its way: where the ship resumes. */
-  received(shipId: string, pictureId: string): number {
-    try {
-      return statSync(this.partial(shipId, pictureId)).size;
-    } catch {
-      return 0;
-    }
-  }
-
-  /**
-   * Adds a chunk at `offset` to a picture of which `held` bytes are on disk (the caller keeps the
-   * count: no stat per chunk): appended when it starts where the file ends, the new part of it when
-   * it overlaps what is there (sent twice across a reconnect), refused when it would leave a gap.
-   * Returns the bytes held afterwards, or undefined for a gap.
-   */
-  append(shipId: string, pictureId: string, held: number, offset: number, bytes: Uint8Array): number | undefined {
-    const file = this.partial(shipId, pictureId);
-    if (offset > held) return undefined;
-    const fresh = bytes.subarray(Math.min(bytes.length, held - offset));
-    if (fresh.length > 0) {
-      mkdirSync(dirname(file), { recursive: true });
-      appendFileSync(file, fresh);
-    }
-    return held + fresh.length;
-  }
-
-  discard(shipId: string, pictureId: string): void {
-    rmSync(this.partial(shipId, pictureId), { force: true });
+    return sharedKey('pictures', rel);
   }
 
   /**
@@ -91,32 +44,17 @@ export class PictureFiles {
    * thrown away and the reason returned: it is never stored.
    */
   async complete(shipId: string, meta: PictureMeta): Promise<Verdict> {
-    const partial = this.partial(shipId, meta.pictureId);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(partial);
-    } catch {
-      return { ok: false, reason: 'nothing of it arrived' };
-    }
-    const reject = (reason: string): Verdict => {
-      rmSync(partial, { force: true });
-      return { ok: false, reason };
-    };
-    if (bytes.length !== meta.bytes) return reject(`${bytes.length} bytes arrived, ${meta.bytes} were offered`);
-    const sha = createHash('sha256').update(bytes).digest('hex');
-    if (sha !== meta.sha256) return reject('the bytes do not match their checksum');
-    let thumb: Buffer;
-    try {
-      const info = await sharp(bytes).metadata();
-      if (info.format !== 'jpeg') return reject(`not a JPEG (${info.format ?? 'unknown format'})`);
-      if (info.width !== meta.width || info.height !== meta.height) return reject(`a ${info.width}×${info.height} picture, offered as ${meta.width}×${meta.height}`);
-      // Decoding the whole picture for the thumbnail also finds a truncated or corrupt JPEG.
-      thumb = await sharp(bytes, { failOn: 'truncated' }).resize({ width: SHORE_THUMB_WIDTH, withoutEnlargement: true }).jpeg({ quality: 70 }).toBuffer();
-    } catch (err) {
-      return reject(`not a picture that decodes: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    const arrived = this.arrived(shipId, meta.pictureId);
+    if (!arrived) return { ok: false, reason: 'nothing of it arrived' };
+    const { bytes, partial, reject } = arrived;
+    // Decoding the whole picture for the thumbnail also finds a truncated or corrupt JPEG.
+    const checked = await checkOfferedJpeg(bytes, meta, (whole) =>
+      sharp(whole, { failOn: 'truncated' }).resize({ width: SHORE_THUMB_WIDTH, withoutEnlargement: true }).jpeg({ quality: 70 }).toBuffer(),
+    );
+    if ('problem' in checked) return reject(checked.problem);
+    const thumb = checked.decoded;
     const day = new Date(meta.time).toISOString().slice(0, 10);
-    const base = join(segment(shipId), day, segment(meta.pictureId));
+    const base = join(pathSegment(shipId), day, pathSegment(meta.pictureId));
     const file = `${base}.jpg`;
     const thumbFile = `${base}.thumb.jpg`;
     if (this.shared) {
@@ -124,8 +62,8 @@ export class PictureFiles {
       // for another try (its bytes need not cross again); one that refuses it for good has the
       // ship send it again.
       try {
-        await this.shared.put(PictureFiles.key(file), bytes);
-        await this.shared.put(PictureFiles.key(thumbFile), thumb);
+        await this.shared.put(this.key(file), bytes);
+        await this.shared.put(this.key(thumbFile), thumb);
       } catch (err) {
         const reason = `the shared store did not take it: ${err instanceof Error ? err.message : String(err)}`;
         return isTransientStorageError(err) ? { ok: false, reason, later: true } : reject(reason);
@@ -139,32 +77,17 @@ export class PictureFiles {
 
   /** Keeps a ship's thumbnail (from a list answer); returns its relative path. */
   async saveShipThumb(shipId: string, pictureId: string, jpeg: Uint8Array): Promise<string> {
-    const rel = join('ship-thumbs', segment(shipId), `${segment(pictureId)}.jpg`);
+    const rel = join('ship-thumbs', pathSegment(shipId), `${pathSegment(pictureId)}.jpg`);
     const abs = this.path(rel);
     mkdirSync(dirname(abs), { recursive: true });
     writeAtomically(abs, jpeg);
-    await this.shared?.put(PictureFiles.key(rel), jpeg);
+    await this.shared?.put(this.key(rel), jpeg);
     return rel;
   }
 
   /** Puts a file this instance made (an enhanced result) in the shared store. */
   async share(rel: string): Promise<void> {
-    await this.shared?.put(PictureFiles.key(rel), readFileSync(this.path(rel)));
-  }
-
-  /** The file's bytes: from this instance's folder, else from the shared store; undefined when neither has it. */
-  async read(rel: string): Promise<Buffer | undefined> {
-    try {
-      return readFileSync(this.path(rel));
-    } catch {
-      if (!this.shared) return undefined;
-    }
-    try {
-      return await this.shared.get(PictureFiles.key(rel));
-    } catch (err) {
-      if (err instanceof ObjectNotFoundError) return undefined;
-      throw err;
-    }
+    await this.shared?.put(this.key(rel), readFileSync(this.path(rel)));
   }
 
   /** The file's absolute path, fetched from the shared store first when this folder lacks it (a process reads it by path). */
@@ -177,13 +100,6 @@ export class PictureFiles {
       writeAtomically(abs, bytes);
     }
     return abs;
-  }
-
-  /** Removes the file here and from the shared store. */
-  async remove(rel: string | null | undefined): Promise<void> {
-    if (!rel) return;
-    rmSync(this.path(rel), { force: true });
-    await this.shared?.delete(PictureFiles.key(rel));
   }
 }
 
