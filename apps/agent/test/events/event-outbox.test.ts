@@ -198,6 +198,30 @@ describe('the event outbox', () => {
     expect(ship.settingsOf('S1-C02-1').minScore).toBe(0.5);
   });
 
+  it('takes settings it cannot keep on disk with a warning, and nothing from shore once closed', () => {
+    const warnings: string[] = [];
+    const changes: string[] = [];
+    // No data folder: the outbox keeps its files in a scratch folder it removes when closed.
+    const scratch = new ShipEvents({ onWarning: (w) => warnings.push(w), onSettings: (cameraId) => changes.push(cameraId) });
+    scratch.attach({ sendJson: () => undefined, sendBinary: () => undefined });
+    scratch.message({ type: 'events.inbox', streamId: INBOX });
+    const settings = { enabled: true, schedule: { kind: 'always' as const }, classes: ['person' as const], minScore: 0.7, sensitivity: 40, zones: [], masks: [] };
+    scratch.close();
+    // What a link not yet gone still delivers after the agent stopped.
+    expect(() => scratch.message({ type: 'events.settings', streamId: INBOX, cameras: [{ cameraId: 'S1-C01-1', settings }] })).not.toThrow();
+    expect(changes).toEqual([]);
+
+    // A disk that refuses the write: the settings apply, the ship is told why they were not kept.
+    ship = new ShipEvents({ dataDir, onWarning: (w) => warnings.push(w), onSettings: (cameraId) => changes.push(cameraId) });
+    ship.attach({ sendJson: () => undefined, sendBinary: () => undefined });
+    ship.message({ type: 'events.inbox', streamId: INBOX });
+    rmSync(join(dataDir, 'events'), { recursive: true, force: true });
+    ship.message({ type: 'events.settings', streamId: INBOX, cameras: [{ cameraId: 'S1-C01-1', settings }] });
+    expect(changes).toEqual(['S1-C01-1']);
+    expect(ship.settingsOf('S1-C01-1').minScore).toBe(0.7);
+    expect(warnings.some((w) => w.startsWith('event settings could not be kept on disk'))).toBe(true);
+  });
+
   it('reports the analysis status when the inbox opens and when it changes', () => {
     const sent: AgentMessage[] = [];
     ship = new ShipEvents({ dataDir });

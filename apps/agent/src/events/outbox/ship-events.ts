@@ -71,6 +71,8 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
   private sending: { eventId: string; timer: NodeJS.Timeout } | undefined;
   /** Events stored by shore since the agent started (figures for tests and benchmarks). */
   delivered = 0;
+  /** Closed with the agent: what shore still sends on a link not yet gone is not handled. */
+  private closed = false;
 
   constructor(private readonly opts: ShipEventsOptions = {}) {
     this.answerTimeoutMs = opts.answerTimeoutMs ?? 60_000;
@@ -120,11 +122,13 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
   }
 
   close(): void {
+    this.closed = true;
     this.detach();
     if (this.scratch) rmSync(this.scratch, { recursive: true, force: true });
   }
 
   message(msg: ShoreMsg): void {
+    if (this.closed) return;
     switch (msg.type) {
       case 'events.inbox':
         this.inbox = msg.streamId;
@@ -154,7 +158,12 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
     const before = new Map(this.settings);
     this.settings.clear();
     for (const entry of entries) this.settings.set(entry.cameraId, entry.settings);
-    writeSettings(this.settingsFile, entries);
+    try {
+      writeSettings(this.settingsFile, entries);
+    } catch (err) {
+      // Applied now all the same; only a restart without a link would not have them.
+      this.opts.onWarning?.(`event settings could not be kept on disk: ${err instanceof Error ? err.message : String(err)}`);
+    }
     for (const cameraId of new Set([...before.keys(), ...this.settings.keys()])) {
       const now = this.settingsOf(cameraId);
       if (JSON.stringify(before.get(cameraId) ?? DEFAULT_CAMERA_EVENT_SETTINGS) !== JSON.stringify(now)) this.opts.onSettings?.(cameraId, now);
