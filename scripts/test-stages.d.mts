@@ -1,8 +1,6 @@
 /** Types of test-stages.mjs (npm test's stages, run and timed). */
 export interface Stage {
   name: string;
-  /** What `npm test -- <part>` calls it: checks, unit or e2e. */
-  part?: string;
   command: string;
   args: string[];
   env?: NodeJS.ProcessEnv;
@@ -23,6 +21,5 @@ export function runGroups(
   groups: StageGroup[],
   opts: { cwd: string; say: (msg: string) => void; run?: (stage: Stage, opts: { cwd: string; hold: boolean }) => Promise<StageResult> },
 ): Promise<StageResult[]>;
-export function choosePart(groups: StageGroup[], parts: string[]): StageGroup[];
 export function formatStageTable(results: StageResult[], wallSeconds?: number): string;
 export function formatDuration(seconds: number): string;

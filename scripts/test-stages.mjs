@@ -48,15 +48,6 @@ export async function runGroups(groups, { cwd, say, run = runStage }) {
   return results;
 }
 
-/**
- * The groups with only the stages of the parts asked for (`npm test -- unit checks`); every stage
- * when none is asked. Groups left empty are dropped.
- */
-export function choosePart(groups, parts) {
-  if (parts.length === 0) return groups;
-  return groups.map((g) => ({ ...g, stages: g.stages.filter((s) => parts.includes(s.part)) })).filter((g) => g.stages.length > 0);
-}
-
 /** The closing table: each stage's time and outcome, and the wall-clock total of the groups. */
 export function formatStageTable(results, wallSeconds) {
   const width = Math.max(5, ...results.map((r) => r.name.length));

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every suite, in stages, each timed, on a supported Node (scripts/node-runtime.mjs).
 //   1. setup      what is missing (npm packages, Debian packages, local services, Node 24)
-//   2. checks     typecheck, lint and the web build, side by side with
+//   2. checks     typecheck, lint and the web build side by side
 //   3. unit       Vitest: every project of vitest.config.ts (TEST_WORKERS files at a time)
 //   4. e2e        Playwright: the app's suite (E2E_WORKERS demo stacks), then the player's harness
 // A stage that fails stops the run after its group; the times of the stages run so far are printed
@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { envFor, supportedNode } from './node-runtime.mjs';
-import { choosePart, formatStageTable, runGroups } from './test-stages.mjs';
+import { formatStageTable, runGroups } from './test-stages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const say = (msg) => console.log(`[test] ${msg}`);
@@ -29,40 +29,35 @@ if (node !== process.execPath) say(`every stage runs on ${node}`);
 /** One command of a stage: `node` with arguments, in the repository root. */
 const onNode = (...args) => ({ command: node, args, env });
 
-// Each stage belongs to a part (`npm test -- <part>` runs only those). The checks run beside the
-// unit tests: most unit tests wait on real time (cameras, emulated links, ffmpeg), and the CPU they
-// leave idle is what the typecheck, lint and build need; the build is ready before the browser
-// tests, which need it.
 const groups = [
   {
-    name: 'checks and unit',
+    name: 'checks',
     parallel: true,
     stages: [
-      { name: 'typecheck', part: 'checks', ...onNode('scripts/typecheck.mjs') },
-      { name: 'lint', part: 'checks', ...onNode(bin('eslint/bin/eslint.js'), '.', '--max-warnings', '0') },
-      { name: 'build', part: 'checks', command: 'npm', args: ['run', 'build', '--silent', '-w', '@ship-cctv/web'], env },
-      // TEST_WORKERS: how many test files at once (vitest.config.ts).
-      { name: 'unit', part: 'unit', ...onNode(bin('vitest/vitest.mjs'), 'run') },
+      { name: 'typecheck', ...onNode('scripts/typecheck.mjs') },
+      { name: 'lint', ...onNode(bin('eslint/bin/eslint.js'), '.', '--max-warnings', '0') },
+      { name: 'build', command: 'npm', args: ['run', 'build', '--silent', '-w', '@ship-cctv/web'], env },
     ],
   },
+  // TEST_WORKERS: how many test files at once (vitest.config.ts).
+  { name: 'unit', stages: [{ name: 'unit', ...onNode(bin('vitest/vitest.mjs'), 'run') }] },
   {
     name: 'e2e',
     stages: [
       // E2E_WORKERS: how many workers, each with a demo stack of its own (playwright.config.ts).
-      { name: 'e2e', part: 'e2e', ...onNode(bin('@playwright/test/cli.js'), 'test') },
-      { name: 'e2e-player', part: 'e2e', ...onNode(bin('@playwright/test/cli.js'), 'test', '-c', 'packages/player/playwright.config.ts') },
+      { name: 'e2e', ...onNode(bin('@playwright/test/cli.js'), 'test') },
+      { name: 'e2e-player', ...onNode(bin('@playwright/test/cli.js'), 'test', '-c', 'packages/player/playwright.config.ts') },
     ],
   },
 ];
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const parts = [...new Set(groups.flatMap((g) => g.stages.map((s) => s.part)))];
-const unknown = only.filter((name) => !parts.includes(name));
+const unknown = only.filter((name) => !groups.some((g) => g.name === name));
 if (unknown.length > 0) {
-  console.error(`[test] unknown stage ${unknown.join(', ')}: ${parts.join(', ')}`);
+  console.error(`[test] unknown stage ${unknown.join(', ')}: ${groups.map((g) => g.name).join(', ')}`);
   process.exit(2);
 }
-const chosen = choosePart(groups, only);
+const chosen = only.length > 0 ? groups.filter((g) => only.includes(g.name)) : groups;
 const started = performance.now();
 const results = await runGroups(chosen, { cwd: root, say });
 console.log(`\n${formatStageTable(results, (performance.now() - started) / 1000)}`);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { isSupportedNode } from '../../../scripts/node-runtime.mjs';
-import { choosePart, formatDuration, formatStageTable, runGroups, runStage } from '../../../scripts/test-stages.mjs';
+import { formatDuration, formatStageTable, runGroups, runStage } from '../../../scripts/test-stages.mjs';
 
 const node = (name: string, code: string) => ({ name, command: process.execPath, args: ['-e', code] });
 
@@ -61,21 +61,6 @@ describe("npm test's stages", () => {
     ran.length = 0;
     await runGroups([{ name: 'e2e', stages: [node('e2e!', ''), node('e2e-player', '')] }], { cwd: process.cwd(), say: () => undefined, run });
     expect(ran).toEqual(['e2e!']);
-  });
-
-  it('runs only the parts asked for, and drops the groups left empty', () => {
-    const stage = (name: string, part: string) => ({ ...node(name, ''), part });
-    const groups = [
-      { name: 'checks and unit', parallel: true, stages: [stage('typecheck', 'checks'), stage('lint', 'checks'), stage('unit', 'unit')] },
-      { name: 'e2e', stages: [stage('e2e', 'e2e'), stage('e2e-player', 'e2e')] },
-    ];
-    const names = (parts: string[]) => choosePart(groups, parts).map((g) => [g.name, g.stages.map((s) => s.name)]);
-    expect(names(['unit'])).toEqual([['checks and unit', ['unit']]]);
-    expect(names(['checks', 'e2e'])).toEqual([
-      ['checks and unit', ['typecheck', 'lint']],
-      ['e2e', ['e2e', 'e2e-player']],
-    ]);
-    expect(choosePart(groups, [])).toBe(groups);
   });
 
   it('passes on the exit code of a real stage', async () => {
