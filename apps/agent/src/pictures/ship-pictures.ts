@@ -24,6 +24,7 @@ import { type Shot, ShotError, type ShotSize } from './capture.ts';
 import { Outbox } from './outbox.ts';
 import { PictureStore, type PictureStoreOptions, type StoredPicture, listEntry, pictureMeta } from './picture-store.ts';
 import { TaskRunner } from './task-runner.ts';
+import { OfferInFlight, sendFromOffset } from '../uplink/offer-in-flight.ts';
 
 type ShoreMsg = ShoreMessageOf<'pictures'>;
 
@@ -71,14 +72,13 @@ export class ShipPictures implements KindHandler<'pictures'> {
   readonly store: PictureStore;
   readonly outbox: Outbox;
   private readonly now: () => number;
-  private readonly answerTimeoutMs: number;
   private readonly shoot: NonNullable<ShipPicturesOptions['shoot']>;
   /** A folder made for this run only (no data directory): removed by close(). */
   private readonly scratch: string | undefined;
   private link: PicturesLink | undefined;
   private inbox: number | undefined;
-  /** The picture offered or on its way, and when shore must have answered by. */
-  private sending: { pictureId: string; timer: NodeJS.Timeout } | undefined;
+  /** The picture offered or on its way, given up when shore does not answer in time. */
+  private readonly sending: OfferInFlight;
   /** Shots run one at a time: a burst of requests does not start a burst of ffmpeg processes. */
   private shots: Promise<unknown> = Promise.resolve();
   /** The snapshot tasks shore handed over, run on the ship's clock (pictures/tasks.json). */
@@ -89,7 +89,8 @@ export class ShipPictures implements KindHandler<'pictures'> {
     opts: ShipPicturesOptions = {},
   ) {
     this.now = opts.now ?? Date.now;
-    this.answerTimeoutMs = opts.answerTimeoutMs ?? 120_000;
+    // No answer: offered again (shore says where to resume).
+    this.sending = new OfferInFlight(opts.answerTimeoutMs ?? 120_000, () => this.pump());
     this.scratch = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'ship-pictures-'));
     const dir = opts.dataDir ? join(opts.dataDir, 'pictures') : (this.scratch ?? '');
     this.store = new PictureStore(dir, { now: this.now, ...opts.store });
@@ -130,14 +131,14 @@ export class ShipPictures implements KindHandler<'pictures'> {
   detach(): void {
     this.link = undefined;
     this.inbox = undefined;
-    this.stopSending();
+    this.sending.clear();
   }
 
   message(msg: ShoreMsg): void {
     switch (msg.type) {
       case 'pictures.inbox':
         this.inbox = msg.streamId;
-        this.stopSending();
+        this.sending.clear();
         // What shore may have missed while the link was down.
         for (const task of this.tasks.tasks) this.reportShots(task.taskId, [...this.tasks.shots(task.taskId)]);
         return this.pump();
@@ -159,18 +160,17 @@ export class ShipPictures implements KindHandler<'pictures'> {
       case 'pictures.stored':
         if (msg.streamId !== this.inbox) return;
         this.outbox.remove(msg.pictureId);
-        if (this.sending?.pictureId === msg.pictureId) this.stopSending();
+        if (this.sending.id === msg.pictureId) this.sending.clear();
         return this.pump();
       case 'pictures.storing':
         // Shore holds it whole and stores it later: wait for its `stored` (it stays in the outbox)
         // rather than send it again; past the answer time it is offered again, which costs no bytes.
-        if (msg.streamId !== this.inbox || this.sending?.pictureId !== msg.pictureId) return;
-        clearTimeout(this.sending.timer);
-        this.sending.timer = this.answerTimer();
+        if (msg.streamId !== this.inbox || this.sending.id !== msg.pictureId) return;
+        this.sending.answered();
         return;
       case 'pictures.rejected':
-        if (msg.streamId !== this.inbox || this.sending?.pictureId !== msg.pictureId) return;
-        this.stopSending();
+        if (msg.streamId !== this.inbox || this.sending.id !== msg.pictureId) return;
+        this.sending.clear();
         return this.pump();
     }
   }
@@ -242,24 +242,24 @@ export class ShipPictures implements KindHandler<'pictures'> {
   private fetch(msg: Extract<ShoreMsg, { type: 'pictures.fetch' }>): void {
     const { streamId, pictureId } = msg;
     if (!this.store.get(pictureId)) return void this.fail(streamId, 'notFound', `picture ${pictureId} is not on this ship (any more)`);
-    if (this.sending?.pictureId === pictureId) return this.send({ type: 'pictures.queued', streamId, pictureId, position: 0 });
+    if (this.sending.id === pictureId) return this.send({ type: 'pictures.queued', streamId, pictureId, position: 0 });
     // Not in the outbox (it went to shore before, or shore lost it): it goes again.
     if (!this.outbox.has(pictureId)) this.outbox.add(pictureId, true, () => false);
     else this.outbox.promote(pictureId);
-    const position = this.sending ? 1 : 0;
+    const position = this.sending.id !== undefined ? 1 : 0;
     this.send({ type: 'pictures.queued', streamId, pictureId, position });
     this.pump();
   }
 
   /** Offers the outbox's next picture when nothing is on its way. */
   private pump(): void {
-    if (!this.link || this.inbox === undefined || this.sending) return;
+    if (!this.link || this.inbox === undefined || this.sending.id !== undefined) return;
     for (;;) {
       const next = this.outbox.peek();
       if (next === undefined) return;
       const picture = this.store.get(next);
       if (picture) {
-        this.sending = { pictureId: next, timer: this.answerTimer() };
+        this.sending.start(next);
         this.send({ type: 'pictures.offer', streamId: this.inbox, picture: pictureMeta(picture) });
         return;
       }
@@ -270,36 +270,20 @@ export class ShipPictures implements KindHandler<'pictures'> {
 
   /** Shore answered an offer: the bytes from `offset` on go out, in frames, below live video. */
   private resume(streamId: number, pictureId: string, offset: number): void {
-    if (streamId !== this.inbox || this.sending?.pictureId !== pictureId || !this.link) return;
+    if (streamId !== this.inbox || this.sending.id !== pictureId || !this.link) return;
     const bytes = this.store.read(pictureId);
     if (!bytes) {
       // The file is gone or no longer matches its checksum: it cannot be sent as the picture it was.
       this.outbox.remove(pictureId);
-      this.stopSending();
+      this.sending.clear();
       return this.pump();
     }
-    clearTimeout(this.sending.timer);
-    this.sending.timer = this.answerTimer();
-    for (let at = Math.min(offset, bytes.length); at < bytes.length; at += CHUNK_BYTES) {
-      const chunk = bytes.subarray(at, Math.min(bytes.length, at + CHUNK_BYTES));
-      this.link.sendBinary(encodeStreamFrame(BINARY_KIND.pictures, streamId, encodePictureChunk(at, chunk)));
-    }
+    this.sending.answered();
+    const link = this.link;
+    sendFromOffset(bytes, offset, CHUNK_BYTES, (at, chunk) => link.sendBinary(encodeStreamFrame(BINARY_KIND.pictures, streamId, encodePictureChunk(at, chunk))));
   }
 
-  private answerTimer(): NodeJS.Timeout {
-    const timer = setTimeout(() => {
-      // No answer: offer it again (shore says where to resume).
-      this.sending = undefined;
-      this.pump();
-    }, this.answerTimeoutMs);
-    timer.unref();
-    return timer;
-  }
 
-  private stopSending(): void {
-    if (this.sending) clearTimeout(this.sending.timer);
-    this.sending = undefined;
-  }
 
   private fail(streamId: number, code: PictureFailure, message: string): undefined {
     this.send({ type: 'pictures.failed', streamId, code, message: message.slice(0, 4000) });

@@ -18,6 +18,7 @@ import {
 import type { KindHandler } from '../../agent-link/router.ts';
 import { BACKGROUND_FRAME_BYTES } from '../../uplink/scheduler.ts';
 import { EventStore } from './event-store.ts';
+import { OfferInFlight, sendFromOffset } from '../../uplink/offer-in-flight.ts';
 
 type ShoreMsg = ShoreMessageOf<'events'>;
 
@@ -59,7 +60,6 @@ const CHUNK_BYTES = BACKGROUND_FRAME_BYTES - EVENT_CHUNK_HEADER_BYTES - 5;
  */
 export class ShipEvents implements KindHandler<'events'>, EventSink {
   readonly store: EventStore;
-  private readonly answerTimeoutMs: number;
   private readonly maxEvents: number;
   private readonly scratch: string | undefined;
   private readonly settingsFile: string;
@@ -67,15 +67,16 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
   private statuses: CameraAnalysisStatus[] = [];
   private link: EventsLink | undefined;
   private inbox: number | undefined;
-  /** The event offered or on its way, and when shore must have answered by. */
-  private sending: { eventId: string; timer: NodeJS.Timeout } | undefined;
+  /** The event offered or on its way, given up when shore does not answer in time. */
+  private readonly sending: OfferInFlight;
   /** Events stored by shore since the agent started (figures for tests and benchmarks). */
   delivered = 0;
   /** Closed with the agent: what shore still sends on a link not yet gone is not handled. */
   private closed = false;
 
   constructor(private readonly opts: ShipEventsOptions = {}) {
-    this.answerTimeoutMs = opts.answerTimeoutMs ?? 60_000;
+    // No answer: offered again (shore says where to resume).
+    this.sending = new OfferInFlight(opts.answerTimeoutMs ?? 60_000, () => this.pump());
     this.maxEvents = opts.maxEvents ?? 20_000;
     this.scratch = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'ship-events-'));
     const dir = opts.dataDir ? join(opts.dataDir, 'events') : (this.scratch ?? '');
@@ -94,7 +95,7 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
   async add(event: ShipEvent, jpeg: Buffer): Promise<void> {
     this.store.put(event, jpeg);
     while (this.store.size > this.maxEvents) {
-      const oldest = this.store.ordered().find((e) => e.eventId !== this.sending?.eventId);
+      const oldest = this.store.ordered().find((e) => e.eventId !== this.sending.id);
       if (!oldest) break;
       this.store.remove(oldest.eventId);
       this.opts.onWarning?.(`event outbox full (${this.maxEvents}): the oldest event ${oldest.eventId} was dropped unsent`);
@@ -118,7 +119,7 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
   detach(): void {
     this.link = undefined;
     this.inbox = undefined;
-    this.stopSending();
+    this.sending.clear();
   }
 
   close(): void {
@@ -132,7 +133,7 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
     switch (msg.type) {
       case 'events.inbox':
         this.inbox = msg.streamId;
-        this.stopSending();
+        this.sending.clear();
         this.sendStatus();
         return this.pump();
       case 'events.settings':
@@ -145,11 +146,11 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
         if (msg.streamId !== this.inbox) return;
         if (this.store.remove(msg.eventId) && msg.type === 'events.stored') this.delivered++;
         if (msg.type === 'events.refused') this.opts.onWarning?.(`shore refused event ${msg.eventId}: ${msg.reason}`);
-        if (this.sending?.eventId === msg.eventId) this.stopSending();
+        if (this.sending.id === msg.eventId) this.sending.clear();
         return this.pump();
       case 'events.rejected':
-        if (msg.streamId !== this.inbox || this.sending?.eventId !== msg.eventId) return;
-        this.stopSending();
+        if (msg.streamId !== this.inbox || this.sending.id !== msg.eventId) return;
+        this.sending.clear();
         return this.pump();
     }
   }
@@ -179,47 +180,31 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
 
   /** Offers the outbox's oldest event when nothing is on its way. */
   private pump(): void {
-    if (!this.link || this.inbox === undefined || this.sending) return;
+    if (!this.link || this.inbox === undefined || this.sending.id !== undefined) return;
     const next = this.store.ordered()[0];
     if (!next) return;
-    this.sending = { eventId: next.eventId, timer: this.answerTimer() };
+    this.sending.start(next.eventId);
     this.link.sendJson({ type: 'events.offer', streamId: this.inbox, event: next });
   }
 
   /** Shore answered an offer: the picture's bytes from `offset` on go out, in frames, below live video. */
   private resume(streamId: number, eventId: string, offset: number): void {
-    if (streamId !== this.inbox || this.sending?.eventId !== eventId || !this.link) return;
+    if (streamId !== this.inbox || this.sending.id !== eventId || !this.link) return;
     const event = this.store.get(eventId);
     const bytes = event && this.store.readPicture(event);
     if (!bytes) {
       // The picture is gone or no longer what the record says: it cannot be sent as that event.
       this.store.remove(eventId);
       this.opts.onWarning?.(`event ${eventId}: its picture is gone or damaged on the ship; dropped`);
-      this.stopSending();
+      this.sending.clear();
       return this.pump();
     }
-    clearTimeout(this.sending.timer);
-    this.sending.timer = this.answerTimer();
-    for (let at = Math.min(offset, bytes.length); at < bytes.length; at += CHUNK_BYTES) {
-      const chunk = bytes.subarray(at, Math.min(bytes.length, at + CHUNK_BYTES));
-      this.link.sendBinary(encodeStreamFrame(BINARY_KIND.events, streamId, encodeEventChunk(at, chunk)));
-    }
+    this.sending.answered();
+    const link = this.link;
+    sendFromOffset(bytes, offset, CHUNK_BYTES, (at, chunk) => link.sendBinary(encodeStreamFrame(BINARY_KIND.events, streamId, encodeEventChunk(at, chunk))));
   }
 
-  private answerTimer(): NodeJS.Timeout {
-    const timer = setTimeout(() => {
-      // No answer: offer it again (shore says where to resume).
-      this.sending = undefined;
-      this.pump();
-    }, this.answerTimeoutMs);
-    timer.unref();
-    return timer;
-  }
 
-  private stopSending(): void {
-    if (this.sending) clearTimeout(this.sending.timer);
-    this.sending = undefined;
-  }
 }
 
 function readSettings(file: string): CameraEventSettingsEntry[] {
