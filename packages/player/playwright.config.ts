@@ -16,7 +16,8 @@ export default defineConfig({
   use: {
     baseURL,
     headless: true,
-    trace: 'retain-on-failure',
+    // No trace unless asked (see the app's playwright.config.ts: a trace doubles Chromium's CPU).
+    trace: (process.env.E2E_TRACE ?? 'off') as 'off',
     launchOptions: {
       // Debian's chromium; Playwright's own browsers are not downloaded on this machine.
       executablePath: '/usr/bin/chromium',
