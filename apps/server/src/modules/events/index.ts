@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import fp from 'fastify-plugin';
+import { EVENTS_HOLD_CAPABILITY } from '@ship-cctv/protocol';
 import { managedOrgIds, loadOrgTree } from '../../core/orgs/repo.ts';
 import { EventFiles } from './event-files.ts';
 import { EventInbox } from './event-inbox.ts';
@@ -36,6 +37,8 @@ export interface EventsPluginOptions {
   dir?: string | undefined;
   /** How long events are kept (default EVENT_RETENTION_DAYS, else 90 days). */
   maxAgeMs?: number | undefined;
+  /** How often an event held for a used-up events budget asks the budget again (default 30 s). */
+  budgetRecheckMs?: number | undefined;
 }
 
 /**
@@ -44,8 +47,9 @@ export interface EventsPluginOptions {
  * /api/v1/cctv/events. Pictures under DATA_DIR/events (beside the recorder's folder without one),
  * in the recorder's shared store too with STORAGE=nats. STOMP /events/{shipName} is subscribed to
  * under the fleet's rule (ships of the user's organisations). An hourly sweep, run once across
- * instances, removes events past their retention. Offers `app.events`. Needs the fleet, the ships'
- * link, the bus, jobs, the recorder (its shared store) and sessions.
+ * instances, removes events past their retention. An offered event waits while the ship's
+ * `events` data budget is used up. Offers `app.events`. Needs the fleet, the ships' link, the
+ * bus, jobs, the recorder (its shared store), sessions and the budgets.
  */
 export default fp<EventsPluginOptions>(
   async (app, opts) => {
@@ -75,6 +79,9 @@ export default fp<EventsPluginOptions>(
       repo,
       settingsFor: (shipId) => service.shipSettings(shipId),
       stored: (row) => service.arrived(row),
+      budgetUsedUp: (shipId) => app.budgets.eventsUsedUp(shipId),
+      agentHolds: (shipId) => app.agents.get(shipId)?.offers(EVENTS_HOLD_CAPABILITY) ?? false,
+      ...(opts.budgetRecheckMs !== undefined ? { budgetRecheckMs: opts.budgetRecheckMs } : {}),
       log,
     });
     const onNudged = (shipId: string, topic: string) => {
@@ -91,5 +98,5 @@ export default fp<EventsPluginOptions>(
     });
     await app.register(eventRoutes, { prefix: '/api/v1/cctv/events' });
   },
-  { name: 'events', dependencies: ['fleet', 'ship-link', 'bus', 'jobs', 'recorder', 'sessions'] },
+  { name: 'events', dependencies: ['fleet', 'ship-link', 'bus', 'jobs', 'recorder', 'sessions', 'budgets'] },
 );
