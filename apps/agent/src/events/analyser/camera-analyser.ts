@@ -22,6 +22,8 @@ export interface EventTiming {
   /**
    * While detections find nothing the camera wants (a flag, a swell, the synthetic camera's
    * square), the time between them doubles up to this; a find, or a new event, brings it back.
+   * By default no more than `detectEveryMs`: a person who walks in while a flag waves is looked
+   * for as soon as one who walks into a still picture (the time to shore's notice counts it).
    */
   detectIdleMaxMs: number;
   /**
@@ -43,7 +45,7 @@ export interface EventTiming {
   postrollMs: number;
 }
 
-export const DEFAULT_TIMING: EventTiming = { detectEveryMs: 1500, detectIdleMaxMs: 2000, emitAfterMs: 0, quietMs: 4000, goneMs: 6000, maxEventMs: 60_000, prerollMs: 5000, postrollMs: 5000 };
+export const DEFAULT_TIMING: EventTiming = { detectEveryMs: 1500, detectIdleMaxMs: 1500, emitAfterMs: 0, quietMs: 4000, goneMs: 6000, maxEventMs: 60_000, prerollMs: 5000, postrollMs: 5000 };
 
 /** Runs the detector on a crop of a frame; resolves undefined when the detector is busy or not loaded. */
 export type DetectFn = (rgb: Uint8Array, width: number, height: number) => Promise<Detection[] | undefined>;
