@@ -77,8 +77,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<Omit<Sessions
   /** Data budgets (how often counted bytes are written, the clock). */
   budgets?: BudgetsPluginOptions;
   stills?: StillsPluginOptions;
-  /** Events (how often a held event asks its budget again). */
-  events?: Pick<EventsPluginOptions, 'budgetRecheckMs'>;
+  /** Events (how often a held event asks its budget again; when an event's video is fetched). */
+  events?: Pick<EventsPluginOptions, 'budgetRecheckMs' | 'eventVideoDelayMs'>;
   /** Limits on snapshots, ship queries, PTZ and stills per user and per ship (defaults in ship-work-limits.ts). */
   shipWorkLimits?: ShipWorkPluginOptions['limits'];
 }
