@@ -214,11 +214,12 @@ export class BackfillService {
    * video its organisation's rule asks for —: the parts the shore recording does not hold, as a
    * refill does, within the ship's backfill budget. What the budget cannot take is skipped
    * (outcome `budget`), not kept for later. After a pass over the ship running now (one at a time
-   * per ship). Nothing ([]) for a ship whose agent does no backfill here or a camera not recorded
-   * on shore (no enabled recording configuration to record it in).
+   * per ship). Nothing ([]) with backfill off on this server (BACKFILL=off), for a ship whose agent
+   * does no backfill here, or a camera not recorded on shore (no enabled recording configuration
+   * to record it in).
    */
   fetchSpan(shipId: string, cameraId: string, span: Span): Promise<BackfillResult[]> {
-    if (this.closing.signal.aborted || !this.deps.shipsHere().includes(shipId)) return Promise.resolve([]);
+    if (!this.deps.settings.enabled || this.closing.signal.aborted || !this.deps.shipsHere().includes(shipId)) return Promise.resolve([]);
     const before = this.passes.get(shipId) ?? Promise.resolve([]);
     const mine: Promise<BackfillResult[]> = before
       .then(() => this.spanPass(shipId, cameraId, span))
