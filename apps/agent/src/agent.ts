@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import {
   BACKFILL_TRANSCODE_CAPABILITY,
   ENCODES_AV1_CAPABILITY,
+  EVENTS_HOLD_CAPABILITY,
   RedialPlan,
   AGENT_HEADERS,
   BINARY_KIND,
@@ -432,6 +433,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
           ...this.router.capabilities,
           ...(this.streams.codecs.has('av1') ? [ENCODES_AV1_CAPABILITY] : []),
           ...(this.backfill.transcodes ? [BACKFILL_TRANSCODE_CAPABILITY] : []),
+          EVENTS_HOLD_CAPABILITY,
         ],
         link: this.link.current(),
         cameras: [...this.cameras.values()],

@@ -10,7 +10,7 @@ import type { AgentLinkOptions } from './core/ship-link/index.ts';
 import { makePrivate } from './core/storage/private-files.ts';
 import budgetsModule, { type BudgetsPluginOptions } from './modules/budgets/index.ts';
 import carouselModule, { type CarouselPluginOptions } from './modules/carousel/index.ts';
-import eventsModule from './modules/events/index.ts';
+import eventsModule, { type EventsPluginOptions } from './modules/events/index.ts';
 import fleetModule from './modules/fleet/index.ts';
 import linkPoliciesModule from './modules/link-policies/index.ts';
 import liveAudioModule from './modules/live-audio/index.ts';
@@ -77,6 +77,8 @@ export interface AppOptions extends DatabasePluginOptions, Partial<Omit<Sessions
   /** Data budgets (how often counted bytes are written, the clock). */
   budgets?: BudgetsPluginOptions;
   stills?: StillsPluginOptions;
+  /** Events (how often a held event asks its budget again; when an event's video is fetched). */
+  events?: Pick<EventsPluginOptions, 'budgetRecheckMs' | 'eventVideoDelayMs'>;
   /** Limits on snapshots, ship queries, PTZ and stills per user and per ship (defaults in ship-work-limits.ts). */
   shipWorkLimits?: ShipWorkPluginOptions['limits'];
 }
@@ -121,7 +123,7 @@ function modules(opts: AppOptions): ModuleEntry[] {
     entry(budgetsModule, opts.budgets ?? {}),
     entry(backfillModule, opts.backfill ?? {}),
     entry(stillsModule, opts.stills ?? {}),
-    entry(eventsModule, { dataDir: opts.dataDir }),
+    entry(eventsModule, { ...opts.events, dataDir: opts.dataDir }),
   ];
 }
 

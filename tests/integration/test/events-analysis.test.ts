@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CameraEventSettingsAnswer, type EventNotice, type LinkReport, type ShipEvent, TOKEN_HEADER, dest } from '@ship-cctv/protocol';
 import { ShipAgent } from '@ship-cctv/agent';
-import { ACTOR_SLOT_S, LinkShaper, actorOfSlot, actorSeed, syntheticCameras } from '@ship-cctv/simulator';
+import { ACTOR_SLOT_S, LinkShaper, PROFILES, actorOfSlot, actorSeed, syntheticCameras } from '@ship-cctv/simulator';
 import { testProfile } from '../../../packages/simulator/test/link/helpers.ts';
 import { tempDir } from '../../../apps/agent/test/media/helpers.ts';
 import { type Shore, StatusWatcher, signIn, startShore } from './helpers/shore.ts';
@@ -9,12 +9,26 @@ import { type Shore, StatusWatcher, signIn, startShore } from './helpers/shore.t
 /**
  * The demo's path, end to end: the synthetic camera's walker on the ship, the agent's analysis with
  * the real detector, the event in the durable outbox, across a VSAT-like link, stored on shore and
- * told on STOMP /events/{shipName} — with the camera's analysis status on shore.
+ * told on STOMP /events/{shipName} — with the camera's analysis status on shore. Prints the time
+ * from a walker appearing to shore's notice.
  */
 const SHIP = 'S1001';
 const SHIP_NAME = '蓝海之星';
 const CAMERA = 'S1001-C01-1';
-const report: LinkReport = { linkType: 'VSAT', quality: 80, duplex: 'BOTH' };
+/**
+ * The emulated link: VSAT-like by default (1 Mbit/s up, 300 ms one way); EVENTS_LINK=FOURTHG or
+ * FBB takes that profile's rates and delay (no loss or jitter, as here) to measure the notice
+ * time on those links the same way.
+ */
+const LINKS = {
+  VSAT: { upKbps: 1_000, downKbps: 4_000, oneWayDelayMs: 300 },
+  FOURTHG: { upKbps: PROFILES.FOURTHG.upKbps, downKbps: PROFILES.FOURTHG.downKbps, oneWayDelayMs: PROFILES.FOURTHG.oneWayDelayMs },
+  FBB: { upKbps: PROFILES.FBB.upKbps, downKbps: PROFILES.FBB.downKbps, oneWayDelayMs: PROFILES.FBB.oneWayDelayMs },
+} as const;
+const LINK_NAME = (process.env.EVENTS_LINK ?? 'VSAT') as keyof typeof LINKS;
+const LINK = LINKS[LINK_NAME];
+if (!LINK) throw new Error(`EVENTS_LINK must be one of ${Object.keys(LINKS).join(', ')}`);
+const report: LinkReport = { linkType: LINK_NAME, quality: 80, duplex: 'BOTH' };
 const link = { current: () => report, onChange: () => () => undefined };
 const tmp = tempDir('events-analysis-');
 
@@ -37,7 +51,7 @@ describe('events from the ship’s analysis to shore', () => {
   beforeAll(async () => {
     shore = await startShore();
     token = await signIn(shore.app);
-    shaper = new LinkShaper({ profile: testProfile({ upKbps: 1_000, downKbps: 4_000, oneWayDelayMs: 300 }), target: { port: shore.port } });
+    shaper = new LinkShaper({ profile: testProfile(LINK), target: { port: shore.port } });
     await shaper.listen();
     watcher = await StatusWatcher.connect(shore.port, token);
     watcher.subscribe(dest.events(SHIP_NAME));
@@ -86,7 +100,7 @@ describe('events from the ship’s analysis to shore', () => {
     console.log(
       `[events] a person walked into the picture; shore's notice came ${Math.round(next.event.receivedAt - walk.from)} ms after ` +
         `(first seen ${Math.round(next.event.start - walk.from)} ms after, handed to the outbox ${Math.round(out - walk.from)} ms after, ` +
-        `outbox to shore ${Math.round(next.event.receivedAt - out)} ms; VSAT-like link: 1 Mbit/s up, 300 ms one way)`,
+        `outbox to shore ${Math.round(next.event.receivedAt - out)} ms; ${LINK_NAME}-like link: ${LINK.upKbps} kbit/s up, ${LINK.oneWayDelayMs} ms one way)`,
     );
   });
 });

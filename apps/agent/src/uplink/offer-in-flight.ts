@@ -29,6 +29,11 @@ export class OfferInFlight {
     this.current.timer = this.timer();
   }
 
+  /** Shore holds the item (a budget used up): it stays in flight with no timer until shore answers again. */
+  hold(): void {
+    if (this.current) clearTimeout(this.current.timer);
+  }
+
   clear(): void {
     if (this.current) clearTimeout(this.current.timer);
     this.current = undefined;

@@ -173,6 +173,29 @@ describe('the event outbox', () => {
     expect(order).toEqual([early.event.eventId]);
   });
 
+  it('keeps an event shore holds for its budget in flight past the answer time, and sends it on shore’s resume', async () => {
+    ship = new ShipEvents({ dataDir, answerTimeoutMs: 50 });
+    const { event, jpeg } = makeEvent(1);
+    const other = makeEvent(2);
+    await ship.add(event, jpeg);
+    await ship.add(other.event, other.jpeg);
+    const offers: string[] = [];
+    let bytes = 0;
+    ship.attach({ sendJson: (m) => m.type === 'events.offer' && offers.push(m.event.eventId), sendBinary: (f) => (bytes += decodeEventChunk(decodeStreamFrame(f)!.payload)!.bytes.length) });
+    ship.message({ type: 'events.inbox', streamId: INBOX });
+    ship.message({ type: 'events.held', streamId: INBOX, eventId: event.eventId, reason: 'the ship’s events budget is used up' });
+    // Many answer times later: not offered again, the next not offered, both still on disk.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(offers).toEqual([event.eventId]);
+    expect(ship.store.size).toBe(2);
+    // The budget allows: shore asks for the picture; the answer timer runs again from then.
+    ship.message({ type: 'events.resume', streamId: INBOX, eventId: event.eventId, offset: 0 });
+    expect(bytes).toBe(jpeg.length);
+    ship.message({ type: 'events.stored', streamId: INBOX, eventId: event.eventId });
+    expect(offers).toEqual([event.eventId, other.event.eventId]);
+    expect(ship.store.has(event.eventId)).toBe(false);
+  });
+
   it('refuses a record that does not describe its picture, naming what is wrong', async () => {
     ship = new ShipEvents({ dataDir });
     const { event, jpeg } = makeEvent(1);

@@ -21,6 +21,7 @@ import {
 import { wholeFragments } from '@ship-cctv/media';
 import { type TestApp, build, logon } from '../helpers/build.ts';
 import { loadClip } from '../playback/helpers.ts';
+import { EventRepo, type EventRow } from '../../src/modules/events/repo.ts';
 
 const SHIP = 'S1001';
 const CAMERA = 'S1001-C01-1';
@@ -119,7 +120,7 @@ describe('backfill on shore', () => {
     const media = wholeFragments(clip)!;
     clipSize = { width: media.init.width, height: media.init.height };
     // Passes on demand (runShip) only: the periodic one would race the test's own.
-    t = await build({ backfill: { settings: { everyMs: 3_600_000, afterOnlineMs: 3_600_000, minGapMs: 2_000 } } });
+    t = await build({ backfill: { settings: { everyMs: 3_600_000, afterOnlineMs: 3_600_000, minGapMs: 2_000 } }, events: { eventVideoDelayMs: 0 } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     if (!address || typeof address === 'string') throw new Error('no port');
@@ -335,6 +336,79 @@ describe('backfill on shore', () => {
     expect((await t.app.recordings.config(`rc-${CAMERA}`))?.backfillDefinition).toBeNull();
     const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json<{ paths: Record<string, unknown> }>();
     expect(JSON.stringify(doc.paths['/api/v1/cctv/record/backfill/org/{orgId}'])).toContain('satellite');
+  });
+
+  it('fetches the video of an event of a class its organisation’s rule names, the part not recorded on shore, and skips it once the backfill budget is spent', async () => {
+    const cameraId = 'S1001-C02-1';
+    const t0 = Date.now() - 8 * 3_600_000;
+    const orgId = (await t.app.recordings.cameraInfo(cameraId))!.orgId;
+    const rules = '/api/v1/cctv/events/settings/org/' + orgId;
+    const put = (url: string, payload: object) => t.app.inject({ method: 'PUT', url, headers: { 'cas-jwt': token }, payload });
+    const bad = await put(rules, { notifyClasses: ['person'], fetchVideoClasses: ['person', 'dragon'] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ message: string }>().message).toMatch(/fetchVideoClasses\/1/);
+    expect((await put(rules, { notifyClasses: ['person'], fetchVideoClasses: ['person'] })).statusCode).toBe(200);
+    const repo = new EventRepo(t.app.database.db);
+    let n = 0;
+    /** An event as the ship's outbox leaves it on shore, then what shore does as it arrives. */
+    const arrives = async (start: number, end: number, eventClass: 'person' | 'boat') => {
+      const row: EventRow = {
+        id: `${cameraId}-fetch-${++n}-${start}`,
+        orgId,
+        shipId: SHIP,
+        cameraId,
+        startMs: start + 5 * S,
+        endMs: end - 5 * S,
+        classes: [{ class: eventClass, score: 0.8 }],
+        classNames: [eventClass],
+        zone: null,
+        pictureBytes: 100,
+        pictureWidth: 640,
+        pictureHeight: 360,
+        pictureSha256: '0'.repeat(64),
+        pictureFile: 'none.jpg',
+        recordingFrom: start,
+        recordingTo: end,
+        acknowledgedBy: null,
+        acknowledgedAt: null,
+        receivedAt: new Date(),
+      };
+      await repo.insert(row);
+      await t.app.events.arrived(row);
+    };
+    const resultsOf = (start: number) => t.app.backfill.results.filter((r) => r.cameraId === cameraId && r.gap.end > start && r.gap.start < start + 30 * S);
+    // Shore recorded the first 10 s: the event's span after it is asked for, the camera's gaps' switch aside.
+    await recorded(cameraId, SHIP, t0, t0 + 10 * S);
+    // The ship's files, 12 s each, over the first two minutes.
+    const ship = await connect(SHIP, ['backfill'], shipFiles(t0, 11));
+    try {
+      await arrives(t0 + 5 * S, t0 + 25 * S, 'person');
+      await expect.poll(() => resultsOf(t0).length, { timeout: 10_000 }).toBe(1);
+      expect(resultsOf(t0)[0]).toMatchObject({ outcome: 'filled', gap: { start: t0 + 10 * S, end: t0 + 25 * S }, files: 3 });
+      expect(ship.of('backfill.list')).toMatchObject([{ cameraId, start: t0 + 10 * S, end: t0 + 25 * S }]);
+
+      // A class the rule does not name: nothing asked of the ship.
+      await arrives(t0 + 200 * S, t0 + 220 * S, 'boat');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(ship.of('backfill.list')).toHaveLength(1);
+
+      // The ship's backfill budget spent: the event's video is skipped, no file crosses.
+      await t.app.flushBudgets();
+      const setCap = async (dayMb: number) => {
+        const body: DataBudgetUpdate = { orgId, shipId: SHIP, policy: 'link', caps: { live: {}, playback: {}, pictures: {}, backfill: { dayMb } } };
+        expect((await t.app.inject({ method: 'POST', url: '/api/v1/cctv/databudget/update', headers: { 'cas-jwt': token }, payload: body })).statusCode).toBe(200);
+      };
+      await setCap(1_000);
+      await setCap((1e9 - (await t.app.budgets.backfillLeft(SHIP, null)) + 10) / 1e6);
+      const fetched = ship.of('backfill.fetch').length;
+      await arrives(t0 + 100 * S, t0 + 120 * S, 'person');
+      await expect.poll(() => resultsOf(t0 + 100 * S).length, { timeout: 10_000 }).toBe(1);
+      expect(resultsOf(t0 + 100 * S)[0]).toMatchObject({ outcome: 'budget', files: 0 });
+      expect(ship.of('backfill.fetch')).toHaveLength(fetched);
+    } finally {
+      await t.app.inject({ method: 'POST', url: '/api/v1/cctv/databudget/delete', headers: { 'cas-jwt': token }, payload: { orgId, shipId: SHIP } });
+      await put(rules, { notifyClasses: ['person', 'boat'] });
+    }
   });
 
   it('never asks an agent that does not list backfill (an older one), which goes on working', async () => {

@@ -23,6 +23,7 @@ import {
   dest,
   MESSAGES,
   encodeEventChunk,
+  EVENTS_HOLD_CAPABILITY,
 } from '@ship-cctv/protocol';
 import { RawAgent } from '../agent-link/raw-agent.ts';
 import { type TestApp, build, logon, scrapeMetrics } from '../helpers/build.ts';
@@ -107,7 +108,7 @@ describe('events on shore', () => {
 
   beforeAll(async () => {
     picture = await jpeg(1);
-    t = await build();
+    t = await build({ events: { budgetRecheckMs: 100 } });
     await t.app.listen({ port: Number(process.env.EVENTS_TEST_PORT ?? 0), host: '127.0.0.1' });
     const address = t.app.server.address();
     if (!address || typeof address === 'string') throw new Error('no port');
@@ -203,6 +204,37 @@ describe('events on shore', () => {
     a.send({ type: 'events.offer', streamId: inboxId(), event: stranger });
     await a.until(() => a.of('events.refused').length > 0, 'events.refused');
     expect((await inject('GET', `/api/v1/cctv/events/${stranger.eventId}`)).statusCode).toBe(404);
+  });
+
+  it('holds an offered event while the ship’s events budget is used up, and takes it once the budget allows', async () => {
+    const setBudget = async (eventsCap: { dayMb: number }) =>
+      data(await inject('POST', '/api/v1/cctv/databudget/update', demo, { orgId: 'blueocean', shipId: SHIP, policy: 'lowest', caps: { live: {}, playback: {}, pictures: {}, events: eventsCap } }));
+    // A cap of 1,000 bytes a day and 2,000 counted under `events`: used up.
+    await setBudget({ dayMb: 0.001 });
+    t.app.metrics.countLink(SHIP, 'up', 'events', 2_000);
+    await t.app.flushBudgets();
+    try {
+      agent = await RawAgent.connect(port, SHIP, key, { hello: {}, capabilities: ['live', 'events', EVENTS_HOLD_CAPABILITY] });
+      const a = agent;
+      await a.until(() => a.of('events.inbox').length > 0, 'events.inbox');
+      const event = eventOf(picture);
+      a.send({ type: 'events.offer', streamId: inboxId(), event });
+      await a.until(() => a.of('events.held').length > 0, 'events.held');
+      expect(a.of('events.held')[0]).toMatchObject({ eventId: event.eventId, reason: expect.stringMatching(/budget/) });
+      // Several rechecks (every 100 ms here) later it still waits: no bytes asked for, nothing stored.
+      await new Promise((r) => setTimeout(r, 600));
+      expect(a.of('events.resume')).toHaveLength(0);
+      expect((await inject('GET', `/api/v1/cctv/events/${event.eventId}`)).statusCode).toBe(404);
+      // A larger cap: shore asks for the picture on its own, and stores the event once.
+      await setBudget({ dayMb: 100 });
+      await a.until(() => a.of('events.resume').length > 0, 'events.resume');
+      expect(a.of('events.resume')[0]).toMatchObject({ eventId: event.eventId, offset: 0 });
+      sendChunks(picture, 0);
+      await a.until(() => a.of('events.stored').some((m) => m.eventId === event.eventId), 'events.stored');
+      expect(data<EventInfo>(await inject('GET', `/api/v1/cctv/events/${event.eventId}`)).id).toBe(event.eventId);
+    } finally {
+      data(await inject('POST', '/api/v1/cctv/databudget/delete', demo, { orgId: 'blueocean', shipId: SHIP }));
+    }
   });
 
   it('lists with filters, acknowledges once, counts the unacknowledged, and lets a manager delete', async () => {

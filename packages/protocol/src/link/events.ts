@@ -22,7 +22,16 @@ import { decodePictureChunk, encodePictureChunk } from './pictures.ts';
  * bytes that do not make the picture offered (checksum, not a JPEG) are answered `rejected`,
  * thrown away, and offered again from the first byte; a camera shore does not know is answered
  * `refused`, and the ship drops the event (sending it again would be refused again).
+ *
+ * While the ship's `events` data budget is used up, shore answers an offer `events.held` (to an
+ * agent whose hello lists EVENTS_HOLD_CAPABILITY; others simply get no answer and offer again
+ * after their answer time): the event stays in the ship's outbox, in flight, without a timer,
+ * and shore sends `events.resume` once the budget allows (the next day, a larger cap). Nothing is
+ * lost; a link that goes meanwhile makes the ship offer it again on the next connection.
  */
+
+/** An agent that waits on `events.held` (without giving the offer up) lists this in its hello. */
+export const EVENTS_HOLD_CAPABILITY = 'events.hold';
 
 /** Bytes of an event picture chunk's header (its offset) in a binary frame. */
 export const EVENT_CHUNK_HEADER_BYTES = 4;
@@ -44,6 +53,8 @@ export const EventsShoreMessages = [
   Type.Object({ type: Type.Literal('events.stored'), streamId: StreamId, eventId: EventId }),
   /** What arrived is not the picture offered; shore threw it away. Offer the event again from the start. */
   Type.Object({ type: Type.Literal('events.rejected'), streamId: StreamId, eventId: EventId, reason: Text }),
+  /** The ship's events budget is used up: the offered event waits in the outbox until shore sends `events.resume`. */
+  Type.Object({ type: Type.Literal('events.held'), streamId: StreamId, eventId: EventId, reason: Text }),
   /** Shore will never take this event (its camera is unknown on shore): the ship drops it. */
   Type.Object({ type: Type.Literal('events.refused'), streamId: StreamId, eventId: EventId, reason: Text }),
 ] as const;

@@ -94,10 +94,20 @@ export type CameraEventSettingsAnswer = Static<typeof CameraEventSettingsAnswer>
 
 const ClockTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:mm' });
 
-/** Which events make a toast for an organisation's users: classes, and hours on a zone's clock. */
+/**
+ * Which events make a toast for an organisation's users: classes, and hours on a zone's clock;
+ * and of which classes shore fetches the event's video from the ship's recorder by itself.
+ */
 export const OrgEventSettings = Type.Object(
   {
     notifyClasses: Type.Array(EventClassSchema, { maxItems: 4, uniqueItems: true }),
+    fetchVideoClasses: Type.Optional(
+      Type.Array(EventClassSchema, {
+        maxItems: 4,
+        uniqueItems: true,
+        description: "An event of one of these classes has its span of the ship's recording copied into the shore recording as it arrives, within the ship's backfill budget (left out: none; otherwise only when someone plays the moment)",
+      }),
+    ),
     notifyFrom: Type.Optional(ClockTime),
     notifyTo: Type.Optional(ClockTime),
     timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA zone of notifyFrom/notifyTo (default UTC)' })),

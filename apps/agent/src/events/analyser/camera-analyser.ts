@@ -11,8 +11,8 @@ import { maskedAt, zoneAt } from './regions.ts';
  * detector looks at the moving region (at most once every `detectEveryMs`); a detection of one of
  * the camera's classes at its minimum score or more, not in a mask and (with zones) with its foot
  * in a zone, confirms the event. A confirmed event is handed on `emitAfterMs` later (or when
- * things stop moving, if sooner), so shore hears of it within seconds, with the best-scored frame
- * seen so far as its picture; what goes on moving after that belongs to the same event until
+ * things stop moving, if sooner) — by default at once, as the confirming detection ends, so shore
+ * hears of it within seconds — with the best-scored frame seen by then as its picture; what goes on moving after that belongs to the same event until
  * nothing moved for `quietMs` or it has lasted `maxEventMs`, then the next motion opens a new one.
  * Motion that nothing confirmed makes a `motion` event only when the camera's classes include it.
  */
@@ -22,9 +22,14 @@ export interface EventTiming {
   /**
    * While detections find nothing the camera wants (a flag, a swell, the synthetic camera's
    * square), the time between them doubles up to this; a find, or a new event, brings it back.
+   * By default no more than `detectEveryMs`: a person who walks in while a flag waves is looked
+   * for as soon as one who walks into a still picture (the time to shore's notice counts it).
    */
   detectIdleMaxMs: number;
-  /** A confirmed event is sent this long after its first detection (or sooner when things stop). */
+  /**
+   * A confirmed event is sent this long after its first detection (or sooner when things stop);
+   * 0: as soon as the detection that confirmed it ends, with that detection's frame as its picture.
+   */
   emitAfterMs: number;
   /** Nothing moved this long: the event is over. */
   quietMs: number;
@@ -40,7 +45,7 @@ export interface EventTiming {
   postrollMs: number;
 }
 
-export const DEFAULT_TIMING: EventTiming = { detectEveryMs: 1500, detectIdleMaxMs: 2000, emitAfterMs: 1000, quietMs: 4000, goneMs: 6000, maxEventMs: 60_000, prerollMs: 5000, postrollMs: 5000 };
+export const DEFAULT_TIMING: EventTiming = { detectEveryMs: 1500, detectIdleMaxMs: 1500, emitAfterMs: 0, quietMs: 4000, goneMs: 6000, maxEventMs: 60_000, prerollMs: 5000, postrollMs: 5000 };
 
 /** Runs the detector on a crop of a frame; resolves undefined when the detector is busy or not loaded. */
 export type DetectFn = (rgb: Uint8Array, width: number, height: number) => Promise<Detection[] | undefined>;
@@ -111,6 +116,8 @@ export class CameraAnalyser {
   private lastDetectAt = -Infinity;
   private detectGapMs: number;
   private detecting = false;
+  /** The time of the latest frame (a detection ending between frames decides by it). */
+  private lastFrameAt = -Infinity;
   /** Pictures being made and events being handed on: settled() waits for them. */
   private readonly pending = new Set<Promise<void>>();
   /** Detections made and how long they took (the benchmark's figures). */
@@ -137,6 +144,7 @@ export class CameraAnalyser {
     this.stats.frames++;
     const m = this.motion.update(frame.rgb, frame.width, frame.height);
     const t = frame.time;
+    this.lastFrameAt = t;
     let ev = this.event;
     const { quietMs, goneMs, maxEventMs } = this.opts.timing;
     if (ev && (t - ev.lastMotion >= quietMs || t - ev.start >= maxEventMs || (ev.lastSeen !== undefined && t - ev.lastSeen >= goneMs))) {
@@ -154,7 +162,7 @@ export class CameraAnalyser {
       if (!ev.mostMotion || m.cells > ev.mostMotion.cells) ev.mostMotion = { frame, cells: m.cells, ...(m.zone !== undefined ? { zone: m.zone } : {}) };
       if (m.box && this.wantsDetector && !this.detecting && t - this.lastDetectAt >= this.detectGapMs) this.track(this.detect(ev, frame, m.box));
     }
-    if (ev && !ev.sent && ev.confirmedAt !== undefined && t - ev.confirmedAt >= this.opts.timing.emitAfterMs) this.track(this.send(ev));
+    if (ev && this.due(ev, t)) this.track(this.send(ev));
     return m;
   }
 
@@ -201,6 +209,13 @@ export class CameraAnalyser {
     }
     // The event ended while the detector looked: it is decided now.
     if (ev.closed) await this.finish(ev);
+    // Confirmed and due (at once by default): it goes now rather than at the next frame.
+    else if (this.due(ev, this.lastFrameAt)) await this.send(ev);
+  }
+
+  /** A confirmed event not yet sent whose wait (`emitAfterMs` from its first detection) is over at `t`. */
+  private due(ev: Candidate, t: number): boolean {
+    return !ev.sent && ev.confirmedAt !== undefined && t - ev.confirmedAt >= this.opts.timing.emitAfterMs;
   }
 
   /** A detection in a crop: counted (true) when it is of a wanted class and score, outside masks, in a zone. */

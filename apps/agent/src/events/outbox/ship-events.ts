@@ -148,6 +148,10 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
         if (msg.type === 'events.refused') this.opts.onWarning?.(`shore refused event ${msg.eventId}: ${msg.reason}`);
         if (this.sending.id === msg.eventId) this.sending.clear();
         return this.pump();
+      case 'events.held':
+        // The ship's events budget is spent: the event waits, offered, for shore's resume (the link going offers it again).
+        if (msg.streamId === this.inbox && this.sending.id === msg.eventId) this.sending.hold();
+        return;
       case 'events.rejected':
         if (msg.streamId !== this.inbox || this.sending.id !== msg.eventId) return;
         this.sending.clear();

@@ -108,6 +108,21 @@ function expectedBytes(file: ShipSegmentFile, encode: EncodeSpec | undefined): n
   return Math.min(file.bytes, Math.round((encode.bitrateKbps * 1000 * 1.5 * (file.end - file.start)) / 8 / 1000) + 4_096);
 }
 const RESULTS_KEPT = 1_000;
+
+/** The parts of `span` no recording covers, oldest first. */
+export function uncovered(span: Span, runs: readonly Span[]): Span[] {
+  const out: Span[] = [];
+  let at = span.start;
+  for (const run of [...runs].sort((a, b) => a.start - b.start)) {
+    if (run.end <= at) continue;
+    if (run.start >= span.end) break;
+    if (run.start > at) out.push({ start: at, end: run.start });
+    at = Math.max(at, run.end);
+    if (at >= span.end) break;
+  }
+  if (at < span.end) out.push({ start: at, end: span.end });
+  return out;
+}
 const key = (shipId: string, cameraId: string) => `${shipId}\u0000${cameraId}`;
 
 /**
@@ -192,6 +207,56 @@ export class BackfillService {
       this.passes.set(shipId, pass);
     }
     return pass;
+  }
+
+  /**
+   * Copies a camera's span of the ship's recording into the shore recording now — an event's
+   * video its organisation's rule asks for —: the parts the shore recording does not hold, as a
+   * refill does, within the ship's backfill budget. What the budget cannot take is skipped
+   * (outcome `budget`), not kept for later. After a pass over the ship running now (one at a time
+   * per ship). Nothing ([]) with backfill off on this server (BACKFILL=off), for a ship whose agent
+   * does no backfill here, or a camera not recorded on shore (no enabled recording configuration
+   * to record it in).
+   */
+  fetchSpan(shipId: string, cameraId: string, span: Span): Promise<BackfillResult[]> {
+    if (!this.deps.settings.enabled || this.closing.signal.aborted || !this.deps.shipsHere().includes(shipId)) return Promise.resolve([]);
+    const before = this.passes.get(shipId) ?? Promise.resolve([]);
+    const mine: Promise<BackfillResult[]> = before
+      .then(() => this.spanPass(shipId, cameraId, span))
+      .catch((err: unknown) => {
+        this.deps.log.warn({ err, shipId, cameraId }, 'backfill: fetching a span for an event failed');
+        return [];
+      })
+      .finally(() => {
+        if (this.passes.get(shipId) === mine) this.passes.delete(shipId);
+      });
+    this.passes.set(shipId, mine);
+    return mine;
+  }
+
+  private async spanPass(shipId: string, cameraId: string, span: Span): Promise<BackfillResult[]> {
+    const { repo, settings } = this.deps;
+    const target = await repo.targetOf(shipId, cameraId);
+    if (!target) {
+      this.deps.log.info({ shipId, cameraId }, 'backfill: an event’s video is not fetched: the camera is not recorded on shore');
+      return [];
+    }
+    const org = await repo.orgSetting(target.orgId, await this.deps.orgs());
+    const choice = backfillChoice(target.definition, org.definition);
+    const runs = await repo.runs(cameraId, span.start);
+    const done: BackfillResult[] = [];
+    for (const part of uncovered(span, runs).filter((p) => p.end - p.start >= settings.minGapMs)) {
+      if (this.closing.signal.aborted) break;
+      const before = [...runs].reverse().find((r) => r.end <= part.start && !r.backfilled) ?? [...runs].reverse().find((r) => r.end <= part.start);
+      const templateId = before?.templateId ?? 0;
+      const asked = choice === 'ship' ? undefined : askedDefinition(choice, await this.deps.definitions(shipId), templateId);
+      const result = await this.fill(shipId, target, part, { choice, templateId, asked });
+      done.push(result);
+      this.results.push(result);
+      if (this.results.length > RESULTS_KEPT) this.results.splice(0, this.results.length - RESULTS_KEPT);
+      if (result.outcome !== 'filled' && result.outcome !== 'nothing') break;
+    }
+    return done;
   }
 
   private async pass(shipId: string): Promise<BackfillResult[]> {

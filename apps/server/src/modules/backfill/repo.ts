@@ -50,6 +50,23 @@ export class BackfillRepo {
     return rows.filter((r) => !seen.has(r.cameraId) && seen.add(r.cameraId)).map((r) => ({ ...r, definition: backfillDefinitionOf(r.definition) }));
   }
 
+  /**
+   * A camera's shore recording configuration (enabled), whether or not it refills gaps: where an
+   * event's video fetched by its organisation's rule is recorded. Undefined: not recorded on shore.
+   */
+  async targetOf(shipId: string, cameraId: string): Promise<BackfillTarget | undefined> {
+    const [row] = await this.db
+      .select({ cameraId: t.recordConfigs.cameraId, configId: t.recordConfigs.id, orgId: t.ships.orgId, definition: t.recordConfigs.backfillDefinition })
+      .from(t.recordConfigs)
+      .innerJoin(t.cameras, eq(t.cameras.id, t.recordConfigs.cameraId))
+      .innerJoin(t.channels, eq(t.channels.id, t.cameras.channelId))
+      .innerJoin(t.ships, eq(t.ships.id, t.channels.shipId))
+      .where(and(eq(t.ships.id, shipId), eq(t.recordConfigs.cameraId, cameraId), eq(t.recordConfigs.enabled, true)))
+      .orderBy(asc(t.recordConfigs.id))
+      .limit(1);
+    return row && { ...row, definition: backfillDefinitionOf(row.definition) };
+  }
+
   /** A camera's recordings (with segments) ending after `from`, oldest first. */
   async runs(cameraId: string, from: number): Promise<RecordingRun[]> {
     return this.db

@@ -175,13 +175,23 @@ export class BudgetService {
 
   /** Whether the ship's pictures cap (of the day or the month) is reached: automatic pictures (stills) wait. */
   async picturesUsedUp(shipId: string): Promise<boolean> {
+    return this.usedUp(shipId, 'pictures');
+  }
+
+  /** Whether the ship's events cap (of the day or the month) is reached: its events wait in the ship's outbox. */
+  async eventsUsedUp(shipId: string): Promise<boolean> {
+    return this.usedUp(shipId, 'events');
+  }
+
+  private async usedUp(shipId: string, purpose: 'pictures' | 'events'): Promise<boolean> {
     const ship = (await this.shipsById([shipId])).get(shipId);
     if (!ship) return false;
     const { setting } = await this.effective(ship, await loadOrgTree(this.db));
-    if (!setting || (setting.caps.pictures.dayMb === undefined && setting.caps.pictures.monthMb === undefined)) return false;
-    // Only the pictures' use: not the policy, nor the link that `link` would ask for.
+    const cap = setting?.caps[purpose];
+    if (!setting || !cap || (cap.dayMb === undefined && cap.monthMb === undefined)) return false;
+    // Only this purpose's use: not the policy, nor the link that `link` would ask for.
     const usage = await this.usage.usage(ship.id, shipPeriod(this.now(), ship.timeZone));
-    return useOf(setting.caps, usage).pictures.level === 100;
+    return useOf(setting.caps, usage)[purpose].level === 100;
   }
 
   /**

@@ -12,6 +12,12 @@ export interface EventInboxDeps {
   settingsFor(shipId: string): Promise<CameraEventSettingsEntry[]>;
   /** A new event is on shore (not called for one delivered again). */
   stored(row: EventRow): Promise<void>;
+  /** Whether the ship's events budget is used up: its events wait in its outbox. Absent: never. */
+  budgetUsedUp?(shipId: string): Promise<boolean>;
+  /** Whether the ship's agent waits on `events.held` (EVENTS_HOLD_CAPABILITY); others get no answer while held. */
+  agentHolds?(shipId: string): boolean;
+  /** How often a held event asks the budget again (default 30 s). */
+  budgetRecheckMs?: number;
   log: FastifyBaseLogger;
 }
 
@@ -23,6 +29,15 @@ interface Transfer {
   /** A resume was sent after a gap; another is not sent until bytes arrive in order again. */
   resumed: boolean;
   finishing: boolean;
+  /** Held while the ship's events budget is used up: no bytes are asked for until it allows. */
+  waiting?: boolean;
+}
+
+interface Inbox {
+  stream: LinkStream<'events'>;
+  transfer: Transfer | undefined;
+  /** Asks the budget again for a held event. */
+  recheck?: NodeJS.Timeout;
 }
 
 /**
@@ -32,10 +47,13 @@ interface Transfer {
  * byte it holds (in `incoming/`, across outages and restarts), checks the whole picture, stores the
  * event and answers `stored`. A picture that is not the one offered is thrown away and answered
  * `rejected`; an event of a camera shore does not know is `refused`. The inbox also carries the
- * cameras' settings to the ship and the ship's analysis status back.
+ * cameras' settings to the ship and the ship's analysis status back. While the ship's events
+ * budget is used up an offered event is held (`events.held`): shore asks for no bytes and asks the
+ * budget again every `budgetRecheckMs`, then asks for the picture as usual; the event waits in
+ * the ship's outbox meanwhile, so nothing is lost.
  */
 export class EventInbox {
-  private readonly inboxes = new Map<string, { stream: LinkStream<'events'>; transfer: Transfer | undefined }>();
+  private readonly inboxes = new Map<string, Inbox>();
   private readonly onOnline = (shipId: string) => this.open(shipId);
 
   constructor(private readonly deps: EventInboxDeps) {
@@ -45,7 +63,10 @@ export class EventInbox {
 
   close(): void {
     this.deps.gateway.events.off('online', this.onOnline);
-    for (const inbox of this.inboxes.values()) inbox.stream.close();
+    for (const inbox of this.inboxes.values()) {
+      clearTimeout(inbox.recheck);
+      inbox.stream.close();
+    }
     this.inboxes.clear();
   }
 
@@ -63,13 +84,18 @@ export class EventInbox {
   }
 
   private open(shipId: string): void {
-    this.inboxes.get(shipId)?.stream.close();
+    const before = this.inboxes.get(shipId);
+    clearTimeout(before?.recheck);
+    before?.stream.close();
     this.inboxes.delete(shipId);
     const opened = this.deps.gateway.openStream(shipId, 'events', {
       message: (msg) => void this.onMessage(shipId, msg).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'event inbox: message failed')),
       data: (payload) => this.onData(shipId, payload),
       closed: () => {
-        if (this.inboxes.get(shipId)?.stream === stream) this.inboxes.delete(shipId);
+        const inbox = this.inboxes.get(shipId);
+        if (inbox?.stream !== stream) return;
+        clearTimeout(inbox.recheck);
+        this.inboxes.delete(shipId);
       },
     });
     // An agent that does not handle events has no outbox.
@@ -114,16 +140,49 @@ export class EventInbox {
       offset = 0;
     }
     const transfer: Transfer = { event, orgId: owner.orgId, held: offset, resumed: false, finishing: false };
+    clearTimeout(inbox.recheck);
     inbox.transfer = transfer;
     if (offset === event.picture.bytes) return this.finish(shipId, transfer);
+    if (await this.budgetUsedUp(shipId)) {
+      if (inbox.transfer !== transfer) return;
+      transfer.waiting = true;
+      if (this.deps.agentHolds?.(shipId)) send({ type: 'events.held', streamId: stream.id, eventId: event.eventId, reason: 'the ship’s events budget is used up' });
+      return this.recheck(shipId, inbox, transfer);
+    }
+    if (inbox.transfer !== transfer) return;
     send({ type: 'events.resume', streamId: stream.id, eventId: event.eventId, offset });
+  }
+
+  private async budgetUsedUp(shipId: string): Promise<boolean> {
+    try {
+      return (await this.deps.budgetUsedUp?.(shipId)) ?? false;
+    } catch (err) {
+      // The budget cannot be read now: the event is not held for it (as when no budget is set).
+      this.deps.log.error({ err, shipId }, 'event inbox: reading the ship’s events budget failed');
+      return false;
+    }
+  }
+
+  /** A held event asks the budget again later; once it allows, shore asks for the picture from what it holds. */
+  private recheck(shipId: string, inbox: Inbox, transfer: Transfer): void {
+    clearTimeout(inbox.recheck);
+    inbox.recheck = setTimeout(() => {
+      void (async () => {
+        if (this.inboxes.get(shipId) !== inbox || inbox.transfer !== transfer) return;
+        if (await this.budgetUsedUp(shipId)) return this.recheck(shipId, inbox, transfer);
+        if (this.inboxes.get(shipId) !== inbox || inbox.transfer !== transfer) return;
+        transfer.waiting = false;
+        inbox.stream.send({ type: 'events.resume', streamId: inbox.stream.id, eventId: transfer.event.eventId, offset: transfer.held });
+      })().catch((err: unknown) => this.deps.log.error({ err, shipId }, 'event inbox: asking the budget again failed'));
+    }, this.deps.budgetRecheckMs ?? 30_000);
+    inbox.recheck.unref();
   }
 
   private onData(shipId: string, payload: Uint8Array): void {
     const inbox = this.inboxes.get(shipId);
     const transfer = inbox?.transfer;
     const chunk = decodeEventChunk(payload);
-    if (!inbox || !transfer || transfer.finishing || !chunk) return;
+    if (!inbox || !transfer || transfer.finishing || transfer.waiting || !chunk) return;
     const { event } = transfer;
     if (chunk.offset + chunk.bytes.length > event.picture.bytes) {
       this.deps.log.warn({ shipId, eventId: event.eventId, offset: chunk.offset }, 'event inbox: bytes past the end of the picture offered');

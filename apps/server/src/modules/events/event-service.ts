@@ -17,7 +17,7 @@ import type { Access } from '../../core/orgs/access.ts';
 import type { OrgTree } from '../../core/orgs/org-tree.ts';
 import { badRequest, notFound, forbidden } from '../../core/http/envelope.ts';
 import type { EventFiles } from './event-files.ts';
-import { notifies } from './notify-rule.ts';
+import { fetchesVideo, notifies } from './notify-rule.ts';
 import { type EventRepo, type EventRow, toInfo } from './repo.ts';
 
 export interface EventServiceDeps {
@@ -33,6 +33,8 @@ export interface EventServiceDeps {
   publish(destination: string, body: EventNotice): void;
   /** Sends a ship its cameras' settings when its link is here. */
   pushSettings(shipId: string): Promise<void>;
+  /** Fetches a new event's span of the ship's recording (its organisation's rule asks for it). */
+  fetchVideo?(row: EventRow): void;
 }
 
 /**
@@ -160,13 +162,17 @@ export class EventService {
     return this.ruleOf(access.orgs, orgId);
   }
 
-  /** A new event is on shore: the pages watching its ship hear of it, and whether its organisation's rule toasts it. */
+  /**
+   * A new event is on shore: the pages watching its ship hear of it, and whether its
+   * organisation's rule toasts it; when the rule says so, its video is fetched from the ship.
+   */
   async arrived(row: EventRow): Promise<void> {
     const full = await this.deps.repo.get(row.id);
     if (!full) return;
     const rule = await this.ruleOf(await this.deps.orgTree(), row.orgId);
     const event = toInfo(full, full.shipName, full.cameraName);
     this.deps.publish(dest.events(full.shipName), { type: 'event', event, notify: notifies(rule, event) });
+    if (fetchesVideo(rule, event)) this.deps.fetchVideo?.(full);
   }
 
   private async ruleOf(orgs: OrgTree, orgId: string): Promise<OrgEventSettings> {

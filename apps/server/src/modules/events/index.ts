@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import fp from 'fastify-plugin';
+import { EVENTS_HOLD_CAPABILITY } from '@ship-cctv/protocol';
 import { managedOrgIds, loadOrgTree } from '../../core/orgs/repo.ts';
 import { EventFiles } from './event-files.ts';
 import { EventInbox } from './event-inbox.ts';
@@ -36,6 +37,13 @@ export interface EventsPluginOptions {
   dir?: string | undefined;
   /** How long events are kept (default EVENT_RETENTION_DAYS, else 90 days). */
   maxAgeMs?: number | undefined;
+  /** How often an event held for a used-up events budget asks the budget again (default 30 s). */
+  budgetRecheckMs?: number | undefined;
+  /**
+   * How long after an event's recording span ends its video is fetched, when its organisation's
+   * rule asks (default 90 s: the ship closes the segment file holding it — 60 s files — first).
+   */
+  eventVideoDelayMs?: number | undefined;
 }
 
 /**
@@ -44,8 +52,12 @@ export interface EventsPluginOptions {
  * /api/v1/cctv/events. Pictures under DATA_DIR/events (beside the recorder's folder without one),
  * in the recorder's shared store too with STORAGE=nats. STOMP /events/{shipName} is subscribed to
  * under the fleet's rule (ships of the user's organisations). An hourly sweep, run once across
- * instances, removes events past their retention. Offers `app.events`. Needs the fleet, the ships'
- * link, the bus, jobs, the recorder (its shared store) and sessions.
+ * instances, removes events past their retention. An offered event waits while the ship's
+ * `events` data budget is used up. An event of a class its organisation's rule names
+ * (`fetchVideoClasses`) has its span of the ship's recording copied into the shore recording by
+ * backfill once the ship has closed the file holding it, within the ship's backfill budget.
+ * Offers `app.events`. Needs the fleet, the ships' link, the bus, jobs, the recorder (its shared
+ * store), sessions, the budgets and backfill.
  */
 export default fp<EventsPluginOptions>(
   async (app, opts) => {
@@ -53,6 +65,9 @@ export default fp<EventsPluginOptions>(
     const files = new EventFiles(root, app.recorder.shared?.store);
     const repo = new EventRepo(app.database.db);
     const log = app.log.child({ module: 'events' });
+    // Events whose video the organisation's rule fetches, waiting for the ship to close the file holding it.
+    const fetches = new Set<NodeJS.Timeout>();
+    const videoDelayMs = opts.eventVideoDelayMs ?? 90_000;
     const service: EventService = new EventService({
       repo,
       files,
@@ -64,6 +79,19 @@ export default fp<EventsPluginOptions>(
       },
       // The ship's inbox is here: the settings go down now; else the instance holding its link is
       // asked to send them. (The inbox is made next; settings change only once requests are served.)
+      fetchVideo: (row) => {
+        const timer = setTimeout(
+          () => {
+            fetches.delete(timer);
+            void app.backfill.fetchSpan(row.shipId, row.cameraId, { start: row.recordingFrom, end: row.recordingTo }).then((results) => {
+              for (const r of results) log.info({ eventId: row.id, shipId: row.shipId, cameraId: row.cameraId, outcome: r.outcome, files: r.files, bytes: r.receivedBytes }, 'events: fetched an event’s video by its organisation’s rule');
+            });
+          },
+          Math.max(0, row.recordingTo + videoDelayMs - Date.now()),
+        );
+        timer.unref();
+        fetches.add(timer);
+      },
       pushSettings: async (shipId): Promise<void> => {
         if (inbox.holds(shipId)) return inbox.pushSettings(shipId);
         app.linkStreams.nudge(shipId, SETTINGS_TOPIC);
@@ -75,6 +103,9 @@ export default fp<EventsPluginOptions>(
       repo,
       settingsFor: (shipId) => service.shipSettings(shipId),
       stored: (row) => service.arrived(row),
+      budgetUsedUp: (shipId) => app.budgets.eventsUsedUp(shipId),
+      agentHolds: (shipId) => app.agents.get(shipId)?.offers(EVENTS_HOLD_CAPABILITY) ?? false,
+      ...(opts.budgetRecheckMs !== undefined ? { budgetRecheckMs: opts.budgetRecheckMs } : {}),
       log,
     });
     const onNudged = (shipId: string, topic: string) => {
@@ -87,9 +118,11 @@ export default fp<EventsPluginOptions>(
     app.decorate('events', service);
     app.addHook('preClose', async () => {
       app.linkStreams.events.off('nudged', onNudged);
+      for (const timer of fetches) clearTimeout(timer);
+      fetches.clear();
       inbox.close();
     });
     await app.register(eventRoutes, { prefix: '/api/v1/cctv/events' });
   },
-  { name: 'events', dependencies: ['fleet', 'ship-link', 'bus', 'jobs', 'recorder', 'sessions'] },
+  { name: 'events', dependencies: ['fleet', 'ship-link', 'bus', 'jobs', 'recorder', 'sessions', 'budgets', 'backfill'] },
 );

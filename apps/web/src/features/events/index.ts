@@ -10,3 +10,4 @@ export * from './event-view.ts';
 export * from './event-notice.ts';
 export * from './texts.ts';
 export * from './hooks/useEventCamera.ts';
+export * from './hooks/useEventNotices.ts';

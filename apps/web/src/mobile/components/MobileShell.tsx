@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { BellOutline, ClockCircleOutline, VideoOutline } from 'antd-mobile-icons';
 import { NavLink, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -8,12 +8,16 @@ import { realtime } from '../../lib/realtime/index.ts';
 import { MOBILE_EVENTS, MOBILE_HOME, MOBILE_PLAYBACK } from '../routes.ts';
 import styles from '../mobile.module.css';
 
+// The events' toasts come with their own chunk (and texts): the phone's first screen stays within its size.
+const MobileEventNotices = lazy(() => import('./MobileEventNotices.tsx'));
+
 const tabClass = ({ isActive }: { isActive: boolean }) => (isActive ? `${styles.tab} ${styles.tabActive}` : styles.tab);
 
 /**
  * The signed-in phone frame: the routed screen over the bottom tab bar (live, ship-end playback, events).
  * Mounting it means a validated session, so it runs the heartbeat and opens the tab's STOMP
- * connection, as the desktop shell does; sign-out closes it.
+ * connection, as the desktop shell does; sign-out closes it. New events of the chosen
+ * organisation's ships toast on any tab.
  */
 export function MobileShell() {
   const { t } = useTranslation();
@@ -26,6 +30,9 @@ export function MobileShell() {
 
   return (
     <div className={styles.shell}>
+      <Suspense fallback={null}>
+        <MobileEventNotices />
+      </Suspense>
       <main className={styles.main}>
         <Outlet />
       </main>

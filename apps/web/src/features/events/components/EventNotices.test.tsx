@@ -37,7 +37,7 @@ function renderNotices(language: Language) {
 
 const notices = () => screen.queryAllByTestId('event-notice').map((n) => n.querySelector('span')?.textContent);
 
-describe('toasts of new events of the chosen organisation', () => {
+describe('toasts of new events of the chosen organisation', { timeout: 20_000 }, () => {
   for (const [language, text] of [
     ['en', '蓝海之星 · Bridge: Person 92% · Motion 100%'],
     ['zh-CN', '蓝海之星 · Bridge：人员 92% · 移动 100%'],

@@ -127,19 +127,24 @@ describe('event detection settings', { timeout: 30_000 }, () => {
     }
   });
 
-  it("saves the organisation's notify rule: which classes and hours make a toast", async () => {
+  it("saves the organisation's rule: which classes and hours make a toast, and of which classes the video is fetched", async () => {
     const server = serveEvents([]);
     renderDialog('zh-CN');
     fireEvent.click(await screen.findByRole('tab', { name: '通知规则' }));
     const form = await screen.findByTestId('org-notify-rules', {}, { timeout: 10_000 });
-    // From the server: people and boats, all day.
-    expect((within(form).getByLabelText('人员') as HTMLInputElement).checked).toBe(true);
-    fireEvent.click(within(form).getByLabelText('船只'));
-    fireEvent.click(within(form).getByLabelText('车辆'));
+    // From the server: people and boats, all day; no video fetched.
+    const notify = within(within(form).getByTestId('notify-classes'));
+    expect((notify.getByLabelText('人员') as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(notify.getByLabelText('船只'));
+    fireEvent.click(notify.getByLabelText('车辆'));
+    const fetch = within(within(form).getByTestId('fetch-video-classes'));
+    expect(within(form).getByText('自动取回录像的类别')).toBeTruthy();
+    expect((fetch.getByLabelText('人员') as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(fetch.getByLabelText('人员'));
     fireEvent.click(within(form).getByLabelText('指定时段'));
     fireEvent.change(form.querySelector('[data-event-field="notifyFrom"]') as HTMLElement, { target: { value: '20:00' } });
     fireEvent.click(screen.getByTestId('org-notify-save'));
     await waitFor(() => expect(server.callsTo('PUT', '/api/v1/cctv/events/settings/org/blueocean')).toHaveLength(1));
-    expect(server.orgSettings()).toMatchObject({ notifyClasses: ['person', 'vehicle'], notifyFrom: '20:00', notifyTo: '06:00' });
+    expect(server.orgSettings()).toMatchObject({ notifyClasses: ['person', 'vehicle'], notifyFrom: '20:00', notifyTo: '06:00', fetchVideoClasses: ['person'] });
   });
 });

@@ -257,7 +257,9 @@ function NotifyRules({ orgId, readOnly }: { orgId: string; readOnly: boolean }) 
     <Form layout="vertical" data-testid="org-notify-rules">
       <Typography.Paragraph type="secondary">{t('events.settings.notifyHint')}</Typography.Paragraph>
       <Form.Item label={t('events.settings.notifyClasses')}>
-        <ClassChoice value={draft.notifyClasses} onChange={(notifyClasses) => setDraft({ ...draft, notifyClasses })} />
+        <div data-testid="notify-classes">
+          <ClassChoice value={draft.notifyClasses} onChange={(notifyClasses) => setDraft({ ...draft, notifyClasses })} />
+        </div>
       </Form.Item>
       <Form.Item label={t('events.settings.notifyHours')} validateStatus={hoursValid ? undefined : 'error'} help={hoursValid ? undefined : t('events.settings.timeRequired')}>
         <Flex gap={8} align="center" wrap>
@@ -266,7 +268,7 @@ function NotifyRules({ orgId, readOnly }: { orgId: string; readOnly: boolean }) 
             onChange={(e) =>
               setDraft(
                 e.target.value === 'allDay'
-                  ? { notifyClasses: draft.notifyClasses }
+                  ? { notifyClasses: draft.notifyClasses, ...(draft.fetchVideoClasses ? { fetchVideoClasses: draft.fetchVideoClasses } : {}) }
                   : { ...draft, notifyFrom: '18:00', notifyTo: '06:00', timeZone: draft.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone },
               )
             }
@@ -284,6 +286,11 @@ function NotifyRules({ orgId, readOnly }: { orgId: string; readOnly: boolean }) 
             </>
           ) : null}
         </Flex>
+      </Form.Item>
+      <Form.Item label={t('events.settings.fetchVideoClasses')} extra={t('events.settings.fetchVideoHint')}>
+        <div data-testid="fetch-video-classes">
+          <ClassChoice value={draft.fetchVideoClasses ?? []} onChange={(fetchVideoClasses) => setDraft({ ...draft, fetchVideoClasses })} />
+        </div>
       </Form.Item>
       <Flex justify="flex-end">
         <Button
