@@ -53,8 +53,9 @@ export interface LightShipEvents {
 
 /**
  * A ship without video: it speaks the real agent's link protocol — hello with its whole state,
- * link and camera reports, pings, answers to shore's pings, the pictures inbox (it holds no tasks
- * and has nothing in its outbox) — and redials as the real agent does (redialDelay: shore's
+ * link and camera reports, pings, answers to shore's pings, the pictures inbox when shore opens
+ * one (it holds no tasks and has nothing in its outbox, so it never asks for one and says `idle`
+ * on one shore opens) — and redials as the real agent does (redialDelay: shore's
  * retry-after when its refusal names one, jittered exponential backoff otherwise, quick redials
  * for a while after shore closed the link saying it restarts: RedialPlan). One process
  * holds thousands: a ship is one WebSocket and a few timers.
@@ -202,8 +203,9 @@ export class LightShip extends EventEmitter<LightShipEvents> {
         }
         return;
       case 'pictures.tasks':
-        // It keeps no tasks: it holds none of them.
+        // It keeps no tasks: it holds none of them, and has nothing to send (shore closes the inbox).
         this.send({ type: 'pictures.tasksHeld', streamId: msg.streamId, taskIds: [] });
+        this.send({ type: 'pictures.idle', streamId: msg.streamId });
         return;
       case 'pictures.take':
         this.send({ type: 'pictures.failed', streamId: msg.streamId, code: 'cameraOffline', message: 'a light ship takes no pictures' });
@@ -215,7 +217,7 @@ export class LightShip extends EventEmitter<LightShipEvents> {
         this.send({ type: 'pictures.failed', streamId: msg.streamId, code: 'notFound', message: 'a light ship keeps no pictures' });
         return;
       default:
-        // The pictures inbox opens with nothing in the outbox to offer; acknowledgements need no answer.
+        // Nothing in the outbox to offer on an inbox; acknowledgements need no answer.
         return;
     }
   }

@@ -51,7 +51,7 @@ describe('picture inbox answers per ship', () => {
   });
 
   it("answers another ship's picture id as it answers an unknown one", async () => {
-    const a = await RawAgent.connect(port, SHIP, await t.app.agentKeys.issue(SHIP), { hello: {}, capabilities: ['pictures'] });
+    const a = await RawAgent.connect(port, SHIP, await t.app.agentKeys.issue(SHIP), { hello: {}, capabilities: ['pictures'], asks: ['pictures'] });
     agent = a;
     await a.until(() => a.of('pictures.inbox').length > 0, 'pictures.inbox');
     const inbox = a.of('pictures.inbox')[0]!.streamId;
