@@ -82,7 +82,10 @@ export class ShipPictures implements KindHandler<'pictures'> {
   private protocol: number | undefined;
   /** Asked shore for the inbox (`outbox`) on this connection and not yet given one. */
   private asked = false;
-  /** Said `idle` on the inbox and sent nothing on it since. */
+  /**
+   * Said `idle` on the inbox: nothing new goes on it (only answers) until shore says it is closed,
+   * so nothing is sent on an inbox shore may have closed; what comes meanwhile goes on the next one.
+   */
   private idleSent = false;
   /** Every task's shots were reported on this connection (done on its first inbox). */
   private shotsTold = false;
@@ -197,7 +200,7 @@ export class ShipPictures implements KindHandler<'pictures'> {
         return this.settle();
       case 'pictures.inboxClosed':
         if (msg.streamId !== this.inbox) return;
-        // Shore closed it on our `idle`: anything offered on it since goes again on the next one.
+        // Shore closed it on our `idle`: what came meanwhile goes on the next one.
         this.inbox = undefined;
         this.idleSent = false;
         this.sending.clear();
@@ -256,13 +259,12 @@ export class ShipPictures implements KindHandler<'pictures'> {
 
   private reportShots(taskId: string, shots: TaskShotReport[]): void {
     if (shots.length === 0) return;
-    if (this.inbox === undefined) {
-      // On demand: kept until the inbox opens (without a link, or before version 4, the next inbox reports every shot).
+    if (this.inbox === undefined || this.idleSent) {
+      // On demand: kept until an inbox opens (without a link, or before version 4, the next inbox reports every shot).
       if (!this.link || !this.onDemand) return;
       if (this.shotsTold) this.unreported.push({ taskId, shots });
       return this.ask();
     }
-    this.idleSent = false;
     for (let i = 0; i < shots.length; i += 5_000) this.send({ type: 'pictures.shots', streamId: this.inbox, taskId, shots: shots.slice(i, i + 5_000) });
   }
 
@@ -323,7 +325,7 @@ export class ShipPictures implements KindHandler<'pictures'> {
 
   /** Offers the outbox's next picture when nothing is on its way. */
   private pump(): void {
-    if (!this.link || this.sending.id !== undefined) return;
+    if (!this.link || this.sending.id !== undefined || this.idleSent) return;
     if (this.inbox === undefined) {
       if (this.outbox.peek() !== undefined) this.ask();
       return;
@@ -334,7 +336,6 @@ export class ShipPictures implements KindHandler<'pictures'> {
       const picture = this.store.get(next);
       if (picture) {
         this.sending.start(next);
-        this.idleSent = false;
         this.send({ type: 'pictures.offer', streamId: this.inbox, picture: pictureMeta(picture) });
         return;
       }

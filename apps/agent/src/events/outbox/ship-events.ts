@@ -72,7 +72,10 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
   private protocol: number | undefined;
   /** Asked shore for the inbox (`outbox`) on this connection and not yet given one. */
   private asked = false;
-  /** Said `idle` on the inbox and sent nothing on it since. */
+  /**
+   * Said `idle` on the inbox: nothing new goes on it until shore says it is closed, so nothing is
+   * sent on an inbox shore may have closed; what comes meanwhile goes on the next one.
+   */
   private idleSent = false;
   /** The cameras' analysis status as it is now was told to shore on this connection. */
   private statusTold = false;
@@ -119,7 +122,7 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
     if (!changed) return;
     this.statusTold = false;
     if (this.inbox === undefined) return this.ask();
-    this.sendStatus();
+    if (!this.idleSent) this.sendStatus();
   }
 
   /** The link is up: messages and bytes go out on it (sending starts once shore opens the inbox). */
@@ -187,7 +190,7 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
         return this.settle();
       case 'events.inboxClosed':
         if (msg.streamId !== this.inbox) return;
-        // Shore closed it on our `idle`: anything offered or told on it since goes again on the next one.
+        // Shore closed it on our `idle`: what came meanwhile goes on the next one.
         this.inbox = undefined;
         this.idleSent = false;
         this.sending.clear();
@@ -237,13 +240,12 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
     const cameras = this.statuses.slice(0, EVENT_CAMERAS_MAX).map((c) => (c.reason !== undefined && c.reason.length > 500 ? { ...c, reason: `${c.reason.slice(0, 499)}…` } : c));
     if (!this.link) return;
     this.statusTold = true;
-    this.idleSent = false;
     this.link.sendJson({ type: 'events.status', streamId: this.inbox, cameras });
   }
 
   /** Offers the outbox's oldest event when nothing is on its way. */
   private pump(): void {
-    if (!this.link || this.sending.id !== undefined) return;
+    if (!this.link || this.sending.id !== undefined || this.idleSent) return;
     if (this.inbox === undefined) {
       if (this.store.size > 0) this.ask();
       return;
@@ -251,7 +253,6 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
     const next = this.store.ordered()[0];
     if (!next) return;
     this.sending.start(next.eventId);
-    this.idleSent = false;
     this.link.sendJson({ type: 'events.offer', streamId: this.inbox, event: next });
   }
 

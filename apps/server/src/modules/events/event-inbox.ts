@@ -28,8 +28,10 @@ interface Transfer {
 interface Inbox {
   stream: LinkStream<'events'>;
   transfer: Transfer | undefined;
-  /** Settings being read to go down on it: the ship's `idle` does not close the inbox then (it says it again once it has them). */
+  /** Settings being read to go down on it: the inbox closes only once they are sent. */
   pending: number;
+  /** The ship said `idle` (it sends nothing new on the inbox since): closed as soon as nothing is pending. */
+  idle: boolean;
 }
 
 /**
@@ -38,7 +40,7 @@ interface Inbox {
  * version 3 or older gets it at hello, open while the link lasts; from version 4 it opens when the
  * agent asks (`outbox`: events or a status to send, or settings held that shore may have changed)
  * or when shore holds settings for the ship's cameras (at hello, or when they change), and closes
- * once the ship says `idle`, so an idle ship costs no inbox. An offered event
+ * once the ship has said `idle` and no settings are on their way, so an idle ship costs no inbox. An offered event
  * shore holds already is answered `stored` at once; otherwise shore asks for its picture from the
  * byte it holds (in `incoming/`, across outages and restarts), checks the whole picture, stores the
  * event and answers `stored`. A picture that is not the one offered is thrown away and answered
@@ -88,14 +90,17 @@ export class EventInbox {
       return;
     }
     first.pending++;
-    let cameras: CameraEventSettingsEntry[];
+    let cameras: CameraEventSettingsEntry[] | undefined;
     try {
       cameras = known ?? (await this.deps.settingsFor(shipId));
     } finally {
+      // Sent on the inbox open now (it may have changed while they were read); the ship has them
+      // before it hears the inbox closed, so nothing waits for an answer.
+      const inbox = this.inboxes.get(shipId);
+      if (cameras && inbox) inbox.stream.send({ type: 'events.settings', streamId: inbox.stream.id, cameras });
       first.pending--;
+      this.closeIfIdle(shipId, first);
     }
-    const inbox = this.inboxes.get(shipId);
-    inbox?.stream.send({ type: 'events.settings', streamId: inbox.stream.id, cameras });
   }
 
   /** Opens the ship's inbox when shore holds settings for its cameras (they go down on it). */
@@ -104,9 +109,9 @@ export class EventInbox {
     if (cameras.length > 0 && !this.inboxes.has(shipId)) this.open(shipId, cameras);
   }
 
-  /** The ship has nothing more to send: its inbox closes (and it is told so) unless settings are on their way to it. */
-  private idle(shipId: string, inbox: Inbox): void {
-    if (inbox.pending > 0) return;
+  /** Closes the inbox (and tells the ship, which asks for a new one when it has something) once it is idle with nothing pending. */
+  private closeIfIdle(shipId: string, inbox: Inbox): void {
+    if (!inbox.idle || inbox.pending > 0 || this.inboxes.get(shipId) !== inbox) return;
     inbox.stream.send({ type: 'events.inboxClosed', streamId: inbox.stream.id });
     inbox.stream.close();
     this.inboxes.delete(shipId);
@@ -125,7 +130,7 @@ export class EventInbox {
     // An agent that does not handle events has no outbox.
     if (!opened.ok) return;
     const stream = opened.stream;
-    this.inboxes.set(shipId, { stream, transfer: undefined, pending: 0 });
+    this.inboxes.set(shipId, { stream, transfer: undefined, pending: 0, idle: false });
     stream.send({ type: 'events.inbox', streamId: stream.id });
     void this.pushSettings(shipId, settings).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'event inbox: sending the cameras’ settings failed'));
   }
@@ -133,7 +138,10 @@ export class EventInbox {
   private async onMessage(shipId: string, msg: AgentMessageOf<'events'>): Promise<void> {
     const inbox = this.inboxes.get(shipId);
     if (!inbox) return;
-    if (msg.type === 'events.idle') return this.idle(shipId, inbox);
+    if (msg.type === 'events.idle') {
+      inbox.idle = true;
+      return this.closeIfIdle(shipId, inbox);
+    }
     if (msg.type === 'events.status') {
       for (const s of msg.cameras) if (s.state === 'modelFailed') this.deps.log.warn({ shipId, cameraId: s.cameraId, reason: s.reason }, 'events: the ship’s analysis of a camera failed to load its model');
       return this.deps.repo.saveStatuses(shipId, msg.cameras);

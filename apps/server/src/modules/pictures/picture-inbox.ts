@@ -56,8 +56,10 @@ interface Transfer {
 interface Inbox {
   stream: LinkStream<'pictures'>;
   transfer: Transfer | undefined;
-  /** Task hand-overs being read or sent and not yet answered (`tasksHeld`): the ship's `idle` does not close the inbox then. */
+  /** Task hand-overs being read or sent and not yet answered (`tasksHeld`): the inbox closes only once none is. */
   pending: number;
+  /** The ship said `idle` (it sends nothing new on the inbox since, only answers): closed as soon as nothing is pending. */
+  idle: boolean;
 }
 
 /**
@@ -65,8 +67,8 @@ interface Inbox {
  * while it has something to send. An agent of link version 3 or older gets it at hello, open while
  * the link lasts; from version 4 it opens on demand — when the agent asks (`outbox`: a picture or
  * shot report to send, or tasks held that shore may have changed), or when shore has snapshot
- * tasks to hand the ship (at hello, or when they change) — and closes once the ship says `idle`
- * with no task hand-over unanswered, so an idle ship costs no inbox. An offered picture shore holds already is answered `stored`
+ * tasks to hand the ship (at hello, or when they change) — and closes once the ship has said `idle`
+ * and no task hand-over is unanswered, so an idle ship costs no inbox. An offered picture shore holds already is answered `stored`
  * at once (a duplicate delivery changes nothing); otherwise shore says from which byte to send
  * (what it holds of the picture in `incoming/`, kept across outages and restarts of either
  * end), appends the chunks, and once the last byte is in checks the picture (size, checksum, a
@@ -136,7 +138,7 @@ export class PictureInbox {
     // An agent that does not handle pictures has no outbox.
     if (!opened.ok) return;
     const stream = opened.stream;
-    this.inboxes.set(shipId, { stream, transfer: undefined, pending: 0 });
+    this.inboxes.set(shipId, { stream, transfer: undefined, pending: 0, idle: false });
     stream.send({ type: 'pictures.inbox', streamId: stream.id });
     void this.pushTasks(shipId, specs).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'picture inbox: handing over tasks failed'));
   }
@@ -166,7 +168,7 @@ export class PictureInbox {
     try {
       specs = known ?? (await tasks.specsFor(shipId));
     } finally {
-      first.pending--;
+      this.release(shipId, first);
     }
     // The inbox may have changed while the tasks were read: send on the one open now.
     const inbox = this.inboxes.get(shipId);
@@ -175,12 +177,15 @@ export class PictureInbox {
     inbox.stream.send({ type: 'pictures.tasks', streamId: inbox.stream.id, tasks: specs });
   }
 
-  /**
-   * The ship has nothing more to send: its inbox closes (and it is told so) unless a task
-   * hand-over is unanswered — the ship says `idle` again once it has answered.
-   */
-  private idle(shipId: string, inbox: Inbox): void {
-    if (inbox.pending > 0) return;
+  /** A hand-over is done (answered, or never sent): the inbox closes if the ship said idle and nothing else is pending. */
+  private release(shipId: string, inbox: Inbox): void {
+    inbox.pending = Math.max(0, inbox.pending - 1);
+    this.closeIfIdle(shipId, inbox);
+  }
+
+  /** Closes the inbox (and tells the ship, which asks for a new one when it has something) once it is idle with nothing pending. */
+  private closeIfIdle(shipId: string, inbox: Inbox): void {
+    if (!inbox.idle || inbox.pending > 0 || this.inboxes.get(shipId) !== inbox) return;
     inbox.stream.send({ type: 'pictures.inboxClosed', streamId: inbox.stream.id });
     inbox.stream.close();
     this.inboxes.delete(shipId);
@@ -189,10 +194,14 @@ export class PictureInbox {
   private async onMessage(shipId: string, msg: AgentMessageOf<'pictures'>): Promise<void> {
     const inbox = this.inboxes.get(shipId);
     if (!inbox) return;
-    if (msg.type === 'pictures.idle') return this.idle(shipId, inbox);
+    if (msg.type === 'pictures.idle') {
+      inbox.idle = true;
+      return this.closeIfIdle(shipId, inbox);
+    }
     if (msg.type === 'pictures.tasksHeld') {
-      inbox.pending = Math.max(0, inbox.pending - 1);
-      return this.deps.tasks?.held(shipId, msg.taskIds);
+      const held = this.deps.tasks?.held(shipId, msg.taskIds);
+      this.release(shipId, inbox);
+      return held;
     }
     if (msg.type === 'pictures.shots') return this.deps.tasks?.shots(shipId, msg.taskId, msg.shots);
     if (msg.type !== 'pictures.offer') return;
