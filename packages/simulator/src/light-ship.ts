@@ -7,6 +7,7 @@ import {
   type AgentMessage,
   type BackoffRange,
   type CameraState,
+  INBOX_ON_DEMAND_VERSION,
   type LinkReport,
   PATHS,
   type ShoreMessage,
@@ -36,6 +37,8 @@ export interface LightShipOptions {
   silenceTimeoutMs?: number;
   /** The kinds the hello lists (default LIGHT_SHIP_CAPABILITIES). */
   capabilities?: readonly string[];
+  /** The highest link version the hello offers (default AGENT_LINK_VERSION): an older agent's link, to compare. */
+  maxProtocol?: number;
 }
 
 export interface LightShipEvents {
@@ -152,7 +155,7 @@ export class LightShip extends EventEmitter<LightShipEvents> {
       this.lastReport = this.lastHeard;
       this.send({
         type: 'hello',
-        protocol: { min: AGENT_LINK_MIN_VERSION, max: AGENT_LINK_VERSION },
+        protocol: { min: AGENT_LINK_MIN_VERSION, max: this.opts.maxProtocol ?? AGENT_LINK_VERSION },
         agentVersion: 'light-ship',
         capabilities: [...(this.opts.capabilities ?? LIGHT_SHIP_CAPABILITIES)],
         link: this.linkReport,
@@ -205,7 +208,7 @@ export class LightShip extends EventEmitter<LightShipEvents> {
       case 'pictures.tasks':
         // It keeps no tasks: it holds none of them, and has nothing to send (shore closes the inbox).
         this.send({ type: 'pictures.tasksHeld', streamId: msg.streamId, taskIds: [] });
-        this.send({ type: 'pictures.idle', streamId: msg.streamId });
+        if ((this.opts.maxProtocol ?? AGENT_LINK_VERSION) >= INBOX_ON_DEMAND_VERSION) this.send({ type: 'pictures.idle', streamId: msg.streamId });
         return;
       case 'pictures.take':
         this.send({ type: 'pictures.failed', streamId: msg.streamId, code: 'cameraOffline', message: 'a light ship takes no pictures' });
