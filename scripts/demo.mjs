@@ -73,13 +73,6 @@ const startedAt = Date.now();
 const metricsToken = process.env.METRICS_TOKEN || randomBytes(12).toString('hex');
 const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, FLEET_FILE: fleetFile, METRICS_TOKEN: metricsToken };
 const children = [];
-/**
- * V8 flags of every shore server process (as `npm start`): the young generation bounded to 16 MB
- * semi-spaces. Node 24 lets it grow to 64 MB ones (128 MB of RSS measured) under a burst of ship
- * hellos and keeps it; bounded, an instance holds 75–126 MB less at the same CPU per hello (the
- * server README's "A fleet at scale" has the figures).
- */
-const SHORE_NODE_FLAGS = ['--max-semi-space-size=16'];
 if (rtsp) {
   const rtspPort = Number(process.env.RTSP_PORT ?? 8554);
   say(`starting the RTSP camera on 127.0.0.1:${rtspPort}…`);
@@ -148,7 +141,7 @@ let up;
 let stopOwners = () => undefined;
 if (!cluster) {
   say('starting the shore server…');
-  launch('shore', [...SHORE_NODE_FLAGS, 'apps/server/src/server.ts'], { readableLog: true });
+  launch('shore', ['apps/server/src/server.ts'], { readableLog: true });
   up = await healthy(port, true);
   if (!up) say('the shore server did not come up within 120 s');
 } else up = await startCluster();
@@ -176,7 +169,7 @@ async function startCluster() {
   let alive = plan.length;
   const startInstance = (i) => {
     say(`starting ${i.name} on 127.0.0.1:${i.port} (data in ${i.dataDir})…`);
-    launch(i.name, [...SHORE_NODE_FLAGS, 'apps/server/src/server.ts'], {
+    launch(i.name, ['apps/server/src/server.ts'], {
       readableLog: true,
       // Only the first provisions the fleet file: each provisioning issues every ship a new key.
       env: { PORT: String(i.port), DATA_DIR: i.dataDir, INSTANCE_NAME: i.name, FLEET_FILE: i === plan[0] ? fleetFile : '' },

@@ -3,8 +3,7 @@
  * profile, N light ships dialling at once (admission opened wide), time until all are online, and
  * the functions that took the most CPU. Run from the repository root:
  * node --import tsx tests/integration/bench/ship-hello.profile.ts [--ships=1500]; SHORE_NODE_OPTIONS adds V8
- * flags to the shore, after the young generation's bound every shore process runs with
- * (--max-semi-space-size=64: Node 24's own).
+ * flags to the shore (e.g. --max-semi-space-size=16).
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

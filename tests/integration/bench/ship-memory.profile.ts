@@ -5,8 +5,7 @@
  * with --expose-gc and collects on SIGWINCH), with the young generation's size and the shore's CPU
  * time per ship. Run from the repository root: node --import tsx
  * tests/integration/bench/ship-memory.profile.ts [--ships=1000] [--protocol=3] [--capabilities=pictures,events];
- * SHORE_NODE_OPTIONS adds V8 flags to the shore, after the young generation's bound every shore
- * process runs with (--max-semi-space-size=64: Node 24's own).
+ * SHORE_NODE_OPTIONS adds V8 flags to the shore (e.g. --max-semi-space-size=16).
  */
 import { readFileSync, readdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';

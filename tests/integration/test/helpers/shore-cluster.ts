@@ -72,8 +72,7 @@ export async function untilHealthy(shore: ShoreProcess, timeoutMs: number, extra
 export function spawnShore(name: string, port: number, env: NodeJS.ProcessEnv): ShoreProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: root,
-    // The young generation bounded as `npm start` bounds it (a V8 flag given later in NODE_OPTIONS wins).
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, NODE_OPTIONS: `--max-semi-space-size=16 ${env.NODE_OPTIONS ?? process.env.NODE_OPTIONS ?? ''}`.trim(), PORT: String(port), HOST: '127.0.0.1', INSTANCE_NAME: name },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1', INSTANCE_NAME: name },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let tail = '';
