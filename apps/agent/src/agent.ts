@@ -277,6 +277,9 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
         if (msg.protocol >= LINK_ACK_VERSION) this.uplink?.useWindow();
         // Only a welcomed hello ends the backoff: a link shore closes at once must not be redialled at the shortest delay.
         this.redials.welcomed();
+        // From link version 4 the outboxes ask for their inboxes when they have something for shore.
+        this.pictures.welcomed(msg.protocol);
+        this.eventOutbox.welcomed(msg.protocol);
       } else if (msg.type === 'link.ack') this.uplink?.acknowledged(msg.bytes);
       else {
         if (msg.code === 'retryLater') this.retryAfterMs = msg.retryAfterMs;

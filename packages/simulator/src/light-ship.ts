@@ -7,6 +7,7 @@ import {
   type AgentMessage,
   type BackoffRange,
   type CameraState,
+  INBOX_ON_DEMAND_VERSION,
   type LinkReport,
   PATHS,
   type ShoreMessage,
@@ -36,6 +37,8 @@ export interface LightShipOptions {
   silenceTimeoutMs?: number;
   /** The kinds the hello lists (default LIGHT_SHIP_CAPABILITIES). */
   capabilities?: readonly string[];
+  /** The highest link version the hello offers (default AGENT_LINK_VERSION): an older agent's link, to compare. */
+  maxProtocol?: number;
 }
 
 export interface LightShipEvents {
@@ -53,8 +56,9 @@ export interface LightShipEvents {
 
 /**
  * A ship without video: it speaks the real agent's link protocol — hello with its whole state,
- * link and camera reports, pings, answers to shore's pings, the pictures inbox (it holds no tasks
- * and has nothing in its outbox) — and redials as the real agent does (redialDelay: shore's
+ * link and camera reports, pings, answers to shore's pings, the pictures inbox when shore opens
+ * one (it holds no tasks and has nothing in its outbox, so it never asks for one and says `idle`
+ * on one shore opens) — and redials as the real agent does (redialDelay: shore's
  * retry-after when its refusal names one, jittered exponential backoff otherwise, quick redials
  * for a while after shore closed the link saying it restarts: RedialPlan). One process
  * holds thousands: a ship is one WebSocket and a few timers.
@@ -151,7 +155,7 @@ export class LightShip extends EventEmitter<LightShipEvents> {
       this.lastReport = this.lastHeard;
       this.send({
         type: 'hello',
-        protocol: { min: AGENT_LINK_MIN_VERSION, max: AGENT_LINK_VERSION },
+        protocol: { min: AGENT_LINK_MIN_VERSION, max: this.opts.maxProtocol ?? AGENT_LINK_VERSION },
         agentVersion: 'light-ship',
         capabilities: [...(this.opts.capabilities ?? LIGHT_SHIP_CAPABILITIES)],
         link: this.linkReport,
@@ -202,8 +206,9 @@ export class LightShip extends EventEmitter<LightShipEvents> {
         }
         return;
       case 'pictures.tasks':
-        // It keeps no tasks: it holds none of them.
+        // It keeps no tasks: it holds none of them, and has nothing to send (shore closes the inbox).
         this.send({ type: 'pictures.tasksHeld', streamId: msg.streamId, taskIds: [] });
+        if ((this.opts.maxProtocol ?? AGENT_LINK_VERSION) >= INBOX_ON_DEMAND_VERSION) this.send({ type: 'pictures.idle', streamId: msg.streamId });
         return;
       case 'pictures.take':
         this.send({ type: 'pictures.failed', streamId: msg.streamId, code: 'cameraOffline', message: 'a light ship takes no pictures' });
@@ -215,7 +220,7 @@ export class LightShip extends EventEmitter<LightShipEvents> {
         this.send({ type: 'pictures.failed', streamId: msg.streamId, code: 'notFound', message: 'a light ship keeps no pictures' });
         return;
       default:
-        // The pictures inbox opens with nothing in the outbox to offer; acknowledgements need no answer.
+        // Nothing in the outbox to offer on an inbox; acknowledgements need no answer.
         return;
     }
   }

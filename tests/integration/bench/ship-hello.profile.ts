@@ -2,7 +2,8 @@
  * What a ship's hello costs a shore instance: one instance (a process, with Redis) under a CPU
  * profile, N light ships dialling at once (admission opened wide), time until all are online, and
  * the functions that took the most CPU. Run from the repository root:
- * node --import tsx tests/integration/bench/ship-hello.profile.ts [--ships=1500]
+ * node --import tsx tests/integration/bench/ship-hello.profile.ts [--ships=1500]; SHORE_NODE_OPTIONS adds V8
+ * flags to the shore (e.g. --max-semi-space-size=16).
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +34,7 @@ const shore = spawnShore('shore-h', port, {
   DATA_DIR: join(dir, 'data'),
   AGENT_ADMIT_BURST: '100000',
   AGENT_ADMIT_PER_SECOND: '100000',
-  NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}`,
+  NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir} ${process.env.SHORE_NODE_OPTIONS ?? ''}`,
 });
 let fleet: LightFleet | undefined;
 try {

@@ -1,9 +1,14 @@
 /**
  * Where an idle connected ship's shore memory goes: one shore instance (a process, with Redis), N
- * light ships; heap snapshots before and after they connect, diffed by constructor. Run from the
- * repository root: node --import tsx tests/integration/bench/ship-memory.profile.ts [--ships=1000]
+ * light ships; heap snapshots before and after they connect, diffed by constructor, and the RSS
+ * per ship both as it stands after the ships' hellos and after a full collection (the shore runs
+ * with --expose-gc and collects on SIGWINCH), with the young generation's size and the shore's CPU
+ * time per ship. Run from the repository root: node --import tsx
+ * tests/integration/bench/ship-memory.profile.ts [--ships=1000] [--protocol=3] [--capabilities=pictures,events];
+ * SHORE_NODE_OPTIONS adds V8 flags to the shore (e.g. --max-semi-space-size=16).
  */
-import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@ship-cctv/server/db';
@@ -12,8 +17,18 @@ import { addLightShips } from '../test/helpers/light-fleet.ts';
 import { REDIS_URL, freePort, spawnShore, throwAwayDatabase, untilHealthy } from '../test/helpers/shore-cluster.ts';
 
 const SHIPS = Number(process.argv.find((a) => a.startsWith('--ships='))?.split('=')[1] ?? 1000);
+/** The light ships' highest link version (--protocol=3: inboxes at hello, as agents before version 4). */
+const PROTOCOL = process.argv.find((a) => a.startsWith('--protocol='))?.split('=')[1];
+const CAPABILITIES = process.argv.find((a) => a.startsWith('--capabilities='))?.split('=')[1];
+/** The light ships' hello: its highest version and kinds (--capabilities=pictures,events: both inboxes, as a real agent's). */
+const maxProtocol = { ...(PROTOCOL === undefined ? {} : { maxProtocol: Number(PROTOCOL) }), ...(CAPABILITIES ? { capabilities: CAPABILITIES.split(',') } : {}) };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+/** CPU time the process has used, ms (user + system; clock ticks of 10 ms). */
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 
 interface Snapshot {
   snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
@@ -39,6 +54,9 @@ function byName(file: string): Map<string, { count: number; size: number }> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'ship-memory-'));
+// A full collection on SIGWINCH: what the RSS is once the hellos' garbage is gone.
+const gcHook = join(dir, 'gc-on-signal.mjs');
+writeFileSync(gcHook, "process.on('SIGWINCH', () => { globalThis.gc?.(); });\n");
 const database = await throwAwayDatabase();
 const port = await freePort();
 const shore = spawnShore('shore-m', port, {
@@ -50,7 +68,7 @@ const shore = spawnShore('shore-m', port, {
   SEED_DEMO: '1',
   DATA_DIR: join(dir, 'data'),
   METRICS_TOKEN: 'ship-memory-token',
-  NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${dir} ${process.env.SHORE_NODE_OPTIONS ?? ""}`,
+  NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${dir} --expose-gc --import=${pathToFileURL(gcHook).href} ${process.env.SHORE_NODE_OPTIONS ?? ''}`,
 });
 let fleet: LightFleet | undefined;
 let fleet2: LightFleet | undefined;
@@ -83,29 +101,51 @@ try {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: 'Bearer ship-memory-token' } })).text();
     return new Map(text.split('\n').filter((l) => /^(process_memory_bytes|nodejs_heap_space_size_(total|used)_bytes)\{/.test(l)).map((l) => [l.split(' ')[0]!, Number(l.split(' ')[1])] as const));
   };
+  const pid = shore.child.pid!;
+  const collected = async () => {
+    shore.child.kill('SIGWINCH');
+    await sleep(2_000);
+    shore.child.kill('SIGWINCH');
+    await sleep(3_000);
+    return rss(pid);
+  };
+  const youngMb = (m: Map<string, number>) => ((m.get('nodejs_heap_space_size_total_bytes{space="new"}') ?? 0) / 1048576).toFixed(1);
   await sleep(3_000);
+  const rss0Gc = await collected();
   const mem0 = await memory();
-  const rss0 = rss(shore.child.pid!);
+  const mem0Gc = mem0;
+  const rss0 = rss(pid);
+  const cpu0 = cpuMs(pid);
   const snap0 = await snapshot();
   // Two halves: the second half's growth is what a ship adds once the process has grown its pools and young generation.
   const half = Math.floor(SHIPS / 2);
-  fleet = new LightFleet({ ships: ships.slice(0, half), shoreUrl: `ws://127.0.0.1:${port}`, cameraIds: [] });
+  fleet = new LightFleet({ ships: ships.slice(0, half), shoreUrl: `ws://127.0.0.1:${port}`, cameraIds: [], ...maxProtocol });
   fleet.start();
   while (fleet.online < half) await sleep(200);
   await sleep(15_000);
-  const rssHalf = rss(shore.child.pid!);
+  const rssHalf = rss(pid);
   const memHalf = await memory();
-  fleet2 = new LightFleet({ ships: ships.slice(half), shoreUrl: `ws://127.0.0.1:${port}`, cameraIds: [] });
+  fleet2 = new LightFleet({ ships: ships.slice(half), shoreUrl: `ws://127.0.0.1:${port}`, cameraIds: [], ...maxProtocol });
   fleet2.start();
   while (fleet2.online < SHIPS - half) await sleep(200);
   await sleep(15_000);
-  const rss1 = rss(shore.child.pid!);
+  const rss1 = rss(pid);
+  const cpu1 = cpuMs(pid);
   const mem1 = await memory();
+  const rss1Gc = await collected();
+  const mem1Gc = await memory();
   for (const [k, v] of mem1) {
     if (!/rss|heap_used|heap_total|external|space="(new|old)"/.test(k)) continue;
     console.log(`${k}: all ${((v - (mem0.get(k) ?? 0)) / SHIPS / 1024).toFixed(1)} kB/ship, second half ${((v - (memHalf.get(k) ?? 0)) / (SHIPS - half) / 1024).toFixed(1)} kB/ship (${(v / 1048576).toFixed(1)} MB)`);
   }
   console.log(`RSS per ship, second half: ${((rss1 - rssHalf) / (SHIPS - half) / 1024).toFixed(1)} kB`);
+  console.log(`RSS: ${(rss0 / 1048576).toFixed(0)} MB before the ships (young generation ${youngMb(mem0)} MB), ${(rss1 / 1048576).toFixed(0)} MB with them (young generation ${youngMb(mem1)} MB)`);
+  const heapUsed = (m: Map<string, number>) => m.get('process_memory_bytes{kind="heap_used"}') ?? 0;
+  console.log(
+    `after a full collection: RSS ${((rss1Gc - rss0Gc) / SHIPS / 1024).toFixed(1)} kB per ship (${(rss0Gc / 1048576).toFixed(0)} MB before, ${(rss1Gc / 1048576).toFixed(0)} MB with the ships; ` +
+      `V8 keeps the pages it freed), heap used ${((heapUsed(mem1Gc) - heapUsed(mem0Gc)) / SHIPS / 1024).toFixed(1)} kB per ship, young generation ${youngMb(mem1Gc)} MB`,
+  );
+  console.log(`shore CPU while the ships connected and idled: ${((cpu1 - cpu0) / SHIPS).toFixed(2)} ms per ship (${((cpu1 - cpu0) / 1000).toFixed(1)} s)`);
   const snap1 = await snapshot();
   console.log(`RSS per ship: ${((rss1 - rss0) / SHIPS / 1024).toFixed(1)} kB (${SHIPS} ships)`);
   const a = snap0.parsed;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   type AgentMessage,
   BINARY_KIND,
+  INBOX_ON_DEMAND_VERSION,
   type PictureFailure,
   type ShoreMessageOf,
   encodePictureChunk,
@@ -77,6 +78,19 @@ export class ShipPictures implements KindHandler<'pictures'> {
   private readonly scratch: string | undefined;
   private link: PicturesLink | undefined;
   private inbox: number | undefined;
+  /** The link version shore welcomed this connection with (from 4 the inbox opens on demand). */
+  private protocol: number | undefined;
+  /** Asked shore for the inbox (`outbox`) on this connection and not yet given one. */
+  private asked = false;
+  /**
+   * Said `idle` on the inbox: nothing new goes on it (only answers) until shore says it is closed,
+   * so nothing is sent on an inbox shore may have closed; what comes meanwhile goes on the next one.
+   */
+  private idleSent = false;
+  /** Every task's shots were reported on this connection (done on its first inbox). */
+  private shotsTold = false;
+  /** Shots that happened with no inbox open, reported when one opens (on-demand inboxes). */
+  private readonly unreported: { taskId: string; shots: TaskShotReport[] }[] = [];
   /** The picture offered or on its way, given up when shore does not answer in time. */
   private readonly sending: OfferInFlight;
   /** Shots run one at a time: a burst of requests does not start a burst of ffmpeg processes. */
@@ -131,22 +145,72 @@ export class ShipPictures implements KindHandler<'pictures'> {
   detach(): void {
     this.link = undefined;
     this.inbox = undefined;
+    this.protocol = undefined;
+    this.asked = false;
+    this.idleSent = false;
+    this.shotsTold = false;
+    this.unreported.length = 0;
     this.sending.clear();
+  }
+
+  /**
+   * Shore welcomed the hello. From link version 4 the inbox opens on demand: the ship asks for it
+   * now when it has pictures to send or holds tasks (shore hands over the current set, which may
+   * have changed while the link was down); shore opens it by itself when it has tasks for the ship.
+   */
+  welcomed(protocol: number): void {
+    this.protocol = protocol;
+    if (this.outbox.peek() !== undefined || this.tasks.tasks.length > 0) this.ask();
+  }
+
+  private get onDemand(): boolean {
+    return (this.protocol ?? 0) >= INBOX_ON_DEMAND_VERSION;
+  }
+
+  /** Asks shore to open the inbox (once until it does; version 4). */
+  private ask(): void {
+    if (!this.link || !this.onDemand || this.inbox !== undefined || this.asked) return;
+    this.asked = true;
+    this.send({ type: 'outbox', kind: 'pictures' });
+  }
+
+  /** Nothing offered, waiting or unreported: shore may close the inbox (version 4). */
+  private settle(): void {
+    if (!this.onDemand || this.inbox === undefined || this.idleSent) return;
+    if (this.sending.id !== undefined || this.outbox.peek() !== undefined || this.unreported.length > 0) return;
+    this.idleSent = true;
+    this.send({ type: 'pictures.idle', streamId: this.inbox });
   }
 
   message(msg: ShoreMsg): void {
     switch (msg.type) {
       case 'pictures.inbox':
         this.inbox = msg.streamId;
+        this.asked = false;
+        this.idleSent = false;
         this.sending.clear();
-        // What shore may have missed while the link was down.
-        for (const task of this.tasks.tasks) this.reportShots(task.taskId, [...this.tasks.shots(task.taskId)]);
+        if (!this.shotsTold) {
+          // What shore may have missed while the link was down (once a connection).
+          this.shotsTold = true;
+          this.unreported.length = 0;
+          for (const task of this.tasks.tasks) this.reportShots(task.taskId, [...this.tasks.shots(task.taskId)]);
+        }
+        for (const { taskId, shots } of this.unreported.splice(0)) this.reportShots(taskId, shots);
+        this.pump();
+        return this.settle();
+      case 'pictures.inboxClosed':
+        if (msg.streamId !== this.inbox) return;
+        // Shore closed it on our `idle`: what came meanwhile goes on the next one.
+        this.inbox = undefined;
+        this.idleSent = false;
+        this.sending.clear();
+        if (this.unreported.length > 0) this.ask();
         return this.pump();
       case 'pictures.tasks': {
         if (msg.streamId !== this.inbox) return;
         const held = this.tasks.replace(msg.tasks);
         this.send({ type: 'pictures.tasksHeld', streamId: msg.streamId, taskIds: held });
-        return;
+        return this.settle();
       }
       case 'pictures.take':
         void this.take(msg);
@@ -161,7 +225,8 @@ export class ShipPictures implements KindHandler<'pictures'> {
         if (msg.streamId !== this.inbox) return;
         this.outbox.remove(msg.pictureId);
         if (this.sending.id === msg.pictureId) this.sending.clear();
-        return this.pump();
+        this.pump();
+        return this.settle();
       case 'pictures.storing':
         // Shore holds it whole and stores it later: wait for its `stored` (it stays in the outbox)
         // rather than send it again; past the answer time it is offered again, which costs no bytes.
@@ -171,7 +236,8 @@ export class ShipPictures implements KindHandler<'pictures'> {
       case 'pictures.rejected':
         if (msg.streamId !== this.inbox || this.sending.id !== msg.pictureId) return;
         this.sending.clear();
-        return this.pump();
+        this.pump();
+        return this.settle();
     }
   }
 
@@ -192,7 +258,13 @@ export class ShipPictures implements KindHandler<'pictures'> {
   }
 
   private reportShots(taskId: string, shots: TaskShotReport[]): void {
-    if (this.inbox === undefined || shots.length === 0) return;
+    if (shots.length === 0) return;
+    if (this.inbox === undefined || this.idleSent) {
+      // On demand: kept until an inbox opens (without a link, or before version 4, the next inbox reports every shot).
+      if (!this.link || !this.onDemand) return;
+      if (this.shotsTold) this.unreported.push({ taskId, shots });
+      return this.ask();
+    }
     for (let i = 0; i < shots.length; i += 5_000) this.send({ type: 'pictures.shots', streamId: this.inbox, taskId, shots: shots.slice(i, i + 5_000) });
   }
 
@@ -253,7 +325,11 @@ export class ShipPictures implements KindHandler<'pictures'> {
 
   /** Offers the outbox's next picture when nothing is on its way. */
   private pump(): void {
-    if (!this.link || this.inbox === undefined || this.sending.id !== undefined) return;
+    if (!this.link || this.sending.id !== undefined || this.idleSent) return;
+    if (this.inbox === undefined) {
+      if (this.outbox.peek() !== undefined) this.ask();
+      return;
+    }
     for (;;) {
       const next = this.outbox.peek();
       if (next === undefined) return;

@@ -261,3 +261,40 @@ describe('the event outbox', () => {
     expect(checkAgentMessage(JSON.parse(JSON.stringify(last))).ok).toBe(true);
   });
 });
+
+describe('the event outbox with an inbox on demand (link version 4)', () => {
+  it('asks for the inbox when it has a status or an event, tells it, says idle, and after the closing asks again for what came meanwhile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-outbox-demand-'));
+    const sent: AgentMessage[] = [];
+    const s = new ShipEvents({ dataDir: dir });
+    try {
+      s.attach({ sendJson: (m) => sent.push(m), sendBinary: () => undefined });
+      s.welcomed(4);
+      // Nothing to send and no settings held: no inbox asked for.
+      expect(sent).toEqual([]);
+      s.reportStatus([{ cameraId: 'S1-C01-1', state: 'running' }]);
+      expect(sent).toEqual([{ type: 'outbox', kind: 'events' }]);
+      s.message({ type: 'events.inbox', streamId: 11 });
+      expect(sent.slice(1).map((m) => m.type)).toEqual(['events.status', 'events.idle']);
+
+      // Told after the idle: it waits for the closing, then goes on a new inbox with the event.
+      s.reportStatus([{ cameraId: 'S1-C01-1', state: 'idle' }]);
+      const { event, jpeg } = makeEvent(1);
+      await s.add(event, jpeg);
+      expect(sent).toHaveLength(3);
+      s.message({ type: 'events.inboxClosed', streamId: 11 });
+      expect(sent.at(-1)).toEqual({ type: 'outbox', kind: 'events' });
+      s.message({ type: 'events.inbox', streamId: 12 });
+      expect(sent.slice(4).map((m) => [m.type, 'streamId' in m ? m.streamId : undefined])).toEqual([
+        ['events.status', 12],
+        ['events.offer', 12],
+      ]);
+      s.message({ type: 'events.stored', streamId: 12, eventId: event.eventId });
+      expect(sent.at(-1)).toEqual({ type: 'events.idle', streamId: 12 });
+      for (const m of sent) expect(checkAgentMessage(m).ok).toBe(true);
+    } finally {
+      s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

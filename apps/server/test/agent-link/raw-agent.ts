@@ -10,6 +10,7 @@ import {
   AGENT_LINK_MIN_VERSION,
   AGENT_LINK_VERSION,
   type AgentMessage,
+  type InboxKind,
   type LinkFrame,
   PATHS,
   type ShoreMessage,
@@ -23,6 +24,8 @@ export interface RawAgentOptions {
   /** The hello to send on open (undefined: none); fields override a current-version hello. */
   hello?: Record<string, unknown> | undefined;
   capabilities?: string[];
+  /** Inboxes asked for (`outbox`) as soon as shore welcomes the hello, as an agent with something to send does. */
+  asks?: InboxKind[];
   /** Answered to every message shore sends (the agent's behaviour). */
   onMessage?: (msg: ShoreMessage, agent: RawAgent) => void;
 }
@@ -52,6 +55,7 @@ export class RawAgent {
         const checked = checkShoreMessage(JSON.parse(buf.toString('utf8')));
         if (!checked.ok) throw new Error(`shore sent a message the agent would refuse: ${checked.error}`);
         agent.received.push(checked.message);
+        if (checked.message.type === 'welcome') for (const kind of opts.asks ?? []) agent.send({ type: 'outbox', kind });
         opts.onMessage?.(checked.message, agent);
       }
       agent.wake();

@@ -90,7 +90,7 @@ describe('events on shore', () => {
     expect(res.json<{ message: string }>().message).toMatch(field);
   };
   const connect = async () => {
-    agent = await RawAgent.connect(port, SHIP, key, { hello: {}, capabilities: ['live', 'events'] });
+    agent = await RawAgent.connect(port, SHIP, key, { hello: {}, capabilities: ['live', 'events'], asks: ['events'] });
     await agent.until(() => agent!.of('events.inbox').length > 0 && agent!.of('events.settings').length > 0, 'events.inbox and events.settings');
     return agent;
   };

@@ -69,7 +69,7 @@ describe('pictures written by instance A are served by instance B after A is gon
     const instanceA = a!;
     const address = instanceA.server.address();
     if (!address || typeof address === 'string') throw new Error('no port');
-    const ship = await RawAgent.connect(address.port, SHIP, await instanceA.agentKeys.issue(SHIP), { hello: {}, capabilities: ['live', 'pictures'] });
+    const ship = await RawAgent.connect(address.port, SHIP, await instanceA.agentKeys.issue(SHIP), { hello: {}, capabilities: ['live', 'pictures'], asks: ['pictures'] });
     await ship.until(() => ship.of('pictures.inbox').length > 0, 'pictures.inbox');
     const streamId = ship.of('pictures.inbox')[0]!.streamId;
     ship.send({ type: 'pictures.offer', streamId, picture: meta });

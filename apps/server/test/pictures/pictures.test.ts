@@ -76,7 +76,7 @@ describe('pictures on shore: inbox, store, access', () => {
     expect(body.reason).toBe(reason);
   };
   const connect = async (onMessage?: (msg: ShoreMessage, a: RawAgent) => void) => {
-    agent = await RawAgent.connect(port, SHIP, key, { hello: {}, capabilities: ['live', 'playback', 'pictures'], ...(onMessage ? { onMessage } : {}) });
+    agent = await RawAgent.connect(port, SHIP, key, { hello: {}, capabilities: ['live', 'playback', 'pictures'], asks: ['pictures'], ...(onMessage ? { onMessage } : {}) });
     await agent.until(() => agent!.of('pictures.inbox').length > 0, 'pictures.inbox');
     return agent;
   };

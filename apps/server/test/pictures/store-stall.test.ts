@@ -113,7 +113,7 @@ describe('a picture sent while the object store is stalled crosses the link once
         clearTimeout(answerTimer);
       }
     };
-    const ship = await RawAgent.connect(address.port, SHIP, await app.agentKeys.issue(SHIP), { hello: {}, capabilities: ['live', 'pictures'], onMessage });
+    const ship = await RawAgent.connect(address.port, SHIP, await app.agentKeys.issue(SHIP), { hello: {}, capabilities: ['live', 'pictures'], asks: ['pictures'], onMessage });
     try {
       await ship.until(() => ship.of('pictures.inbox').length > 0, 'pictures.inbox');
       const streamId = ship.of('pictures.inbox')[0]!.streamId;

@@ -102,7 +102,7 @@ describe('stills: the latest still of a camera, one take per period for every vi
   });
 
   const connect = async (linkType = 'IRIDIUM') => {
-    agent = await RawAgent.connect(port, SHIP, key, { hello: { link: { linkType, quality: 60, duplex: 'BOTH' } }, capabilities: ['live', 'playback', 'pictures'], onMessage });
+    agent = await RawAgent.connect(port, SHIP, key, { hello: { link: { linkType, quality: 60, duplex: 'BOTH' } }, capabilities: ['live', 'playback', 'pictures'], asks: ['pictures'], onMessage });
     await agent.until(() => agent!.of('pictures.inbox').length > 0, 'pictures.inbox');
     await expect.poll(async () => (await t.app.status.shipStatuses([{ id: SHIP, name: SHIP }]))[0]?.status).toBe(linkType);
   };

@@ -15,12 +15,24 @@ import { CameraId, EpochMs, LINK_KINDS, type LinkKind, Text } from './common.ts'
  * Version 3 adds `link.ack`: shore tells the agent how many bytes it has received, so the agent keeps
  * only a round trip's worth in flight and the rest in its priority queue (see the agent's
  * uplink/send-window.ts). A version 2 agent gets no acknowledgements.
+ *
+ * Version 4 opens the store-and-forward inboxes (pictures, events) on demand rather than on every
+ * link: shore opens one at hello only when it has something for the ship (snapshot tasks, event
+ * settings), the agent asks for one (`outbox`) when it has something to send or holds something
+ * shore may have changed, says `<kind>.idle` on it when it has nothing more, and shore then closes
+ * it (`<kind>.inboxClosed`). An idle ship costs shore no inbox. A version 2 or 3 agent gets its
+ * inboxes at hello, open while the link lasts, as before.
  */
-export const AGENT_LINK_VERSION = 3;
+export const AGENT_LINK_VERSION = 4;
 /** The oldest version this code still speaks. */
 export const AGENT_LINK_MIN_VERSION = 2;
 /** The first version in which shore acknowledges received bytes (`link.ack`). */
 export const LINK_ACK_VERSION = 3;
+/** The first version whose inboxes open on demand (`outbox`, `<kind>.idle`, `<kind>.inboxClosed`). */
+export const INBOX_ON_DEMAND_VERSION = 4;
+/** The kinds whose store-and-forward inbox an agent asks for with `outbox`. */
+export const INBOX_KINDS = ['pictures', 'events'] as const satisfies readonly LinkKind[];
+export type InboxKind = (typeof INBOX_KINDS)[number];
 /** Shore acknowledges at most this often (a ship sending nothing gets none). */
 export const LINK_ACK_INTERVAL_MS = 100;
 /** Close code of a link whose agent speaks no version shore does. */
@@ -153,6 +165,11 @@ export const ControlAgentMessages = [
   Type.Object({ type: Type.Literal('camera'), ...cameraStateFields }),
   /** The ship's uplink queue: how many ms of sending are waiting (WebSocket bufferedAmount ÷ rate). */
   Type.Object({ type: Type.Literal('link.queue'), bufferedBytes: Type.Integer({ minimum: 0 }), queuedMs: Type.Number({ minimum: 0 }) }),
+  /**
+   * (Version 4.) The ship has something for shore's inbox of `kind` (its outbox holds something, or
+   * it holds what shore may have changed meanwhile): shore opens the inbox unless one is open.
+   */
+  Type.Object({ type: Type.Literal('outbox'), kind: Type.Union([Type.Literal('pictures'), Type.Literal('events')]) }),
 ] as const;
 
 export const ControlShoreMessages = [

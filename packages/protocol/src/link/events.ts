@@ -10,8 +10,10 @@ import { decodePictureChunk, encodePictureChunk } from './pictures.ts';
  * and its best picture — sent to shore by store-and-forward, and the cameras' analysis settings
  * sent to the ship.
  *
- * Shore opens one stream per connection, the *inbox* (`events.inbox`), as soon as a ship that
- * handles events says hello, and sends on it every camera's settings (`events.settings`, again
+ * Shore opens one stream, the *inbox* (`events.inbox`), as soon as a ship that handles events says
+ * hello (link version 3 and older), or, from version 4, when the ship asks for it (`outbox`: it has
+ * events or a status to send, or holds settings) or shore holds settings for its cameras, and closes
+ * it (`events.inboxClosed`) once the ship says `events.idle`. Shore sends on it every camera's settings (`events.settings`, again
  * whenever one changes). The ship answers with its cameras' analysis status (`events.status`,
  * again whenever one changes) and its outbox sends one event at a time, as pictures do:
  * `events.offer` with the record, shore's `events.resume` with the byte of the picture to start
@@ -57,6 +59,8 @@ export const EventsShoreMessages = [
   Type.Object({ type: Type.Literal('events.held'), streamId: StreamId, eventId: EventId, reason: Text }),
   /** Shore will never take this event (its camera is unknown on shore): the ship drops it. */
   Type.Object({ type: Type.Literal('events.refused'), streamId: StreamId, eventId: EventId, reason: Text }),
+  /** (Version 4.) Shore closed the inbox after the ship said `idle`; the ship asks again (`outbox`) when it has something to send. */
+  Type.Object({ type: Type.Literal('events.inboxClosed'), streamId: StreamId }),
 ] as const;
 
 export const EventsAgentMessages = [
@@ -64,6 +68,8 @@ export const EventsAgentMessages = [
   Type.Object({ type: Type.Literal('events.offer'), streamId: StreamId, event: ShipEvent }),
   /** What each camera's analysis is doing (when the inbox opens and whenever one changes). */
   Type.Object({ type: Type.Literal('events.status'), streamId: StreamId, cameras: Type.Array(CameraAnalysisStatusSchema, { maxItems: EVENT_CAMERAS_MAX }) }),
+  /** (Version 4.) The ship has nothing more to send on the inbox (no event offered or waiting, its status told); shore may close it. */
+  Type.Object({ type: Type.Literal('events.idle'), streamId: StreamId }),
 ] as const;
 
 export const ShoreEventsMessage = Type.Union([...EventsShoreMessages]);

@@ -6,8 +6,10 @@ import { CameraId, EpochMs, StreamId, Text } from './common.ts';
  * tiny thumbnails, and sent to shore by store-and-forward.
  *
  * Requests (`take`, `list`, `fetch`) each go on a stream shore opens for the question; the answer
- * names it. Store-and-forward uses one more stream per connection, the *inbox*: shore opens it as
- * soon as a ship that handles pictures says hello (`pictures.inbox`), and the ship's outbox sends
+ * names it. Store-and-forward uses one more stream, the *inbox*: shore opens it (`pictures.inbox`)
+ * as soon as a ship that handles pictures says hello (link version 3 and older), or, from version
+ * 4, when the ship asks for it (`outbox`) or shore has snapshot tasks to hand it, and closes it
+ * (`pictures.inboxClosed`) once the ship says `pictures.idle`. The ship's outbox sends
  * on it one picture at a time — `pictures.offer`, shore's `pictures.resume` with the byte to start
  * from (what shore already holds of it: an outage or an agent restart mid-picture costs nothing
  * twice), the bytes as binary frames `[offset u32 BE][bytes]`, then shore's `pictures.stored`,
@@ -164,6 +166,11 @@ export const PicturesShoreMessages = [
    * added or deleted). The ship keeps them durably and drops any it holds that is not listed.
    */
   Type.Object({ type: Type.Literal('pictures.tasks'), streamId: StreamId, tasks: Type.Array(SnapshotTaskSpec, { maxItems: SHIP_TASKS_MAX }) }),
+  /**
+   * (Version 4.) Inbox: shore closed it after the ship said `idle`; nothing more goes on it. The
+   * ship asks again (`outbox`) when it has something to send.
+   */
+  Type.Object({ type: Type.Literal('pictures.inboxClosed'), streamId: StreamId }),
 ] as const;
 
 export const PicturesAgentMessages = [
@@ -188,6 +195,8 @@ export const PicturesAgentMessages = [
   Type.Object({ type: Type.Literal('pictures.tasksHeld'), streamId: StreamId, taskIds: Type.Array(TaskId, { maxItems: SHIP_TASKS_MAX }) }),
   /** Inbox: what became of shots of a task (each as it happens; all of a task again when the inbox opens). */
   Type.Object({ type: Type.Literal('pictures.shots'), streamId: StreamId, taskId: TaskId, shots: Type.Array(TaskShotReport, { maxItems: 5_000 }) }),
+  /** (Version 4.) Inbox: the ship has nothing more to send on it (nothing offered or waiting); shore may close it. */
+  Type.Object({ type: Type.Literal('pictures.idle'), streamId: StreamId }),
 ] as const;
 
 export const ShorePicturesMessage = Type.Union([...PicturesShoreMessages]);

@@ -10,6 +10,7 @@ import {
   DEFAULT_CAMERA_EVENT_SETTINGS,
   EVENT_CAMERAS_MAX,
   EVENT_CHUNK_HEADER_BYTES,
+  INBOX_ON_DEMAND_VERSION,
   type ShipEvent,
   type ShoreMessageOf,
   encodeEventChunk,
@@ -67,6 +68,17 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
   private statuses: CameraAnalysisStatus[] = [];
   private link: EventsLink | undefined;
   private inbox: number | undefined;
+  /** The link version shore welcomed this connection with (from 4 the inbox opens on demand). */
+  private protocol: number | undefined;
+  /** Asked shore for the inbox (`outbox`) on this connection and not yet given one. */
+  private asked = false;
+  /**
+   * Said `idle` on the inbox: nothing new goes on it until shore says it is closed, so nothing is
+   * sent on an inbox shore may have closed; what comes meanwhile goes on the next one.
+   */
+  private idleSent = false;
+  /** The cameras' analysis status as it is now was told to shore on this connection. */
+  private statusTold = false;
   /** The event offered or on its way, given up when shore does not answer in time. */
   private readonly sending: OfferInFlight;
   /** Events stored by shore since the agent started (figures for tests and benchmarks). */
@@ -107,7 +119,10 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
   reportStatus(statuses: readonly CameraAnalysisStatus[]): void {
     const changed = JSON.stringify(statuses) !== JSON.stringify(this.statuses);
     this.statuses = [...statuses];
-    if (changed) this.sendStatus();
+    if (!changed) return;
+    this.statusTold = false;
+    if (this.inbox === undefined) return this.ask();
+    if (!this.idleSent) this.sendStatus();
   }
 
   /** The link is up: messages and bytes go out on it (sending starts once shore opens the inbox). */
@@ -119,7 +134,41 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
   detach(): void {
     this.link = undefined;
     this.inbox = undefined;
+    this.protocol = undefined;
+    this.asked = false;
+    this.idleSent = false;
+    this.statusTold = false;
     this.sending.clear();
+  }
+
+  /**
+   * Shore welcomed the hello. From link version 4 the inbox opens on demand: the ship asks for it
+   * now when it has events or a status to send, or holds settings (shore sends the current ones,
+   * which may have changed while the link was down); shore opens it by itself when it holds
+   * settings for the ship.
+   */
+  welcomed(protocol: number): void {
+    this.protocol = protocol;
+    if (this.store.size > 0 || this.settings.size > 0 || this.statuses.length > 0) this.ask();
+  }
+
+  private get onDemand(): boolean {
+    return (this.protocol ?? 0) >= INBOX_ON_DEMAND_VERSION;
+  }
+
+  /** Asks shore to open the inbox (once until it does; version 4). */
+  private ask(): void {
+    if (!this.link || !this.onDemand || this.inbox !== undefined || this.asked || this.closed) return;
+    this.asked = true;
+    this.link.sendJson({ type: 'outbox', kind: 'events' });
+  }
+
+  /** No event offered or waiting and the status told: shore may close the inbox (version 4). */
+  private settle(): void {
+    if (!this.onDemand || this.inbox === undefined || this.idleSent || !this.link) return;
+    if (this.sending.id !== undefined || this.store.size > 0 || (!this.statusTold && this.statuses.length > 0)) return;
+    this.idleSent = true;
+    this.link.sendJson({ type: 'events.idle', streamId: this.inbox });
   }
 
   close(): void {
@@ -133,12 +182,24 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
     switch (msg.type) {
       case 'events.inbox':
         this.inbox = msg.streamId;
+        this.asked = false;
+        this.idleSent = false;
         this.sending.clear();
-        this.sendStatus();
-        return this.pump();
+        if (!this.statusTold) this.sendStatus();
+        this.pump();
+        return this.settle();
+      case 'events.inboxClosed':
+        if (msg.streamId !== this.inbox) return;
+        // Shore closed it on our `idle`: what came meanwhile goes on the next one.
+        this.inbox = undefined;
+        this.idleSent = false;
+        this.sending.clear();
+        if (this.store.size > 0 || (!this.statusTold && this.statuses.length > 0)) this.ask();
+        return;
       case 'events.settings':
         if (msg.streamId !== this.inbox) return;
-        return this.applySettings(msg.cameras);
+        this.applySettings(msg.cameras);
+        return this.settle();
       case 'events.resume':
         return this.resume(msg.streamId, msg.eventId, msg.offset);
       case 'events.stored':
@@ -147,7 +208,8 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
         if (this.store.remove(msg.eventId) && msg.type === 'events.stored') this.delivered++;
         if (msg.type === 'events.refused') this.opts.onWarning?.(`shore refused event ${msg.eventId}: ${msg.reason}`);
         if (this.sending.id === msg.eventId) this.sending.clear();
-        return this.pump();
+        this.pump();
+        return this.settle();
       case 'events.held':
         // The ship's events budget is spent: the event waits, offered, for shore's resume (the link going offers it again).
         if (msg.streamId === this.inbox && this.sending.id === msg.eventId) this.sending.hold();
@@ -155,7 +217,8 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
       case 'events.rejected':
         if (msg.streamId !== this.inbox || this.sending.id !== msg.eventId) return;
         this.sending.clear();
-        return this.pump();
+        this.pump();
+        return this.settle();
     }
   }
 
@@ -179,12 +242,18 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
     if (this.inbox === undefined || this.statuses.length === 0) return;
     // A reason is for people and the log: cut to what the link's schema takes, so the report is never refused.
     const cameras = this.statuses.slice(0, EVENT_CAMERAS_MAX).map((c) => (c.reason !== undefined && c.reason.length > 500 ? { ...c, reason: `${c.reason.slice(0, 499)}…` } : c));
-    this.link?.sendJson({ type: 'events.status', streamId: this.inbox, cameras });
+    if (!this.link) return;
+    this.statusTold = true;
+    this.link.sendJson({ type: 'events.status', streamId: this.inbox, cameras });
   }
 
   /** Offers the outbox's oldest event when nothing is on its way. */
   private pump(): void {
-    if (!this.link || this.inbox === undefined || this.sending.id !== undefined) return;
+    if (!this.link || this.sending.id !== undefined || this.idleSent) return;
+    if (this.inbox === undefined) {
+      if (this.store.size > 0) this.ask();
+      return;
+    }
     const next = this.store.ordered()[0];
     if (!next) return;
     this.sending.start(next.eventId);

@@ -5,6 +5,7 @@ import {
   type AgentMessage,
   type AgentMessageOf,
   type HelloMessage,
+  type InboxKind,
   type LinkFrame,
   type LinkKind,
   type LinkQueueMessage,
@@ -109,6 +110,8 @@ export interface GatewayEvents {
   dropped: [Dropped];
   /** A ship's hello was not taken now (too many new links at once); it was told to come back after `retryAfterMs`. */
   retryLater: [shipId: string, retryAfterMs: number];
+  /** The ship's agent (link version 4) has something for its inbox of `kind`: heard after `online`, never before it. */
+  outbox: [shipId: string, kind: InboxKind];
 }
 
 class OpenLinkStream<K extends LinkKind> implements LinkStream<K> {
@@ -200,6 +203,8 @@ export class AgentGateway {
   private readonly movedAway = new WeakSet<AgentConnection>();
   /** Connections whose hello was taken (from the moment it was, before the ship's status is written). */
   private readonly helloTaken = new WeakSet<AgentConnection>();
+  /** Asks for an inbox (`outbox`) that arrived before the connection was ready: told once it is online. */
+  private readonly earlyAsks = new WeakMap<AgentConnection, Set<InboxKind>>();
   /** Hellos refused in a row by admission, logged once in a while rather than once per ship. */
   private refusedSinceLog = 0;
   private refusedLoggedAt = 0;
@@ -380,6 +385,17 @@ export class AgentGateway {
       case 'link.queue':
         this.events.emit('queue', shipId, msg);
         return;
+      case 'outbox': {
+        if (conn.ready) {
+          this.events.emit('outbox', shipId, msg.kind);
+          return;
+        }
+        // The agent asks once it is welcomed, which may be before its hello is written through.
+        const asks = this.earlyAsks.get(conn) ?? new Set<InboxKind>();
+        asks.add(msg.kind);
+        this.earlyAsks.set(conn, asks);
+        return;
+      }
       default: {
         const route = routeOf(msg);
         if (!route) return;
@@ -409,6 +425,10 @@ export class AgentGateway {
     await this.status.agentOnline(shipId, msg.link, msg.cameras, msg.storage);
     conn.markReady(protocol, msg.capabilities);
     this.log.info({ shipId, protocol, agentVersion: msg.agentVersion, capabilities: msg.capabilities }, 'agent said hello');
-    if (this.connections.get(shipId) === conn) this.events.emit('online', shipId, conn);
+    if (this.connections.get(shipId) !== conn) return;
+    this.events.emit('online', shipId, conn);
+    const asks = this.earlyAsks.get(conn);
+    this.earlyAsks.delete(conn);
+    for (const kind of asks ?? []) if (this.connections.get(shipId) === conn) this.events.emit('outbox', shipId, kind);
   }
 }

@@ -6,7 +6,7 @@ import ownershipPlugin from './ownership-plugin.ts';
 export type { AgentGateway, Dropped, GatewayEvents, LinkStream, OpenStreamResult, ShipReports, StreamHandler, StreamOpener } from './gateway.ts';
 export type { LinkStreamOpener, LinkStreams, LinkStreamsEvents } from './link-streams.ts';
 export type { OwnershipEvents, ShipOwner, ShipOwnership } from './ownership.ts';
-export type { LivenessOptions } from './connection.ts';
+export type { AgentConnection, LivenessOptions } from './connection.ts';
 export type { AgentLinkOptions } from './agent-link-plugin.ts';
 export { ADMISSION_DEFAULTS, type AdmissionOptions } from './admission.ts';
 export { AgentKeyService } from './repo.ts';

@@ -77,7 +77,7 @@ export default fp<EventsPluginOptions>(
       publish: (destination, body) => {
         app.bus.publish(destination, JSON.stringify(body)).catch((err: unknown) => log.warn({ err, destination }, 'events: publishing failed'));
       },
-      // The ship's inbox is here: the settings go down now; else the instance holding its link is
+      // The ship's link is here: the settings go down now (on its inbox, opened for them if need be); else the instance holding its link is
       // asked to send them. (The inbox is made next; settings change only once requests are served.)
       fetchVideo: (row) => {
         const timer = setTimeout(

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type AgentMessageOf, type PictureEvent, type PictureMeta, type SnapshotTaskSpec, type TaskShotReport, decodePictureChunk } from '@ship-cctv/protocol';
-import type { AgentGateway, LinkStream } from '../../core/ship-link/index.ts';
+import { type AgentMessageOf, INBOX_ON_DEMAND_VERSION, type InboxKind, type PictureEvent, type PictureMeta, type SnapshotTaskSpec, type TaskShotReport, decodePictureChunk } from '@ship-cctv/protocol';
+import type { AgentConnection, AgentGateway, LinkStream } from '../../core/ship-link/index.ts';
 import { backoffMs } from '../../core/storage/transient.ts';
 import type { PictureFiles } from './picture-files.ts';
 import type { NewPictureRow, PictureIndex } from './repo.ts';
@@ -53,9 +53,22 @@ interface Transfer {
   finishing: boolean;
 }
 
+interface Inbox {
+  stream: LinkStream<'pictures'>;
+  transfer: Transfer | undefined;
+  /** Task hand-overs being read or sent and not yet answered (`tasksHeld`): the inbox closes only once none is. */
+  pending: number;
+  /** The ship said `idle` (it sends nothing new on the inbox since, only answers): closed as soon as nothing is pending. */
+  idle: boolean;
+}
+
 /**
- * Shore's end of the ships' outboxes: one inbox stream per connected ship that handles pictures,
- * opened when its agent says hello. An offered picture shore holds already is answered `stored`
+ * Shore's end of the ships' outboxes: one inbox stream per connected ship that handles pictures
+ * while it has something to send. An agent of link version 3 or older gets it at hello, open while
+ * the link lasts; from version 4 it opens on demand — when the agent asks (`outbox`: a picture or
+ * shot report to send, or tasks held that shore may have changed), or when shore has snapshot
+ * tasks to hand the ship (at hello, or when they change) — and closes once the ship has said `idle`
+ * and no task hand-over is unanswered, so an idle ship costs no inbox. An offered picture shore holds already is answered `stored`
  * at once (a duplicate delivery changes nothing); otherwise shore says from which byte to send
  * (what it holds of the picture in `incoming/`, kept across outages and restarts of either
  * end), appends the chunks, and once the last byte is in checks the picture (size, checksum, a
@@ -67,19 +80,28 @@ interface Transfer {
  * `stored` goes on the ship's inbox open at that moment.
  */
 export class PictureInbox {
-  private readonly inboxes = new Map<string, { stream: LinkStream<'pictures'>; transfer: Transfer | undefined }>();
+  private readonly inboxes = new Map<string, Inbox>();
   private readonly storing = new Map<string, Storing>();
   /** Pictures being checked and stored right now (`ship/picture`). */
   private readonly finishing = new Set<string>();
-  private readonly onOnline = (shipId: string) => this.open(shipId);
+  private readonly onOnline = (shipId: string, conn: AgentConnection | undefined) => {
+    if ((conn?.protocol ?? 0) < INBOX_ON_DEMAND_VERSION) return this.open(shipId);
+    // On demand: opened now only when shore has tasks for the ship (else when the ship asks).
+    this.openForTasks(shipId).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'picture inbox: reading the ship’s tasks failed'));
+  };
+  private readonly onOutbox = (shipId: string, kind: InboxKind) => {
+    if (kind === 'pictures' && !this.inboxes.has(shipId)) this.open(shipId);
+  };
 
   constructor(private readonly deps: PictureInboxDeps) {
     deps.gateway.events.on('online', this.onOnline);
-    for (const shipId of deps.gateway.connectedShips()) this.open(shipId);
+    deps.gateway.events.on('outbox', this.onOutbox);
+    for (const shipId of deps.gateway.connectedShips()) this.onOnline(shipId, deps.gateway.get(shipId));
   }
 
   close(): void {
     this.deps.gateway.events.off('online', this.onOnline);
+    this.deps.gateway.events.off('outbox', this.onOutbox);
     for (const inbox of this.inboxes.values()) inbox.stream.close();
     this.inboxes.clear();
     // What waits for the store stays in incoming/: the ship offers it again, and it is stored then.
@@ -92,7 +114,14 @@ export class PictureInbox {
     return this.storing.size;
   }
 
-  private open(shipId: string): void {
+  /** Opens the ship's inbox when shore holds snapshot tasks for it (they are handed over on it). */
+  private async openForTasks(shipId: string): Promise<void> {
+    if (!this.deps.tasks) return;
+    const specs = await this.deps.tasks.specsFor(shipId);
+    if (specs.length > 0 && !this.inboxes.has(shipId)) this.open(shipId, specs);
+  }
+
+  private open(shipId: string, specs?: SnapshotTaskSpec[]): void {
     this.inboxes.get(shipId)?.stream.close();
     this.inboxes.delete(shipId);
     const opened = this.deps.gateway.openStream(shipId, 'pictures', {
@@ -109,30 +138,71 @@ export class PictureInbox {
     // An agent that does not handle pictures has no outbox.
     if (!opened.ok) return;
     const stream = opened.stream;
-    this.inboxes.set(shipId, { stream, transfer: undefined });
+    this.inboxes.set(shipId, { stream, transfer: undefined, pending: 0, idle: false });
     stream.send({ type: 'pictures.inbox', streamId: stream.id });
-    void this.pushTasks(shipId).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'picture inbox: handing over tasks failed'));
+    void this.pushTasks(shipId, specs).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'picture inbox: handing over tasks failed'));
   }
 
-  /** Whether the ship's inbox is open here (its link is on this instance). */
+  /** Whether the ship's link is on this instance (its inbox is open here, or opens here on demand). */
   holds(shipId: string): boolean {
+    return this.inboxes.has(shipId) || this.deps.gateway.get(shipId)?.ready === true;
+  }
+
+  /** Whether the ship's inbox is open now. */
+  isOpen(shipId: string): boolean {
     return this.inboxes.has(shipId);
   }
 
-  /** Sends the ship the whole set of its snapshot tasks (when its inbox is open). */
-  async pushTasks(shipId: string): Promise<void> {
+  /** Sends the ship the whole set of its snapshot tasks: on its inbox, opened for them when none is (its link is here). */
+  async pushTasks(shipId: string, known?: SnapshotTaskSpec[]): Promise<void> {
     const tasks = this.deps.tasks;
-    if (!tasks || !this.inboxes.has(shipId)) return;
-    const specs = await tasks.specsFor(shipId);
+    if (!tasks) return;
+    const first = this.inboxes.get(shipId);
+    // open() hands the tasks over on the inbox it opens (an agent without pictures has none).
+    if (!first) {
+      if (this.deps.gateway.get(shipId)?.ready) this.open(shipId, known);
+      return;
+    }
+    first.pending++;
+    let specs: SnapshotTaskSpec[];
+    try {
+      specs = known ?? (await tasks.specsFor(shipId));
+    } finally {
+      this.release(shipId, first);
+    }
     // The inbox may have changed while the tasks were read: send on the one open now.
     const inbox = this.inboxes.get(shipId);
-    inbox?.stream.send({ type: 'pictures.tasks', streamId: inbox.stream.id, tasks: specs });
+    if (!inbox) return;
+    inbox.pending++;
+    inbox.stream.send({ type: 'pictures.tasks', streamId: inbox.stream.id, tasks: specs });
+  }
+
+  /** A hand-over is done (answered, or never sent): the inbox closes if the ship said idle and nothing else is pending. */
+  private release(shipId: string, inbox: Inbox): void {
+    inbox.pending = Math.max(0, inbox.pending - 1);
+    this.closeIfIdle(shipId, inbox);
+  }
+
+  /** Closes the inbox (and tells the ship, which asks for a new one when it has something) once it is idle with nothing pending. */
+  private closeIfIdle(shipId: string, inbox: Inbox): void {
+    if (!inbox.idle || inbox.pending > 0 || this.inboxes.get(shipId) !== inbox) return;
+    inbox.stream.send({ type: 'pictures.inboxClosed', streamId: inbox.stream.id });
+    inbox.stream.close();
+    this.inboxes.delete(shipId);
   }
 
   private async onMessage(shipId: string, msg: AgentMessageOf<'pictures'>): Promise<void> {
     const inbox = this.inboxes.get(shipId);
     if (!inbox) return;
-    if (msg.type === 'pictures.tasksHeld') return this.deps.tasks?.held(shipId, msg.taskIds);
+    if (msg.type === 'pictures.idle') {
+      inbox.idle = true;
+      return this.closeIfIdle(shipId, inbox);
+    }
+    if (msg.type === 'pictures.tasksHeld') {
+      const held = this.deps.tasks?.held(shipId, msg.taskIds);
+      this.release(shipId, inbox);
+      return held;
+    }
     if (msg.type === 'pictures.shots') return this.deps.tasks?.shots(shipId, msg.taskId, msg.shots);
     if (msg.type !== 'pictures.offer') return;
     const { stream } = inbox;

@@ -135,7 +135,7 @@ export class PictureService {
     this.inbox.close();
   }
 
-  /** The ship's inbox is here: its tasks go down now; else the instance holding its link is asked to send them. */
+  /** The ship's link is here: its tasks go down now (on its inbox, opened for them if need be); else the instance holding its link is asked to send them. */
   private async pushTasks(shipId: string): Promise<void> {
     if (this.inbox.holds(shipId)) return this.inbox.pushTasks(shipId);
     this.streams.nudge(shipId, TASKS_TOPIC);
