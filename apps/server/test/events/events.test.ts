@@ -214,7 +214,7 @@ describe('events on shore', () => {
     t.app.metrics.countLink(SHIP, 'up', 'events', 2_000);
     await t.app.flushBudgets();
     try {
-      agent = await RawAgent.connect(port, SHIP, key, { hello: {}, capabilities: ['live', 'events', EVENTS_HOLD_CAPABILITY] });
+      agent = await RawAgent.connect(port, SHIP, key, { hello: {}, capabilities: ['live', 'events', EVENTS_HOLD_CAPABILITY], asks: ['events'] });
       const a = agent;
       await a.until(() => a.of('events.inbox').length > 0, 'events.inbox');
       const event = eventOf(picture);
