@@ -1,12 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BINARY_KIND, type MediaServerMessage, type ShoreMessage } from '@ship-cctv/protocol';
-import { Fmp4Splitter, type InitSegment, type MediaFragment } from '@ship-cctv/media';
 import { type TestApp, build, logon } from '../helpers/build.ts';
+import { type Clip, codecClip } from '../helpers/codec-clips.ts';
 import { MediaClient } from '../helpers/media-client.ts';
 import { RawAgent } from '../agent-link/raw-agent.ts';
 
@@ -16,27 +11,6 @@ const CAMERA = 'S1001-C01-1';
 const TEMPLATE = 11;
 const OTHER_CAMERA = 'S1001-C02-1';
 const THIRD_CAMERA = 'S1001-C03-1';
-const run = promisify(execFile);
-
-interface Clip {
-  init: InitSegment;
-  fragments: MediaFragment[];
-}
-
-/** A second of video as the agent sends it: the camera's H.265 as hvc1, or H.264. */
-async function clip(dir: string, codec: 'hevc' | 'h264'): Promise<Clip> {
-  const file = join(dir, `${codec}.mp4`);
-  const encoder = codec === 'hevc' ? ['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=none:bframes=0', '-tag:v', 'hvc1'] : ['-c:v', 'libx264', '-preset', 'ultrafast'];
-  await run('ffmpeg', [
-    '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=5', '-t', '1',
-    ...encoder, '-pix_fmt', 'yuv420p', '-g', '5',
-    '-movflags', '+frag_every_frame+empty_moov+default_base_moof', '-f', 'mp4', file,
-  ]);
-  const units = new Fmp4Splitter().push(new Uint8Array(await readFile(file)));
-  const init = units.find((u) => u.kind === 'init');
-  if (init?.kind !== 'init') throw new Error('no init segment');
-  return { init, fragments: units.filter((u): u is MediaFragment => u.kind === 'fragment') };
-}
 
 type Codec = Extract<MediaServerMessage, { type: 'codec' }>;
 
@@ -53,13 +27,8 @@ describe('live codec of an H.265 camera', () => {
   const clips = {} as Record<'hevc' | 'h264', Clip>;
 
   beforeAll(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'live-hevc-'));
-    try {
-      clips.hevc = await clip(dir, 'hevc');
-      clips.h264 = await clip(dir, 'h264');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    clips.hevc = await codecClip('hevc');
+    clips.h264 = await codecClip('h264');
     t = await build({});
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();

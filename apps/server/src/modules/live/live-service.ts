@@ -220,10 +220,16 @@ export class LiveService {
   /**
    * Joins a stream for a viewer on another instance (the owner's side of a cluster): the same
    * sharing as a local viewer, without the access check the other instance made. No linger on
-   * leaving: the other instance lingered already.
+   * leaving: the other instance lingered already. The stream of the camera it joins (its H.265 one
+   * or the H.264 one) is chosen here, by what this instance knows of the camera and what the
+   * viewer's instance said its viewers decode, as for a viewer of this instance.
    */
   joinFor(spec: LiveStreamSpec, viewer: MediaViewer): Lease<LiveSource> {
-    return this.join({ key: spec.key, linger: false, wants: wantsOf(spec), source: () => this.sourceFor(spec) }, viewer);
+    const base = spec.key.replace(/\+(hevc|avc)$/, '');
+    const variant = this.codecVariant(base, spec.shipId, viewer.decoders);
+    const { hevc: _asked, ...rest } = spec;
+    const own: LiveStreamSpec = { ...rest, key: `${base}${variant}`, ...(variant === '+hevc' ? { hevc: true } : {}) };
+    return this.join({ key: own.key, linger: false, wants: wantsOf(own), source: () => this.sourceFor(own, viewer.decoders) }, viewer);
   }
 
   private sourceFor(spec: LiveStreamSpec, firstDecoders?: ReadonlySet<DecoderPrefix>): LiveSource {
@@ -240,7 +246,7 @@ export class LiveService {
         if (codec === 'h264') this.hevcCameras.delete(key);
         else this.hevcCameras.set(key, passable === undefined ? (this.hevcCameras.get(key) ?? 'maybe') : passable ? 'yes' : 'no');
       },
-      openStream: (handler) => this.origin.open(spec, handler),
+      openStream: (handler, decoders) => this.origin.open(spec, handler, decoders),
       shipId,
       cameraId,
       requested,
