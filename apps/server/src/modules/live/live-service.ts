@@ -57,6 +57,9 @@ export interface StreamWants {
 /** A camera at a definition as the set of those known to pass H.265 names it: the ship and the stream's key without its codec variant. */
 const passableKey = (shipId: string, key: string) => `${shipId}/${key.replace(/\+(hevc|avc)$/, '')}`;
 
+/** The camera of a stream's key (`camera@template…`). */
+const cameraOf = (key: string) => key.slice(0, key.indexOf('@'));
+
 const wantsOf = (spec: LiveStreamSpec): StreamWants => ({ cameraId: spec.cameraId, templateId: spec.requested.id, audio: spec.audio, hevc: spec.hevc === true });
 
 /** What `join` needs: the stream's key, whether it lingers, what it carries, and how to make it. */
@@ -128,6 +131,23 @@ export class LiveService {
    * stream of their own unless it is `no`.
    */
   private readonly hevcCameras = new Map<string, 'yes' | 'no' | 'maybe'>();
+
+  /**
+   * The codec each camera sends as its ship reports it (hello and camera reports, `ship/camera`):
+   * known from the agent's hello, so a shore that restarted (or never ran a stream of the camera)
+   * chooses the first viewer's stream as it would with the camera's streams behind it.
+   */
+  private readonly cameraCodecs = new Map<string, 'h264' | 'h265'>();
+
+  /** The ship reported the codec of a camera (absent: an agent that does not say, or not known yet: what was learnt stays). */
+  cameraCodec(shipId: string, cameraId: string, codec: 'h264' | 'h265' | undefined): void {
+    if (codec) this.cameraCodecs.set(`${shipId}/${cameraId}`, codec);
+  }
+
+  /** What the ship last reported of a camera's codec (tests, introspection). */
+  reportedCameraCodec(shipId: string, cameraId: string): 'h264' | 'h265' | undefined {
+    return this.cameraCodecs.get(`${shipId}/${cameraId}`);
+  }
 
   private readonly pagedViewRules: PagedViewRule[] = [];
 
@@ -201,13 +221,18 @@ export class LiveService {
    * while both kinds watch.
    */
   private codecVariant(base: string, shipId: string, decoders: ReadonlySet<DecoderPrefix> | undefined): '' | '+hevc' | '+avc' {
-    const passable = this.hevcCameras.get(passableKey(shipId, base));
+    const reported = this.cameraCodecs.get(`${shipId}/${cameraOf(base)}`);
+    // What the ship reports now outweighs what a stream once said: a camera set to H.264 since is H.264.
+    if (reported === 'h264') return '';
+    // A camera the ship reports as H.265 that no stream has tried at this definition yet: it may fit.
+    const passable = this.hevcCameras.get(passableKey(shipId, base)) ?? (reported === 'h265' ? 'maybe' : undefined);
     if (passable === undefined || passable === 'no') return '';
     const plain = this.registry.get(base);
     const plainPasses = plain !== undefined && !plain.isStopped && plain.passesHevc;
     if (decodesHevc(decoders)) return plainPasses ? '' : '+hevc';
     return plainPasses ? '+avc' : '';
   }
+
 
   /**
    * Where sources get their streams from now on (a cluster: the ship's link here, or its owner
