@@ -352,7 +352,7 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     const before = this.cameras.get(state.cameraId);
     if (!before) return;
     this.cameras.set(state.cameraId, state);
-    if (before.online !== state.online || before.recording !== state.recording || before.recordingSince !== state.recordingSince) {
+    if (before.online !== state.online || before.recording !== state.recording || before.recordingSince !== state.recordingSince || before.codec !== state.codec) {
       this.send({ type: 'camera', ...state });
     }
   }
@@ -532,12 +532,18 @@ export class ShipAgent extends EventEmitter<AgentEvents> {
     if (this.ws?.readyState === WebSocket.OPEN) this.uplink?.send('control', JSON.stringify(msg));
   }
 
-  /** Cameras whose sessions know at once whether pictures arrive: a change is reported now, not at the next probe. */
+  /**
+   * Cameras whose sessions know at once whether pictures arrive: a change is reported now, not at
+   * the next probe. So is the camera's codec once its session read it, or when it changes.
+   */
   private watchSending(): void {
     for (const source of this.sources) {
       const sending = source.sendingNow?.();
       const before = this.cameras.get(source.camera.cameraId);
       if (sending !== undefined && before && before.online !== sending) this.updateCamera(source.camera.cameraId, { online: sending });
+      const codec = source.codecNow?.();
+      const now = this.cameras.get(source.camera.cameraId);
+      if (codec !== undefined && now && now.codec !== codec) this.setCamera({ ...now, codec });
     }
   }
 

@@ -31,6 +31,8 @@ export interface CameraSource {
    * Undefined (or answering undefined): only `online` tells.
    */
   readonly sendingNow?: (() => boolean | undefined) | undefined;
+  /** The camera's own video codec as its session read it, read with sendingNow (undefined: not known). */
+  readonly codecNow?: (() => 'h264' | 'h265' | undefined) | undefined;
   /** The picture (and sound) of one live stream: see LiveRequest and LiveStart. */
   startLive(req: LiveRequest): Promise<LiveStart>;
   /** Its recording on the ship, asked for once by the ship recorder; undefined: nothing is recorded. */

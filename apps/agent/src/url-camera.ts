@@ -66,6 +66,7 @@ export class UrlCamera implements CameraSource {
   readonly speaker = undefined;
   readonly online: () => Promise<boolean>;
   readonly sendingNow: () => boolean | undefined;
+  readonly codecNow: () => 'h264' | 'h265' | undefined;
   private readonly probes = new Map<string, { probe: InputProbe; at: number }>();
   private recording: SegmentRecording | undefined;
 
@@ -83,6 +84,7 @@ export class UrlCamera implements CameraSource {
       const health = sessions.health(url);
       return health && !sessions.get(url).unsupported ? health.online : undefined;
     };
+    this.codecNow = () => sessions?.health(url)?.codec;
     this.online = opts.health ? () => (opts.health as (u: string) => Promise<boolean>)(url) : () => (!sessions || sessions.get(url).unsupported ? probeCamera(url) : Promise.resolve(sessions.health(url)?.online ?? false));
   }
 

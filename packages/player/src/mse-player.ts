@@ -214,8 +214,10 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
   /** The controller of a command: live or ship-end playback. */
   private modeFor(command: PlayerCommand): StreamMode {
     const common = { video: this.video, surface: this.surface, stats: this.s, maxBufferSeconds: this.settings.maxBufferSeconds };
+    // The viewer says what MSE plays here: an H.265 camera's recording then comes as the ship keeps it.
+    const decoders = command.decoders ?? mseDecoders({ isTypeSupported: (mime) => this.surface.supports(mime) });
     if (command.mode === 'shipPlayback') {
-      this.playback = new PlaybackController(command, {
+      this.playback = new PlaybackController({ ...command, decoders }, {
         ...common,
         send: (message) => this.session.send(message),
         change: (message) => this.changeRun(message),
@@ -224,8 +226,8 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
       });
       return this.playback;
     }
-    // The viewer says what MSE plays here: the server sends a definition's AV1 only when it may.
-    const live = { ...command, decoders: command.decoders ?? mseDecoders({ isTypeSupported: (mime) => this.surface.supports(mime) }) };
+    // …and a definition's AV1 only when it may.
+    const live = { ...command, decoders };
     return new LiveController(live, {
       ...common,
       liveJumpMs: this.settings.liveJumpMs,

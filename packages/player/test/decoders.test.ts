@@ -58,6 +58,20 @@ describe('what a viewer says it decodes', () => {
     }
   });
 
+  it('MsePlayer says it in a ship-end playback too: hvc1 where MSE takes H.265', () => {
+    const range = { type: 'play', mode: 'shipPlayback', cameraId: 'S1001-C01-1', start: 1_000, end: 2_000, speed: 1 } as const;
+    for (const [impl, expected] of [
+      [mediaSourceOf('avc1'), ['avc1']],
+      [mediaSourceOf('avc1', 'hvc1'), ['avc1', 'hvc1']],
+    ] as const) {
+      const { video } = makeVideo();
+      const player = env.keep(new MsePlayer(video, { url: '/media', WebSocketImpl: FakeSocket, MediaSourceImpl: impl, reconnect: { minMs: 500, maxMs: 4000 } }));
+      player.play(range);
+      FakeSocket.instances.at(-1)?.open();
+      expect(FakeSocket.instances.at(-1)?.sent[0]).toEqual({ ...range, decoders: expected });
+    }
+  });
+
   it('FramePlayer puts what WebCodecs decodes into its play, and every reconnect says it again', async () => {
     const { video } = makeVideo();
     const player = env.keep(new FramePlayer(video, { url: '/media', WebSocketImpl: FakeSocket, sinkDeps: noSink, decoders: ['avc1', 'av01'], reconnect: { minMs: 500, maxMs: 4000 } }));

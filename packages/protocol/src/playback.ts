@@ -62,6 +62,12 @@ export interface ShipPlaybackCommand {
   speed: PlaybackSpeed;
   /** The operator's chosen zone (timezones.json `value`), kept for logs and display only. */
   timeZone?: string;
+  /**
+   * Codec prefixes the viewer decodes, as in a live play (PlayCommand.decoders). One that lists
+   * `hvc1`/`hev1` gets an H.265 camera's recording at 1× as the ship keeps it (no transcode on the
+   * ship) when it fits the definition; others, and every other speed, H.264.
+   */
+  decoders?: string[];
 }
 
 /** Controls of a running ship-end playback; the socket stays open. */

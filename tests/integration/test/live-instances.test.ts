@@ -4,9 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fmp4Splitter, type Fmp4Unit } from '@ship-cctv/media';
 import type { Database } from '@ship-cctv/server/db';
 import { freshDatabase } from '../../../apps/server/test/helpers/database.ts';
-import type { LinkReport } from '@ship-cctv/protocol';
+import { BINARY_KIND, ENCODES_AV1_CAPABILITY, type LinkReport, type MediaServerMessage, type ShoreMessage } from '@ship-cctv/protocol';
 import { ShipAgent } from '@ship-cctv/agent';
 import { MediaClient } from '../../../apps/server/test/helpers/media-client.ts';
+import { type Clip, codecClip } from '../../../apps/server/test/helpers/codec-clips.ts';
+import { RawAgent } from '../../../apps/server/test/agent-link/raw-agent.ts';
 import { type Shore, signIn, startShore } from './helpers/shore.ts';
 import { syntheticCameras } from '@ship-cctv/simulator';
 
@@ -135,6 +137,72 @@ describe('live video across two shore instances', () => {
     await expect.poll(() => agent.streams.activeStreamIds.length, { timeout: 10_000 }).toBe(0);
     expect(a.app.remoteLive?.servedCount).toBe(0);
     expect(b.app.live.activeStreams()).toEqual([]);
+  });
+
+  it('a viewer on the non-owner gets the codec a viewer on the owner would, and hears what the ship said of it', async () => {
+    type Codec = Extract<MediaServerMessage, { type: 'codec' }>;
+    const clips = { hevc: await codecClip('hevc'), h264: await codecClip('h264'), av1: await codecClip('av1') } satisfies Record<string, Clip>;
+    // S1003 on A: camera C01 sends H.265 (up as it is when asked and it fits), C02 H.264; the agent encodes AV1.
+    const [hevcCamera, h264Camera] = ['S1003-C01-1', 'S1003-C02-1'];
+    /** S1003's satellite tier: 11 in H.264, 12 in AV1 (seed.ts). */
+    const [H264_TIER, AV1_TIER] = [11, 12];
+    const ship = await RawAgent.connect(a.port, 'S1003', await a.app.agentKeys.issue('S1003'), {
+      hello: {},
+      capabilities: ['live', ENCODES_AV1_CAPABILITY],
+      onMessage: (msg: ShoreMessage, agent: RawAgent) => {
+        if (msg.type !== 'live.start') return;
+        const hevc = msg.cameraId === hevcCamera;
+        const pass = hevc && msg.encode.passThrough?.includes('h265') === true;
+        const c = pass ? clips.hevc : msg.encode.codec === 'av1' ? clips.av1 : clips.h264;
+        agent.send({ type: 'live.started', streamId: msg.streamId, cameraCodec: hevc ? 'h265' : 'h264', transcoded: hevc ? !pass : msg.encode.codec !== 'h264' });
+        agent.sendFrame(BINARY_KIND.live, msg.streamId, c.init.data);
+        for (const f of c.fragments) agent.sendFrame(BINARY_KIND.live, msg.streamId, f.data);
+      },
+    });
+    const lastCodec = (c: MediaClient) => c.events.filter((e): e is Codec => e.type === 'codec').at(-1);
+    const asked = (cameraId: string) =>
+      ship
+        .of('live.start')
+        .filter((m) => m.cameraId === cameraId)
+        .map((m) => `${m.encode.codec}${m.encode.passThrough?.includes('h265') === true ? '+pass' : ''}`);
+    try {
+      await expect.poll(() => b.app.ownership.ownerOf('S1003')).toEqual({ instanceId: a.app.ownership.instanceId, epoch: expect.any(Number) as number });
+      // H.265 camera, viewers on B only: the one that decodes H.265 gets the camera's own pictures…
+      const hevcViewer = await open(b);
+      hevcViewer.send({ type: 'play', mode: 'live', cameraId: hevcCamera, templateId: H264_TIER, decoders: ['avc1', 'hvc1'] });
+      await hevcViewer.until((c) => lastCodec(c)?.mime.includes('hvc1') === true && c.chunks.length > 2, 20_000, 'hvc1 on B');
+      expect(lastCodec(hevcViewer)).toMatchObject({ cameraCodec: 'h265', transcoded: false });
+      expect(asked(hevcCamera)).toEqual(['h264+pass']);
+      // …one that decodes H.264 only gets the ship's transcode on a stream of its own, and the first keeps its H.265.
+      const h264Viewer = await open(b);
+      h264Viewer.send({ type: 'play', mode: 'live', cameraId: hevcCamera, templateId: H264_TIER });
+      await h264Viewer.until((c) => lastCodec(c)?.mime.includes('avc1') === true && c.chunks.length > 2, 20_000, 'avc1 on B');
+      expect(lastCodec(h264Viewer)).toMatchObject({ cameraCodec: 'h265', transcoded: true });
+      expect(asked(hevcCamera)).toEqual(['h264+pass', 'h264']);
+      expect(hevcViewer.events.filter((e) => e.type === 'codec')).toHaveLength(1);
+      // A viewer on A that decodes H.265 shares B's H.265 stream: nothing more is asked of the ship.
+      const onOwner = await open(a);
+      onOwner.send({ type: 'play', mode: 'live', cameraId: hevcCamera, templateId: H264_TIER, decoders: ['hev1'] });
+      await onOwner.until((c) => lastCodec(c)?.mime.includes('hvc1') === true && c.chunks.length > 1, 20_000, 'hvc1 on A');
+      expect(asked(hevcCamera)).toEqual(['h264+pass', 'h264']);
+
+      // The AV1 definition: a viewer on B that decodes AV1 gets AV1 (the owner knows the agent encodes it)…
+      const av1Viewer = await open(b);
+      av1Viewer.send({ type: 'play', mode: 'live', cameraId: h264Camera, templateId: AV1_TIER, decoders: ['avc1', 'av01'] });
+      await av1Viewer.until((c) => lastCodec(c)?.mime.includes('av01') === true && c.chunks.length > 2, 20_000, 'av01 on B');
+      expect(lastCodec(av1Viewer)).toMatchObject({ cameraCodec: 'h264', transcoded: true });
+      expect(asked(h264Camera)).toEqual(['av1']);
+      // …and when one that does not joins it on B, the stream goes on in H.264 for both, as on the owner.
+      const plainViewer = await open(b);
+      plainViewer.send({ type: 'play', mode: 'live', cameraId: h264Camera, templateId: AV1_TIER });
+      await plainViewer.until((c) => lastCodec(c)?.mime.includes('avc1') === true && c.chunks.length > 1, 20_000, 'avc1 on B for both');
+      await av1Viewer.until((c) => lastCodec(c)?.mime.includes('avc1') === true, 20_000, 'the AV1 viewer moved to avc1');
+      expect(asked(h264Camera)).toEqual(['av1', 'h264']);
+      for (const c of [hevcViewer, h264Viewer, onOwner, av1Viewer, plainViewer]) await c.close();
+      await expect.poll(() => a.app.live.activeStreams().filter((s) => s.shipId === 'S1003').length, { timeout: 10_000 }).toBe(0);
+    } finally {
+      await ship.close();
+    }
   });
 
   it('the owner dies: the agent reconnects to the other instance, which takes the ship over, and its viewer resumes', async () => {

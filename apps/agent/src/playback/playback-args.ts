@@ -1,5 +1,5 @@
 import type { EncodeSpec, PlaybackSpeed } from '@ship-cctv/protocol';
-import { FFMPEG_GLOBAL_ARGS, FMP4_OUTPUT_ARGS, type InputProbe, canCopy, h264EncodeArgs } from '../media/ffmpeg-args.ts';
+import { FFMPEG_GLOBAL_ARGS, FMP4_OUTPUT_ARGS, type InputProbe, canCopy, canPassThrough, h264EncodeArgs } from '../media/ffmpeg-args.ts';
 import { filter } from '../media/filtergraph.ts';
 
 /**
@@ -53,9 +53,12 @@ export interface RecordingPlaybackOptions {
   probe?: InputProbe;
 }
 
-/** Whether a recording plays without re-encoding: 1× and the camera's stream already fits the template. */
+/**
+ * Whether a recording plays without re-encoding: 1× and the camera's stream already fits the
+ * template — H.264, or the camera's H.265 to a viewer that decodes it (`encode.passThrough`, as live).
+ */
 export function playsByCopy(o: Pick<RecordingPlaybackOptions, 'encode' | 'speed' | 'probe'>): boolean {
-  return o.speed === 1 && o.probe !== undefined && canCopy(o.probe, o.encode);
+  return o.speed === 1 && o.probe !== undefined && (canCopy(o.probe, o.encode) || canPassThrough(o.probe, o.encode));
 }
 
 /** One file of a concat list, with the part of it to play in seconds of the file. */
@@ -88,7 +91,9 @@ export function recordingPlaybackArgs(o: RecordingPlaybackOptions): string[] {
   const input = ['-f', 'concat', '-safe', '0'];
   const common = ['-map', '0:v:0', '-an', '-sn', '-dn'];
   if (playsByCopy(o)) {
-    return [...FFMPEG_GLOBAL_ARGS, '-re', ...input, '-i', o.listFile, ...common, '-c:v', 'copy', ...FMP4_OUTPUT_ARGS];
+    // H.265 as the recorder keeps it: `hvc1` (parameter sets in the init segment), as live sends it.
+    const tag = o.probe?.codec === 'hevc' ? ['-tag:v', 'hvc1'] : [];
+    return [...FFMPEG_GLOBAL_ARGS, '-re', ...input, '-i', o.listFile, ...common, '-c:v', 'copy', ...tag, ...FMP4_OUTPUT_ARGS];
   }
   const W = o.encode.width;
   const H = o.encode.height;

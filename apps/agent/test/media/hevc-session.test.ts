@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type AgentStreamMessage, decodeStreamFrame } from '@ship-cctv/protocol';
+import { type AgentStreamMessage, type EncodeSpec, decodeStreamFrame } from '@ship-cctv/protocol';
 import { Fmp4Splitter, parseInitSegment, readFirstCompositionOffset, readProducerTime } from '@ship-cctv/media';
 import { CameraSources } from '../../src/camera-sources.ts';
 import type { CameraConfig } from '../../src/cameras.ts';
@@ -122,14 +122,23 @@ describe('an H.265 camera through one camera session', () => {
     const probe = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,codec_tag_string,width,height', '-of', 'csv=p=0', segment.path]);
     expect(probe.stdout.trim()).toBe('hevc,hvc1,320,240');
 
-    // Ship playback of the H.265 recording: decoded and sent in H.264, as every viewer plays it.
-    const run1 = await recorded.playbackRun({ from: segment.start, to: segment.end, encode: spec(320, 240, 10, 400), speed: 1, tmpDir: tmp.dir, probe: probeInput });
-    const played = join(tmp.dir, 'played.mp4');
-    writeFileSync(played, (await run('ffmpeg', run1.args, { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 })).stdout);
-    const playedProbe = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,nb_read_frames', '-of', 'csv=p=0', played]);
-    const [playedCodec, playedFrames] = playedProbe.stdout.trim().split(',');
-    expect(playedCodec).toBe('h264');
-    expect(Number(playedFrames)).toBeGreaterThan(3);
+    // Ship playback of the H.265 recording: to a viewer that decodes H.265 (passThrough) the recording
+    // as it is (copied, hvc1, no transcode on the ship); to the others decoded and sent in H.264.
+    const playBack = async (name: string, encode: EncodeSpec) => {
+      const made = await recorded.playbackRun({ from: segment.start, to: segment.end, encode, speed: 1, tmpDir: tmp.dir, probe: probeInput });
+      const played = join(tmp.dir, `${name}.mp4`);
+      writeFileSync(played, (await run('ffmpeg', made.args, { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 })).stdout);
+      const probed = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,codec_tag_string,nb_read_frames', '-of', 'csv=p=0', played]);
+      const [codec, tag, frames] = probed.stdout.trim().split(',');
+      const clean = await run('ffmpeg', ['-v', 'error', '-i', played, '-f', 'null', '-']);
+      return { codec, tag, frames: Number(frames), copied: made.args.includes('copy'), stderr: clean.stderr };
+    };
+    const asIs = await playBack('played-hvc1', { ...spec(320, 240, 10, 5_000), passThrough: ['h265'] });
+    expect(asIs).toMatchObject({ codec: 'hevc', tag: 'hvc1', copied: true, stderr: '' });
+    expect(asIs.frames).toBeGreaterThan(3);
+    const transcoded = await playBack('played-avc1', spec(320, 240, 10, 400));
+    expect(transcoded).toMatchObject({ codec: 'h264', copied: false });
+    expect(transcoded.frames).toBeGreaterThan(3);
 
     // A picture of now, from the session's H.265 GOP.
     const shot = await shootSession(sessions.get(camera.url), { width: 320, height: 240 });

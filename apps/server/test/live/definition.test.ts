@@ -33,6 +33,12 @@ describe('chooseTemplate', () => {
     expect(chooseTemplate(config, 7)).toMatchObject({ ok: true, requested: { id: 7, width: 1280 }, lowest: { id: 5 } });
   });
 
+  it('never falls back to a heavier definition than the one asked: a satellite-tier stream stays at its tier', () => {
+    const satellite = { ...config, groupAliasResDTOS: [{ ...config.groupAliasResDTOS[0]!, models: [...config.groupAliasResDTOS[0]!.models, model(11, 320, 180, 3, 32)] }] };
+    expect(chooseTemplate(satellite, 11)).toMatchObject({ ok: true, requested: { id: 11 }, lowest: { id: 11 } });
+    expect(chooseTemplate(satellite, 6)).toMatchObject({ ok: true, requested: { id: 6 }, lowest: { id: 5 } });
+  });
+
   it('refuses a template the ship does not have', () => {
     expect(chooseTemplate(config, 99)).toEqual({ ok: false, error: 'unknownTemplate' });
   });

@@ -1,12 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BINARY_KIND, type MediaServerMessage, type ShoreMessage } from '@ship-cctv/protocol';
-import { Fmp4Splitter, type InitSegment, type MediaFragment } from '@ship-cctv/media';
+import { BINARY_KIND, type CameraState, type MediaServerMessage, type ShoreMessage } from '@ship-cctv/protocol';
 import { type TestApp, build, logon } from '../helpers/build.ts';
+import { type Clip, codecClip } from '../helpers/codec-clips.ts';
 import { MediaClient } from '../helpers/media-client.ts';
 import { RawAgent } from '../agent-link/raw-agent.ts';
 
@@ -16,27 +11,7 @@ const CAMERA = 'S1001-C01-1';
 const TEMPLATE = 11;
 const OTHER_CAMERA = 'S1001-C02-1';
 const THIRD_CAMERA = 'S1001-C03-1';
-const run = promisify(execFile);
-
-interface Clip {
-  init: InitSegment;
-  fragments: MediaFragment[];
-}
-
-/** A second of video as the agent sends it: the camera's H.265 as hvc1, or H.264. */
-async function clip(dir: string, codec: 'hevc' | 'h264'): Promise<Clip> {
-  const file = join(dir, `${codec}.mp4`);
-  const encoder = codec === 'hevc' ? ['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=none:bframes=0', '-tag:v', 'hvc1'] : ['-c:v', 'libx264', '-preset', 'ultrafast'];
-  await run('ffmpeg', [
-    '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=5', '-t', '1',
-    ...encoder, '-pix_fmt', 'yuv420p', '-g', '5',
-    '-movflags', '+frag_every_frame+empty_moov+default_base_moof', '-f', 'mp4', file,
-  ]);
-  const units = new Fmp4Splitter().push(new Uint8Array(await readFile(file)));
-  const init = units.find((u) => u.kind === 'init');
-  if (init?.kind !== 'init') throw new Error('no init segment');
-  return { init, fragments: units.filter((u): u is MediaFragment => u.kind === 'fragment') };
-}
+const FOURTH_CAMERA = 'S1001-C04-1';
 
 type Codec = Extract<MediaServerMessage, { type: 'codec' }>;
 
@@ -53,13 +28,8 @@ describe('live codec of an H.265 camera', () => {
   const clips = {} as Record<'hevc' | 'h264', Clip>;
 
   beforeAll(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'live-hevc-'));
-    try {
-      clips.hevc = await clip(dir, 'hevc');
-      clips.h264 = await clip(dir, 'h264');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    clips.hevc = await codecClip('hevc');
+    clips.h264 = await codecClip('h264');
     t = await build({});
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
@@ -71,19 +41,29 @@ describe('live codec of an H.265 camera', () => {
     await t?.close();
   });
 
-  /** An agent whose camera sends H.265: passed through when asked (and it fits: `fits`), else transcoded to H.264. */
-  const hevcCameraAgent = async (fits = true) => {
+  /**
+   * An agent whose camera sends H.265: passed through when asked (and it fits: `fits`), else
+   * transcoded to H.264. `cameras`: its hello's camera states; `hold`: it answers each live.start
+   * only once that settles (a satellite link's round trip, a camera session opening).
+   */
+  const hevcCameraAgent = async (fits = true, cameras: CameraState[] = [], hold?: Promise<void>) => {
     const key = await t.app.agentKeys.issue(SHIP);
     return RawAgent.connect(port, SHIP, key, {
-      hello: {},
+      hello: { cameras },
       capabilities: ['live'],
       onMessage: (msg: ShoreMessage, a: RawAgent) => {
         if (msg.type !== 'live.start') return;
         const pass = fits && msg.encode.passThrough?.includes('h265') === true;
         const c = pass ? clips.hevc : clips.h264;
-        a.send({ type: 'live.started', streamId: msg.streamId, cameraCodec: 'h265', transcoded: !pass });
-        a.sendFrame(BINARY_KIND.live, msg.streamId, c.init.data);
-        for (const f of c.fragments) a.sendFrame(BINARY_KIND.live, msg.streamId, f.data);
+        const answer = () => {
+          // A stream stopped meanwhile is not answered (the real agent has forgotten it).
+          if (a.of('live.stop').some((m) => m.streamId === msg.streamId)) return;
+          a.send({ type: 'live.started', streamId: msg.streamId, cameraCodec: 'h265', transcoded: !pass });
+          a.sendFrame(BINARY_KIND.live, msg.streamId, c.init.data);
+          for (const f of c.fragments) a.sendFrame(BINARY_KIND.live, msg.streamId, f.data);
+        };
+        if (hold) void hold.then(answer);
+        else answer();
       },
     });
   };
@@ -160,6 +140,52 @@ describe('live codec of an H.265 camera', () => {
     } finally {
       await h264Viewer.close();
       await hevcViewer.close();
+      await agent.close();
+    }
+  });
+
+  it('knows from the hello of the ship that a camera sends H.265 before any stream of it ran here (a shore just restarted): viewers that decode it get it from the start, the others H.264', async () => {
+    let release = () => undefined as void;
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    const agent = await hevcCameraAgent(true, [{ cameraId: FOURTH_CAMERA, online: true, recording: true, recordingSince: Date.now(), codec: 'h265' }], hold);
+    const hevcViewer = await MediaClient.open(port, token);
+    const h264Viewer = await MediaClient.open(port, token);
+    try {
+      await expect.poll(() => t.app.live.reportedCameraCodec(SHIP, FOURTH_CAMERA)).toBe('h265');
+      // Both kinds of viewer come before the ship answers (as every viewer reconnects at once to a
+      // restarted shore, and a satellite link takes a second to answer): each gets its own stream.
+      hevcViewer.send({ type: 'play', mode: 'live', cameraId: FOURTH_CAMERA, templateId: TEMPLATE, decoders: ['avc1', 'hvc1'] });
+      h264Viewer.send({ type: 'play', mode: 'live', cameraId: FOURTH_CAMERA, templateId: TEMPLATE });
+      const watching = () => t.app.live.activeStreams().filter((s) => s.key.startsWith(`${FOURTH_CAMERA}@`)).reduce((n, s) => n + s.viewers, 0);
+      await expect.poll(watching).toBe(2);
+      release();
+      await hevcViewer.until((c) => lastCodec(c)?.mime.includes('hvc1') === true && c.chunks.length > 2, 15_000, 'an hvc1 stream');
+      await h264Viewer.until((c) => lastCodec(c)?.mime.includes('avc1') === true && c.chunks.length > 2, 15_000, 'an avc1 stream');
+      // Two streams from the start: the first viewer's was not restarted in H.264 for the second.
+      expect(passThroughAsked(agent, FOURTH_CAMERA)).toEqual([true, false]);
+      expect(hevcViewer.events.filter((e) => e.type === 'codec')).toHaveLength(1);
+      expect(agent.of('live.stop')).toHaveLength(0);
+      expect(t.app.live.activeStreams().filter((s) => s.key.startsWith(`${FOURTH_CAMERA}@`)).map((s) => s.key).sort()).toEqual([
+        `${FOURTH_CAMERA}@${TEMPLATE}+audio`,
+        `${FOURTH_CAMERA}@${TEMPLATE}+audio+hevc`,
+      ]);
+
+      // The camera was set to H.264 since (its report says so): a new viewer that decodes H.265 joins the one stream.
+      agent.send({ type: 'camera', cameraId: FOURTH_CAMERA, online: true, recording: true, recordingSince: Date.now(), codec: 'h264' });
+      await expect.poll(() => t.app.live.reportedCameraCodec(SHIP, FOURTH_CAMERA)).toBe('h264');
+      await hevcViewer.close();
+      await expect.poll(() => t.app.live.activeStreams().filter((s) => s.key.endsWith('+hevc') && s.viewers > 0).length).toBe(0);
+      const another = await MediaClient.open(port, token);
+      try {
+        another.send({ type: 'play', mode: 'live', cameraId: FOURTH_CAMERA, templateId: TEMPLATE, decoders: ['avc1', 'hvc1'] });
+        await another.until((c) => lastCodec(c) !== undefined && c.chunks.length > 1, 15_000, 'a stream');
+        expect(t.app.live.activeStreams().find((s) => s.key === `${FOURTH_CAMERA}@${TEMPLATE}+audio`)?.viewers).toBe(2);
+      } finally {
+        await another.close();
+      }
+    } finally {
+      await hevcViewer.close();
+      await h264Viewer.close();
       await agent.close();
     }
   });

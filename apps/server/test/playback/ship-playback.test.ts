@@ -71,6 +71,8 @@ describe('ship-end playback on the media socket', () => {
       [{ start: 'yesterday' }, /"start" and "end" must be epoch milliseconds/],
       [{ cameraId: '' }, /cameraId/],
       [{ templateId: 0 }, /templateId/],
+      [{ decoders: 'hvc1' }, /"decoders" must be a list of at most 16 codec prefixes/],
+      [{ decoders: ['hvc1', 'no spaces'] }, /"decoders" must be a list/],
     ];
     for (const [extra, message] of refusals) {
       play(c, extra);
@@ -211,6 +213,18 @@ describe('ship-end playback on the media socket', () => {
     c.send({ type: 'resume' });
     await ship.until(() => ship.of('playback.start').length === 2);
     expect(ship.of('playback.start')[1]).toMatchObject({ from: to });
+  });
+
+  it("asks the ship for an H.265 camera's recording as it is for a viewer that decodes H.265, and in H.264 for the others", async () => {
+    const ship = await connect({ fragmentEveryMs: 50 });
+    const viewers = [await open(), await open(), await open()];
+    play(viewers[0] as MediaClient, { speed: 1, decoders: ['avc1', 'hvc1'] });
+    play(viewers[1] as MediaClient, { speed: 1 });
+    play(viewers[2] as MediaClient, { speed: 1, decoders: ['hev1', 'something-newer'] });
+    await Promise.all(viewers.map((v) => playing(v)));
+    const asked = ship.of('playback.start').map((s) => s.encode.passThrough ?? []).sort((x, y) => x.length - y.length);
+    expect(asked).toEqual([[], ['h265'], ['h265']]);
+    expect(ship.of('playback.start').every((s) => s.encode.codec === 'h264')).toBe(true);
   });
 
   it('gives each viewer its own playback and stops the ship when a viewer stops or leaves', async () => {

@@ -103,6 +103,13 @@ const cameraStateFields = {
   recording: Type.Boolean(),
   /** Epoch ms the current recording run started, when recording. */
   recordingSince: Type.Union([EpochMs, Type.Null()]),
+  /**
+   * The camera's own video codec, once the ship's camera session read it (absent: not known yet, or
+   * an older agent). Shore learns from it, in every hello, which stream a viewer of the camera joins
+   * first (an H.265 camera: viewers that decode H.265 get its own pictures), a restart of its own
+   * notwithstanding.
+   */
+  codec: Type.Optional(Type.Union([Type.Literal('h264'), Type.Literal('h265')])),
 };
 export const CameraState = Type.Object(cameraStateFields);
 export type CameraState = Static<typeof CameraState>;

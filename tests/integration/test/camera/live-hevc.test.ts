@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LinkReport, MediaServerMessage } from '@ship-cctv/protocol';
 import { ShipAgent } from '@ship-cctv/agent';
+import type { Database } from '@ship-cctv/server/db';
+import { freshDatabase } from '../../../../apps/server/test/helpers/database.ts';
 import { MediaClient } from '../../../../apps/server/test/helpers/media-client.ts';
 import { type RtspCamera, startRtspCamera } from '../../../../apps/agent/test/helpers/rtsp-camera.ts';
 import { type Shore, signIn, startShore } from '../helpers/shore.ts';
@@ -33,6 +35,7 @@ const lastCodec = (c: MediaClient) => c.events.filter((e): e is Codec => e.type 
  * H.264 transcoded on the ship; the ship holds one RTSP session for the camera throughout.
  */
 describe('an H.265 camera, ship to viewers', () => {
+  let database: Database;
   let shore: Shore;
   let agent: ShipAgent;
   let camera: RtspCamera;
@@ -42,7 +45,9 @@ describe('an H.265 camera, ship to viewers', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'live-hevc-'));
     camera = await startRtspCamera({ port: 19513, codec: 'h265', width: 640, height: 360, fps: 10, gopSeconds: 1, bitrateKbps: 150 });
-    shore = await startShore({ live: { lingerMs: 1_000 } });
+    // The test's own database: the shore restarts on it (and on its port) with the agent's key.
+    database = await freshDatabase('pglite', { seeded: true });
+    shore = await startShore({ database, live: { lingerMs: 1_000 } });
     agent = new ShipAgent(
       { shoreUrl: shore.url, shipId: SHIP, key: await shore.app.agentKeys.issue(SHIP), cameras: [{ cameraId: CAMERA, source: camera.url, name: 'Bridge' }] },
       { current: () => report, onChange: () => () => undefined },
@@ -55,6 +60,7 @@ describe('an H.265 camera, ship to viewers', () => {
   afterAll(async () => {
     await agent?.stop();
     await shore?.close();
+    await database?.close();
     await camera?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -80,6 +86,31 @@ describe('an H.265 camera, ship to viewers', () => {
       expect(agent.recorder.spans(CAMERA, 0, Date.now())?.length ?? 0).toBeGreaterThan(0);
       expect(camera.openSessions).toBe(1);
       expect(camera.sessionsOpened).toBe(1);
+    } finally {
+      await hevcViewer.close();
+      await h264Viewer.close();
+    }
+  }, 90_000);
+
+  it('after a shore restart, the hello of the ship says again that the camera sends H.265: viewers that decode it and viewers that do not, coming at once, each get theirs', async () => {
+    // What shore learnt from the streams above is gone with it; the agent's hello says the camera's codec.
+    const { port } = shore;
+    await shore.close();
+    shore = await startShore({ database, live: { lingerMs: 1_000 } }, port);
+    await expect.poll(() => shore.app.live.reportedCameraCodec(SHIP, CAMERA), { timeout: 20_000 }).toBe('h265');
+    const hevcViewer = await MediaClient.open(shore.port, token);
+    const h264Viewer = await MediaClient.open(shore.port, token);
+    try {
+      // Both kinds of viewer at once, before a stream of the camera could say its codec to this shore.
+      hevcViewer.send({ type: 'play', mode: 'live', cameraId: CAMERA, templateId: STANDARD, decoders: ['avc1', 'hvc1'] });
+      h264Viewer.send({ type: 'play', mode: 'live', cameraId: CAMERA, templateId: STANDARD });
+      await hevcViewer.until((c) => lastCodec(c) !== undefined && c.chunks.length > 5, 30_000, 'H.265 pictures');
+      await h264Viewer.until((c) => lastCodec(c) !== undefined && c.chunks.length > 5, 30_000, 'H.264 pictures');
+      expect(lastCodec(hevcViewer)).toMatchObject({ cameraCodec: 'h265', transcoded: false });
+      expect(lastCodec(h264Viewer)).toMatchObject({ cameraCodec: 'h265', transcoded: true });
+      // Its stream was not restarted in H.264 for the second viewer: one codec event, a stream each way.
+      expect(hevcViewer.events.filter((e) => e.type === 'codec')).toHaveLength(1);
+      expect(agent.streams.activeStreamIds).toHaveLength(2);
     } finally {
       await hevcViewer.close();
       await h264Viewer.close();

@@ -31,7 +31,16 @@ export function chooseTemplate(config: ShipConfig, templateId: number | undefine
     }
     if (!requested) return { ok: false, error: 'unknownTemplate' };
   }
-  return { ok: true, requested, lowest: lowestOf(groupModels) };
+  return { ok: true, requested, lowest: fallbackFor(requested, lowestOf(groupModels)) };
+}
+
+/**
+ * A struggling link never falls back to a heavier definition than the one asked: a satellite-tier
+ * stream (below the group's lowest ordinary definition) stays where it is — falling "back" to the
+ * lowest ordinary one would multiply what six such streams ask of an FBB link.
+ */
+function fallbackFor(requested: DefinitionModel, lowest: DefinitionModel): DefinitionModel {
+  return lowest.bitrateKbps > requested.bitrateKbps || pixelRate(lowest) > pixelRate(requested) ? requested : lowest;
 }
 
 /**

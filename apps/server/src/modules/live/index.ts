@@ -50,8 +50,18 @@ export default fp<LivePluginOptions>(
     });
     app.decorate('live', live);
     // A camera the ship reports silent: its viewers are told at once (the ship reports within a second or two).
-    const unwatch = app.status.onCameraReport((shipId, camera) => live.cameraSending(shipId, camera.cameraId, camera.online));
-    app.addHook('onClose', async () => unwatch());
+    // …and the codec it reports (hello and reports) tells which stream its first viewers join.
+    const unwatch = app.status.onCameraReport((shipId, camera) => {
+      live.cameraCodec(shipId, camera.cameraId, camera.codec);
+      live.cameraSending(shipId, camera.cameraId, camera.online);
+    });
+    const unlink = app.status.onLink((shipId, up, cameras) => {
+      if (up) for (const camera of cameras) live.cameraCodec(shipId, camera.cameraId, camera.codec);
+    });
+    app.addHook('onClose', async () => {
+      unwatch();
+      unlink();
+    });
     app.addHook('preClose', async () => live.stopAll());
 
     const registers = [app.metrics.registry];

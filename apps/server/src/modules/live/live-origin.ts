@@ -1,5 +1,6 @@
-import { type DefinitionModel, type VideoCodec, ENCODES_AV1_CAPABILITY } from '@ship-cctv/protocol';
+import { type DecoderPrefix, type DefinitionModel, type VideoCodec, ENCODES_AV1_CAPABILITY } from '@ship-cctv/protocol';
 import type { AgentGateway, OpenStreamResult, StreamHandler } from '../../core/ship-link/index.ts';
+import type { RelayedStreamAbout } from '../../core/media/viewer.ts';
 
 /** One live stream as any instance names it: the registry key, the camera and its definitions. */
 export interface LiveStreamSpec {
@@ -18,13 +19,26 @@ export interface LiveStreamSpec {
 }
 
 /**
+ * A live source's handler of its stream. A stream relayed from the ship's owner is asked there, by
+ * the owner's own choice for every viewer of it on any instance: `relayed` says what it was asked
+ * and what the ship said, just before the `live.started` that carries the same camera codec.
+ */
+export interface LiveStreamHandler extends StreamHandler<'live'> {
+  relayed?(about: RelayedStreamAbout): void;
+}
+
+/**
  * Where a live source gets its stream: the ship's agent link on this instance, or (in a cluster)
  * the instance that owns the ship. Either way the source sees the same thing: a `live` stream it
  * sends live.start/live.stop on and that delivers the encoder's bytes in order.
  */
 export interface LiveOrigin {
-  /** `relayed`: the stream comes from another instance, whose taps (the shore recorder) see it; this one's do not. */
-  open(spec: LiveStreamSpec, handler: StreamHandler<'live'>): OpenStreamResult<'live'> & { relayed?: boolean };
+  /**
+   * `relayed`: the stream comes from another instance, whose taps (the shore recorder) see it; this
+   * one's do not. `decoders`: what every viewer of the source decodes (the owner of a relayed
+   * stream chooses its codec with it; on the ship's link the source has chosen already).
+   */
+  open(spec: LiveStreamSpec, handler: LiveStreamHandler, decoders?: ReadonlySet<DecoderPrefix>): OpenStreamResult<'live'> & { relayed?: boolean };
   /**
    * Whether the ship's agent encodes `codec` (its hello said so). Absent, or a ship not known here
    * (an origin that relays from another instance): H.264 only.

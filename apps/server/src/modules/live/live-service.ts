@@ -57,6 +57,9 @@ export interface StreamWants {
 /** A camera at a definition as the set of those known to pass H.265 names it: the ship and the stream's key without its codec variant. */
 const passableKey = (shipId: string, key: string) => `${shipId}/${key.replace(/\+(hevc|avc)$/, '')}`;
 
+/** The camera of a stream's key (`camera@template…`). */
+const cameraOf = (key: string) => key.slice(0, key.indexOf('@'));
+
 const wantsOf = (spec: LiveStreamSpec): StreamWants => ({ cameraId: spec.cameraId, templateId: spec.requested.id, audio: spec.audio, hevc: spec.hevc === true });
 
 /** What `join` needs: the stream's key, whether it lingers, what it carries, and how to make it. */
@@ -128,6 +131,23 @@ export class LiveService {
    * stream of their own unless it is `no`.
    */
   private readonly hevcCameras = new Map<string, 'yes' | 'no' | 'maybe'>();
+
+  /**
+   * The codec each camera sends as its ship reports it (hello and camera reports, `ship/camera`):
+   * known from the agent's hello, so a shore that restarted (or never ran a stream of the camera)
+   * chooses the first viewer's stream as it would with the camera's streams behind it.
+   */
+  private readonly cameraCodecs = new Map<string, 'h264' | 'h265'>();
+
+  /** The ship reported the codec of a camera (absent: an agent that does not say, or not known yet: what was learnt stays). */
+  cameraCodec(shipId: string, cameraId: string, codec: 'h264' | 'h265' | undefined): void {
+    if (codec) this.cameraCodecs.set(`${shipId}/${cameraId}`, codec);
+  }
+
+  /** What the ship last reported of a camera's codec (tests, introspection). */
+  reportedCameraCodec(shipId: string, cameraId: string): 'h264' | 'h265' | undefined {
+    return this.cameraCodecs.get(`${shipId}/${cameraId}`);
+  }
 
   private readonly pagedViewRules: PagedViewRule[] = [];
 
@@ -201,13 +221,18 @@ export class LiveService {
    * while both kinds watch.
    */
   private codecVariant(base: string, shipId: string, decoders: ReadonlySet<DecoderPrefix> | undefined): '' | '+hevc' | '+avc' {
-    const passable = this.hevcCameras.get(passableKey(shipId, base));
+    const reported = this.cameraCodecs.get(`${shipId}/${cameraOf(base)}`);
+    // What the ship reports now outweighs what a stream once said: a camera set to H.264 since is H.264.
+    if (reported === 'h264') return '';
+    // A camera the ship reports as H.265 that no stream has tried at this definition yet: it may fit.
+    const passable = this.hevcCameras.get(passableKey(shipId, base)) ?? (reported === 'h265' ? 'maybe' : undefined);
     if (passable === undefined || passable === 'no') return '';
     const plain = this.registry.get(base);
     const plainPasses = plain !== undefined && !plain.isStopped && plain.passesHevc;
     if (decodesHevc(decoders)) return plainPasses ? '' : '+hevc';
     return plainPasses ? '+avc' : '';
   }
+
 
   /**
    * Where sources get their streams from now on (a cluster: the ship's link here, or its owner
@@ -220,10 +245,16 @@ export class LiveService {
   /**
    * Joins a stream for a viewer on another instance (the owner's side of a cluster): the same
    * sharing as a local viewer, without the access check the other instance made. No linger on
-   * leaving: the other instance lingered already.
+   * leaving: the other instance lingered already. The stream of the camera it joins (its H.265 one
+   * or the H.264 one) is chosen here, by what this instance knows of the camera and what the
+   * viewer's instance said its viewers decode, as for a viewer of this instance.
    */
   joinFor(spec: LiveStreamSpec, viewer: MediaViewer): Lease<LiveSource> {
-    return this.join({ key: spec.key, linger: false, wants: wantsOf(spec), source: () => this.sourceFor(spec) }, viewer);
+    const base = spec.key.replace(/\+(hevc|avc)$/, '');
+    const variant = this.codecVariant(base, spec.shipId, viewer.decoders);
+    const { hevc: _asked, ...rest } = spec;
+    const own: LiveStreamSpec = { ...rest, key: `${base}${variant}`, ...(variant === '+hevc' ? { hevc: true } : {}) };
+    return this.join({ key: own.key, linger: false, wants: wantsOf(own), source: () => this.sourceFor(own, viewer.decoders) }, viewer);
   }
 
   private sourceFor(spec: LiveStreamSpec, firstDecoders?: ReadonlySet<DecoderPrefix>): LiveSource {
@@ -240,7 +271,7 @@ export class LiveService {
         if (codec === 'h264') this.hevcCameras.delete(key);
         else this.hevcCameras.set(key, passable === undefined ? (this.hevcCameras.get(key) ?? 'maybe') : passable ? 'yes' : 'no');
       },
-      openStream: (handler) => this.origin.open(spec, handler),
+      openStream: (handler, decoders) => this.origin.open(spec, handler, decoders),
       shipId,
       cameraId,
       requested,

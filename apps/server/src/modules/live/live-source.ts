@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type AgentMessageOf, CAMERA_SILENT_REASON, DECODER_OF, decodesHevc, type DecoderPrefix, type DefinitionModel, type MediaServerMessage, type StreamState, type VideoCodec } from '@ship-cctv/protocol';
-import type { LinkStream, StreamOpener } from '../../core/ship-link/index.ts';
+import { type AgentMessageOf, CAMERA_SILENT_REASON, DECODER_OF, DECODER_PREFIXES, decodesHevc, type DecoderPrefix, type DefinitionModel, type MediaServerMessage, type StreamState, VIDEO_CODECS, type VideoCodec } from '@ship-cctv/protocol';
+import type { LinkStream, OpenStreamResult } from '../../core/ship-link/index.ts';
 import { RelaySplitter, type InitSegment, type MediaFragment, mimeFor } from '../../core/media/fmp4.ts';
 import { StreamHub } from '../../core/media/stream-hub.ts';
 import type { Source } from '../../core/media/stream-registry.ts';
-import type { MediaViewer } from '../../core/media/viewer.ts';
+import type { MediaViewer, RelayedStreamAbout } from '../../core/media/viewer.ts';
+import type { LiveStreamHandler } from './live-origin.ts';
 import { definitionCodec, encodeSpec } from '../fleet/index.ts';
 
 /**
@@ -25,8 +26,9 @@ export interface LiveSourceDeps {
   /**
    * Opens a live stream on the ship's link (AgentGateway.openStream for this ship), or a relay of
    * it from the instance that owns the ship (`relayed`: the owner's taps see it, not this instance's).
+   * `decoders`: what every viewer of the source decodes (the first viewer's word while none has joined).
    */
-  openStream: (...args: Parameters<StreamOpener<'live'>>) => ReturnType<StreamOpener<'live'>> & { relayed?: boolean };
+  openStream: (handler: LiveStreamHandler, decoders: ReadonlySet<DecoderPrefix> | undefined) => OpenStreamResult<'live'> & { relayed?: boolean };
   shipId: string;
   cameraId: string;
   requested: DefinitionModel;
@@ -199,7 +201,7 @@ export class LiveSource implements Source {
       viewer.sendJson({ type: 'notice', code: 'lowestDefinition', templateId: this.effective.id });
     }
     // The codec event must reach the viewer before the init segment the hub sends on joining.
-    if (this.codec) viewer.sendJson(this.codec);
+    if (this.codec) this.sendCodec(viewer, this.codec);
     this.hub.addConsumer(viewer.consumer);
   }
 
@@ -234,6 +236,34 @@ export class LiveSource implements Source {
     if (this.viewers.size === 0) return decodesHevc(this.deps.firstDecoders);
     for (const v of this.viewers) if (!decodesHevc(v.decoders)) return false;
     return true;
+  }
+
+  /**
+   * What every viewer decodes (the first viewer's word while none has joined): what a relayed
+   * stream's owner chooses the codec with, as this source would.
+   */
+  private commonDecoders(): ReadonlySet<DecoderPrefix> | undefined {
+    if (this.viewers.size === 0) return this.deps.firstDecoders;
+    const all = [...this.viewers].map((v) => v.decoders ?? new Set<DecoderPrefix>(['avc1']));
+    const common = new Set<DecoderPrefix>(DECODER_PREFIXES.filter((p) => all.every((d) => d.has(p))));
+    // hvc1 and hev1 name one decoder (H.265): viewers that each name one of them all decode it.
+    if (all.every((d) => decodesHevc(d))) common.add('hvc1');
+    return common;
+  }
+
+  /** A viewer relaying the stream to another instance hears what it was asked and what the ship said, before the codec event. */
+  private sendCodec(viewer: MediaViewer, codec: MediaServerMessage): void {
+    viewer.relay?.(this.relayedAbout());
+    viewer.sendJson(codec);
+  }
+
+  private relayedAbout(): RelayedStreamAbout {
+    return {
+      codec: this.codecSent ?? 'h264',
+      passThrough: this.passThroughSent,
+      ...this.about,
+      encodes: VIDEO_CODECS.filter((c) => c === 'h264' || (this.deps.encodes?.(c) ?? false)),
+    };
   }
 
   /** Restarts the stream in another codec when its viewers now call for one; true when it did. */
@@ -326,7 +356,7 @@ export class LiveSource implements Source {
           templateId: this.effective.id,
           ...this.about,
         };
-        for (const v of this.viewers) v.sendJson(this.codec);
+        for (const v of this.viewers) this.sendCodec(v, this.codec);
         this.timescale = unit.timescale;
         this.lag.reset();
         this.hub.setInit(unit);
@@ -366,7 +396,19 @@ export class LiveSource implements Source {
   }
 
   private request(): void {
-    const opened = this.deps.openStream({ message: (msg) => this.onStreamMessage(msg), data: (payload) => this.onData(payload) });
+    const opened = this.deps.openStream(
+      {
+        message: (msg) => this.onStreamMessage(msg),
+        data: (payload) => this.onData(payload),
+        // The owner asked the relayed stream by its own choice for all its viewers: that is what runs.
+        relayed: (about) => {
+          if (!opened.ok || this.stream !== opened.stream) return;
+          this.codecSent = about.codec;
+          this.passThroughSent = about.passThrough;
+        },
+      },
+      this.commonDecoders(),
+    );
     if (!opened.ok) {
       if (opened.reason === 'unsupported') this.deps.log.error({ shipId: this.deps.shipId, reason: opened.message }, 'ship cannot stream live');
       this.setState('offline', opened.reason === 'offline' ? 'ship link is down' : opened.message);

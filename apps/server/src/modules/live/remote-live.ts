@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { AgentGateway, LinkStream, StreamHandler } from '../../core/ship-link/index.ts';
+import { DECODER_PREFIXES, type DecoderPrefix, VIDEO_CODECS, type VideoCodec } from '@ship-cctv/protocol';
+import type { AgentGateway, LinkStream } from '../../core/ship-link/index.ts';
 import type { Lease } from '../../core/media/stream-registry.ts';
-import { type LiveOrigin, type LiveStreamSpec, agentEncodes } from './live-origin.ts';
+import type { RelayedStreamAbout } from '../../core/media/viewer.ts';
+import { type LiveOrigin, type LiveStreamHandler, type LiveStreamSpec, agentEncodes } from './live-origin.ts';
 import type { LiveService } from './live-service.ts';
 import type { LiveSource } from './live-source.ts';
 import type { ShipOwnership } from '../../core/ship-link/index.ts';
@@ -13,8 +15,41 @@ export interface RemoteLiveOptions {
   heartbeatMs?: number | undefined;
 }
 
-/** What a watching instance sends to the owner's request channel (JSON). */
-type WatchRequest = { op: 'watch'; id: string; spec: LiveStreamSpec } | { op: 'stop'; id: string };
+/**
+ * What a watching instance sends to the owner's request channel (JSON). `decoders`: what every
+ * viewer of its stream decodes (absent: H.264 only), so the owner chooses the codec as for its own.
+ */
+type WatchRequest = { op: 'watch'; id: string; spec: LiveStreamSpec; decoders?: string[] } | { op: 'stop'; id: string };
+
+/** The decoder prefixes of a watch request that this instance knows (anything else is ignored), H.264 always. */
+const watchDecoders = (decoders: unknown): ReadonlySet<DecoderPrefix> => {
+  const known = new Set<DecoderPrefix>(['avc1']);
+  if (Array.isArray(decoders)) for (const d of decoders) {
+    const prefix = DECODER_PREFIXES.find((p) => p === d);
+    if (prefix) known.add(prefix);
+  }
+  return known;
+};
+
+/** What the owner's about channel carries, read leniently (a malformed message is ignored). */
+const readAbout = (message: Buffer): RelayedStreamAbout | undefined => {
+  let about: Partial<RelayedStreamAbout>;
+  try {
+    about = JSON.parse(message.toString('utf8')) as Partial<RelayedStreamAbout>;
+  } catch {
+    return undefined;
+  }
+  const codec = VIDEO_CODECS.find((c) => c === about.codec);
+  if (!codec || typeof about.passThrough !== 'boolean') return undefined;
+  const cameraCodec = about.cameraCodec === 'h264' || about.cameraCodec === 'h265' ? about.cameraCodec : undefined;
+  return {
+    codec,
+    passThrough: about.passThrough,
+    ...(cameraCodec ? { cameraCodec } : {}),
+    ...(typeof about.transcoded === 'boolean' ? { transcoded: about.transcoded } : {}),
+    encodes: VIDEO_CODECS.filter((c) => Array.isArray(about.encodes) && about.encodes.includes(c)),
+  };
+};
 
 /** A remote viewer the owner serves: its lease on the stream, and when it last said it still watches. */
 interface Served {
@@ -34,7 +69,9 @@ interface Served {
 export class RemoteLive {
   readonly instanceId: string;
   private readonly served = new Map<string, Served>();
-  private readonly watching = new Map<string, (payload: Buffer) => void>();
+  private readonly watching = new Map<string, { media: (payload: Buffer) => void; about: (about: RelayedStreamAbout) => void }>();
+  /** What the agents of ships owned elsewhere encode, as their owners said with the streams they relayed here. */
+  private readonly relayedEncodes = new Map<string, readonly VideoCodec[]>();
   private readonly heartbeatMs: number;
   private readonly sweep: NodeJS.Timeout;
   private live: LiveService | undefined;
@@ -74,13 +111,14 @@ export class RemoteLive {
   /** The origin a cluster's live service uses: the ship's link here if this instance holds it, its owner otherwise. */
   origin(): LiveOrigin {
     return {
-      open: (spec, handler) => {
+      open: (spec, handler, decoders) => {
         if (this.gateway.get(spec.shipId)?.ready) return this.gateway.openStream(spec.shipId, 'live', handler);
-        return { ok: true, stream: this.remoteStream(spec, handler), relayed: true };
+        return { ok: true, stream: this.remoteStream(spec, handler, decoders), relayed: true };
       },
-      // A ship held here says what its agent encodes; through its owner elsewhere, H.264 (viewers
-      // relayed between instances do not carry their decoders).
-      encodes: (shipId, codec) => agentEncodes(this.gateway, shipId, codec),
+      // A ship held here says what its agent encodes; one owned elsewhere, what its owner said with
+      // the last stream it relayed here (H.264 only until then: the owner chooses the first one).
+      encodes: (shipId, codec) =>
+        this.gateway.get(shipId)?.ready ? agentEncodes(this.gateway, shipId, codec) : codec === 'h264' || (this.relayedEncodes.get(shipId)?.includes(codec) ?? false),
     };
   }
 
@@ -129,6 +167,14 @@ export class RemoteLive {
   private mediaChannel(id: string) {
     return `${this.prefix}live-media:${id}`;
   }
+  /**
+   * What the owner says of a watch's stream (RelayedStreamAbout, JSON) before each init segment.
+   * Published by the same connection as the media and heard by the same one: it arrives in order
+   * with the bytes.
+   */
+  private aboutChannel(id: string) {
+    return `${this.prefix}live-about:${id}`;
+  }
 
   private heard(channel: string, message: Buffer): void {
     if (channel === this.requestChannel(this.instanceId)) {
@@ -139,15 +185,20 @@ export class RemoteLive {
         return;
       }
       if (req.op === 'stop') this.release(req.id);
-      else this.watch(req.id, req.spec);
+      else this.watch(req.id, req.spec, watchDecoders(req.decoders));
+      return;
+    }
+    if (channel.startsWith(this.aboutChannel(''))) {
+      const about = readAbout(message);
+      if (about) this.watching.get(channel.slice(this.aboutChannel('').length))?.about(about);
       return;
     }
     const id = channel.slice(this.mediaChannel('').length);
-    this.watching.get(id)?.(message);
+    this.watching.get(id)?.media(message);
   }
 
   /** The owner's side: a watch from another instance, new or renewed. */
-  private watch(id: string, spec: LiveStreamSpec): void {
+  private watch(id: string, spec: LiveStreamSpec, decoders: ReadonlySet<DecoderPrefix>): void {
     const served = this.served.get(id);
     if (served) {
       served.seen = Date.now();
@@ -156,6 +207,8 @@ export class RemoteLive {
     if (!this.live || !this.gateway.get(spec.shipId)?.ready) return;
     const channel = this.mediaChannel(id);
     const lease = this.live.joinFor(spec, {
+      decoders,
+      relay: (about) => void this.cmd.publish(this.aboutChannel(id), JSON.stringify(about)),
       sendJson: () => undefined,
       consumer: {
         send: (data) => void this.cmd.publish(channel, Buffer.from(data.buffer, data.byteOffset, data.byteLength)),
@@ -195,7 +248,7 @@ export class RemoteLive {
    * mix with the new one's: the new owner's init and GOP reach this source like a definition
    * switch, without waiting for the source's retry.
    */
-  private remoteStream(spec: LiveStreamSpec, handler: StreamHandler<'live'>): LinkStream<'live'> {
+  private remoteStream(spec: LiveStreamSpec, handler: LiveStreamHandler, decoders: ReadonlySet<DecoderPrefix> | undefined): LinkStream<'live'> {
     let id = randomUUID();
     let open = true;
     let owner: string | undefined;
@@ -211,16 +264,30 @@ export class RemoteLive {
       handler.message({ type: 'live.ended', streamId, reason });
     };
     const listen = async () => {
-      this.watching.set(id, (payload) => {
-        if (first) handler.message({ type: 'live.started', streamId });
-        first = false;
-        handler.data?.(payload);
+      this.watching.set(id, {
+        media: (payload) => {
+          if (first) handler.message({ type: 'live.started', streamId });
+          first = false;
+          handler.data?.(payload);
+        },
+        // Before each init: the stream (re)starts at the owner as the owner asked it, with what the ship said.
+        about: (about) => {
+          this.relayedEncodes.set(spec.shipId, about.encodes);
+          handler.relayed?.(about);
+          handler.message({
+            type: 'live.started',
+            streamId,
+            ...(about.cameraCodec ? { cameraCodec: about.cameraCodec } : {}),
+            ...(about.transcoded !== undefined ? { transcoded: about.transcoded } : {}),
+          });
+          first = false;
+        },
       });
-      await this.sub.subscribe(this.mediaChannel(id));
+      await this.sub.subscribe(this.aboutChannel(id), this.mediaChannel(id));
     };
     const forget = (watchId: string, ownerId: string | undefined) => {
       this.watching.delete(watchId);
-      void this.sub.unsubscribe(this.mediaChannel(watchId));
+      void this.sub.unsubscribe(this.aboutChannel(watchId), this.mediaChannel(watchId));
       if (ownerId) void request(ownerId, { op: 'stop', id: watchId }).catch(() => undefined);
     };
     const renew = async () => {
@@ -237,7 +304,7 @@ export class RemoteLive {
         if (!open) return forget(id, undefined);
       }
       owner = now.instanceId;
-      await request(owner, { op: 'watch', id, spec });
+      await request(owner, { op: 'watch', id, spec, ...(decoders ? { decoders: [...decoders] } : {}) });
     };
     const stop = () => {
       if (!open) return;

@@ -60,6 +60,10 @@ function checkPlay(m: Record<string, unknown>, now: number, limits: PlaybackLimi
   if (m.timeZone !== undefined && (typeof m.timeZone !== 'string' || m.timeZone.length > 100)) {
     return fail('"timeZone" must be a time zone name (timezones.json value)');
   }
+  const decoders = m.decoders;
+  if (decoders !== undefined && !(Array.isArray(decoders) && decoders.every((d) => typeof d === 'string'))) {
+    return fail('"decoders" must be a list of codec prefixes, such as ["avc1","hvc1"]');
+  }
   return {
     ok: true,
     command: {
@@ -71,6 +75,7 @@ function checkPlay(m: Record<string, unknown>, now: number, limits: PlaybackLimi
       speed: m.speed,
       ...(m.templateId !== undefined ? { templateId: m.templateId as number } : {}),
       ...(typeof m.timeZone === 'string' ? { timeZone: m.timeZone } : {}),
+      ...(decoders !== undefined ? { decoders: decoders as string[] } : {}),
     },
   };
 }

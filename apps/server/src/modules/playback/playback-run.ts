@@ -7,6 +7,7 @@ import type {
   PlaybackSpeed,
   StreamState,
 } from '@ship-cctv/protocol';
+import { decodesHevc } from '@ship-cctv/protocol';
 import type { LinkStream, OpenStreamResult } from '../../core/ship-link/index.ts';
 import type { LinkStreamOpener } from '../../core/ship-link/index.ts';
 import { RelaySplitter, mimeFor } from '../../core/media/fmp4.ts';
@@ -273,7 +274,8 @@ export class PlaybackRun {
       type: 'playback.start',
       streamId: stream.id,
       cameraId: ticket.cameraId,
-      encode: encodeSpec(ticket.model),
+      // A viewer that decodes H.265 gets an H.265 camera's recording as the ship keeps it (the ship copies it when it fits).
+      encode: { ...encodeSpec(ticket.model), ...(decodesHevc(this.deps.viewer.decoders) ? { passThrough: ['h265' as const] } : {}) },
       start: ticket.start,
       end: ticket.end,
       from: this.position,

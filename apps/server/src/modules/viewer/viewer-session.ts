@@ -288,7 +288,10 @@ export class ViewerSession implements MediaViewer {
   }
 
   private async onPlaybackCommand(cmd: PlaybackCommand): Promise<void> {
-    if (cmd.type === 'play') return this.queuePlay(() => this.playShip(cmd));
+    if (cmd.type === 'play') {
+      this.decoders = viewerDecoders(cmd.decoders);
+      return this.queuePlay(() => this.playShip(cmd));
+    }
     const message = this.joined?.control ? this.joined.control(cmd) : 'no ship-end playback is running on this socket';
     if (message) this.error('badRequest', message);
   }
