@@ -19,6 +19,12 @@ const CAMERA = 'S1001-C01-1';
 const report: LinkReport = { linkType: 'VSAT', quality: 80, duplex: 'BOTH' };
 const link = { current: () => report, onChange: () => () => undefined };
 const tmp = tempDir('events-link-');
+/**
+ * How long the link stays down (EVENTS_OUTAGE_MS; 0: as long as the steps take, a few seconds).
+ * A long one — the 10 minutes of the events figures — finds an event every 30 s meanwhile and
+ * restarts the agent half way through.
+ */
+const OUTAGE_MS = Number(process.env.EVENTS_OUTAGE_MS ?? 0);
 
 describe('events over the ship link', () => {
   let shore: Shore;
@@ -82,7 +88,7 @@ describe('events over the ship link', () => {
     tmp.remove();
   });
 
-  it('loses none and stores none twice across an outage mid-picture and an agent restart', { timeout: 120_000 }, async () => {
+  it('loses none and stores none twice across an outage mid-picture and an agent restart', { timeout: 120_000 + OUTAGE_MS }, async () => {
     for (const p of pictures) expect(p.length).toBeLessThanOrEqual(EVENT_PICTURE_MAX_BYTES);
     const sent: ShipEvent[] = [];
     const add = async (agent: ShipAgent, n: number) => {
@@ -106,15 +112,25 @@ describe('events over the ship link', () => {
     shaper.setOutage(true);
     await expect.poll(() => shore.app.agents.get(SHIP), { timeout: 10_000 }).toBeUndefined();
     // Found during the outage, then the agent restarts, and finds more before the link is back.
+    const down = performance.now();
+    const findUntil = async (until: number) => {
+      while (performance.now() - down < until) {
+        await new Promise((r) => setTimeout(r, Math.min(30_000, until - (performance.now() - down))));
+        await add(agent, 1);
+      }
+    };
     await add(agent, 3);
+    await findUntil(OUTAGE_MS / 2);
     agents.pop();
     await agent.stop();
     agent = startAgent();
     await add(agent, 3);
+    await findUntil(OUTAGE_MS);
     const held = shore.app.events.files.received(SHIP, cut.eventId);
     expect(held).toBeGreaterThan(0);
     expect(held).toBeLessThan(cut.picture.bytes);
     shaper.setOutage(false);
+    const downFor = performance.now() - down;
     shaper.setProfile(testProfile({ upKbps: 2_000, oneWayDelayMs: 20 }));
     await ready();
     await expect.poll(async () => (await onShore()).total, { timeout: 30_000 }).toBe(sent.length);
@@ -140,7 +156,7 @@ describe('events over the ship link', () => {
     // A picture crosses in frames of at most 8,183 bytes, each with 17 bytes of headers (stream, offset, WebSocket).
     const frames = Math.ceil(perEvent / 8_183);
     console.log(
-      `[events] ${sent.length} events, 0 lost, 0 twice across an outage mid-picture (${held} of ${cut.picture.bytes} bytes held at the cut) and an agent restart; ` +
+      `[events] ${sent.length} events, 0 lost, 0 twice across an outage of ${Math.round(downFor / 1000)} s mid-picture (${held} of ${cut.picture.bytes} bytes held at the cut) and an agent restart; ` +
         `per event up: ${Math.round(perEvent)} B picture + ${frames} frames' headers (${frames * 17} B) + ${offerWire} B offer ≈ ${Math.round(perEvent + offerWire + frames * 17)} B; ` +
         `after the cut ${eventsBytes} B crossed for ${pictureBytes} B of pictures`,
     );

@@ -56,8 +56,8 @@ describe('ask(): one request to a ship and its answer', () => {
   };
   /** Streams open on A's link and streams B holds through A. */
   const streams = () => ({ onLink: a.agents.openStreamCount, relayed: b.linkRelay?.counts.requested });
-  /** Nothing asked: only the ship's picture inbox is open on its link. */
-  const IDLE = { onLink: 1, relayed: 0 };
+  /** Nothing asked: no stream is open on its link (an idle ship of link version 4 has no inbox open either). */
+  const IDLE = { onLink: 0, relayed: 0 };
 
   beforeAll(async () => {
     database = await freshDatabase('pglite');

@@ -164,17 +164,18 @@ export class PictureInbox {
       return;
     }
     first.pending++;
-    let specs: SnapshotTaskSpec[];
     try {
-      specs = known ?? (await tasks.specsFor(shipId));
+      const specs = known ?? (await tasks.specsFor(shipId));
+      // The inbox may have changed while the tasks were read: send on the one open now. Sent
+      // before the read is released: a ship that said idle meanwhile would otherwise see its
+      // inbox closed with the tasks never sent.
+      const inbox = this.inboxes.get(shipId);
+      if (!inbox) return;
+      inbox.pending++;
+      inbox.stream.send({ type: 'pictures.tasks', streamId: inbox.stream.id, tasks: specs });
     } finally {
       this.release(shipId, first);
     }
-    // The inbox may have changed while the tasks were read: send on the one open now.
-    const inbox = this.inboxes.get(shipId);
-    if (!inbox) return;
-    inbox.pending++;
-    inbox.stream.send({ type: 'pictures.tasks', streamId: inbox.stream.id, tasks: specs });
   }
 
   /** A hand-over is done (answered, or never sent): the inbox closes if the ship said idle and nothing else is pending. */
