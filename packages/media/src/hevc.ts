@@ -5,6 +5,8 @@
  * depths, and how many pictures may be reordered (B-frames). Pure; NAL units here are without
  * start codes or length prefixes, header bytes included.
  */
+import { RbspReader, unescapeRbsp } from './rbsp.ts';
+import { concatBytes } from './writer.ts';
 
 export const HEVC_NAL_VPS = 32;
 export const HEVC_NAL_SPS = 33;
@@ -37,56 +39,11 @@ export interface HevcSps {
   reorderPictures: number;
 }
 
-/** The RBSP: emulation prevention bytes (00 00 03) removed. */
-function unescape(nal: Uint8Array): Uint8Array {
-  const out = new Uint8Array(nal.length);
-  let n = 0;
-  let zeros = 0;
-  for (const b of nal) {
-    if (zeros >= 2 && b === 3) {
-      zeros = 0;
-      continue;
-    }
-    zeros = b === 0 ? zeros + 1 : 0;
-    out[n++] = b;
-  }
-  return out.subarray(0, n);
-}
-
-class Bits {
-  private bit = 0;
-  constructor(private readonly buf: Uint8Array) {}
-  get position(): number {
-    return this.bit;
-  }
-  u(n: number): number {
-    let v = 0;
-    for (let i = 0; i < n; i++) {
-      const byte = this.buf[this.bit >> 3];
-      if (byte === undefined) throw new Error('H.265 SPS ends early');
-      v = v * 2 + ((byte >> (7 - (this.bit & 7))) & 1);
-      this.bit++;
-    }
-    return v;
-  }
-  skip(n: number): void {
-    this.bit += n;
-    if (this.bit > this.buf.length * 8) throw new Error('H.265 SPS ends early');
-  }
-  ue(): number {
-    let zeros = 0;
-    while (this.u(1) === 0) {
-      if (++zeros > 31) throw new Error('bad Exp-Golomb code in H.265 SPS');
-    }
-    return 2 ** zeros - 1 + this.u(zeros);
-  }
-}
-
 /** Reads an SPS NAL unit (header included); throws on one of another type or cut short. */
 export function readHevcSps(nal: Uint8Array): HevcSps {
   if (hevcNalType(nal) !== HEVC_NAL_SPS) throw new Error('not an H.265 sequence parameter set');
-  const rbsp = unescape(nal.subarray(2));
-  const r = new Bits(rbsp);
+  const rbsp = unescapeRbsp(nal.subarray(2));
+  const r = new RbspReader(rbsp, 'H.265 SPS');
   r.u(4); // sps_video_parameter_set_id
   const maxSubLayersMinus1 = r.u(3);
   const temporalIdNesting = r.u(1) === 1;
@@ -170,15 +127,7 @@ export function hevcConfigRecord(vps: readonly Uint8Array[], sps: readonly Uint8
     parts.push(Uint8Array.of(0x80 | type, nals.length >> 8, nals.length & 0xff)); // array_completeness 1
     for (const nal of nals) parts.push(Uint8Array.of(nal.length >> 8, nal.length & 0xff), nal);
   }
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** The parameter sets of an hvcC record (VPS, SPS, PPS … in its order); throws on one cut short. */

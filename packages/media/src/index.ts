@@ -14,6 +14,7 @@ export {
   readHevcSps,
 } from './hevc.ts';
 export { ByteQueue } from './byte-queue.ts';
+export { RbspReader, unescapeRbsp } from './rbsp.ts';
 export { Fmp4Error, type Fmp4ErrorCode } from './errors.ts';
 export {
   type FragmentInfo,

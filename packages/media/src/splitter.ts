@@ -15,6 +15,7 @@ import { ByteQueue } from './byte-queue.ts';
 import { Fmp4Error, type Fmp4ErrorCode } from './errors.ts';
 import { type FragmentInfo, type MediaFragment, parseMoof } from './fragment.ts';
 import { INIT_BOXES, type InitSegment, type MoovOptions, type MovieInfo, parseMoov } from './init-segment.ts';
+import { concatBytes } from './writer.ts';
 
 /** A top-level box outside any unit (mfra, free, udta…): reported so nothing is silently lost. */
 export interface OtherBox {
@@ -34,18 +35,6 @@ export const DEFAULT_MAX_BOX_BYTES = 16 * 1024 * 1024;
 
 /** Boxes that belong to the fragment that follows them (CMAF segment header, timing, events). */
 const FRAGMENT_PREFIX_BOXES = new Set(['styp', 'prft', 'sidx', 'ssix', 'emsg']);
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 export class Fmp4Splitter {
   private readonly maxBoxBytes: number;
@@ -187,7 +176,7 @@ export class Fmp4Splitter {
 
     const box = this.queue.take(size);
     if (type === 'moov') {
-      const data = concat([...this.initParts, box]);
+      const data = concatBytes([...this.initParts, box]);
       const r = new Reader(data);
       const moov = r.children(data.length - size, data.length)[0];
       if (!moov) this.fail('malformed', 'moov vanished');

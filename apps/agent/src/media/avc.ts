@@ -3,6 +3,7 @@
  * (ISO/IEC 14496-15 5.3.3, the avcC box's payload): the RFC 6381 codec string and the picture
  * size from the first sequence parameter set (ITU-T H.264 7.3.2.1.1).
  */
+import { RbspReader, unescapeRbsp } from '@ship-cctv/media';
 
 export interface AvcConfig {
   /** The record as given (goes into avcC unchanged). */
@@ -51,48 +52,6 @@ export function parseAvcConfig(record: Buffer): AvcConfig {
   };
 }
 
-/** The RBSP of a NAL unit: emulation prevention bytes (00 00 03) removed. */
-function unescapeRbsp(nal: Buffer): Buffer {
-  const out = Buffer.alloc(nal.length);
-  let n = 0;
-  let zeros = 0;
-  for (const b of nal) {
-    if (zeros >= 2 && b === 3) {
-      zeros = 0;
-      continue;
-    }
-    zeros = b === 0 ? zeros + 1 : 0;
-    out[n++] = b;
-  }
-  return out.subarray(0, n);
-}
-
-class BitReader {
-  private bit = 0;
-  constructor(private readonly buf: Buffer) {}
-  u(n: number): number {
-    let v = 0;
-    for (let i = 0; i < n; i++) {
-      const byte = this.buf[this.bit >> 3];
-      if (byte === undefined) throw new Error('SPS ends early');
-      v = v * 2 + ((byte >> (7 - (this.bit & 7))) & 1);
-      this.bit++;
-    }
-    return v;
-  }
-  ue(): number {
-    let zeros = 0;
-    while (this.u(1) === 0) {
-      if (++zeros > 31) throw new Error('bad Exp-Golomb code in SPS');
-    }
-    return 2 ** zeros - 1 + this.u(zeros);
-  }
-  se(): number {
-    const k = this.ue();
-    return k % 2 === 1 ? (k + 1) / 2 : -k / 2;
-  }
-}
-
 /** Profiles whose SPS carries chroma format, bit depths and scaling matrices. */
 const HIGH_PROFILES = new Set([100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135]);
 
@@ -122,7 +81,7 @@ export function spsPictureSize(nal: Buffer): { width: number; height: number } {
 /** Reads a sequence parameter set NAL unit (ITU-T H.264 7.3.2.1.1 and its VUI, E.1.1); throws on one cut short. */
 export function readSps(nal: Buffer): SpsInfo {
   if (((nal[0] ?? 0) & 0x1f) !== 7) throw new Error('not a sequence parameter set');
-  const r = new BitReader(unescapeRbsp(nal.subarray(1)));
+  const r = new RbspReader(unescapeRbsp(nal.subarray(1)), 'SPS');
   const profile = r.u(8);
   r.u(16); // constraint flags, level
   r.ue(); // seq_parameter_set_id
@@ -189,7 +148,7 @@ export function readSps(nal: Buffer): SpsInfo {
 }
 
 /** VUI parameters (ITU-T H.264 E.1.1): the frame timing and the bitstream restriction. */
-function readVui(r: BitReader, info: SpsInfo): void {
+function readVui(r: RbspReader, info: SpsInfo): void {
   if (r.u(1) && r.u(8) === 255) r.u(32); // aspect_ratio_idc, Extended_SAR: sar_width, sar_height
   if (r.u(1)) r.u(1); // overscan_appropriate_flag
   if (r.u(1)) {
@@ -225,7 +184,7 @@ function readVui(r: BitReader, info: SpsInfo): void {
 }
 
 /** hrd_parameters (ITU-T H.264 E.1.2), skipped. */
-function skipHrd(r: BitReader): void {
+function skipHrd(r: RbspReader): void {
   const cpbCount = r.ue() + 1;
   r.u(8); // bit_rate_scale, cpb_size_scale
   for (let i = 0; i < cpbCount; i++) {
@@ -281,7 +240,7 @@ export function avcParameterSets(record: Uint8Array): Buffer[] {
 export function sliceType(nal: Buffer): number {
   const t = (nal[0] ?? 0) & 0x1f;
   if (t < 1 || t > 5) throw new Error(`NAL unit type ${t} is not a slice`);
-  const r = new BitReader(unescapeRbsp(nal.subarray(1, 16)));
+  const r = new RbspReader(unescapeRbsp(nal.subarray(1, 16)), 'SPS');
   r.ue(); // first_mb_in_slice
   return r.ue();
 }
