@@ -26,9 +26,6 @@ export class RbspReader {
     private readonly buf: Uint8Array,
     private readonly what: string,
   ) {}
-  get position(): number {
-    return this.bit;
-  }
   u(n: number): number {
     let v = 0;
     for (let i = 0; i < n; i++) {
