@@ -223,6 +223,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
         change: (message) => this.changeRun(message),
         position: (position) => this.emit('position', position),
         ended: () => this.session.setState('ended'),
+        frameRate: () => this.streamFrameRate,
       });
       return this.playback;
     }

@@ -1,6 +1,7 @@
 import type { MediaClientMessage, MediaServerMessage, PlaybackSpeed, ShipPlaybackCommand } from '@ship-cctv/protocol';
 import { toRanges, trimRange } from './live-edge.ts';
 import type { MediaSurface } from './media-surface.ts';
+import { frameDurationMs } from './latency-target.ts';
 import { bufferedAhead, decidePlaybackHead, landingFor, shownRecordedTime } from './playback-head.ts';
 import type { ModeTick, StreamMode } from './stream-mode.ts';
 import type { PlaybackPosition, PlayerStats } from './types.ts';
@@ -26,7 +27,12 @@ export interface PlaybackContext {
   position(position: PlaybackPosition): void;
   /** The range has played out. */
   ended(): void;
+  /** Frames per second of the stream, once its codec message came. */
+  frameRate?(): number | undefined;
 }
+
+/** HTMLMediaElement.HAVE_FUTURE_DATA (the constant is not there in every test environment). */
+const HAVE_FUTURE_DATA = 3;
 
 /**
  * Ship-end playback: a recorded range the ship sends at the chosen speed. Every frame plays at
@@ -47,6 +53,8 @@ export class PlaybackController implements StreamMode {
   /** The server said the range is done: `ended` once the buffer has played out. */
   private endPending = false;
   private lastTrimAt = 0;
+  /** Since when the element has waited although it should play (see decidePlaybackHead). */
+  private waitingSince: number | undefined;
 
   constructor(
     private command: ShipPlaybackCommand,
@@ -166,14 +174,25 @@ export class PlaybackController implements StreamMode {
     return true;
   }
 
-  reset(): void {}
+  reset(): void {
+    this.waitingSince = undefined;
+  }
 
-  /** Every frame at rate 1, a step over gaps, the buffer bounded behind the playhead, the end. */
-  tick({ ranges, now, mediaStarted }: ModeTick): void {
+  /** Every frame at rate 1, a step over gaps and out of a stuck clock, the buffer bounded behind the playhead, the end. */
+  tick({ ranges, now, progressed, mediaStarted }: ModeTick): void {
     const { video, stats } = this.ctx;
+    const waiting = mediaStarted && !video.paused && !video.seeking && (video.readyState < HAVE_FUTURE_DATA || !progressed);
+    if (!waiting) this.waitingSince = undefined;
+    else this.waitingSince ??= now;
     if (mediaStarted && ranges.length > 0 && this.jumpTo === undefined) {
-      const seekTo = decidePlaybackHead(video.currentTime, ranges);
-      if (seekTo !== undefined && !video.seeking) video.currentTime = seekTo;
+      const seekTo = decidePlaybackHead(video.currentTime, ranges, {
+        stuckSec: this.waitingSince === undefined ? 0 : (now - this.waitingSince) / 1000,
+        frameSec: frameDurationMs(this.ctx.frameRate?.()) / 1000,
+      });
+      if (seekTo !== undefined && !video.seeking) {
+        video.currentTime = seekTo;
+        this.waitingSince = undefined;
+      }
     }
     if (video.playbackRate !== 1) video.playbackRate = 1;
     const ahead = bufferedAhead(video.currentTime, ranges);

@@ -2,17 +2,44 @@ import type { Ranges } from './live-edge.ts';
 
 /** Allowance for float error when asking whether currentTime lies in a range. */
 const EPSILON_SEC = 0.01;
+/** Frame duration assumed before the stream's frame rate is known (10 fps). */
+const DEFAULT_FRAME_SEC = 0.1;
+/** How far a stuck playhead is moved: within the frame it shows, so no frame is skipped. */
+const NUDGE_SEC = 0.001;
+
+/** A clock standing still this long with media ahead of it: the element is stuck, not waiting. */
+export const STUCK_SEC = 0.5;
+
+export interface PlaybackHeadInput {
+  /**
+   * How long the element has been waiting although it should play (readyState below
+   * HAVE_FUTURE_DATA, or a clock that did not move since the last look).
+   */
+  stuckSec?: number;
+  /** Duration of one frame (media seconds). */
+  frameSec?: number;
+}
 
 /**
  * Recorded video is played as it comes, every frame, at rate 1 (the ship already sends it at the
- * chosen speed: the media time runs in *played* time). The only correction: a playhead that sits
- * before the first buffered range or in a gap between ranges moves to the start of the next range
- * (Chrome does not play across a gap by itself). A playhead past the end waits for more.
+ * chosen speed: the media time runs in *played* time). Two corrections:
+ * - a playhead that sits before the first buffered range or in a gap between ranges moves to the
+ *   start of the next range (Chrome does not play across a gap by itself);
+ * - an element that has waited `STUCK_SEC` with more than a frame buffered ahead of it is moved a
+ *   hair forward, onto the frame it shows. Chrome does not always restart its clock once it ran
+ *   dry: a playback that starts as the ship sends its first frames runs dry at once, and then
+ *   crawls (a hundredth of a second per second) while seconds of media pile up ahead. A seek into
+ *   the buffer restarts it and skips nothing.
+ * A playhead past the end waits for more.
  */
-export function decidePlaybackHead(currentTime: number, ranges: Ranges): number | undefined {
+export function decidePlaybackHead(currentTime: number, ranges: Ranges, input: PlaybackHeadInput = {}): number | undefined {
+  const { stuckSec = 0, frameSec = DEFAULT_FRAME_SEC } = input;
   for (const [start, end] of ranges) {
     if (currentTime < start - EPSILON_SEC) return start;
-    if (currentTime <= end + EPSILON_SEC) return undefined;
+    if (currentTime <= end + EPSILON_SEC) {
+      const stuck = stuckSec >= STUCK_SEC && end - currentTime > frameSec + EPSILON_SEC;
+      return stuck ? currentTime + NUDGE_SEC : undefined;
+    }
   }
   return undefined;
 }

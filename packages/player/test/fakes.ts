@@ -152,9 +152,11 @@ export class FakeSocket implements SocketLike {
 /** A <video> whose clock and paused flag the test controls (jsdom decodes nothing). */
 export function makeVideo() {
   const video = document.createElement('video');
-  const clock = { time: 0, paused: true };
+  // readyState: what the element says it holds (jsdom's stays HAVE_NOTHING); HAVE_ENOUGH_DATA unless a test says otherwise.
+  const clock = { time: 0, paused: true, readyState: 4 };
   Object.defineProperty(video, 'currentTime', { get: () => clock.time, set: (t: number) => (clock.time = t) });
   Object.defineProperty(video, 'paused', { get: () => clock.paused });
+  Object.defineProperty(video, 'readyState', { get: () => clock.readyState });
   const play = vi.spyOn(video, 'play').mockImplementation(async () => {
     clock.paused = false;
   });

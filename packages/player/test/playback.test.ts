@@ -29,6 +29,19 @@ describe('playback head (pure)', () => {
     expect(decidePlaybackHead(3, [])).toBeUndefined();
   });
 
+  it('moves a playhead that has waited half a second with more than a frame ahead a hair forward, onto the frame it shows', () => {
+    // Chrome ran dry at the start and crawls while seconds pile up ahead: a seek restarts its clock.
+    expect(decidePlaybackHead(0.3, [[0, 3.7]], { stuckSec: 0.5, frameSec: 0.1 })).toBeCloseTo(0.301, 6);
+    // Waiting for less than half a second: Chrome may still start by itself.
+    expect(decidePlaybackHead(0.3, [[0, 3.7]], { stuckSec: 0.4, frameSec: 0.1 })).toBeUndefined();
+    // At the end of what came: waiting for the next frame, not stuck.
+    expect(decidePlaybackHead(3.65, [[0, 3.7]], { stuckSec: 2, frameSec: 0.1 })).toBeUndefined();
+    // A slow stream's frame is longer: half a second ahead of a 2 fps stream is its next frame only.
+    expect(decidePlaybackHead(3.2, [[0, 3.7]], { stuckSec: 2, frameSec: 0.5 })).toBeUndefined();
+    // In a gap, the next range as before.
+    expect(decidePlaybackHead(5.2, [[0, 5], [6, 9]], { stuckSec: 2, frameSec: 0.1 })).toBe(6);
+  });
+
   it('measures what is buffered ahead of the playhead', () => {
     expect(bufferedAhead(2, [[0, 5]])).toBe(3);
     expect(bufferedAhead(5.5, [[0, 5], [6, 9]])).toBe(0);

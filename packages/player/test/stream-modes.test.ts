@@ -52,7 +52,7 @@ function playbackRig(ranges: Array<[number, number]> = []) {
     position: (p) => positions.push(p),
     ended,
   });
-  return { controller, clock, sent, changes, positions, ended, stats };
+  return { controller, clock, sent, changes, positions, ended, stats, video };
 }
 
 describe('PlaybackController', () => {
@@ -95,6 +95,35 @@ describe('PlaybackController', () => {
     clock.time = 4.9;
     controller.tick({ ranges: [[0, 5]], now: 10_250, progressed: true, mediaStarted: true });
     expect(ended).toHaveBeenCalledTimes(1);
+  });
+
+  it('restarts a clock that crawls while media piles up ahead (Chrome after running dry), and leaves a playing or paused one alone', () => {
+    const { controller, clock, video } = playbackRig();
+    const ranges: Array<[number, number]> = [[0, 3.7]];
+    const seeks: number[] = [];
+    Object.defineProperty(video, 'currentTime', { get: () => clock.time, set: (t: number) => seeks.push((clock.time = t)) });
+    // Playing normally: no seek however long.
+    for (let now = 0; now <= 2_000; now += 250) {
+      clock.time += 0.25;
+      controller.tick({ ranges, now, progressed: true, mediaStarted: true });
+    }
+    expect(seeks).toEqual([]);
+    // Crawling at HAVE_CURRENT_DATA: a hundredth of a second per second, 2 s buffered ahead.
+    clock.time = 1.7;
+    (video as { readyState: number }).readyState = 2;
+    for (let now = 3_000; now < 3_500; now += 250) {
+      clock.time += 0.0025;
+      controller.tick({ ranges, now, progressed: true, mediaStarted: true });
+    }
+    expect(seeks).toEqual([]);
+    clock.time += 0.0025;
+    controller.tick({ ranges, now: 3_500, progressed: true, mediaStarted: true });
+    expect(seeks).toHaveLength(1);
+    expect(seeks[0]).toBeCloseTo(1.7075 + 0.001, 6);
+    // Paused by the operator: waiting on purpose.
+    (video as { paused: boolean }).paused = true;
+    for (let now = 4_000; now <= 6_000; now += 250) controller.tick({ ranges, now, progressed: false, mediaStarted: true });
+    expect(seeks).toHaveLength(1);
   });
 });
 
