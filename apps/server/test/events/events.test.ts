@@ -309,6 +309,67 @@ describe('events on shore', () => {
     await client.deactivate();
   });
 
+  it('keeps an organisation’s events to its managers when its rule says so: operators cannot list, read, acknowledge or hear of them', async () => {
+    const org = '/api/v1/cctv/events/settings/org/blueocean';
+    const listed = async (token: string) => data<EventPage>(await inject('GET', `/api/v1/cctv/events?shipId=${SHIP}&size=100`, token)).events.map((e) => e.id);
+    // The operator subscribes while everyone sees the events, and hears of the first.
+    const client = stompClient(`ws://127.0.0.1:${port}${PATHS.stomp}`, { connectHeaders: { [TOKEN_HEADER]: viewer } });
+    await connected(client);
+    const heard = new Inbox<IMessage>();
+    await subscribe(client, dest.events(SHIP_NAME), heard);
+    await connect();
+    const before = eventOf(picture);
+    await deliver(before, picture);
+    expect(JSON.parse((await heard.next()).body)).toMatchObject({ type: 'event', event: { id: before.eventId } });
+    expect(await listed(viewer)).toContain(before.eventId);
+    try {
+      // The operator cannot change the rule; the manager keeps events to managers.
+      expect((await inject('PUT', org, viewer, { notifyClasses: ['person'], seenBy: 'managers' })).statusCode).toBe(403);
+      expectBad(await inject('PUT', org, demo, { notifyClasses: ['person'], seenBy: 'crew' }), /seenBy/);
+      expect(data(await inject('PUT', org, demo, { notifyClasses: ['person'], seenBy: 'managers' }))).toMatchObject({ seenBy: 'managers' });
+      // A sub-organisation follows the rule above it.
+      expect(data(await inject('GET', '/api/v1/cctv/events/settings/org/blueocean-tankers'))).toMatchObject({ seenBy: 'managers' });
+      const after = eventOf(picture);
+      await deliver(after, picture);
+      // The manager sees both; the operator neither (404, as for no event), nor hears of the new one.
+      expect(await listed(demo)).toEqual(expect.arrayContaining([before.eventId, after.eventId]));
+      expect(await listed(viewer)).toEqual([]);
+      for (const [method, url] of [
+        ['GET', `/api/v1/cctv/events/${after.eventId}`],
+        ['GET', `/api/v1/cctv/events/${after.eventId}/picture`],
+        ['POST', `/api/v1/cctv/events/${after.eventId}/acknowledge`],
+      ] as const) {
+        expect((await inject(method, url, viewer)).statusCode, `${method} ${url}`).toBe(404);
+      }
+      expect(data<{ acknowledged: number }>(await inject('POST', '/api/v1/cctv/events/acknowledge', viewer, { ids: [after.eventId] }))).toEqual({ acknowledged: 0 });
+      expect(data<{ ships: { shipId: string }[] }>(await inject('GET', '/api/v1/cctv/events/unacknowledged', viewer)).ships.some((x) => x.shipId === SHIP)).toBe(false);
+      expect(data<{ ships: { shipId: string }[] }>(await inject('GET', '/api/v1/cctv/events/unacknowledged', demo)).ships.some((x) => x.shipId === SHIP)).toBe(true);
+      // Its subscription made before the change was ended: the manager's acknowledgement is not heard either.
+      data(await inject('POST', `/api/v1/cctv/events/${after.eventId}/acknowledge`, demo));
+      const managerHears = stompClient(`ws://127.0.0.1:${port}${PATHS.stomp}`, { connectHeaders: { [TOKEN_HEADER]: demo } });
+      await connected(managerHears);
+      const managerInbox = new Inbox<IMessage>();
+      await subscribe(managerHears, dest.events(SHIP_NAME), managerInbox);
+      const last = eventOf(picture);
+      await deliver(last, picture);
+      expect(JSON.parse((await managerInbox.next()).body)).toMatchObject({ type: 'event', event: { id: last.eventId } });
+      expect(heard.size).toBe(0);
+      await managerHears.deactivate();
+      // A new subscription of the operator is refused.
+      const again = stompClient(`ws://127.0.0.1:${port}${PATHS.stomp}`, { connectHeaders: { [TOKEN_HEADER]: viewer } });
+      const seen = observe(again);
+      await seen.connected;
+      again.subscribe(dest.events(SHIP_NAME), () => undefined, { receipt: 'r-events-operator' });
+      expect((await seen.errors.next()).headers.message).toBe(MESSAGES.forbidden);
+      await again.deactivate();
+    } finally {
+      data(await inject('PUT', org, demo, { notifyClasses: ['person', 'boat'] }));
+      await client.deactivate();
+    }
+    // Everyone again: the operator lists them.
+    expect(await listed(viewer)).toContain(before.eventId);
+  });
+
   it('refuses bad input naming the field, keeps a camera’s settings, sends them to the ship, and shows its analysis status', async () => {
     const a = await connect();
     const good: CameraEventSettings = {

@@ -108,6 +108,12 @@ export const OrgEventSettings = Type.Object(
         description: "An event of one of these classes has its span of the ship's recording copied into the shore recording as it arrives, within the ship's backfill budget (left out: none; otherwise only when someone plays the moment)",
       }),
     ),
+    seenBy: Type.Optional(
+      Type.Union([Type.Literal('everyone'), Type.Literal('managers')], {
+        description:
+          "Who sees the organisation's events (list, pictures, acknowledging, the notices on /events/{shipName}): everyone who sees its ships (the default), or only the managers of it or of an organisation above it",
+      }),
+    ),
     notifyFrom: Type.Optional(ClockTime),
     notifyTo: Type.Optional(ClockTime),
     timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA zone of notifyFrom/notifyTo (default UTC)' })),

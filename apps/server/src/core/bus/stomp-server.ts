@@ -285,6 +285,24 @@ export class StompServer<P, R = unknown> {
     return count;
   }
 
+  /**
+   * The subscriptions of the destinations `match` picks, each with its principal and a way to end
+   * it: for principals who may no longer read a destination (a rule changed after they subscribed).
+   * An ended subscription gets no more messages, without a frame (STOMP has no UNSUBSCRIBE from the
+   * server); the connection and its other subscriptions go on.
+   */
+  subscriptionsWhere(match: (destination: string) => boolean): { destination: string; principal: P; end(): void }[] {
+    const out: { destination: string; principal: P; end(): void }[] = [];
+    for (const [destination, subs] of this.byDestination) {
+      if (!match(destination)) continue;
+      for (const sub of subs) {
+        const principal = sub.conn.principal;
+        if (principal !== undefined) out.push({ destination, principal, end: () => this.endSubscription(sub) });
+      }
+    }
+    return out;
+  }
+
   subscriberCount(destination: string): number {
     return this.byDestination.get(destination)?.size ?? 0;
   }
@@ -522,12 +540,15 @@ export class StompServer<P, R = unknown> {
     if (!id) return this.fail(conn, { message: 'UNSUBSCRIBE needs an id header' }, CLOSE.protocolError, frame);
     // An unknown id is not an error: the client may have raced its own bookkeeping.
     const sub = conn.subscriptions.get(id);
-    if (sub) {
-      conn.subscriptions.delete(id);
-      this.countFor(conn, -1);
-      this.unindex(sub);
-    }
+    if (sub) this.endSubscription(sub);
     this.receipt(conn, frame);
+  }
+
+  private endSubscription(sub: Subscription<P>): void {
+    if (sub.conn.subscriptions.get(sub.id) !== sub) return;
+    sub.conn.subscriptions.delete(sub.id);
+    this.countFor(sub.conn, -1);
+    this.unindex(sub);
   }
 
   // ---- subscriptions index -----------------------------------------------------------------

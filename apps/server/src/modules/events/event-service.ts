@@ -33,6 +33,8 @@ export interface EventServiceDeps {
   publish(destination: string, body: EventNotice): void;
   /** Sends a ship its cameras' settings when its link is here. */
   pushSettings(shipId: string): Promise<void>;
+  /** An organisation's rule was saved: who sees its events may have changed (done when it resolves). */
+  ruleSaved?(orgId: string): Promise<void>;
   /** Fetches a new event's span of the ship's recording (its organisation's rule asks for it). */
   fetchVideo?(row: EventRow): void;
 }
@@ -57,7 +59,7 @@ export class EventService {
     const size = q.size ?? 50;
     const { total, events } = await this.deps.repo.query(
       {
-        orgIds: [...access.visibleOrgIds],
+        orgIds: [...(await this.eventOrgIds(access))],
         shipId: q.shipId,
         cameraId: q.cameraId,
         eventClass: q.class,
@@ -91,7 +93,7 @@ export class EventService {
   }
 
   async acknowledgeMany(access: Access, ids: readonly string[], by: string): Promise<{ acknowledged: number }> {
-    const done = await this.deps.repo.acknowledge(ids, [...access.visibleOrgIds], by, new Date());
+    const done = await this.deps.repo.acknowledge(ids, [...(await this.eventOrgIds(access))], by, new Date());
     if (done.length > 0) {
       const names = await this.shipNames(done.map((d) => d.id));
       for (const row of done) this.noticeAcknowledged(row, names.get(row.id) ?? '');
@@ -124,7 +126,7 @@ export class EventService {
   }
 
   async unacknowledged(access: Access): Promise<UnacknowledgedAnswer> {
-    return { ships: await this.deps.repo.unacknowledged([...access.visibleOrgIds]) };
+    return { ships: await this.deps.repo.unacknowledged([...(await this.eventOrgIds(access))]) };
   }
 
   async cameraSettings(access: Access, cameraId: string): Promise<CameraEventSettingsAnswer> {
@@ -159,6 +161,7 @@ export class EventService {
     checkOrgSettings(settings);
     await this.requireManager(access, orgId);
     await this.deps.repo.saveOrgSettings(orgId, settings, by);
+    await this.deps.ruleSaved?.(orgId);
     return this.ruleOf(access.orgs, orgId);
   }
 
@@ -176,13 +179,42 @@ export class EventService {
   }
 
   private async ruleOf(orgs: OrgTree, orgId: string): Promise<OrgEventSettings> {
-    const chain = orgs.ancestors(orgId);
-    const own = await this.deps.repo.orgSettings(chain);
-    for (const id of chain) {
-      const rule = own.get(id);
-      if (rule) return rule;
+    return (await this.rulesOf(orgs, [orgId])).get(orgId) ?? DEFAULT_ORG_EVENT_SETTINGS;
+  }
+
+  /** The rule of each organisation given (its own, else the nearest one above it, else the default), in one read. */
+  private async rulesOf(orgs: OrgTree, orgIds: Iterable<string>): Promise<Map<string, OrgEventSettings>> {
+    const chains = new Map([...orgIds].map((id) => [id, orgs.ancestors(id)]));
+    const own = await this.deps.repo.orgSettings([...new Set([...chains.values()].flat())]);
+    const rules = new Map<string, OrgEventSettings>();
+    for (const [id, chain] of chains) rules.set(id, chain.map((c) => own.get(c)).find((r) => r !== undefined) ?? DEFAULT_ORG_EVENT_SETTINGS);
+    return rules;
+  }
+
+  /**
+   * The organisations whose events the user sees: those whose ships they see (all of them, or
+   * those given), less those whose rule keeps events to managers (`seenBy`) when the user manages
+   * neither it nor one above it.
+   */
+  async eventOrgIds(access: Access, among: Iterable<string> = access.visibleOrgIds): Promise<Set<string>> {
+    const rules = await this.rulesOf(access.orgs, [...among].filter((id) => access.visibleOrgIds.has(id)));
+    let managed: Set<string> | undefined;
+    const out = new Set<string>();
+    for (const [orgId, rule] of rules) {
+      if (rule.seenBy === 'managers') {
+        managed ??= access.orgs.subtree(await this.deps.managedOrgIds(access.userId));
+        if (!managed.has(orgId)) continue;
+      }
+      out.add(orgId);
     }
-    return DEFAULT_ORG_EVENT_SETTINGS;
+    return out;
+  }
+
+  /** Whether the user sees the events of every organisation given (none: false). */
+  async seesEventsOf(access: Access, orgIds: readonly string[]): Promise<boolean> {
+    if (orgIds.length === 0) return false;
+    const seen = await this.eventOrgIds(access, orgIds);
+    return orgIds.every((id) => seen.has(id));
   }
 
   private noticeAcknowledged(row: EventRow, shipName: string): void {
@@ -199,10 +231,10 @@ export class EventService {
     return out;
   }
 
-  /** An event the user may see; another organisation's answers as one that does not exist. */
+  /** An event the user may see; another organisation's (or one its rule keeps from them) answers as one that does not exist. */
   private async require(access: Access, id: string) {
     const row = await this.deps.repo.get(id);
-    if (!row || !access.visibleOrgIds.has(row.orgId)) throw notFound(`Event ${id}`);
+    if (!row || !(await this.seesEventsOf(access, [row.orgId]))) throw notFound(`Event ${id}`);
     return row;
   }
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import fp from 'fastify-plugin';
-import { EVENTS_HOLD_CAPABILITY } from '@ship-cctv/protocol';
+import { EVENTS_HOLD_CAPABILITY, dest, parseDestination } from '@ship-cctv/protocol';
+import type { AuthContext } from '../../core/http/auth.ts';
 import { managedOrgIds, loadOrgTree } from '../../core/orgs/repo.ts';
 import { EventFiles } from './event-files.ts';
 import { EventInbox } from './event-inbox.ts';
@@ -92,6 +93,8 @@ export default fp<EventsPluginOptions>(
         timer.unref();
         fetches.add(timer);
       },
+      // Subscriptions to the ships' notices made before the rule changed are checked again here.
+      ruleSaved: () => recheckSubscriptions().catch((err: unknown) => log.error({ err }, 'events: checking the notices’ subscriptions again failed')),
       pushSettings: async (shipId): Promise<void> => {
         if (inbox.holds(shipId)) return inbox.pushSettings(shipId);
         app.linkStreams.nudge(shipId, SETTINGS_TOPIC);
@@ -108,6 +111,18 @@ export default fp<EventsPluginOptions>(
       ...(opts.budgetRecheckMs !== undefined ? { budgetRecheckMs: opts.budgetRecheckMs } : {}),
       log,
     });
+    // /events/{shipName}: the ship's organisation is the user's to see (the fleet's rule), and its
+    // rule lets the user see its events.
+    const maySubscribe = async (auth: AuthContext, destination: string): Promise<boolean> => {
+      if (!(await app.fleet.canSubscribe(auth, destination))) return false;
+      const ships = await app.fleet.shipsForDestination(destination);
+      return service.seesEventsOf(auth, [...new Set(ships.map((s) => s.orgId))]);
+    };
+    app.stompSubscribeRule('events', (auth, d) => maySubscribe(auth, dest.events(d.shipName)));
+    const recheckSubscriptions = async (): Promise<void> => {
+      const subs = app.stomp.subscriptionsWhere((destination) => parseDestination(destination)?.kind === 'events');
+      for (const sub of subs) if (!(await maySubscribe(sub.principal, sub.destination))) sub.end();
+    };
     const onNudged = (shipId: string, topic: string) => {
       if (topic !== SETTINGS_TOPIC) return;
       inbox.pushSettings(shipId).catch((err: unknown) => log.error({ err, shipId }, 'events: sending settings asked by another instance failed'));

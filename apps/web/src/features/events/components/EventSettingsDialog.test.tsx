@@ -143,8 +143,17 @@ describe('event detection settings', { timeout: 30_000 }, () => {
     fireEvent.click(fetch.getByLabelText('人员'));
     fireEvent.click(within(form).getByLabelText('指定时段'));
     fireEvent.change(form.querySelector('[data-event-field="notifyFrom"]') as HTMLElement, { target: { value: '20:00' } });
+    // Who sees them: everyone by default; managers only.
+    const seenBy = within(within(form).getByTestId('events-seen-by'));
+    expect((seenBy.getByLabelText('能看到船舶的所有用户') as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(seenBy.getByLabelText('仅管理员'));
     fireEvent.click(screen.getByTestId('org-notify-save'));
     await waitFor(() => expect(server.callsTo('PUT', '/api/v1/cctv/events/settings/org/blueocean')).toHaveLength(1));
-    expect(server.orgSettings()).toMatchObject({ notifyClasses: ['person', 'vehicle'], notifyFrom: '20:00', notifyTo: '06:00', fetchVideoClasses: ['person'] });
+    expect(server.orgSettings()).toMatchObject({ notifyClasses: ['person', 'vehicle'], notifyFrom: '20:00', notifyTo: '06:00', fetchVideoClasses: ['person'], seenBy: 'managers' });
+    // All day again keeps who sees them and the classes.
+    fireEvent.click(within(form).getByLabelText('全天'));
+    fireEvent.click(screen.getByTestId('org-notify-save'));
+    await waitFor(() => expect(server.callsTo('PUT', '/api/v1/cctv/events/settings/org/blueocean')).toHaveLength(2));
+    expect(server.orgSettings()).toEqual({ notifyClasses: ['person', 'vehicle'], fetchVideoClasses: ['person'], seenBy: 'managers' });
   });
 });

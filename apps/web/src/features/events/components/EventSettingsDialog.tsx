@@ -268,7 +268,7 @@ function NotifyRules({ orgId, readOnly }: { orgId: string; readOnly: boolean }) 
             onChange={(e) =>
               setDraft(
                 e.target.value === 'allDay'
-                  ? { notifyClasses: draft.notifyClasses, ...(draft.fetchVideoClasses ? { fetchVideoClasses: draft.fetchVideoClasses } : {}) }
+                  ? withoutHours(draft)
                   : { ...draft, notifyFrom: '18:00', notifyTo: '06:00', timeZone: draft.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone },
               )
             }
@@ -292,6 +292,17 @@ function NotifyRules({ orgId, readOnly }: { orgId: string; readOnly: boolean }) 
           <ClassChoice value={draft.fetchVideoClasses ?? []} onChange={(fetchVideoClasses) => setDraft({ ...draft, fetchVideoClasses })} />
         </div>
       </Form.Item>
+      <Form.Item label={t('events.settings.seenBy')} extra={t('events.settings.seenByHint')}>
+        <Radio.Group
+          data-testid="events-seen-by"
+          value={draft.seenBy ?? 'everyone'}
+          onChange={(e) => setDraft({ ...draft, seenBy: e.target.value as 'everyone' | 'managers' })}
+          options={[
+            { value: 'everyone', label: t('events.settings.seenByEveryone') },
+            { value: 'managers', label: t('events.settings.seenByManagers') },
+          ]}
+        />
+      </Form.Item>
       <Flex justify="flex-end">
         <Button
           type="primary"
@@ -313,4 +324,13 @@ function NotifyRules({ orgId, readOnly }: { orgId: string; readOnly: boolean }) 
       </Flex>
     </Form>
   );
+}
+
+/** The rule notifying all day: without its hours and their zone, every other field kept. */
+function withoutHours(rules: OrgNotifyRules): OrgNotifyRules {
+  const kept = { ...rules };
+  delete kept.notifyFrom;
+  delete kept.notifyTo;
+  delete kept.timeZone;
+  return kept;
 }
