@@ -73,7 +73,9 @@ describe('an event from a camera\'s frames', () => {
     const t0 = 1_780_000_000_000;
     await feed(a, walk(t0, 8, 100, 500, 200, 14));
     await sink.waitFor(1, 2000);
-    expect(sink.events).toHaveLength(1);
+    // One event: its record when sent, and its later one with the walk's end once it is over.
+    expect(sink.events.map((e) => e.event.eventId)).toEqual([sink.events[0]!.event.eventId, sink.events[0]!.event.eventId]);
+    expect(sink.events[1]!.event.end).toBeGreaterThan(sink.events[0]!.event.end);
     const { event, jpeg } = sink.events[0] as { event: ShipEvent; jpeg: Buffer };
     expect(Value.Check(ShipEvent, event), JSON.stringify([...Value.Errors(ShipEvent, event)])).toBe(true);
     expect(event.cameraId).toBe('S1001-C01-1');
@@ -105,11 +107,31 @@ describe('an event from a camera\'s frames', () => {
     release?.();
     await sink.waitFor(1, 2000);
     expect(sink.events[0]?.event.picture.time).toBe(333);
-    // 30 frames of walking (10 s): still one event, whose end is when it was sent, not the walk's.
-    await feed(a, frames.slice(2));
+    // 30 frames of walking (10 s): still one event, sent with the end known then …
+    await feed(a, frames.slice(2, 31));
     expect(sink.events).toHaveLength(1);
     const e = sink.events[0]?.event as ShipEvent;
     expect(e.end - e.start).toBeLessThanOrEqual(400);
+    // … and once nobody moved for 4 s, its later record: the walk's end, the same picture.
+    await feed(a, frames.slice(31));
+    expect(sink.events).toHaveLength(2);
+    const { event: later, jpeg } = sink.events[1] as { event: ShipEvent; jpeg: Buffer };
+    expect(Value.Check(ShipEvent, later)).toBe(true);
+    expect(later.eventId).toBe(e.eventId);
+    expect(later.start).toBe(e.start);
+    expect(later.end).toBe(frames[30]!.time);
+    expect(later.recording).toEqual({ from: e.recording.from, to: later.end + 5000 });
+    expect(later.picture).toEqual(e.picture);
+    expect(jpeg.equals(sink.events[0]!.jpeg)).toBe(true);
+    expect(a.stats).toMatchObject({ events: 1, amended: 1 });
+  });
+
+  it('sends no later record of an event over within a second of when it was sent', async () => {
+    // One detection of a person who is gone by the next: the event ends where it was sent.
+    const { a, sink } = analyser({}, fakeDetector([0.9]), { detectEveryMs: 1500, detectIdleMaxMs: 1500 });
+    await feed(a, walk(0, 3, 100, 160, 200, 20));
+    expect(sink.events).toHaveLength(1);
+    expect(a.stats.amended).toBe(0);
   });
 
   it('keeps nothing below the minimum score, of a class not asked for, or only moving unless motion is asked', async () => {
@@ -145,8 +167,12 @@ describe('an event from a camera\'s frames', () => {
       frames.push(frameOf(p, i * 333));
     }
     await feed(a, frames);
-    expect(sink.events).toHaveLength(2);
-    const [first, second] = sink.events.map((e) => e.event) as [ShipEvent, ShipEvent];
+    // Two events (each with its later record once it is over).
+    const latest = new Map(sink.events.map((e) => [e.event.eventId, e.event]));
+    expect(latest.size).toBe(2);
+    const [first, second] = [...latest.values()] as [ShipEvent, ShipEvent];
+    expect(first.end).toBeGreaterThanOrEqual(18 * 333);
+    expect(first.end).toBeLessThan(second.start);
     // Not the flag's first frame: the look before the person came.
     expect(first.start).toBe(9 * 333);
     expect(second.start).toBe(49 * 333);

@@ -153,6 +153,38 @@ describe('the event outbox', () => {
     expect(readdirSync(join(dataDir, 'events', 'outbox'))).toEqual([]);
   });
 
+  it('offers an event again when it went on after it was sent, with its picture kept: after shore stored it, while it was on its way, and across a restart', async () => {
+    const { event, jpeg } = makeEvent(1);
+    const later = { ...event, end: event.end + 20_000, classes: [{ class: 'person' as const, score: 0.9 }], recording: { ...event.recording, to: event.recording.to + 20_000 } };
+    ship = new ShipEvents({ dataDir });
+    const offers: ShipEvent[] = [];
+    ship.attach({ sendJson: (m) => void (m.type === 'events.offer' && offers.push(m.event)), sendBinary: () => undefined });
+    ship.message({ type: 'events.inbox', streamId: INBOX });
+    await ship.add(event, jpeg);
+    expect(offers.map((e) => e.end)).toEqual([event.end]);
+    // It went on while its picture was on its way: shore's `stored` is of the first record, so the later one is offered next.
+    await ship.add(later, jpeg);
+    expect(() => ship!.store.put({ ...later, picture: { ...later.picture, sha256: '0'.repeat(64) } }, jpeg)).toThrow(/does not match|does not change/);
+    ship.message({ type: 'events.stored', streamId: INBOX, eventId: event.eventId });
+    expect(offers.map((e) => e.end)).toEqual([event.end, later.end]);
+    expect(ship.store.get(event.eventId)).toEqual(later);
+    ship.message({ type: 'events.stored', streamId: INBOX, eventId: event.eventId });
+    expect(ship.store.size).toBe(0);
+    ship.detach();
+
+    // After shore stored it, across an agent restart: offered again (shore answers `stored` at once, no picture bytes).
+    const again = { ...later, end: later.end + 5_000 };
+    await ship.add(again, jpeg);
+    ship.close();
+    ship = new ShipEvents({ dataDir });
+    expect(ship.store.get(event.eventId)).toEqual(again);
+    shore.stored.set(event.eventId, jpeg);
+    connect(ship);
+    expect(shore.offers).toBe(1);
+    expect(shore.pictureBytes).toBe(0);
+    expect(ship.store.size).toBe(0);
+  });
+
   it('sends the oldest event first and keeps a picture whose record was never written out of the outbox', async () => {
     ship = new ShipEvents({ dataDir });
     const late = makeEvent(5);

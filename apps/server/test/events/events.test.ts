@@ -309,6 +309,36 @@ describe('events on shore', () => {
     await client.deactivate();
   });
 
+  it('takes a later record of an event it holds: a later end and span and more classes, its picture kept, told on STOMP without a second toast', async () => {
+    const client = stompClient(`ws://127.0.0.1:${port}${PATHS.stomp}`, { connectHeaders: { [TOKEN_HEADER]: demo } });
+    await connected(client);
+    const notices = new Inbox<IMessage>();
+    await subscribe(client, dest.events(SHIP_NAME), notices);
+    await connect();
+    const event = eventOf(picture);
+    await deliver(event, picture);
+    expect(JSON.parse((await notices.next()).body)).toMatchObject({ type: 'event', event: { id: event.eventId } });
+    const resumes = agent!.of('events.resume').length;
+    const later: ShipEvent = { ...event, end: event.end + 20_000, classes: [{ class: 'boat', score: 0.6 }, { class: 'person', score: 0.5 }], recording: { ...event.recording, to: event.recording.to + 20_000 } };
+    await deliver(later, picture);
+    // Answered `stored` at once: no picture asked for again.
+    expect(agent!.of('events.resume').length).toBe(resumes);
+    const info = data<EventInfo>(await inject('GET', `/api/v1/cctv/events/${event.eventId}`));
+    expect(info).toMatchObject({ start: event.start, end: later.end, recordingTo: later.recording.to });
+    // Classes merged, each with its best score: the person's 0.87 stays.
+    expect(info.classes).toEqual([{ class: 'person', score: 0.87 }, { class: 'boat', score: 0.6 }]);
+    expect(data<EventPage>(await inject('GET', `/api/v1/cctv/events?class=boat&shipId=${SHIP}`)).events.map((e) => e.id)).toContain(event.eventId);
+    const notice = JSON.parse((await notices.next()).body) as EventNotice;
+    expect(notice).toMatchObject({ type: 'updated', event: { id: event.eventId, end: later.end } });
+    // An older record offered again (a lost acknowledgement) moves nothing back, and is not told.
+    await deliver(event, picture);
+    expect(data<EventInfo>(await inject('GET', `/api/v1/cctv/events/${event.eventId}`))).toMatchObject({ end: later.end, recordingTo: later.recording.to });
+    const res = await inject('GET', `/api/v1/cctv/events/${event.eventId}/picture`);
+    expect(createHash('sha256').update(res.rawPayload).digest('hex')).toBe(event.picture.sha256);
+    await client.deactivate();
+    expect(notices.size).toBe(0);
+  });
+
   it('keeps an organisation’s events to its managers when its rule says so: operators cannot list, read, acknowledge or hear of them', async () => {
     const org = '/api/v1/cctv/events/settings/org/blueocean';
     const listed = async (token: string) => data<EventPage>(await inject('GET', `/api/v1/cctv/events?shipId=${SHIP}&size=100`, token)).events.map((e) => e.id);

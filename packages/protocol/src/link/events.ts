@@ -20,7 +20,10 @@ import { decodePictureChunk, encodePictureChunk } from './pictures.ts';
  * from (what shore already holds of it: an outage or an agent restart mid-picture costs nothing
  * twice), the picture's bytes as binary frames `[offset u32 BE][bytes]`, then shore's
  * `events.stored`, after which the ship takes the event out of its outbox. An event shore already
- * holds is answered `stored` at once (de-duplication by event id: nothing is stored twice);
+ * holds is answered `stored` at once (de-duplication by event id: nothing is stored twice); an
+ * event that went on after it was sent (a later end, more classes) is offered again with its later
+ * record and the same picture, and shore holding it takes the later end, recording span and
+ * classes as it answers `stored` (an older record moves nothing back);
  * bytes that do not make the picture offered (checksum, not a JPEG) are answered `rejected`,
  * thrown away, and offered again from the first byte; a camera shore does not know is answered
  * `refused`, and the ship drops the event (sending it again would be refused again).

@@ -133,5 +133,7 @@ export type UnacknowledgedAnswer = Static<typeof UnacknowledgedAnswer>;
 /** `/events/{shipName}` message body. */
 export type EventNotice =
   | { type: 'event'; event: EventInfo; notify: boolean }
+  /** An event shore holds went on after it was sent: its end, recording span and classes as the ship knows them now. */
+  | { type: 'updated'; event: EventInfo }
   | { type: 'acknowledged'; id: string; acknowledgedBy: string; acknowledgedAt: number }
   | { type: 'deleted'; id: string };

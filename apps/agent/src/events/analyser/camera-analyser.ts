@@ -14,6 +14,8 @@ import { maskedAt, zoneAt } from './regions.ts';
  * things stop moving, if sooner) — by default at once, as the confirming detection ends, so shore
  * hears of it within seconds — with the best-scored frame seen by then as its picture; what goes on moving after that belongs to the same event until
  * nothing moved for `quietMs` or it has lasted `maxEventMs`, then the next motion opens a new one.
+ * An event that went on after it was sent (seen a second or more later, or a class more) is handed
+ * on again once it is over, with its later end and classes and the same picture.
  * Motion that nothing confirmed makes a `motion` event only when the camera's classes include it.
  */
 export interface EventTiming {
@@ -65,8 +67,18 @@ export interface Candidate {
   /** The frame with the most motion (the picture of a motion-only event). */
   mostMotion?: { frame: AnalysisFrame; cells: number; zone?: string };
   sent: boolean;
+  /** The record sent and its picture: a later record of the event (it went on) goes with the same picture. */
+  sentRecord?: { event: ShipEvent; jpeg: Buffer };
   /** Nothing moves any more (or it lasted too long): it is sent or dropped once no detection on it runs. */
   closed: boolean;
+}
+
+/** A sent event seen this much longer is sent again with its later end. */
+export const AMEND_AFTER_MS = 1000;
+
+/** The classes seen, best first, scores to three places. */
+function classList(classes: ReadonlyMap<EventClass, number>): { class: EventClass; score: number }[] {
+  return [...classes].sort((a, b) => b[1] - a[1]).map(([c, score]) => ({ class: c, score: Math.round(score * 1000) / 1000 }));
 }
 
 /** An event's id: the camera (in the id's alphabet), its start and a random part. */
@@ -121,7 +133,7 @@ export class CameraAnalyser {
   /** Pictures being made and events being handed on: settled() waits for them. */
   private readonly pending = new Set<Promise<void>>();
   /** Detections made and how long they took (the benchmark's figures). */
-  readonly stats = { frames: 0, motionFrames: 0, detections: 0, detectMs: 0, events: 0 };
+  readonly stats = { frames: 0, motionFrames: 0, detections: 0, detectMs: 0, events: 0, amended: 0 };
 
   constructor(private readonly opts: CameraAnalyserOptions) {
     this.settings = opts.settings;
@@ -249,7 +261,7 @@ export class CameraAnalyser {
 
   /** A closed event: sent when confirmed; else a motion event, when the camera asks for those. */
   private async finish(ev: Candidate): Promise<void> {
-    if (ev.sent) return;
+    if (ev.sent) return this.amend(ev);
     if (ev.confirmedAt !== undefined) return this.send(ev);
     if (!this.settings.classes.includes('motion') || !ev.mostMotion) return;
     ev.classes.set('motion', 1);
@@ -265,7 +277,7 @@ export class CameraAnalyser {
     const { frame } = shown;
     // What is known now: detections that come while the picture is made belong to it no more.
     const end = Math.max(ev.start, ev.lastSeen ?? ev.lastMotion);
-    const classes = [...ev.classes].sort((a, b) => b[1] - a[1]).map(([c, score]) => ({ class: c, score: Math.round(score * 1000) / 1000 }));
+    const classes = classList(ev.classes);
     try {
       const picture = await eventPicture(frame.rgb, frame.width, frame.height);
       const event: ShipEvent = {
@@ -279,9 +291,35 @@ export class CameraAnalyser {
         recording: { from: Math.max(0, ev.start - this.opts.timing.prerollMs), to: end + this.opts.timing.postrollMs },
       };
       this.stats.events++;
+      ev.sentRecord = { event, jpeg: picture.jpeg };
       await this.opts.emit(event, picture.jpeg);
     } catch (err) {
       this.opts.log(`camera ${this.opts.cameraId}: event ${ev.id} not kept: ${(err as Error).message}`);
+      return;
+    }
+    // It ended while its picture was made: what it went on to be goes now.
+    if (ev.closed) await this.amend(ev);
+  }
+
+  /**
+   * A sent event that is over, having gone on after it was sent (seen a second or more later, or
+   * a class or score more): its later record goes to the outbox with the same picture, and shore
+   * moves its end, its recording span and its classes.
+   */
+  private async amend(ev: Candidate): Promise<void> {
+    const sent = ev.sentRecord?.event;
+    if (!sent || !ev.sentRecord) return;
+    const end = Math.max(sent.end, ev.lastSeen ?? ev.lastMotion);
+    const classes = classList(ev.classes);
+    const more = classes.some((c) => c.score > (sent.classes.find((x) => x.class === c.class)?.score ?? -1));
+    if (end - sent.end < AMEND_AFTER_MS && !more) return;
+    const event: ShipEvent = { ...sent, end, classes, recording: { from: sent.recording.from, to: Math.max(sent.recording.to, end + this.opts.timing.postrollMs) } };
+    try {
+      await this.opts.emit(event, ev.sentRecord.jpeg);
+      ev.sentRecord = { event, jpeg: ev.sentRecord.jpeg };
+      this.stats.amended++;
+    } catch (err) {
+      this.opts.log(`camera ${this.opts.cameraId}: the later record of event ${ev.id} not kept: ${(err as Error).message}`);
     }
   }
 }

@@ -51,13 +51,20 @@ export class EventStore {
   /**
    * Keeps an event and its picture on disk; returns when both are written. The record must be a
    * ShipEvent and the picture the one it describes (size and SHA-256), else nothing is kept and
-   * the reason is thrown: a wrong record would be refused by shore after crossing the link.
+   * the reason is thrown: a wrong record would be refused by shore after crossing the link. An
+   * event held already gets the new record (the event went on after it was sent), with its picture.
    */
   put(event: ShipEvent, jpeg: Uint8Array): void {
     const reason = refusal(event, jpeg);
     if (reason) throw new Error(`event ${event.eventId}: ${reason}`);
-    if (this.held.has(event.eventId)) return;
-    writeAtomically(this.picturePath(event.eventId), jpeg);
+    const before = this.held.get(event.eventId);
+    if (before) {
+      // A new record of an event held (it went on after it was sent): its picture is the one on disk.
+      if (before.picture.sha256 !== event.picture.sha256) throw new Error(`event ${event.eventId}: the picture of an event held does not change`);
+      if (JSON.stringify(before) === JSON.stringify(event)) return;
+    } else {
+      writeAtomically(this.picturePath(event.eventId), jpeg);
+    }
     writeAtomically(this.recordPath(event.eventId), JSON.stringify(event));
     this.held.set(event.eventId, event);
   }

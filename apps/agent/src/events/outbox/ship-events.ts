@@ -81,7 +81,9 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
   private statusTold = false;
   /** The event offered or on its way, given up when shore does not answer in time. */
   private readonly sending: OfferInFlight;
-  /** Events stored by shore since the agent started (figures for tests and benchmarks). */
+  /** The record offered: one that went on meanwhile (a new record in the outbox) is offered again after `stored`. */
+  private offered: ShipEvent | undefined;
+  /** Records shore stored since the agent started, an event's later records too (figures for tests and benchmarks). */
   delivered = 0;
   /** Closed with the agent: what shore still sends on a link not yet gone is not handled. */
   private closed = false;
@@ -103,7 +105,11 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
     return this.settings.get(cameraId) ?? DEFAULT_CAMERA_EVENT_SETTINGS;
   }
 
-  /** Keeps an event and its picture on disk and sends it when the link allows. */
+  /**
+   * Keeps an event and its picture on disk and sends it when the link allows. An event added again
+   * with the same picture (it went on after it was sent: a later end, more classes) is offered
+   * again with its new record; shore keeps the picture it has and takes the rest.
+   */
   async add(event: ShipEvent, jpeg: Buffer): Promise<void> {
     this.store.put(event, jpeg);
     while (this.store.size > this.maxEvents) {
@@ -205,7 +211,10 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
       case 'events.stored':
       case 'events.refused':
         if (msg.streamId !== this.inbox) return;
-        if (this.store.remove(msg.eventId) && msg.type === 'events.stored') this.delivered++;
+        // A record that went on after it was offered stays, to be offered again.
+        if (msg.type === 'events.stored' && this.offered?.eventId === msg.eventId && this.store.get(msg.eventId) !== this.offered) {
+          this.delivered++;
+        } else if (this.store.remove(msg.eventId) && msg.type === 'events.stored') this.delivered++;
         if (msg.type === 'events.refused') this.opts.onWarning?.(`shore refused event ${msg.eventId}: ${msg.reason}`);
         if (this.sending.id === msg.eventId) this.sending.clear();
         this.pump();
@@ -257,6 +266,7 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
     const next = this.store.ordered()[0];
     if (!next) return;
     this.sending.start(next.eventId);
+    this.offered = next;
     this.link.sendJson({ type: 'events.offer', streamId: this.inbox, event: next });
   }
 

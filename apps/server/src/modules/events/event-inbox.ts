@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type AgentMessageOf, type CameraEventSettingsEntry, INBOX_ON_DEMAND_VERSION, type InboxKind, type ShipEvent, decodeEventChunk } from '@ship-cctv/protocol';
+import { type AgentMessageOf, type CameraEventSettingsEntry, type EventClass, INBOX_ON_DEMAND_VERSION, type InboxKind, type ShipEvent, decodeEventChunk } from '@ship-cctv/protocol';
 import type { AgentConnection, AgentGateway, LinkStream } from '../../core/ship-link/index.ts';
 import type { EventFiles } from './event-files.ts';
 import type { EventRepo, EventRow } from './repo.ts';
@@ -12,6 +12,8 @@ export interface EventInboxDeps {
   settingsFor(shipId: string): Promise<CameraEventSettingsEntry[]>;
   /** A new event is on shore (not called for one delivered again). */
   stored(row: EventRow): Promise<void>;
+  /** An event on shore was offered again having gone on (a later end, more classes) and was amended. */
+  amended?(row: EventRow): Promise<void>;
   /** Whether the ship's events budget is used up: its events wait in its outbox. Absent: never. */
   budgetUsedUp?(shipId: string): Promise<boolean>;
   /** Whether the ship's agent waits on `events.held` (EVENTS_HOLD_CAPABILITY); others get no answer while held. */
@@ -177,9 +179,14 @@ export class EventInbox {
       return;
     }
     if (known) {
-      // Delivered before (an acknowledgement lost with the link): shore keeps the one it has.
+      // Delivered before (an acknowledgement lost with the link), or offered again because it went
+      // on after it was sent: shore keeps its picture and takes a later end and the classes.
       inbox.transfer = undefined;
       this.deps.files.discard(shipId, event.eventId);
+      if (wentOn(known, event)) {
+        const row = await this.deps.repo.amend(event.eventId, shipId, { endMs: event.end, recordingTo: event.recording.to, classes: mergedClasses(known.classes, event.classes) });
+        if (row) await this.deps.amended?.(row);
+      }
       send({ type: 'events.stored', streamId: stream.id, eventId: event.eventId });
       return;
     }
@@ -300,4 +307,18 @@ export class EventInbox {
       this.deps.log.error({ err, shipId, eventId: event.eventId }, 'event inbox: storing an event failed');
     }
   }
+}
+
+/** Whether an offer of an event shore holds says more than shore has: a later end or recording span, or a class or score it lacks. */
+function wentOn(known: Pick<EventRow, 'endMs' | 'recordingTo' | 'classes'>, event: ShipEvent): boolean {
+  if (event.end > known.endMs || event.recording.to > known.recordingTo) return true;
+  const had = new Map(known.classes.map((c) => [c.class, c.score]));
+  return event.classes.some((c) => c.score > (had.get(c.class) ?? -1));
+}
+
+/** Each class of either, with its best score, best first. */
+function mergedClasses(a: readonly { class: EventClass; score: number }[], b: readonly { class: EventClass; score: number }[]): { class: EventClass; score: number }[] {
+  const best = new Map<EventClass, number>();
+  for (const c of [...a, ...b]) best.set(c.class, Math.max(best.get(c.class) ?? 0, c.score));
+  return [...best].map(([c, score]) => ({ class: c, score })).sort((x, y) => y.score - x.score);
 }

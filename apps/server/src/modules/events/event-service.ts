@@ -178,6 +178,19 @@ export class EventService {
     if (fetchesVideo(rule, event)) this.deps.fetchVideo?.(full);
   }
 
+  /**
+   * An event on shore went on (a later end, more classes): the pages watching its ship hear of it,
+   * without a second toast; when its organisation's rule fetches its video, the longer span is
+   * fetched (what the shore recording already has is not copied again).
+   */
+  async amended(row: EventRow): Promise<void> {
+    const full = await this.deps.repo.get(row.id);
+    if (!full) return;
+    const event = toInfo(full, full.shipName, full.cameraName);
+    this.deps.publish(dest.events(full.shipName), { type: 'updated', event });
+    if (fetchesVideo(await this.ruleOf(await this.deps.orgTree(), row.orgId), event)) this.deps.fetchVideo?.(full);
+  }
+
   private async ruleOf(orgs: OrgTree, orgId: string): Promise<OrgEventSettings> {
     return (await this.rulesOf(orgs, [orgId])).get(orgId) ?? DEFAULT_ORG_EVENT_SETTINGS;
   }

@@ -106,6 +106,7 @@ export default fp<EventsPluginOptions>(
       repo,
       settingsFor: (shipId) => service.shipSettings(shipId),
       stored: (row) => service.arrived(row),
+      amended: (row) => service.amended(row),
       budgetUsedUp: (shipId) => app.budgets.eventsUsedUp(shipId),
       agentHolds: (shipId) => app.agents.get(shipId)?.offers(EVENTS_HOLD_CAPABILITY) ?? false,
       ...(opts.budgetRecheckMs !== undefined ? { budgetRecheckMs: opts.budgetRecheckMs } : {}),

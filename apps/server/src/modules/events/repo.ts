@@ -33,6 +33,24 @@ export class EventRepo {
     return inserted.length > 0;
   }
 
+  /**
+   * An event of this ship that went on after it was sent: its end and recording span move later
+   * (never earlier) and its classes become those given. Answers the row when it changed.
+   */
+  async amend(id: string, shipId: string, change: { endMs: number; recordingTo: number; classes: { class: EventClass; score: number }[] }): Promise<EventRow | undefined> {
+    const [row] = await this.db
+      .update(t.events)
+      .set({
+        endMs: sql`greatest(${t.events.endMs}, ${change.endMs})`,
+        recordingTo: sql`greatest(${t.events.recordingTo}, ${change.recordingTo})`,
+        classes: change.classes,
+        classNames: change.classes.map((c) => c.class),
+      })
+      .where(and(eq(t.events.id, id), eq(t.events.shipId, shipId)))
+      .returning();
+    return row;
+  }
+
   async get(id: string): Promise<(EventRow & { shipName: string; cameraName: string }) | undefined> {
     const [row] = await this.selectInfo().where(eq(t.events.id, id));
     return row && { ...row.event, shipName: row.shipName, cameraName: row.cameraName ?? row.event.cameraId };

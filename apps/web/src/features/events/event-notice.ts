@@ -8,6 +8,6 @@ export type EventNoticeMessage = EventNotice;
 
 export function isEventNotice(value: unknown): value is EventNoticeMessage {
   const type = (value as { type?: unknown } | null)?.type;
-  if (type === 'event') return typeof (value as { event?: { id?: unknown } }).event?.id === 'string';
+  if (type === 'event' || type === 'updated') return typeof (value as { event?: { id?: unknown } }).event?.id === 'string';
   return (type === 'acknowledged' || type === 'deleted') && typeof (value as { id?: unknown }).id === 'string';
 }
