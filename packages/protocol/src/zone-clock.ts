@@ -81,18 +81,49 @@ export function isTimeZone(name: string): boolean {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-/** What the clocks of `timeZone` show at `at`. Throws UnknownTimeZoneError for a name the runtime does not know. */
-export function zoneTime(at: number, timeZone: string): ZoneTime {
+/** The zone's offset at `at` (whole seconds), read from the runtime's time-zone data. */
+function formattedOffsetMs(at: number, timeZone: string): number {
   const parts = formatOf(timeZone).formatToParts(new Date(at));
   const field = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const year = field('year');
-  const month = field('month');
-  const day = field('day');
-  const hour = field('hour');
-  const minute = field('minute');
-  const second = field('second');
+  return Date.UTC(field('year'), field('month') - 1, field('day'), field('hour'), field('minute'), field('second')) - Math.floor(at / 1000) * 1000;
+}
+
+/**
+ * Offsets are kept per zone and six hours (UTC): when the first and last seconds of such a span
+ * have the same offset, the zone keeps it throughout (no zone changes its offset and back within
+ * six hours). A span with a change in it (a night of daylight saving) is read each time.
+ * Formatting is the costly part of a reading (tens of microseconds); the budgets, schedules and
+ * clocks read the same hours again and again.
+ */
+const SPAN_MS = 6 * 3_600_000;
+const offsetCache = new Map<string, Map<number, number>>();
+/** Spans kept per zone (six years of them); past it the zone's cache starts again. */
+const CACHE_SPANS = 8_766;
+
+function offsetMsAt(at: number, timeZone: string): number {
+  const span = Math.floor(at / SPAN_MS);
+  let zone = offsetCache.get(timeZone);
+  const cached = zone?.get(span);
+  if (cached !== undefined) return Number.isNaN(cached) ? formattedOffsetMs(at, timeZone) : cached;
+  const first = formattedOffsetMs(span * SPAN_MS, timeZone);
+  const last = formattedOffsetMs((span + 1) * SPAN_MS - 1000, timeZone);
+  if (!zone || zone.size >= CACHE_SPANS) offsetCache.set(timeZone, (zone = new Map()));
+  zone.set(span, first === last ? first : NaN);
+  return first === last ? first : formattedOffsetMs(at, timeZone);
+}
+
+/** What the clocks of `timeZone` show at `at`. Throws UnknownTimeZoneError for a name the runtime does not know. */
+export function zoneTime(at: number, timeZone: string): ZoneTime {
   const wholeSeconds = Math.floor(at / 1000) * 1000;
-  const offsetMs = Date.UTC(year, month - 1, day, hour, minute, second) - wholeSeconds;
+  const offsetMs = offsetMsAt(at, timeZone);
+  // The zone's clock reading is UTC's at the instant moved by the offset.
+  const local = new Date(wholeSeconds + offsetMs);
+  const year = local.getUTCFullYear();
+  const month = local.getUTCMonth() + 1;
+  const day = local.getUTCDate();
+  const hour = local.getUTCHours();
+  const minute = local.getUTCMinutes();
+  const second = local.getUTCSeconds();
   const yearMonth = `${pad(year, 4)}-${pad(month)}`;
   return {
     year,
@@ -102,7 +133,7 @@ export function zoneTime(at: number, timeZone: string): ZoneTime {
     minute,
     second,
     millisecond: at - wholeSeconds,
-    weekday: new Date(Date.UTC(year, month - 1, day)).getUTCDay() || 7,
+    weekday: local.getUTCDay() || 7,
     date: `${yearMonth}-${pad(day)}`,
     yearMonth,
     minuteOfDay: hour * 60 + minute,
