@@ -12,6 +12,7 @@ export { ADMISSION_DEFAULTS, type AdmissionOptions } from './admission.ts';
 export { AgentKeyService } from './repo.ts';
 export { type Asked, type Question, type Reply, SHIP_FAILURE_STATUS, ShipAskError, ask, shipFailureMessage, startAsk } from './ask.ts';
 export { CLOSE_OWNED_ELSEWHERE } from './ship-claims.ts';
+export { type InboxState, ShipInboxes, type ShipInboxesOptions } from './ship-inboxes.ts';
 
 export interface ShipLinkOptions extends AgentLinkOptions {
   /** With a Redis URL, ships are owned cluster-wide and streams to a ship held elsewhere go through its owner. */

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type AgentMessageOf, type CameraEventSettingsEntry, type EventClass, INBOX_ON_DEMAND_VERSION, type InboxKind, type ShipEvent, decodeEventChunk } from '@ship-cctv/protocol';
-import type { AgentConnection, AgentGateway, LinkStream } from '../../core/ship-link/index.ts';
+import { type AgentMessageOf, type CameraEventSettingsEntry, type EventClass, type ShipEvent, decodeEventChunk } from '@ship-cctv/protocol';
+import { type AgentGateway, type InboxState, ShipInboxes } from '../../core/ship-link/index.ts';
 import type { EventFiles } from './event-files.ts';
 import type { EventRepo, EventRow } from './repo.ts';
 
@@ -35,24 +35,19 @@ interface Transfer {
   waiting?: boolean;
 }
 
-interface Inbox {
-  stream: LinkStream<'events'>;
+/** An open inbox; its hand-overs (`pending`) are settings being read to go down on it. */
+interface Inbox extends InboxState<'events'> {
   transfer: Transfer | undefined;
   /** Asks the budget again for a held event. */
   recheck?: NodeJS.Timeout;
-  /** Settings being read to go down on it: the inbox closes only once they are sent. */
-  pending: number;
-  /** The ship said `idle` (it sends nothing new on the inbox since): closed as soon as nothing is pending. */
-  idle: boolean;
 }
 
 /**
- * Shore's end of the ships' event outboxes: one inbox stream per connected ship that handles
- * events while there is something to carry (packages/protocol/src/link/events.ts). An agent of link
- * version 3 or older gets it at hello, open while the link lasts; from version 4 it opens when the
- * agent asks (`outbox`: events or a status to send, or settings held that shore may have changed)
- * or when shore holds settings for the ship's cameras (at hello, or when they change), and closes
- * once the ship has said `idle` and no settings are on their way, so an idle ship costs no inbox. An offered event
+ * Shore's end of the ships' event outboxes: one inbox stream per connected ship while there is
+ * something to carry (packages/protocol/src/link/events.ts; ShipInboxes: at hello for an agent of
+ * link version 3 or older; from version 4 when the agent asks — events or a status to send, or
+ * settings held that shore may have changed — or when shore holds settings for the ship's cameras,
+ * at hello or when they change; closed once the ship said `idle` and no settings are on their way). An offered event
  * shore holds already is answered `stored` at once; otherwise shore asks for its picture from the
  * byte it holds (in `incoming/`, across outages and restarts), checks the whole picture, stores the
  * event and answers `stored`. A picture that is not the one offered is thrown away and answered
@@ -63,40 +58,39 @@ interface Inbox {
  * the ship's outbox meanwhile, so nothing is lost.
  */
 export class EventInbox {
-  private readonly inboxes = new Map<string, Inbox>();
-  private readonly onOnline = (shipId: string, conn: AgentConnection | undefined) => {
-    if ((conn?.protocol ?? 0) < INBOX_ON_DEMAND_VERSION) return this.open(shipId);
-    // On demand: opened now only when shore holds settings for the ship (else when the ship asks).
-    this.openForSettings(shipId).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'event inbox: reading the cameras’ settings failed'));
-  };
-  private readonly onOutbox = (shipId: string, kind: InboxKind) => {
-    if (kind === 'events' && !this.inboxes.has(shipId)) this.open(shipId);
-  };
+  private readonly inboxes: ShipInboxes<'events', Inbox, CameraEventSettingsEntry[]>;
 
   constructor(private readonly deps: EventInboxDeps) {
-    deps.gateway.events.on('online', this.onOnline);
-    deps.gateway.events.on('outbox', this.onOutbox);
-    for (const shipId of deps.gateway.connectedShips()) this.onOnline(shipId, deps.gateway.get(shipId));
+    this.inboxes = new ShipInboxes<'events', Inbox, CameraEventSettingsEntry[]>({
+      gateway: deps.gateway,
+      kind: 'events',
+      log: deps.log,
+      // At hello (on demand): opened now only when shore holds settings for the ship, else when the ship asks.
+      heldFor: async (shipId) => {
+        const cameras = await deps.settingsFor(shipId);
+        return cameras.length > 0 ? cameras : undefined;
+      },
+      create: (stream) => ({ stream, transfer: undefined, pending: 0, idle: false }),
+      // The settings go down on the inbox just opened (an agent without events has none).
+      opened: (shipId, _inbox, cameras) => void this.pushSettings(shipId, cameras).catch((err: unknown) => deps.log.error({ err, shipId }, 'event inbox: sending the cameras’ settings failed')),
+      message: (shipId, inbox, msg) => this.onMessage(shipId, inbox, msg),
+      data: (shipId, inbox, payload) => this.onData(shipId, inbox, payload),
+      ended: (inbox) => clearTimeout(inbox.recheck),
+    });
   }
 
   close(): void {
-    this.deps.gateway.events.off('online', this.onOnline);
-    this.deps.gateway.events.off('outbox', this.onOutbox);
-    for (const inbox of this.inboxes.values()) {
-      clearTimeout(inbox.recheck);
-      inbox.stream.close();
-    }
-    this.inboxes.clear();
+    this.inboxes.close();
   }
 
   /** Whether the ship's link is on this instance (its inbox is open here, or opens here on demand). */
   holds(shipId: string): boolean {
-    return this.inboxes.has(shipId) || this.deps.gateway.get(shipId)?.ready === true;
+    return this.inboxes.holds(shipId);
   }
 
   /** Whether the ship's inbox is open now. */
   isOpen(shipId: string): boolean {
-    return this.inboxes.has(shipId);
+    return this.inboxes.isOpen(shipId);
   }
 
   /** Sends the ship every camera's settings: on its inbox, opened for them when none is (its link is here). */
@@ -104,7 +98,7 @@ export class EventInbox {
     const first = this.inboxes.get(shipId);
     // open() sends the settings on the inbox it opens (an agent without events has none).
     if (!first) {
-      if (this.deps.gateway.get(shipId)?.ready) this.open(shipId, known);
+      if (this.deps.gateway.get(shipId)?.ready) this.inboxes.open(shipId, known);
       return;
     }
     first.pending++;
@@ -116,60 +110,16 @@ export class EventInbox {
       // before it hears the inbox closed, so nothing waits for an answer.
       const inbox = this.inboxes.get(shipId);
       if (cameras && inbox) inbox.stream.send({ type: 'events.settings', streamId: inbox.stream.id, cameras });
-      first.pending--;
-      this.closeIfIdle(shipId, first);
+      this.inboxes.release(shipId, first);
     }
   }
 
-  /** Opens the ship's inbox when shore holds settings for its cameras (they go down on it). */
-  private async openForSettings(shipId: string): Promise<void> {
-    const cameras = await this.deps.settingsFor(shipId);
-    if (cameras.length > 0 && !this.inboxes.has(shipId)) this.open(shipId, cameras);
-  }
-
-  /** Closes the inbox (and tells the ship, which asks for a new one when it has something) once it is idle with nothing pending. */
-  private closeIfIdle(shipId: string, inbox: Inbox): void {
-    if (!inbox.idle || inbox.pending > 0 || this.inboxes.get(shipId) !== inbox) return;
-    clearTimeout(inbox.recheck);
-    inbox.stream.send({ type: 'events.inboxClosed', streamId: inbox.stream.id });
-    inbox.stream.close();
-    this.inboxes.delete(shipId);
-  }
-
-  private open(shipId: string, settings?: CameraEventSettingsEntry[]): void {
-    const before = this.inboxes.get(shipId);
-    clearTimeout(before?.recheck);
-    before?.stream.close();
-    this.inboxes.delete(shipId);
-    const opened = this.deps.gateway.openStream(shipId, 'events', {
-      message: (msg) => void this.onMessage(shipId, msg).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'event inbox: message failed')),
-      data: (payload) => this.onData(shipId, payload),
-      closed: () => {
-        const inbox = this.inboxes.get(shipId);
-        if (inbox?.stream !== stream) return;
-        clearTimeout(inbox.recheck);
-        this.inboxes.delete(shipId);
-      },
-    });
-    // An agent that does not handle events has no outbox.
-    if (!opened.ok) return;
-    const stream = opened.stream;
-    this.inboxes.set(shipId, { stream, transfer: undefined, pending: 0, idle: false });
-    stream.send({ type: 'events.inbox', streamId: stream.id });
-    void this.pushSettings(shipId, settings).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'event inbox: sending the cameras’ settings failed'));
-  }
-
-  private async onMessage(shipId: string, msg: AgentMessageOf<'events'>): Promise<void> {
-    const inbox = this.inboxes.get(shipId);
-    if (!inbox) return;
-    if (msg.type === 'events.idle') {
-      inbox.idle = true;
-      return this.closeIfIdle(shipId, inbox);
-    }
+  private async onMessage(shipId: string, inbox: Inbox, msg: AgentMessageOf<'events'>): Promise<void> {
     if (msg.type === 'events.status') {
       for (const s of msg.cameras) if (s.state === 'modelFailed') this.deps.log.warn({ shipId, cameraId: s.cameraId, reason: s.reason }, 'events: the ship’s analysis of a camera failed to load its model');
       return this.deps.repo.saveStatuses(shipId, msg.cameras);
     }
+    if (msg.type !== 'events.offer') return;
     const { stream } = inbox;
     const { event } = msg;
     const send = (m: Parameters<typeof stream.send>[0]) => stream.send(m);
@@ -240,11 +190,10 @@ export class EventInbox {
     inbox.recheck.unref();
   }
 
-  private onData(shipId: string, payload: Uint8Array): void {
-    const inbox = this.inboxes.get(shipId);
-    const transfer = inbox?.transfer;
+  private onData(shipId: string, inbox: Inbox, payload: Uint8Array): void {
+    const transfer = inbox.transfer;
     const chunk = decodeEventChunk(payload);
-    if (!inbox || !transfer || transfer.finishing || transfer.waiting || !chunk) return;
+    if (!transfer || transfer.finishing || transfer.waiting || !chunk) return;
     const { event } = transfer;
     if (chunk.offset + chunk.bytes.length > event.picture.bytes) {
       this.deps.log.warn({ shipId, eventId: event.eventId, offset: chunk.offset }, 'event inbox: bytes past the end of the picture offered');

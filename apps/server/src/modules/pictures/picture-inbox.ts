@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type AgentMessageOf, INBOX_ON_DEMAND_VERSION, type InboxKind, type PictureEvent, type PictureMeta, type SnapshotTaskSpec, type TaskShotReport, decodePictureChunk } from '@ship-cctv/protocol';
-import type { AgentConnection, AgentGateway, LinkStream } from '../../core/ship-link/index.ts';
+import { type AgentMessageOf, type PictureEvent, type PictureMeta, type SnapshotTaskSpec, type TaskShotReport, decodePictureChunk } from '@ship-cctv/protocol';
+import { type AgentGateway, type InboxState, ShipInboxes } from '../../core/ship-link/index.ts';
 import { backoffMs } from '../../core/storage/transient.ts';
 import type { PictureFiles } from './picture-files.ts';
 import type { NewPictureRow, PictureIndex } from './repo.ts';
@@ -53,22 +53,17 @@ interface Transfer {
   finishing: boolean;
 }
 
-interface Inbox {
-  stream: LinkStream<'pictures'>;
+/** An open inbox; its hand-overs (`pending`) are task sets not yet answered (`tasksHeld`). */
+interface Inbox extends InboxState<'pictures'> {
   transfer: Transfer | undefined;
-  /** Task hand-overs being read or sent and not yet answered (`tasksHeld`): the inbox closes only once none is. */
-  pending: number;
-  /** The ship said `idle` (it sends nothing new on the inbox since, only answers): closed as soon as nothing is pending. */
-  idle: boolean;
 }
 
 /**
- * Shore's end of the ships' outboxes: one inbox stream per connected ship that handles pictures
- * while it has something to send. An agent of link version 3 or older gets it at hello, open while
- * the link lasts; from version 4 it opens on demand — when the agent asks (`outbox`: a picture or
- * shot report to send, or tasks held that shore may have changed), or when shore has snapshot
- * tasks to hand the ship (at hello, or when they change) — and closes once the ship has said `idle`
- * and no task hand-over is unanswered, so an idle ship costs no inbox. An offered picture shore holds already is answered `stored`
+ * Shore's end of the ships' picture outboxes: one inbox stream per connected ship while it has
+ * something to carry (ShipInboxes: at hello for an agent of link version 3 or older; from version 4
+ * when the agent asks — a picture or shot report to send, or tasks held that shore may have changed
+ * — or when shore has snapshot tasks to hand the ship, at hello or when they change; closed once
+ * the ship said `idle` and no task hand-over is unanswered). An offered picture shore holds already is answered `stored`
  * at once (a duplicate delivery changes nothing); otherwise shore says from which byte to send
  * (what it holds of the picture in `incoming/`, kept across outages and restarts of either
  * end), appends the chunks, and once the last byte is in checks the picture (size, checksum, a
@@ -80,30 +75,34 @@ interface Inbox {
  * `stored` goes on the ship's inbox open at that moment.
  */
 export class PictureInbox {
-  private readonly inboxes = new Map<string, Inbox>();
+  private readonly inboxes: ShipInboxes<'pictures', Inbox, SnapshotTaskSpec[]>;
   private readonly storing = new Map<string, Storing>();
   /** Pictures being checked and stored right now (`ship/picture`). */
   private readonly finishing = new Set<string>();
-  private readonly onOnline = (shipId: string, conn: AgentConnection | undefined) => {
-    if ((conn?.protocol ?? 0) < INBOX_ON_DEMAND_VERSION) return this.open(shipId);
-    // On demand: opened now only when shore has tasks for the ship (else when the ship asks).
-    this.openForTasks(shipId).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'picture inbox: reading the ship’s tasks failed'));
-  };
-  private readonly onOutbox = (shipId: string, kind: InboxKind) => {
-    if (kind === 'pictures' && !this.inboxes.has(shipId)) this.open(shipId);
-  };
 
   constructor(private readonly deps: PictureInboxDeps) {
-    deps.gateway.events.on('online', this.onOnline);
-    deps.gateway.events.on('outbox', this.onOutbox);
-    for (const shipId of deps.gateway.connectedShips()) this.onOnline(shipId, deps.gateway.get(shipId));
+    this.inboxes = new ShipInboxes<'pictures', Inbox, SnapshotTaskSpec[]>({
+      gateway: deps.gateway,
+      kind: 'pictures',
+      log: deps.log,
+      // At hello (on demand): opened now only when shore has tasks for the ship, else when the ship asks.
+      heldFor: async (shipId) => {
+        const specs = deps.tasks ? await deps.tasks.specsFor(shipId) : [];
+        return specs.length > 0 ? specs : undefined;
+      },
+      create: (stream) => ({ stream, transfer: undefined, pending: 0, idle: false }),
+      opened: (shipId, _inbox, specs) => void this.pushTasks(shipId, specs).catch((err: unknown) => deps.log.error({ err, shipId }, 'picture inbox: handing over tasks failed')),
+      message: (shipId, inbox, msg) => this.onMessage(shipId, inbox, msg),
+      data: (shipId, inbox, payload) => this.onData(shipId, inbox, payload),
+      lost: (shipId, inbox) => {
+        const t = inbox.transfer;
+        if (t) deps.publish({ event: 'waiting', shipId, pictureId: t.meta.pictureId, cameraId: t.meta.cameraId, bytes: t.held, total: t.meta.bytes });
+      },
+    });
   }
 
   close(): void {
-    this.deps.gateway.events.off('online', this.onOnline);
-    this.deps.gateway.events.off('outbox', this.onOutbox);
-    for (const inbox of this.inboxes.values()) inbox.stream.close();
-    this.inboxes.clear();
+    this.inboxes.close();
     // What waits for the store stays in incoming/: the ship offers it again, and it is stored then.
     for (const s of this.storing.values()) clearTimeout(s.timer);
     this.storing.clear();
@@ -114,43 +113,14 @@ export class PictureInbox {
     return this.storing.size;
   }
 
-  /** Opens the ship's inbox when shore holds snapshot tasks for it (they are handed over on it). */
-  private async openForTasks(shipId: string): Promise<void> {
-    if (!this.deps.tasks) return;
-    const specs = await this.deps.tasks.specsFor(shipId);
-    if (specs.length > 0 && !this.inboxes.has(shipId)) this.open(shipId, specs);
-  }
-
-  private open(shipId: string, specs?: SnapshotTaskSpec[]): void {
-    this.inboxes.get(shipId)?.stream.close();
-    this.inboxes.delete(shipId);
-    const opened = this.deps.gateway.openStream(shipId, 'pictures', {
-      message: (msg) => void this.onMessage(shipId, msg).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'picture inbox: message failed')),
-      data: (payload) => this.onData(shipId, payload),
-      closed: () => {
-        const inbox = this.inboxes.get(shipId);
-        if (inbox?.stream !== stream) return;
-        this.inboxes.delete(shipId);
-        const t = inbox.transfer;
-        if (t) this.deps.publish({ event: 'waiting', shipId, pictureId: t.meta.pictureId, cameraId: t.meta.cameraId, bytes: t.held, total: t.meta.bytes });
-      },
-    });
-    // An agent that does not handle pictures has no outbox.
-    if (!opened.ok) return;
-    const stream = opened.stream;
-    this.inboxes.set(shipId, { stream, transfer: undefined, pending: 0, idle: false });
-    stream.send({ type: 'pictures.inbox', streamId: stream.id });
-    void this.pushTasks(shipId, specs).catch((err: unknown) => this.deps.log.error({ err, shipId }, 'picture inbox: handing over tasks failed'));
-  }
-
   /** Whether the ship's link is on this instance (its inbox is open here, or opens here on demand). */
   holds(shipId: string): boolean {
-    return this.inboxes.has(shipId) || this.deps.gateway.get(shipId)?.ready === true;
+    return this.inboxes.holds(shipId);
   }
 
   /** Whether the ship's inbox is open now. */
   isOpen(shipId: string): boolean {
-    return this.inboxes.has(shipId);
+    return this.inboxes.isOpen(shipId);
   }
 
   /** Sends the ship the whole set of its snapshot tasks: on its inbox, opened for them when none is (its link is here). */
@@ -160,7 +130,7 @@ export class PictureInbox {
     const first = this.inboxes.get(shipId);
     // open() hands the tasks over on the inbox it opens (an agent without pictures has none).
     if (!first) {
-      if (this.deps.gateway.get(shipId)?.ready) this.open(shipId, known);
+      if (this.deps.gateway.get(shipId)?.ready) this.inboxes.open(shipId, known);
       return;
     }
     first.pending++;
@@ -174,34 +144,14 @@ export class PictureInbox {
       inbox.pending++;
       inbox.stream.send({ type: 'pictures.tasks', streamId: inbox.stream.id, tasks: specs });
     } finally {
-      this.release(shipId, first);
+      this.inboxes.release(shipId, first);
     }
   }
 
-  /** A hand-over is done (answered, or never sent): the inbox closes if the ship said idle and nothing else is pending. */
-  private release(shipId: string, inbox: Inbox): void {
-    inbox.pending = Math.max(0, inbox.pending - 1);
-    this.closeIfIdle(shipId, inbox);
-  }
-
-  /** Closes the inbox (and tells the ship, which asks for a new one when it has something) once it is idle with nothing pending. */
-  private closeIfIdle(shipId: string, inbox: Inbox): void {
-    if (!inbox.idle || inbox.pending > 0 || this.inboxes.get(shipId) !== inbox) return;
-    inbox.stream.send({ type: 'pictures.inboxClosed', streamId: inbox.stream.id });
-    inbox.stream.close();
-    this.inboxes.delete(shipId);
-  }
-
-  private async onMessage(shipId: string, msg: AgentMessageOf<'pictures'>): Promise<void> {
-    const inbox = this.inboxes.get(shipId);
-    if (!inbox) return;
-    if (msg.type === 'pictures.idle') {
-      inbox.idle = true;
-      return this.closeIfIdle(shipId, inbox);
-    }
+  private async onMessage(shipId: string, inbox: Inbox, msg: AgentMessageOf<'pictures'>): Promise<void> {
     if (msg.type === 'pictures.tasksHeld') {
       const held = this.deps.tasks?.held(shipId, msg.taskIds);
-      this.release(shipId, inbox);
+      this.inboxes.release(shipId, inbox);
       return held;
     }
     if (msg.type === 'pictures.shots') return this.deps.tasks?.shots(shipId, msg.taskId, msg.shots);
@@ -240,11 +190,10 @@ export class PictureInbox {
     stream.send({ type: 'pictures.resume', streamId: stream.id, pictureId: meta.pictureId, offset });
   }
 
-  private onData(shipId: string, payload: Uint8Array): void {
-    const inbox = this.inboxes.get(shipId);
-    const transfer = inbox?.transfer;
+  private onData(shipId: string, inbox: Inbox, payload: Uint8Array): void {
+    const transfer = inbox.transfer;
     const chunk = decodePictureChunk(payload);
-    if (!inbox || !transfer || transfer.finishing || !chunk) return;
+    if (!transfer || transfer.finishing || !chunk) return;
     const { meta } = transfer;
     if (chunk.offset + chunk.bytes.length > meta.bytes) {
       this.deps.log.warn({ shipId, pictureId: meta.pictureId, offset: chunk.offset }, 'picture inbox: bytes past the end of the picture offered');
