@@ -33,3 +33,19 @@ export function sessionEndedTarget(code: number, pathname: string): string | nul
   if (code === CODES.displaced) return pathname === REPEAT_LOGIN_PATH ? null : REPEAT_LOGIN_PATH;
   return pathname === LOGIN_PATH ? null : LOGIN_PATH;
 }
+
+/** Waits before asking again when a token check got no answer of the server's own (at most two more asks). */
+export const VALIDATION_RETRY_MS = [1_000, 3_000] as const;
+
+/**
+ * After the `attempt`-th token check failed: how long to wait before asking again, or undefined
+ * when the failure is the token's (the server refused it: sign in again). Only a check the server
+ * did not answer for itself — no answer, a time-out, a gateway's error page, or a server error —
+ * is asked again: a blip of the shore's network or a restarting server must not sign the operator
+ * out.
+ */
+export function validationRetryMs(error: unknown, attempt: number): number | undefined {
+  const e = error as { kind?: unknown; code?: unknown } | null;
+  const transient = e?.kind === 'network' || e?.kind === 'timeout' || e?.kind === 'http' || (e?.kind === 'envelope' && typeof e.code === 'number' && e.code >= 500);
+  return transient ? VALIDATION_RETRY_MS[attempt - 1] : undefined;
+}

@@ -6,13 +6,16 @@ import { COOKIES } from '@ship-cctv/protocol';
 import { readCookie } from '../../../lib/cookies.ts';
 import { validToken } from '../api/valid-token.ts';
 import { endLocalSession } from '../end-session.ts';
-import { LOGIN_PATH, decideRoute } from '../route-guard.ts';
+import { LOGIN_PATH, decideRoute, validationRetryMs } from '../route-guard.ts';
 import { sessionStore, useSessionUser } from '../../../lib/session-store.ts';
 
 /** The full-page spinner a layout shows while something is checked (antd on desktop, antd-mobile on phones). */
 export type FullPageWaiting = ComponentType<{ tip: string }>;
 
-/** Validates the token once per page load, then renders the route; a failure signs out (spec §4). */
+/**
+ * Validates the token once per page load, then renders the route; a failure signs out (spec §4).
+ * A check the server did not answer for itself is asked again twice first (validationRetryMs).
+ */
 function ValidateOnce({ children, Waiting }: { children: ReactNode; Waiting: FullPageWaiting }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -24,13 +27,17 @@ function ValidateOnce({ children, Waiting }: { children: ReactNode; Waiting: Ful
   useEffect(() => {
     if (user || started.current) return;
     started.current = true;
-    validToken().then(
-      (valid) => sessionStore.signedIn(valid),
-      () => {
-        endLocalSession(queryClient);
-        void navigate(LOGIN_PATH, { replace: true });
-      },
-    );
+    const check = (attempt: number) =>
+      validToken().then(
+        (valid) => sessionStore.signedIn(valid),
+        (error: unknown) => {
+          const wait = validationRetryMs(error, attempt);
+          if (wait !== undefined) return void setTimeout(() => check(attempt + 1), wait);
+          endLocalSession(queryClient);
+          void navigate(LOGIN_PATH, { replace: true });
+        },
+      );
+    void check(1);
   }, [user, navigate, queryClient]);
 
   return user ? children : <Waiting tip={t('session.checking')} />;
