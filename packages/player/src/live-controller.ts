@@ -1,7 +1,7 @@
 import type { PlayCommand as LiveCommand } from '@ship-cctv/protocol';
 import { ArrivalJitter } from './arrival-jitter.ts';
 import { frameDurationMs } from './latency-target.ts';
-import { decideLiveEdge, toRanges, trimRange } from './live-edge.ts';
+import { decideLiveEdge, toRanges, trimRange, waitingAtPlayhead } from './live-edge.ts';
 import type { MediaSurface } from './media-surface.ts';
 import type { StreamMode, ModeTick } from './stream-mode.ts';
 import type { PlayerStats } from './types.ts';
@@ -10,8 +10,6 @@ import { medianOf } from './stats.ts';
 
 /** Frames over which the arrival latency is taken (the median): a second at 10 fps. */
 const ARRIVAL_SAMPLES = 10;
-/** HTMLMediaElement.HAVE_FUTURE_DATA: below it, the element waits for data at the playhead. */
-const HAVE_FUTURE_DATA = 3;
 const TRIM_EVERY_MS = 2000;
 
 export interface LiveContext {
@@ -123,7 +121,7 @@ export class LiveController implements StreamMode {
       return;
     }
     // Waiting for the next frame (or a clock that stood still since the last tick): not behind.
-    const starved = !video.paused && (video.readyState < HAVE_FUTURE_DATA || !progressed);
+    const starved = waitingAtPlayhead(video, progressed);
     if (!starved || video.seeking) this.stuckSince = undefined;
     else this.stuckSince ??= now;
     const decision = decideLiveEdge({

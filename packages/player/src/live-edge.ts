@@ -71,8 +71,18 @@ const MAX_REBUILD_RATE = 0.97;
 const REBUILD_AT_SEC = 0.04;
 /** Allowance for float error when asking whether currentTime lies in a range. */
 const EPSILON_SEC = 0.01;
-/** A clock standing still this long with media ahead: the element is stuck, not starved. */
-const STUCK_SEC = 0.5;
+/** A clock standing still this long with media ahead: the element is stuck, not starved (live and playback). */
+export const STUCK_SEC = 0.5;
+/** HTMLMediaElement.HAVE_FUTURE_DATA (the constant is not there in every test environment). */
+const HAVE_FUTURE_DATA = 3;
+
+/**
+ * Whether an element that should play waits at its playhead: readyState below HAVE_FUTURE_DATA,
+ * or a clock that did not move since the last look (`progressed`). A paused one waits on purpose.
+ */
+export function waitingAtPlayhead(video: Pick<HTMLVideoElement, 'paused' | 'readyState'>, progressed: boolean): boolean {
+  return !video.paused && (video.readyState < HAVE_FUTURE_DATA || !progressed);
+}
 /** Catch-up starts at this surplus and carries on down to STOP_AT_SEC (hysteresis). */
 const START_AT_SEC = 0.04;
 const STOP_AT_SEC = 0.01;

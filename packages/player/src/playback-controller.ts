@@ -1,5 +1,5 @@
 import type { MediaClientMessage, MediaServerMessage, PlaybackSpeed, ShipPlaybackCommand } from '@ship-cctv/protocol';
-import { toRanges, trimRange } from './live-edge.ts';
+import { toRanges, trimRange, waitingAtPlayhead } from './live-edge.ts';
 import type { MediaSurface } from './media-surface.ts';
 import { frameDurationMs } from './latency-target.ts';
 import { bufferedAhead, decidePlaybackHead, landingFor, shownRecordedTime } from './playback-head.ts';
@@ -30,9 +30,6 @@ export interface PlaybackContext {
   /** Frames per second of the stream, once its codec message came. */
   frameRate?(): number | undefined;
 }
-
-/** HTMLMediaElement.HAVE_FUTURE_DATA (the constant is not there in every test environment). */
-const HAVE_FUTURE_DATA = 3;
 
 /**
  * Ship-end playback: a recorded range the ship sends at the chosen speed. Every frame plays at
@@ -181,7 +178,7 @@ export class PlaybackController implements StreamMode {
   /** Every frame at rate 1, a step over gaps and out of a stuck clock, the buffer bounded behind the playhead, the end. */
   tick({ ranges, now, progressed, mediaStarted }: ModeTick): void {
     const { video, stats } = this.ctx;
-    const waiting = mediaStarted && !video.paused && !video.seeking && (video.readyState < HAVE_FUTURE_DATA || !progressed);
+    const waiting = mediaStarted && !video.seeking && waitingAtPlayhead(video, progressed);
     if (!waiting) this.waitingSince = undefined;
     else this.waitingSince ??= now;
     if (mediaStarted && ranges.length > 0 && this.jumpTo === undefined) {

@@ -1,14 +1,10 @@
-import type { Ranges } from './live-edge.ts';
+import { frameDurationMs } from './latency-target.ts';
+import { type Ranges, STUCK_SEC } from './live-edge.ts';
 
 /** Allowance for float error when asking whether currentTime lies in a range. */
 const EPSILON_SEC = 0.01;
-/** Frame duration assumed before the stream's frame rate is known (10 fps). */
-const DEFAULT_FRAME_SEC = 0.1;
 /** How far a stuck playhead is moved: within the frame it shows, so no frame is skipped. */
 const NUDGE_SEC = 0.001;
-
-/** A clock standing still this long with media ahead of it: the element is stuck, not waiting. */
-export const STUCK_SEC = 0.5;
 
 export interface PlaybackHeadInput {
   /**
@@ -33,7 +29,7 @@ export interface PlaybackHeadInput {
  * A playhead past the end waits for more.
  */
 export function decidePlaybackHead(currentTime: number, ranges: Ranges, input: PlaybackHeadInput = {}): number | undefined {
-  const { stuckSec = 0, frameSec = DEFAULT_FRAME_SEC } = input;
+  const { stuckSec = 0, frameSec = frameDurationMs(undefined) / 1000 } = input;
   for (const [start, end] of ranges) {
     if (currentTime < start - EPSILON_SEC) return start;
     if (currentTime <= end + EPSILON_SEC) {

@@ -240,7 +240,7 @@ export function avcParameterSets(record: Uint8Array): Buffer[] {
 export function sliceType(nal: Buffer): number {
   const t = (nal[0] ?? 0) & 0x1f;
   if (t < 1 || t > 5) throw new Error(`NAL unit type ${t} is not a slice`);
-  const r = new RbspReader(unescapeRbsp(nal.subarray(1, 16)), 'SPS');
+  const r = new RbspReader(unescapeRbsp(nal.subarray(1, 16)), 'slice header');
   r.ue(); // first_mb_in_slice
   return r.ue();
 }

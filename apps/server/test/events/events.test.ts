@@ -89,6 +89,16 @@ describe('events on shore', () => {
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json<{ message: string }>().message).toMatch(field);
   };
+  /** A STOMP client of the user whose token is given. */
+  const stompAs = (token: string) => stompClient(`ws://127.0.0.1:${port}${PATHS.stomp}`, { connectHeaders: { [TOKEN_HEADER]: token } });
+  /** The user's notices of the ship's events, as they come. */
+  const watchNotices = async (token: string) => {
+    const client = stompAs(token);
+    await connected(client);
+    const notices = new Inbox<IMessage>();
+    await subscribe(client, dest.events(SHIP_NAME), notices);
+    return { client, notices };
+  };
   const connect = async () => {
     agent = await RawAgent.connect(port, SHIP, key, { hello: {}, capabilities: ['live', 'events'], asks: ['events'] });
     await agent.until(() => agent!.of('events.inbox').length > 0 && agent!.of('events.settings').length > 0, 'events.inbox and events.settings');
@@ -130,10 +140,7 @@ describe('events on shore', () => {
   it('stores an event offered across an outage once, resuming its picture where it stopped, and tells the ship’s watchers on STOMP', async () => {
     expect(picture.length).toBeGreaterThan(8_000);
     expect(picture.length).toBeLessThanOrEqual(30 * 1024);
-    const client = stompClient(`ws://127.0.0.1:${port}${PATHS.stomp}`, { connectHeaders: { [TOKEN_HEADER]: demo } });
-    await connected(client);
-    const notices = new Inbox<IMessage>();
-    await subscribe(client, dest.events(SHIP_NAME), notices);
+    const { client, notices } = await watchNotices(demo);
 
     const event = eventOf(picture);
     let a = await connect();
@@ -301,7 +308,7 @@ describe('events on shore', () => {
     expect(data<{ ships: unknown[] }>(await inject('GET', '/api/v1/cctv/events/unacknowledged', njzsz)).ships).toEqual([]);
     expect(data<EventInfo>(await inject('GET', `/api/v1/cctv/events/${event.eventId}`))).not.toHaveProperty('acknowledgedBy');
 
-    const client = stompClient(`ws://127.0.0.1:${port}${PATHS.stomp}`, { connectHeaders: { [TOKEN_HEADER]: njzsz } });
+    const client = stompAs(njzsz);
     const seen = observe(client);
     await seen.connected;
     client.subscribe(dest.events(SHIP_NAME), () => undefined, { receipt: 'r-events' });
@@ -310,10 +317,7 @@ describe('events on shore', () => {
   });
 
   it('takes a later record of an event it holds: a later end and span and more classes, its picture kept, told on STOMP without a second toast', async () => {
-    const client = stompClient(`ws://127.0.0.1:${port}${PATHS.stomp}`, { connectHeaders: { [TOKEN_HEADER]: demo } });
-    await connected(client);
-    const notices = new Inbox<IMessage>();
-    await subscribe(client, dest.events(SHIP_NAME), notices);
+    const { client, notices } = await watchNotices(demo);
     await connect();
     const event = eventOf(picture);
     await deliver(event, picture);
@@ -343,10 +347,7 @@ describe('events on shore', () => {
     const org = '/api/v1/cctv/events/settings/org/blueocean';
     const listed = async (token: string) => data<EventPage>(await inject('GET', `/api/v1/cctv/events?shipId=${SHIP}&size=100`, token)).events.map((e) => e.id);
     // The operator subscribes while everyone sees the events, and hears of the first.
-    const client = stompClient(`ws://127.0.0.1:${port}${PATHS.stomp}`, { connectHeaders: { [TOKEN_HEADER]: viewer } });
-    await connected(client);
-    const heard = new Inbox<IMessage>();
-    await subscribe(client, dest.events(SHIP_NAME), heard);
+    const { client, notices: heard } = await watchNotices(viewer);
     await connect();
     const before = eventOf(picture);
     await deliver(before, picture);
@@ -376,17 +377,14 @@ describe('events on shore', () => {
       expect(data<{ ships: { shipId: string }[] }>(await inject('GET', '/api/v1/cctv/events/unacknowledged', demo)).ships.some((x) => x.shipId === SHIP)).toBe(true);
       // Its subscription made before the change was ended: the manager's acknowledgement is not heard either.
       data(await inject('POST', `/api/v1/cctv/events/${after.eventId}/acknowledge`, demo));
-      const managerHears = stompClient(`ws://127.0.0.1:${port}${PATHS.stomp}`, { connectHeaders: { [TOKEN_HEADER]: demo } });
-      await connected(managerHears);
-      const managerInbox = new Inbox<IMessage>();
-      await subscribe(managerHears, dest.events(SHIP_NAME), managerInbox);
+      const { client: managerHears, notices: managerInbox } = await watchNotices(demo);
       const last = eventOf(picture);
       await deliver(last, picture);
       expect(JSON.parse((await managerInbox.next()).body)).toMatchObject({ type: 'event', event: { id: last.eventId } });
       expect(heard.size).toBe(0);
       await managerHears.deactivate();
       // A new subscription of the operator is refused.
-      const again = stompClient(`ws://127.0.0.1:${port}${PATHS.stomp}`, { connectHeaders: { [TOKEN_HEADER]: viewer } });
+      const again = stompAs(viewer);
       const seen = observe(again);
       await seen.connected;
       again.subscribe(dest.events(SHIP_NAME), () => undefined, { receipt: 'r-events-operator' });
@@ -455,10 +453,7 @@ describe('events on shore', () => {
   });
 
   it('notifies by the organisation’s rule: its classes and hours', async () => {
-    const client = stompClient(`ws://127.0.0.1:${port}${PATHS.stomp}`, { connectHeaders: { [TOKEN_HEADER]: demo } });
-    await connected(client);
-    const notices = new Inbox<IMessage>();
-    await subscribe(client, dest.events(SHIP_NAME), notices);
+    const { client, notices } = await watchNotices(demo);
     // Boats only, 20:00–04:00 Shanghai time (12:00–20:00 UTC).
     data(await inject('PUT', '/api/v1/cctv/events/settings/org/blueocean', demo, { notifyClasses: ['boat'], notifyFrom: '20:00', notifyTo: '04:00', timeZone: 'Asia/Shanghai' }));
     expect(data(await inject('GET', '/api/v1/cctv/events/settings/org/blueocean-tankers'))).toMatchObject({ notifyClasses: ['boat'] });

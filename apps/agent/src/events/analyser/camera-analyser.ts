@@ -307,16 +307,17 @@ export class CameraAnalyser {
    * moves its end, its recording span and its classes.
    */
   private async amend(ev: Candidate): Promise<void> {
-    const sent = ev.sentRecord?.event;
-    if (!sent || !ev.sentRecord) return;
+    const record = ev.sentRecord;
+    if (!record) return;
+    const sent = record.event;
     const end = Math.max(sent.end, ev.lastSeen ?? ev.lastMotion);
     const classes = classList(ev.classes);
     const more = classes.some((c) => c.score > (sent.classes.find((x) => x.class === c.class)?.score ?? -1));
     if (end - sent.end < AMEND_AFTER_MS && !more) return;
     const event: ShipEvent = { ...sent, end, classes, recording: { from: sent.recording.from, to: Math.max(sent.recording.to, end + this.opts.timing.postrollMs) } };
     try {
-      await this.opts.emit(event, ev.sentRecord.jpeg);
-      ev.sentRecord = { event, jpeg: ev.sentRecord.jpeg };
+      await this.opts.emit(event, record.jpeg);
+      ev.sentRecord = { event, jpeg: record.jpeg };
       this.stats.amended++;
     } catch (err) {
       this.opts.log(`camera ${this.opts.cameraId}: the later record of event ${ev.id} not kept: ${(err as Error).message}`);

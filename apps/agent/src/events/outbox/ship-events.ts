@@ -211,10 +211,7 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
       case 'events.stored':
       case 'events.refused':
         if (msg.streamId !== this.inbox) return;
-        // A record that went on after it was offered stays, to be offered again.
-        if (msg.type === 'events.stored' && this.offered?.eventId === msg.eventId && this.store.get(msg.eventId) !== this.offered) {
-          this.delivered++;
-        } else if (this.store.remove(msg.eventId) && msg.type === 'events.stored') this.delivered++;
+        if (this.takeOut(msg.eventId, msg.type === 'events.stored') && msg.type === 'events.stored') this.delivered++;
         if (msg.type === 'events.refused') this.opts.onWarning?.(`shore refused event ${msg.eventId}: ${msg.reason}`);
         if (this.sending.id === msg.eventId) this.sending.clear();
         this.pump();
@@ -254,6 +251,18 @@ export class ShipEvents implements KindHandler<'events'>, EventSink {
     if (!this.link) return;
     this.statusTold = true;
     this.link.sendJson({ type: 'events.status', streamId: this.inbox, cameras });
+  }
+
+  /**
+   * Shore stored (or refused) an event: it leaves the outbox — unless shore stored the record
+   * offered and a later one of it came meanwhile, which stays to be offered next. Answers whether
+   * the outbox held it.
+   */
+  private takeOut(eventId: string, stored: boolean): boolean {
+    const current = this.store.get(eventId);
+    if (current === undefined) return false;
+    if (stored && this.offered?.eventId === eventId && current !== this.offered) return true;
+    return this.store.remove(eventId);
   }
 
   /** Offers the outbox's oldest event when nothing is on its way. */

@@ -223,7 +223,7 @@ export class EventService {
     return out;
   }
 
-  /** Whether the user sees the events of every organisation given (none: false). */
+  /** Whether the user sees the ships and the events of every organisation given (none: false). */
   async seesEventsOf(access: Access, orgIds: readonly string[]): Promise<boolean> {
     if (orgIds.length === 0) return false;
     const seen = await this.eventOrgIds(access, orgIds);

@@ -35,7 +35,8 @@ export class EventRepo {
 
   /**
    * An event of this ship that went on after it was sent: its end and recording span move later
-   * (never earlier) and its classes become those given. Answers the row when it changed.
+   * (never earlier) and its classes become those given. Answers the row, or undefined when this
+   * ship has no event of that id.
    */
   async amend(id: string, shipId: string, change: { endMs: number; recordingTo: number; classes: { class: EventClass; score: number }[] }): Promise<EventRow | undefined> {
     const [row] = await this.db

@@ -1,4 +1,5 @@
 import { CODES } from '@ship-cctv/protocol';
+import { ApiError } from '../../lib/api-client.ts';
 
 export const LOGIN_PATH = '/login';
 export const REPEAT_LOGIN_PATH = '/repeatLogin';
@@ -45,7 +46,6 @@ export const VALIDATION_RETRY_MS = [1_000, 3_000] as const;
  * out.
  */
 export function validationRetryMs(error: unknown, attempt: number): number | undefined {
-  const e = error as { kind?: unknown; code?: unknown } | null;
-  const transient = e?.kind === 'network' || e?.kind === 'timeout' || e?.kind === 'http' || (e?.kind === 'envelope' && typeof e.code === 'number' && e.code >= 500);
+  const transient = error instanceof ApiError && (error.unreachable || (error.kind === 'envelope' && error.code >= 500));
   return transient ? VALIDATION_RETRY_MS[attempt - 1] : undefined;
 }
