@@ -12,9 +12,10 @@ function nobodyWalks(name: string, from: number, to: number): boolean {
 
 /**
  * The camera name (of many tried) whose next walker comes in soonest after `after` with nobody
- * walking before it from `since`, and that walker.
+ * walking before it from `since`, and that walker; undefined when every camera's walker is in the
+ * picture at `since` (every even slot has one, entering within its first 8 s).
  */
-function nameWithWalkerSoon(since: number, after: number): { name: string; walk: ActorInSlot } {
+function nameWithWalkerSoon(since: number, after: number): { name: string; walk: ActorInSlot } | undefined {
   let best: { name: string; walk: ActorInSlot } | undefined;
   for (let i = 0; i < 2000; i++) {
     const name = `Deck ${i}`;
@@ -23,15 +24,24 @@ function nameWithWalkerSoon(since: number, after: number): { name: string; walk:
       if (walk.kind === 'walker' && walk.from >= after && (!best || walk.from < best.walk.from) && nobodyWalks(name, since, walk.from - 1)) best = { name, walk };
     }
   }
-  if (!best) throw new Error('no camera name with a walker soon');
   return best;
+}
+
+/** A start at or after now when some camera has nobody walking until its next walker, that camera and walker. */
+async function startBeforeAWalker(): Promise<{ started: number; name: string; walk: ActorInSlot }> {
+  for (let since = Date.now(); since < Date.now() + 2 * ACTOR_SLOT_S * 1000; since += 1000) {
+    const found = nameWithWalkerSoon(since, since + 1500);
+    if (!found) continue;
+    await new Promise((r) => setTimeout(r, Math.max(0, since - Date.now())));
+    return { started: Date.now(), ...found };
+  }
+  throw new Error('no camera name with a walker soon in two slots');
 }
 
 // The demo's path on the ship: the synthetic camera's analysis frames, the real detector, an event.
 describe('events from the synthetic camera', () => {
   it('makes a person event with a picture within seconds of a walker coming into the picture', async () => {
-    const started = Date.now();
-    const { name, walk } = nameWithWalkerSoon(started, started + 1500);
+    const { started, name, walk } = await startBeforeAWalker();
     const camera = new SyntheticCamera({ cameraId: 'S1001-C09-1', source: 'synthetic', name }, { dataDir: undefined, sessions: undefined, now: Date.now }, { actors: true });
     const sink = new MemoryEventSink();
     const analysis = startEventAnalysis({ cameras: [camera], sink, settings: () => DEFAULT_CAMERA_EVENT_SETTINGS, log: () => undefined });
