@@ -16,7 +16,7 @@ test.describe.configure({ mode: 'serial' });
 const CAMERA = 'S1001-C01-1';
 const base = config.use?.launchOptions ?? {};
 test.use({
-  launchOptions: { ...base, executablePath: '/usr/bin/chromium', args: [...(base.args ?? []), '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] },
+  launchOptions: { ...base, args: [...(base.args ?? []), '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] },
   permissions: ['microphone'],
 });
 

@@ -232,13 +232,19 @@ def main() -> None:
         print(f'cannot listen on 127.0.0.1:{a.port}', file=sys.stderr, flush=True)
         sys.exit(1)
 
-    # Expired sessions (a client that vanished) are cleaned up every second.
+    loop = GLib.MainLoop()
+    parent = os.getppid()
+
+    # Expired sessions (a client that vanished) are cleaned up every second. A camera whose parent
+    # (a test run) died without stopping it goes too, instead of holding its port for the next run.
     def cleanup() -> bool:
         server.get_session_pool().cleanup()
+        if os.getppid() != parent:
+            loop.quit()
+            return False
         return True
 
     GLib.timeout_add_seconds(1, cleanup)
-    loop = GLib.MainLoop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, sig, loop.quit)
     if feed is not None:

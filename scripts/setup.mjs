@@ -73,6 +73,8 @@ const wanted = [
 ];
 if (mode === 'test') {
   wanted.push({ bin: 'chromium', pkg: 'chromium' });
+  // The browser tests run in Chromium's headless shell: the same engine, less CPU (playwright.config.ts).
+  wanted.push({ bin: 'chromium-headless-shell', pkg: 'chromium-headless-shell' });
   wanted.push({ file: '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc', pkg: 'fonts-wqy-microhei' });
   // The shared object store's tests run against a real NATS with JetStream.
   wanted.push({ file: '/usr/sbin/nats-server', pkg: 'nats-server' });

@@ -19,8 +19,9 @@ export default defineConfig({
     // No trace unless asked (see the app's playwright.config.ts: a trace doubles Chromium's CPU).
     trace: (process.env.E2E_TRACE ?? 'off') as 'off',
     launchOptions: {
-      // Debian's chromium; Playwright's own browsers are not downloaded on this machine.
-      executablePath: '/usr/bin/chromium',
+      // Debian's Chromium headless shell, as for the app's suite (its playwright.config.ts says why);
+      // Playwright's own browsers are not downloaded on this machine.
+      executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium-headless-shell',
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -95,7 +95,9 @@ test.describe('MsePlayer in Chromium, against a real ffmpeg', () => {
       return s.stats.reconnects >= 1 && s.state === 'playing';
     });
     const back = await player.snapshot();
-    await player.waitForPlayback(back.currentTime, 2);
+    // Three seconds of picture after the reconnect, 45 frames at 15 fps: two (30 frames) sat on the
+    // boundary of the check below when no frame was shown between `before` and the socket's close.
+    await player.waitForPlayback(back.currentTime, 3);
 
     const after = await player.snapshot();
     expect(after.errors).toEqual([]);
