@@ -8,8 +8,12 @@ import { type Shore, startShore } from './helpers/shore.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SHIPS = 200;
-/** Well below what an instance takes on a loaded machine, so the rate, not the machine, decides. */
-const ADMISSION = { perSecond: 20, burst: 5 };
+/**
+ * Well below what an instance takes on a loaded machine, so the rate, not the machine, decides. Both
+ * instances and the fleet share this test's one event loop: at 20 a second, while the rest of the
+ * suite loaded both cores, an instance once took its hellos no faster than the rate and refused none.
+ */
+const ADMISSION = { perSecond: 10, burst: 5 };
 /** Loopback ports from here when set (a machine shared with others); ports the system picks otherwise. */
 const PORT_BASE = Number(process.env.TEST_PORT_BASE ?? 0);
 
@@ -73,7 +77,7 @@ describe('a fleet reconnecting at once to two instances', () => {
     }
     const started = performance.now();
     fleet.start();
-    await expect.poll(() => fleet?.online, { timeout: 10_000, interval: 100 }).toBe(SHIPS);
+    await expect.poll(() => fleet?.online, { timeout: 30_000, interval: 100 }).toBe(SHIPS);
     const allOnlineMs = performance.now() - started;
 
     // Every ship was taken exactly once; the refusals are what the ships heard.
@@ -113,5 +117,5 @@ describe('a fleet reconnecting at once to two instances', () => {
     for (const n of owners.values()) expect(Math.abs(n - SHIPS / 2)).toBeLessThanOrEqual(SHIPS * 0.15);
     for (const shore of shores) expect(shore.app.agents.connectedShips()).toHaveLength(owners.get(shore.app.ownership.instanceId) ?? -1);
     expect(admitted[0]).toBe(owners.get(shores[0]!.app.ownership.instanceId));
-  });
+  }, 60_000);
 });

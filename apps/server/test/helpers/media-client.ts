@@ -36,7 +36,8 @@ export class MediaClient {
 
   static open(port: number, token: string | undefined): Promise<MediaClient> {
     const url = `ws://127.0.0.1:${port}${PATHS.media}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
-    const ws = new WebSocket(url);
+    // A server that takes the connection but never answers the upgrade fails the open, not the test's timeout.
+    const ws = new WebSocket(url, { handshakeTimeout: 15_000 });
     const client = new MediaClient(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(client));
