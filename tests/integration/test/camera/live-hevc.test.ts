@@ -16,6 +16,12 @@ const CAMERA = 'S1001-C01-1';
 /** S1001's standard definition (seed.ts): 640×360 at 10 fps, 400 kbit/s — the camera's own size and rate. */
 const STANDARD = 6;
 const report: LinkReport = { linkType: 'VSAT', quality: 80, duplex: 'BOTH' };
+/**
+ * How the shore checks the agent's link: the helper's 1 s silence limit is for tests of a dead link;
+ * here a loaded machine once went past it mid-test, and the link's drop and redial restarted the
+ * H.265 viewer's stream (a second codec event) where the test counts one.
+ */
+const LIVENESS = { pingMs: 1_000, timeoutMs: 10_000 };
 
 /** What ffprobe reads in the bytes a viewer got: codec, size and pictures decoded. */
 function probe(dir: string, name: string, chunks: Buffer[]): { codec: string; width: number; height: number; frames: number } {
@@ -47,7 +53,7 @@ describe('an H.265 camera, ship to viewers', () => {
     camera = await startRtspCamera({ port: 19513, codec: 'h265', width: 640, height: 360, fps: 10, gopSeconds: 1, bitrateKbps: 150 });
     // The test's own database: the shore restarts on it (and on its port) with the agent's key.
     database = await freshDatabase('pglite', { seeded: true });
-    shore = await startShore({ database, live: { lingerMs: 1_000 } });
+    shore = await startShore({ database, liveness: LIVENESS, live: { lingerMs: 1_000 } });
     agent = new ShipAgent(
       { shoreUrl: shore.url, shipId: SHIP, key: await shore.app.agentKeys.issue(SHIP), cameras: [{ cameraId: CAMERA, source: camera.url, name: 'Bridge' }] },
       { current: () => report, onChange: () => () => undefined },
@@ -96,7 +102,7 @@ describe('an H.265 camera, ship to viewers', () => {
     // What shore learnt from the streams above is gone with it; the agent's hello says the camera's codec.
     const { port } = shore;
     await shore.close();
-    shore = await startShore({ database, live: { lingerMs: 1_000 } }, port);
+    shore = await startShore({ database, liveness: LIVENESS, live: { lingerMs: 1_000 } }, port);
     await expect.poll(() => shore.app.live.reportedCameraCodec(SHIP, CAMERA), { timeout: 20_000 }).toBe('h265');
     const hevcViewer = await MediaClient.open(shore.port, token);
     const h264Viewer = await MediaClient.open(shore.port, token);

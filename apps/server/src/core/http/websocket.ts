@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import fp from 'fastify-plugin';
 import websocket from '@fastify/websocket';
 import { CLOSE_SHORE_RESTART } from '@ship-cctv/protocol';
@@ -44,6 +46,15 @@ export default fp(
         request.log.warn({ err: error }, 'websocket error');
         socket.terminate();
       },
+    });
+    // An upgrade that a stopping server answers 503 at once (a ship redialling while the shore
+    // shuts down) passes none of the hooks that end a refused upgrade's socket, and the server's
+    // close would wait for that socket for ever: once its answer is written, the socket is ended.
+    // Upgrades on their way to a route are answered later and left alone. Runs after the plugin's
+    // own listener, which routes the upgrade.
+    app.server.on('upgrade', (_req, socket: Duplex) => {
+      const res = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (res?.writableEnded) socket.end(() => socket.destroy());
     });
   },
   { name: 'app-websocket' },
