@@ -39,7 +39,7 @@ export const laneDataDir = (n: number) => join(dataDir, `lane-${n}`);
  * 109 s in it against 137 s in the full browser. E2E_CHROMIUM names another binary (e.g.
  * /usr/bin/chromium, to look at a difference).
  */
-export const E2E_CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium-headless-shell';
+const E2E_CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium-headless-shell';
 
 /** Specs of the mobile app run only in the phone projects, and only they run there. */
 const MOBILE_SPECS = /mobile[^/]*\.spec\.ts$/;

@@ -54,6 +54,7 @@ import type { PagePlayerReport, PageStart } from './live-video.page.ts';
 import { type Smoothness, smoothness } from './smoothness.ts';
 import { type JanusPeer, startJanus } from './janus-peer.ts';
 import { startUdpLinkRelay } from './udp-link.ts';
+import { withTimeout } from '../test/helpers/with-timeout.ts';
 
 // ── options ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -144,16 +145,6 @@ async function until(pred: () => boolean, timeoutMs: number, what: string): Prom
     if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(10);
   }
-}
-
-function withTimeout<T>(p: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms: ${what}`)), timeoutMs);
-    }),
-  ]);
 }
 
 const boxType = (b: Uint8Array) => String.fromCharCode(b[4] ?? 0, b[5] ?? 0, b[6] ?? 0, b[7] ?? 0);

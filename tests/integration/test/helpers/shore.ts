@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { type App, type AppOptions, buildApp } from '@ship-cctv/server';
 import { PATHS } from '@ship-cctv/protocol';
 import { freshDatabase } from '../../../../apps/server/test/helpers/database.ts';
+import { withTimeout } from './with-timeout.ts';
 
 export interface Shore {
   app: App;
@@ -20,32 +21,23 @@ export async function scrapeMetrics(app: App): Promise<string> {
   return res.body;
 }
 
-/** `work`, or an error naming `what` when it has not settled within `ms`: a hang says where it is. */
-async function within<T>(what: string, ms: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not done within ${ms / 1000} s`)), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** A real shore server on a loopback port (`port`, or one the system picks) with the demo fleet, quick to notice a silent link. */
 export async function startShore(opts: Partial<AppOptions> = {}, port = 0): Promise<Shore> {
   // Unless the test brings a database, a copy of a demo-seeded one kept on disk: quicker than
   // creating, migrating and seeding one per shore.
   const own = opts.database || opts.databaseUrl || opts.dataDir ? undefined : await freshDatabase('pglite', { seeded: true });
-  const app = await within('starting a shore (buildApp)', 45_000, buildApp({
-    seedDemo: true,
-    liveness: { pingMs: 200, timeoutMs: 1_000 },
-    metricsToken: METRICS_TOKEN,
-    jwtSecret: 'test-jwt-secret-of-at-least-32-characters',
-    ...opts,
-    database: opts.database ?? own,
-  }));
+  const app = await withTimeout(
+    buildApp({
+      seedDemo: true,
+      liveness: { pingMs: 200, timeoutMs: 1_000 },
+      metricsToken: METRICS_TOKEN,
+      jwtSecret: 'test-jwt-secret-of-at-least-32-characters',
+      ...opts,
+      database: opts.database ?? own,
+    }),
+    45_000,
+    'starting a shore (buildApp)',
+  );
   await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -54,7 +46,7 @@ export async function startShore(opts: Partial<AppOptions> = {}, port = 0): Prom
     port: address.port,
     url: `ws://127.0.0.1:${address.port}`,
     close: async () => {
-      await within(`closing the shore on port ${address.port}`, 30_000, app.close());
+      await withTimeout(app.close(), 30_000, `closing the shore on port ${address.port}`);
       await own?.close();
     },
   };

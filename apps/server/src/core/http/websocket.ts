@@ -23,6 +23,14 @@ export function chooseSubprotocol(offered: ReadonlySet<string>): string | false 
   return offered.has(STOMP_SUBPROTOCOL) ? STOMP_SUBPROTOCOL : false;
 }
 
+/**
+ * The placeholder response @fastify/websocket routes an upgrade with, bound to the upgrade's socket
+ * (Node keeps it in the socket's private `_httpMessage`); null or undefined once let go.
+ */
+export function upgradeResponse(socket: Duplex): ServerResponse | null | undefined {
+  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+}
+
 /** @fastify/websocket, once for the whole app; routes opt in with `{ websocket: true }`. */
 export default fp(
   async (app) => {
@@ -53,8 +61,7 @@ export default fp(
     // Upgrades on their way to a route are answered later and left alone. Runs after the plugin's
     // own listener, which routes the upgrade.
     app.server.on('upgrade', (_req, socket: Duplex) => {
-      const res = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-      if (res?.writableEnded) socket.end(() => socket.destroy());
+      if (upgradeResponse(socket)?.writableEnded) socket.end(() => socket.destroy());
     });
   },
   { name: 'app-websocket' },

@@ -1,9 +1,9 @@
-import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
 import type {} from '@fastify/websocket';
 import { AGENT_HEADERS, CODES, PATHS } from '@ship-cctv/protocol';
+import { upgradeResponse } from '../http/websocket.ts';
 import { type AdmissionOptions, AdmissionGate } from './admission.ts';
 import { AgentGateway } from './gateway.ts';
 import type { LinkCounter, LivenessOptions } from './connection.ts';
@@ -36,7 +36,7 @@ function releaseUpgrade(socket: WebSocket, raw: Socket, onError: (err: Error) =>
     onError(err);
     socket.terminate();
   });
-  const response = (raw as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  const response = upgradeResponse(raw);
   if (response && response.socket === raw) response.detachSocket(raw);
 }
 
