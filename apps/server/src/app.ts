@@ -20,7 +20,7 @@ import playbackModule, { type PlaybackPluginOptions } from './modules/playback/i
 import ptzModule, { type PtzServiceOptions } from './modules/ptz/index.ts';
 import recorderModule, { type RecorderPluginOptions } from './modules/recorder/index.ts';
 import backfillModule, { type BackfillPluginOptions } from './modules/backfill/index.ts';
-import sessionsModule, { type SessionsPluginOptions } from './modules/sessions/index.ts';
+import sessionsModule, { checkSigningSecret, type SessionsPluginOptions } from './modules/sessions/index.ts';
 import shipWorkModule, { type ShipWorkPluginOptions } from './modules/ship-work/index.ts';
 import statusModule from './modules/status/index.ts';
 import stillsModule, { type StillsPluginOptions } from './modules/stills/index.ts';
@@ -129,6 +129,8 @@ function modules(opts: AppOptions): ModuleEntry[] {
 
 /** Builds the shore server: the core, every module, the web app; the caller listens (server.ts) or injects (tests). */
 export async function buildApp(opts: AppOptions): Promise<App> {
+  // A setting that cannot work is refused before the database opens (seconds on a new data folder).
+  checkSigningSecret(opts.jwtSecret);
   if (opts.dataDir) makePrivate(opts.dataDir);
   const instanceId = opts.instanceName ? `${opts.instanceName}-${randomBytes(4).toString('hex')}` : randomUUID();
   const app = Fastify({

@@ -8,6 +8,7 @@ import { openDatabase } from '../../src/core/db/client.ts';
 import { settings } from '../../src/core/db/schema.ts';
 import { signingKeyFile } from '../../src/modules/sessions/signing-key.ts';
 import { logon } from '../helpers/build.ts';
+import { embeddedTemplate } from '../helpers/database.ts';
 
 function walk(dir: string, out: { path: string; mode: number; dir: boolean }[] = []) {
   for (const name of readdirSync(dir)) {
@@ -53,7 +54,9 @@ describe('the data folder is private and the signing key is not in the database'
   it('moves a key an earlier version kept in the database to the key file, so its tokens stay valid', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ship-cctv-data-'));
     const legacy = Buffer.alloc(32, 7).toString('base64');
-    const before = await openDatabase({ dataDir });
+    // An earlier version's data folder: the demo database (a copy of the kept one, instead of a new
+    // cluster) holding the key in its settings.
+    const before = await openDatabase({ dataDir, template: await embeddedTemplate(true) });
     await before.db.insert(settings).values({ key: 'jwt-signing-key', value: legacy });
     await before.close();
 

@@ -29,9 +29,9 @@ export interface DatabaseOptions {
   /** Folder for the embedded database; absent means in memory (tests). */
   dataDir?: string | undefined;
   /**
-   * An embedded database to start from, as `Database.dump()` gave it: a copy opens in memory, far
-   * quicker than creating and migrating an empty one (tests open one per file). Pending migrations
-   * still run on it.
+   * An embedded database to start from, as `Database.dump()` gave it: a copy opens in memory, or in
+   * `dataDir` when that folder holds no database yet, far quicker than creating and migrating an
+   * empty one (tests open one per file). Pending migrations still run on it.
    */
   template?: Uint8Array | undefined;
 }
@@ -71,7 +71,6 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   }
   let dataDir: string | undefined;
   if (opts.dataDir) {
-    if (opts.template) throw new Error('a template opens in memory only, not in a data folder');
     // PGlite does not create the parent folder itself.
     mkdirSync(opts.dataDir, { recursive: true });
     dataDir = `${opts.dataDir}/pglite`;

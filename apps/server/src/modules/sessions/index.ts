@@ -9,6 +9,7 @@ import { RedisThrottleStore } from './sign-in-throttle.ts';
 export type { AuthContext, SessionEndReason, SessionEvents } from '../../core/http/auth.ts';
 export { SessionService, type SessionOptions } from './session-service.ts';
 export { requestToken } from '../../core/http/request-token.ts';
+export { checkSigningSecret } from './signing-key.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

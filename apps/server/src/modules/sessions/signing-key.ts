@@ -16,6 +16,11 @@ export interface SigningKeySource {
 const LEGACY_SETTING = 'jwt-signing-key';
 export const MIN_SECRET_LENGTH = 32;
 
+/** Refuses a JWT_SECRET too short to be a key; the server checks it before it opens anything. */
+export function checkSigningSecret(secret: string | undefined): void {
+  if (secret !== undefined && secret.length < MIN_SECRET_LENGTH) throw new Error(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
+}
+
 export function signingKeyFile(dataDir: string): string {
   return join(dataDir, 'secrets', 'jwt-signing.key');
 }
@@ -41,7 +46,7 @@ export async function loadSigningKey(db: Db, source: SigningKeySource): Promise<
   const legacy = await readSetting(db, LEGACY_SETTING);
   let key: Uint8Array;
   if (source.secret !== undefined) {
-    if (source.secret.length < MIN_SECRET_LENGTH) throw new Error(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
+    checkSigningSecret(source.secret);
     key = Buffer.from(source.secret, 'utf8');
   } else if (source.dataDir !== undefined) {
     key = keyFromFile(signingKeyFile(source.dataDir), legacy);
