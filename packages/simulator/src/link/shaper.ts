@@ -67,6 +67,11 @@ export interface LinkLoss {
   readonly segments: number;
   /** How much later the connection's bytes from there on arrive (a round trip per sending). */
   readonly stallMs: number;
+  /**
+   * When the lost segment went onto the link (performance.now()'s clock, the link's own schedule:
+   * it arrives one delay plus `stallMs` after its sending ended, however late timers run).
+   */
+  readonly sentAt: number;
   /** Whether the connection's sender halves its congestion window for it (once per window). */
   readonly windowCut: boolean;
 }
@@ -401,7 +406,7 @@ class Lane {
     this.#counts.retransmittedBytes += resent;
     this.#counts.stalledMs += stallMs;
     if (cut) this.#counts.windowCuts++;
-    this.link.emit('loss', { direction: this.direction, offset, segments: lost + sends - 1, stallMs, windowCut: cut });
+    this.link.emit('loss', { direction: this.direction, offset, segments: lost + sends - 1, stallMs, sentAt, windowCut: cut });
     return stallMs;
   }
 
