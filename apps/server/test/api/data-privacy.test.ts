@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -69,7 +69,9 @@ describe('the data folder is private and the signing key is not in the database'
     expect(await app.database.db.select().from(settings).where(eq(settings.key, 'jwt-signing-key'))).toEqual([]);
   });
 
-  it('refuses a JWT_SECRET too short to be a key', async () => {
-    await expect(buildApp({ jwtSecret: 'short' })).rejects.toThrow(/at least 32 characters/);
+  it('refuses a JWT_SECRET too short to be a key, before it creates a database', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'ship-cctv-data-')), 'data');
+    await expect(buildApp({ jwtSecret: 'short', dataDir })).rejects.toThrow(/at least 32 characters/);
+    expect(existsSync(dataDir)).toBe(false);
   });
 });
