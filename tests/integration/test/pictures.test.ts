@@ -59,7 +59,10 @@ describe('pictures over the ship link', () => {
   };
 
   beforeAll(async () => {
-    shore = await startShore();
+    // The product's pace of link checks, not the 1 s silence limit of the dead-link tests: at the
+    // list's 16 kbit/s a segment arrives every 0.73 s, and a loaded machine's late timer then closed
+    // a live link mid-answer (at 8 kbit/s, one segment every 1.46 s, the 1 s limit closes it always).
+    shore = await startShore({ liveness: { pingMs: 1_000, timeoutMs: 10_000 } });
     key = await shore.app.agentKeys.issue(SHIP);
     token = await signIn(shore.app);
     shaper = new LinkShaper({ profile: testProfile({ upKbps: 2_000, oneWayDelayMs: 20 }), target: { port: shore.port }, dropAfterMs: 500 });
