@@ -10,7 +10,7 @@ import { Outbox } from '../../../apps/agent/src/pictures/outbox.ts';
 import { PictureStore } from '../../../apps/agent/src/pictures/picture-store.ts';
 import { testProfile } from '../../../packages/simulator/test/link/helpers.ts';
 import { tempDir } from '../../../apps/agent/test/media/helpers.ts';
-import { type Shore, StatusWatcher, scrapeMetrics, signIn, startShore } from './helpers/shore.ts';
+import { PRODUCT_PACE_LIVENESS, type Shore, StatusWatcher, scrapeMetrics, signIn, startShore } from './helpers/shore.ts';
 
 /**
  * Pictures end to end: a real agent with the synthetic camera, behind the link shaper, and a real
@@ -62,7 +62,7 @@ describe('pictures over the ship link', () => {
     // The product's pace of link checks, not the 1 s silence limit of the dead-link tests: at the
     // list's 16 kbit/s a segment arrives every 0.73 s, and a loaded machine's late timer then closed
     // a live link mid-answer (at 8 kbit/s, one segment every 1.46 s, the 1 s limit closes it always).
-    shore = await startShore({ liveness: { pingMs: 1_000, timeoutMs: 10_000 } });
+    shore = await startShore({ liveness: PRODUCT_PACE_LIVENESS });
     key = await shore.app.agentKeys.issue(SHIP);
     token = await signIn(shore.app);
     shaper = new LinkShaper({ profile: testProfile({ upKbps: 2_000, oneWayDelayMs: 20 }), target: { port: shore.port }, dropAfterMs: 500 });

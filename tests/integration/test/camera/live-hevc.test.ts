@@ -9,19 +9,17 @@ import type { Database } from '@ship-cctv/server/db';
 import { freshDatabase } from '../../../../apps/server/test/helpers/database.ts';
 import { MediaClient } from '../../../../apps/server/test/helpers/media-client.ts';
 import { type RtspCamera, startRtspCamera } from '../../../../apps/agent/test/helpers/rtsp-camera.ts';
-import { type Shore, signIn, startShore } from '../helpers/shore.ts';
+import { PRODUCT_PACE_LIVENESS, type Shore, signIn, startShore } from '../helpers/shore.ts';
 
 const SHIP = 'S1001';
 const CAMERA = 'S1001-C01-1';
 /** S1001's standard definition (seed.ts): 640×360 at 10 fps, 400 kbit/s — the camera's own size and rate. */
 const STANDARD = 6;
 const report: LinkReport = { linkType: 'VSAT', quality: 80, duplex: 'BOTH' };
-/**
- * How the shore checks the agent's link: the helper's 1 s silence limit is for tests of a dead link;
- * here a loaded machine once went past it mid-test, and the link's drop and redial restarted the
- * H.265 viewer's stream (a second codec event) where the test counts one.
- */
-const LIVENESS = { pingMs: 1_000, timeoutMs: 10_000 };
+// How the shore checks the agent's link: a loaded machine once went past the helper's 1 s silence
+// limit mid-test, and the link's drop and redial restarted the H.265 viewer's stream (a second
+// codec event) where the test counts one.
+const LIVENESS = PRODUCT_PACE_LIVENESS;
 
 /** What ffprobe reads in the bytes a viewer got: codec, size and pictures decoded. */
 function probe(dir: string, name: string, chunks: Buffer[]): { codec: string; width: number; height: number; frames: number } {

@@ -21,6 +21,13 @@ export async function scrapeMetrics(app: App): Promise<string> {
   return res.body;
 }
 
+/**
+ * The product's pace of link checks, for tests whose link is live but slow or whose machine is
+ * loaded: `startShore`'s own 1 s silence limit is for tests of a dead link, and a late timer or a
+ * slow link's gap between segments goes past it on a live one.
+ */
+export const PRODUCT_PACE_LIVENESS = { pingMs: 1_000, timeoutMs: 10_000 };
+
 /** A real shore server on a loopback port (`port`, or one the system picks) with the demo fleet, quick to notice a silent link. */
 export async function startShore(opts: Partial<AppOptions> = {}, port = 0): Promise<Shore> {
   // Unless the test brings a database, a copy of a demo-seeded one kept on disk: quicker than
