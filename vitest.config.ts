@@ -16,9 +16,14 @@ const maxWorkers = Number(process.env.TEST_WORKERS) || Math.max(2, 2 * available
 // that another file would see: each builds its own app, database, i18next instance and servers,
 // and stops them in its hooks.
 
+// Every project loads it first; see scripts/vitest/worker-watch.mjs. Relative to a project's root,
+// and every project's root is two folders below this one.
+const WATCH = '../../scripts/vitest/worker-watch.mjs';
+
 export default defineConfig({
   test: {
     maxWorkers,
+    reporters: ['default', './scripts/vitest/worker-watch-reporter.mjs'],
     projects: [
       {
         test: {
@@ -27,6 +32,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           environment: 'node',
           isolate: false,
+          setupFiles: [WATCH],
         },
       },
       {
@@ -38,6 +44,7 @@ export default defineConfig({
           isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          setupFiles: [WATCH],
         },
       },
       './apps/web/vitest.config.ts',

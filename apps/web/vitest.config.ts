@@ -11,6 +11,7 @@ export default defineProject({
     environment: 'jsdom',
     // Files share a worker's loaded modules (see the root vitest.config.ts).
     isolate: false,
-    setupFiles: ['src/test/setup.ts'],
+    // The first names the test a worker was in if it dies (scripts/vitest/worker-watch.mjs).
+    setupFiles: ['../../scripts/vitest/worker-watch.mjs', 'src/test/setup.ts'],
   },
 });

@@ -9,5 +9,7 @@ export default defineProject({
     environment: 'jsdom',
     // Files share a worker's loaded modules (see the root vitest.config.ts).
     isolate: false,
+    // Names the test a worker was in if it dies (scripts/vitest/worker-watch.mjs).
+    setupFiles: ['../../scripts/vitest/worker-watch.mjs'],
   },
 });
