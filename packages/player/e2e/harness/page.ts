@@ -33,6 +33,11 @@ export interface Sample {
   bitrateKbps: number;
   playbackRate: number;
   state: PlayerState;
+  /**
+   * The longest time, within the 10 s before this sample, in which no media reached the page (a
+   * stalled encoder, harness or browser): latency the player met rather than made.
+   */
+  arrivalGapMs: number;
 }
 
 export interface Snapshot {
@@ -75,6 +80,36 @@ const video: HTMLVideoElement = found;
 
 let player: MsePlayer | FramePlayer | undefined;
 let record = fresh();
+
+// ── media arrivals ──────────────────────────────────────────────────────────────────────────────
+
+/** When each binary message (init segment or fragment) reached the page, ms (performance.now()). */
+const arrivals: number[] = [];
+/** How far back a sample looks for a gap in what reached the page. */
+const GAP_WINDOW_MS = 10_000;
+
+/** The players' own sockets, noting when media reaches the page. */
+window.WebSocket = class extends WebSocket {
+  constructor(url: string | URL, protocols?: string | string[]) {
+    super(url, protocols);
+    this.addEventListener('message', (e: MessageEvent) => {
+      if (typeof e.data !== 'string') arrivals.push(performance.now());
+    });
+  }
+};
+
+/** The longest stretch without media in the window before `now` (to `now` itself), from the stream's first media. */
+function longestArrivalGap(now: number): number {
+  if (arrivals.length === 0) return 0;
+  let longest = 0;
+  let previous = Math.max(now - GAP_WINDOW_MS, arrivals[0]!);
+  for (const at of arrivals) {
+    if (at <= previous) continue;
+    longest = Math.max(longest, at - previous);
+    previous = at;
+  }
+  return Math.round(Math.max(longest, now - previous));
+}
 
 function fresh() {
   return {
@@ -139,6 +174,7 @@ function watchFrames(v: HTMLVideoElement, current: ReturnType<typeof fresh>): vo
 // ── API for the specs ───────────────────────────────────────────────────────────────────────────
 
 function start(options: StartOptions): void {
+  arrivals.length = 0;
   stop();
   const current = (record = fresh());
   const settings = {
@@ -168,6 +204,7 @@ function start(options: StartOptions): void {
         bitrateKbps: stats.bitrateKbps,
         playbackRate: stats.playbackRate,
         state: p.state,
+        arrivalGapMs: longestArrivalGap(performance.now()),
       });
     }, 1000);
   });
