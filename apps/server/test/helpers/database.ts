@@ -17,6 +17,8 @@ export type DatabaseKind = 'pglite' | 'postgres';
 const TEMPLATE_DIR = join(tmpdir(), 'shipcctv-test-databases');
 /** A template nobody opened for this long is deleted when another is written. */
 const TEMPLATE_UNUSED_MS = 24 * 3_600_000;
+/** A template being made for longer than this was left by a process that died: another makes it. */
+const TEMPLATE_MAKING_MS = 120_000;
 
 /**
  * What a template's rows follow from: every file of the data layer (schema, migrations, demo seed,
@@ -62,8 +64,8 @@ export function embeddedTemplate(seeded: boolean): Promise<Uint8Array> {
   return template;
 }
 
-async function loadOrMakeTemplate(seeded: boolean): Promise<Uint8Array> {
-  const file = join(TEMPLATE_DIR, `${seeded ? 'seeded' : 'migrated'}-${templateKey(seeded)}.tar`);
+/** The kept template in `file`, if there is one (its time touched: it is in use). */
+function readKept(file: string): Uint8Array | undefined {
   try {
     const kept = readFileSync(file);
     const now = new Date();
@@ -71,7 +73,43 @@ async function loadOrMakeTemplate(seeded: boolean): Promise<Uint8Array> {
     return kept;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return undefined;
   }
+}
+
+async function loadOrMakeTemplate(seeded: boolean): Promise<Uint8Array> {
+  const file = join(TEMPLATE_DIR, `${seeded ? 'seeded' : 'migrated'}-${templateKey(seeded)}.tar`);
+  const kept = readKept(file);
+  if (kept) return kept;
+  mkdirSync(TEMPLATE_DIR, { recursive: true });
+  // One test process makes it; the others, which start together on a fresh machine, wait for its
+  // file instead of making it beside it (each making costs ~10 s of CPU).
+  const lock = `${file}.making`;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const made = readKept(file);
+    if (made) return made;
+    // A maker that died leaves its lock behind: taken over once it is older than any making takes.
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > TEMPLATE_MAKING_MS) rmSync(lock, { recursive: true, force: true });
+    } catch {
+      // Removed meanwhile by its maker.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  try {
+    return readKept(file) ?? (await makeTemplate(file, seeded));
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function makeTemplate(file: string, seeded: boolean): Promise<Uint8Array> {
   const database = await openDatabase({});
   let dump: Uint8Array;
   try {
@@ -81,7 +119,6 @@ async function loadOrMakeTemplate(seeded: boolean): Promise<Uint8Array> {
   } finally {
     await database.close();
   }
-  mkdirSync(TEMPLATE_DIR, { recursive: true });
   for (const name of readdirSync(TEMPLATE_DIR)) {
     const path = join(TEMPLATE_DIR, name);
     try {
