@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deadWorkers } from '../../../scripts/vitest/worker-watch-reporter.mjs';
+import { cpuTable, deadWorkers } from '../../../scripts/vitest/worker-watch-reporter.mjs';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -35,5 +35,22 @@ describe("the unit run's watch on its test workers", () => {
 
   it('says nothing when no worker left a note', () => {
     expect(deadWorkers(join(tmpdir(), 'worker-watch-none-here'))).toEqual([]);
+    expect(cpuTable(join(tmpdir(), 'worker-watch-none-here'))).toEqual([]);
+  });
+
+  it('prints the CPU of each project and of the files that took the most', () => {
+    const dir = notes([]);
+    const line = (file: string, ownMs: number, childMs: number) => `${JSON.stringify({ file: `/repo/${file}`, ownMs, childMs })}\n`;
+    writeFileSync(join(dir, '7.cpu.jsonl'), line('apps/server/test/a.test.ts', 4_000, 0) + line('apps/agent/test/b.test.ts', 500, 2_500) + '{"file": "/re');
+    writeFileSync(join(dir, '8.cpu.jsonl'), line('apps/server/test/c.test.ts', 1_000, 250));
+    expect(cpuTable(dir, '/repo', 2)).toEqual([
+      'CPU of the 3 test files: 8 s (own = the test process\'s threads, children = processes it ran and reaped)',
+      '     own  child  project',
+      '     5.0    0.3  apps/server (2 files)',
+      '     0.5    2.5  apps/agent (1 files)',
+      '     own  child  the 2 files that took the most',
+      '     4.0    0.0  apps/server/test/a.test.ts',
+      '     0.5    2.5  apps/agent/test/b.test.ts',
+    ]);
   });
 });
