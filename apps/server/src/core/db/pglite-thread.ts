@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 
 /**
@@ -82,6 +84,36 @@ function toError(described: { name: string; message: string } & Record<string, u
 
 const workerScript = new URL('./pglite-worker.mjs', import.meta.url);
 
+/** The part of the WebAssembly global used here (the server is typed without the DOM's library). */
+declare const WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledModule> };
+/** A compiled WebAssembly.Module: opaque here, handed to the thread as it is. */
+type CompiledModule = object;
+
+interface CompiledPglite {
+  pglite: CompiledModule;
+  initdb: CompiledModule;
+}
+
+let compiled: Promise<CompiledPglite> | undefined;
+
+/**
+ * PGlite's WebAssembly (the database and its initdb), compiled once per process and handed to
+ * every database thread it starts: compiled by each new thread it cost about 2 s of CPU, for every
+ * database a test process opens (the server opens one; a test file one or several).
+ */
+function compiledPglite(): Promise<CompiledPglite> {
+  if (!compiled) {
+    const require = createRequire(import.meta.url);
+    const compile = async (file: string) => WebAssembly.compile(await readFile(require.resolve(`@electric-sql/pglite/${file}`)));
+    const pending = Promise.all([compile('pglite.wasm'), compile('initdb.wasm')]).then(([pglite, initdb]) => ({ pglite, initdb }));
+    pending.catch(() => {
+      if (compiled === pending) compiled = undefined;
+    });
+    compiled = pending;
+  }
+  return compiled;
+}
+
 /**
  * The embedded PostgreSQL (PGlite) running on a worker thread, with the part of PGlite's client
  * interface drizzle's pglite driver uses (`query`, `transaction`) plus `dump` and `close`. PGlite
@@ -107,8 +139,9 @@ export class PgliteThread {
 
   /** Starts the thread and waits until the database is ready. */
   static async open(opts: PgliteThreadOptions = {}): Promise<PgliteThread> {
+    const wasm = await compiledPglite();
     const worker = new Worker(workerScript, {
-      workerData: { dataDir: opts.dataDir, template: opts.template },
+      workerData: { dataDir: opts.dataDir, template: opts.template, pgliteWasmModule: wasm.pglite, initdbWasmModule: wasm.initdb },
       // The worker is plain JavaScript: none of the parent's loaders (tsx, vitest's) are needed.
       execArgv: [],
       resourceLimits: opts.resourceLimits,

@@ -11,7 +11,11 @@ import { PGlite } from '@electric-sql/pglite';
 if (!parentPort) throw new Error('pglite-worker.mjs runs as a worker thread');
 const port = parentPort;
 
-/** @type {{ dataDir?: string, template?: Uint8Array }} */
+/**
+ * The data folder or template, and PGlite's WebAssembly compiled once by the process that starts
+ * the thread (absent: PGlite compiles it here).
+ * @type {{ dataDir?: string, template?: Uint8Array, pgliteWasmModule?: WebAssembly.Module, initdbWasmModule?: WebAssembly.Module }}
+ */
 const options = workerData ?? {};
 
 /** Returns a column's text as it is (parsers cannot cross threads; the caller names the types it wants raw). */
@@ -32,7 +36,12 @@ function describeError(err) {
   return out;
 }
 
-const pg = new PGlite({ dataDir: options.dataDir, loadDataDir: options.template ? new Blob([options.template]) : undefined });
+const pg = new PGlite({
+  dataDir: options.dataDir,
+  loadDataDir: options.template ? new Blob([options.template]) : undefined,
+  pgliteWasmModule: options.pgliteWasmModule,
+  initdbWasmModule: options.initdbWasmModule,
+});
 
 /**
  * Open transactions by id. Each holds PGlite's transaction lock until the main thread commits or
