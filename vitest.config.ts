@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+// Every project loads it first: names the test a worker was in if it dies, and notes each file's CPU.
+import { workerWatchSetup } from './scripts/vitest/worker-watch-paths.mjs';
 
 /**
  * Test files at once. Vitest's own default is one less than the cores, which is one on a 2-core
@@ -16,10 +18,6 @@ const maxWorkers = Number(process.env.TEST_WORKERS) || Math.max(2, 2 * available
 // that another file would see: each builds its own app, database, i18next instance and servers,
 // and stops them in its hooks.
 
-// Every project loads it first; see scripts/vitest/worker-watch.mjs. Relative to a project's root,
-// and every project's root is two folders below this one.
-const WATCH = '../../scripts/vitest/worker-watch.mjs';
-
 export default defineConfig({
   test: {
     maxWorkers,
@@ -32,7 +30,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           environment: 'node',
           isolate: false,
-          setupFiles: [WATCH],
+          setupFiles: [workerWatchSetup()],
         },
       },
       {
@@ -44,7 +42,7 @@ export default defineConfig({
           isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          setupFiles: [WATCH],
+          setupFiles: [workerWatchSetup()],
         },
       },
       './apps/web/vitest.config.ts',

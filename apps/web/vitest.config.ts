@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
+import { workerWatchSetup } from '../../scripts/vitest/worker-watch-paths.mjs';
 import viteConfig from './vite.config.ts';
 
 export default defineProject({
@@ -11,7 +12,7 @@ export default defineProject({
     environment: 'jsdom',
     // Files share a worker's loaded modules (see the root vitest.config.ts).
     isolate: false,
-    // The first names the test a worker was in if it dies (scripts/vitest/worker-watch.mjs).
-    setupFiles: ['../../scripts/vitest/worker-watch.mjs', 'src/test/setup.ts'],
+    // The first names the test a worker was in if it dies, and notes each file's CPU.
+    setupFiles: [workerWatchSetup(), 'src/test/setup.ts'],
   },
 });

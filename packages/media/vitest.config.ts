@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
+import { workerWatchSetup } from '../../scripts/vitest/worker-watch-paths.mjs';
 
 export default defineProject({
   test: {
@@ -7,7 +8,7 @@ export default defineProject({
     environment: 'node',
     // Files share a worker's loaded modules (see the root vitest.config.ts).
     isolate: false,
-    // Names the test a worker was in if it dies (scripts/vitest/worker-watch.mjs).
-    setupFiles: ['../../scripts/vitest/worker-watch.mjs'],
+    // Names the test a worker was in if it dies, and notes each file's CPU.
+    setupFiles: [workerWatchSetup()],
   },
 });

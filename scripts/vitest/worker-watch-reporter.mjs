@@ -4,7 +4,7 @@
 // "Worker exited unexpectedly" can be traced.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { workerWatchDir } from './watch-dir.mjs';
+import { workerWatchDir } from './worker-watch-paths.mjs';
 
 function alive(pid) {
   try {
@@ -15,22 +15,32 @@ function alive(pid) {
   }
 }
 
-/** What the notes in `dir` say of workers that did not end well: one line each. */
-export function deadWorkers(dir, isAlive = alive) {
+/** Every note in `dir`'s files whose names end with `suffix`, one JSON value a line; torn ones left out. */
+function readNotes(dir, suffix) {
   let names;
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+    names = readdirSync(dir).filter((n) => n.endsWith(suffix));
   } catch {
     return [];
   }
-  const lines = [];
+  const notes = [];
   for (const name of names) {
-    let note;
-    try {
-      note = JSON.parse(readFileSync(join(dir, name), 'utf8'));
-    } catch {
-      continue;
+    for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        notes.push(JSON.parse(line));
+      } catch {
+        // A note cut short (its process died writing it).
+      }
     }
+  }
+  return notes;
+}
+
+/** What the notes in `dir` say of workers that did not end well: one line each. */
+export function deadWorkers(dir, isAlive = alive) {
+  const lines = [];
+  for (const note of readNotes(dir, '.json')) {
     const where = `${note.file ?? '(no file yet)'} › ${note.test ?? '(no test yet)'}, since ${note.since ?? '?'}`;
     if (note.exitCode === undefined && !isAlive(note.pid)) lines.push(`test worker ${note.pid} died without exiting (a crash or a signal) in ${where}`);
     else if (note.exitCode !== undefined && note.exitCode !== 0) lines.push(`test worker ${note.pid} exited with code ${note.exitCode} in ${where}`);
@@ -43,26 +53,10 @@ export function deadWorkers(dir, isAlive = alive) {
  * the most, and the total of each project folder, in seconds. Empty when no file left a note.
  */
 export function cpuTable(dir, root = process.cwd(), top = 12) {
-  const files = [];
-  let names;
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.cpu.jsonl'));
-  } catch {
-    return [];
-  }
-  for (const name of names) {
-    for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
-      if (!line) continue;
-      try {
-        const note = JSON.parse(line);
-        files.push({ file: relative(root, note.file ?? '?'), ownMs: note.ownMs, childMs: note.childMs });
-      } catch {
-        // A line cut short: left out.
-      }
-    }
-  }
+  const files = readNotes(dir, '.cpu.jsonl').map((note) => ({ file: relative(root, note.file ?? '?'), ownMs: note.ownMs, childMs: note.childMs }));
   if (files.length === 0) return [];
   const seconds = (ms) => (ms / 1000).toFixed(1).padStart(6);
+  const costlierFirst = (a, b) => b.ownMs + b.childMs - (a.ownMs + a.childMs);
   const byProject = new Map();
   for (const f of files) {
     const project = f.file.split('/').slice(0, 2).join('/');
@@ -73,10 +67,10 @@ export function cpuTable(dir, root = process.cwd(), top = 12) {
   return [
     `CPU of the ${files.length} test files: ${(total / 1000).toFixed(0)} s (own = the test process's threads, children = processes it ran and reaped)`,
     `  ${'own'.padStart(6)} ${'child'.padStart(6)}  project`,
-    ...[...byProject].sort((a, b) => b[1].ownMs + b[1].childMs - (a[1].ownMs + a[1].childMs)).map(([p, s]) => `  ${seconds(s.ownMs)} ${seconds(s.childMs)}  ${p} (${s.n} files)`),
+    ...[...byProject].sort((a, b) => costlierFirst(a[1], b[1])).map(([p, s]) => `  ${seconds(s.ownMs)} ${seconds(s.childMs)}  ${p} (${s.n} files)`),
     `  ${'own'.padStart(6)} ${'child'.padStart(6)}  the ${top} files that took the most`,
     ...files
-      .sort((a, b) => b.ownMs + b.childMs - (a.ownMs + a.childMs))
+      .sort(costlierFirst)
       .slice(0, top)
       .map((f) => `  ${seconds(f.ownMs)} ${seconds(f.childMs)}  ${f.file}`),
   ];

@@ -4,19 +4,20 @@
 // reporter (worker-watch-reporter.mjs) then names what that worker was running. It also notes the
 // CPU each test file took, its own (all the worker's threads) and its child processes' (ffmpeg, a
 // server): a worker runs one file at a time, so the differences are the file's.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { workerWatchDir } from './watch-dir.mjs';
+import { workerWatchDir } from './worker-watch-paths.mjs';
 
 const dir = workerWatchDir(process.ppid);
 const notes = join(dir, `${process.pid}.json`);
 /** What this worker is in now; kept across files (a worker runs many: `isolate: false`). */
 const state = (globalThis.__shipCctvWorkerWatch ??= { file: undefined, test: undefined, since: undefined });
 
+// The run's reporter makes the folder at its start and removes it at its end: a note written
+// without it (after the run, or in a run without the reporter) is not kept.
 function write(extra = {}) {
   try {
-    mkdirSync(dir, { recursive: true });
     writeFileSync(notes, JSON.stringify({ pid: process.pid, ...state, ...extra }));
   } catch {
     // A note that cannot be written only leaves a crash unnamed.

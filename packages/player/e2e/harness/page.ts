@@ -83,8 +83,6 @@ let record = fresh();
 
 // ── media arrivals ──────────────────────────────────────────────────────────────────────────────
 
-/** When each binary message (init segment or fragment) reached the page, ms (performance.now()). */
-const arrivals: number[] = [];
 /** How far back a sample looks for a gap in what reached the page. */
 const GAP_WINDOW_MS = 10_000;
 
@@ -93,13 +91,13 @@ window.WebSocket = class extends WebSocket {
   constructor(url: string | URL, protocols?: string | string[]) {
     super(url, protocols);
     this.addEventListener('message', (e: MessageEvent) => {
-      if (typeof e.data !== 'string') arrivals.push(performance.now());
+      if (typeof e.data !== 'string') record.arrivals.push(performance.now());
     });
   }
 };
 
 /** The longest stretch without media in the window before `now` (to `now` itself), from the stream's first media. */
-function longestArrivalGap(now: number): number {
+function longestArrivalGap(arrivals: readonly number[], now: number): number {
   if (arrivals.length === 0) return 0;
   let longest = 0;
   let previous = Math.max(now - GAP_WINDOW_MS, arrivals[0]!);
@@ -118,6 +116,8 @@ function fresh() {
     codecs: [] as Snapshot['codecs'],
     samples: [] as Sample[],
     captureLatencies: [] as number[],
+    /** When each binary message (init segment or fragment) reached the page, ms (performance.now()). */
+    arrivals: [] as number[],
     waitingEvents: 0,
     lastCaptureLatency: undefined as number | undefined,
     lastStamp: undefined as number | undefined,
@@ -174,7 +174,6 @@ function watchFrames(v: HTMLVideoElement, current: ReturnType<typeof fresh>): vo
 // ── API for the specs ───────────────────────────────────────────────────────────────────────────
 
 function start(options: StartOptions): void {
-  arrivals.length = 0;
   stop();
   const current = (record = fresh());
   const settings = {
@@ -204,7 +203,7 @@ function start(options: StartOptions): void {
         bitrateKbps: stats.bitrateKbps,
         playbackRate: stats.playbackRate,
         state: p.state,
-        arrivalGapMs: longestArrivalGap(performance.now()),
+        arrivalGapMs: longestArrivalGap(current.arrivals, performance.now()),
       });
     }, 1000);
   });
