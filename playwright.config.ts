@@ -9,13 +9,14 @@ const PORT = Number(process.env.E2E_PORT ?? 18080);
  * Lanes: E2E_WORKERS workers, each with a demo stack of its own — a shore server with its own
  * database and simulated fleet on port E2E_PORT + lane — so that specs which sign the demo users in
  * and out, change an organisation's budgets or policies, or watch a ship's uplink never meet each
- * other's. A lane (its browser decoding video, its server and fleet encoding it) keeps about two
- * cores busy: by default one lane per two cores. On a 2-core machine two lanes ran the machine at a
- * load of 10–15, and page loads and video waits then timed out in 3 of 37 specs. A worker's lane is
- * its parallel index; the runner and every worker load this file, and in a worker
+ * other's. A lane (its browser decoding video, its server and fleet encoding it) keeps a little
+ * more than one core busy, and much of a spec is waiting on real time (a ship's link, a recording's
+ * segment, a carousel page): with one lane on this 2-core machine the CPU was 45 % idle through the
+ * stage (12.5 min), with two 10 % (8.8 min, 77 of 77 passed). So by default one lane per core. A
+ * worker's lane is its parallel index; the runner and every worker load this file, and in a worker
  * TEST_PARALLEL_INDEX is already set when it does.
  */
-const LANES = Number(process.env.E2E_WORKERS) || Math.max(1, Math.floor(availableParallelism() / 2));
+const LANES = Number(process.env.E2E_WORKERS) || Math.max(1, availableParallelism());
 const lane = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 const baseURL = `http://127.0.0.1:${PORT + lane}`;
 
