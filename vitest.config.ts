@@ -7,11 +7,13 @@ import { workerWatchSetup } from './scripts/vitest/worker-watch-paths.mjs';
  * Test files at once. Vitest's own default is one less than the cores, which is one on a 2-core
  * machine; most of these tests wait — on ffmpeg, a real RTSP camera, a ship's emulated link, a
  * database — rather than compute. On 2 cores: two files at a time kept the CPU busy less than half
- * of the run and four took 277 s instead of 442 s (when the stage was smaller); later, with 321
- * files, four left a quarter of the CPU idle (473 s) and six about a tenth (396 s). So three files
- * per core, and never fewer than two. TEST_WORKERS sets it.
+ * of the run and four took 277 s instead of 442 s (when the stage was smaller). With 321 files,
+ * four left a quarter of the CPU idle (473 s); six took 396 s and 442 s in two runs, and each run
+ * failed a test on the load (a timer read against another clock, a jsdom page slower than its
+ * wait): the gain is small against the margin lost, so two files per core, and never fewer than
+ * two. TEST_WORKERS sets it.
  */
-const maxWorkers = Number(process.env.TEST_WORKERS) || Math.max(2, 3 * availableParallelism());
+const maxWorkers = Number(process.env.TEST_WORKERS) || Math.max(2, 2 * availableParallelism());
 
 // Every project runs its files with `isolate: false`: the files a worker runs share the modules it
 // has loaded (Fastify and the server's modules, React and antd, jsdom) instead of loading them

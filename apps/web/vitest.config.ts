@@ -10,6 +10,9 @@ export default defineProject({
     name: 'web',
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
+    // Above the 5 s that waitFor and findBy* wait (src/test/setup.ts), so that a condition that
+    // never holds fails with its own message rather than the test's time-out.
+    testTimeout: 15_000,
     // Files share a worker's loaded modules (see the root vitest.config.ts).
     isolate: false,
     // The first names the test a worker was in if it dies, and notes each file's CPU.
