@@ -56,6 +56,11 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   // The CI log reads the list reporter's lines, and under a failed test what the page showed.
   reporter: [['list'], ['./e2e/failure-context-reporter.ts']],
+  // How long an assertion waits for its condition (Playwright's default is 5 s). With a lane per
+  // core, two lanes' videos, encoders and analysis at once reach a run queue of 10–30 on this
+  // 2-core machine for tens of seconds: the statistics panel once showed 5 s after its click. A
+  // condition that holds passes as soon as it does; one that never holds still fails.
+  expect: { timeout: 10_000 },
   use: {
     baseURL,
     headless: true,

@@ -113,17 +113,21 @@ function contrast(f: Frame): number {
 }
 
 /**
- * The picture once it holds still: the video is a link's delay behind the commands, and under load
- * later still, so frames are taken half a second apart until two in a row show the scene where it
- * was (the same size, with contrast, not shifted).
+ * The picture once it holds still after a move: the video is a link's delay behind the commands,
+ * and under load later still, so frames are taken half a second apart, first until one shows the
+ * scene shifted from `before` (else two still frames taken before the move reached the screen would
+ * pass for the end of it), then until two in a row show the scene where it was (the same size, with
+ * contrast, not shifted). Without `before`, only the second. Gives up after 20 s with the last frame.
  */
-async function settled(page: Page): Promise<Frame> {
+async function settled(page: Page, before?: Frame): Promise<Frame> {
   let previous = await profile(page);
   const until = Date.now() + 20_000;
+  let moved = !before || sideways(before, previous) !== 0;
   for (;;) {
     await page.waitForTimeout(500);
     const current = await profile(page);
-    const still = current.width === previous.width && contrast(current) > 8 && sideways(previous, current) === 0;
+    if (!moved) moved = !!before && sideways(before, current) !== 0;
+    const still = moved && current.width === previous.width && contrast(current) > 8 && sideways(previous, current) === 0;
     if (still || Date.now() > until) return current;
     previous = current;
   }
@@ -162,7 +166,7 @@ test('hold a direction: the Bridge picture pans; presets are set, gone to and de
 
   await hold(page, pad.getByRole('button', { name: texts.control.right, exact: true }), HOLD_MS);
   await expect(cell.getByTestId('ptz-moved-by')).toHaveText(texts.movedBy.replace('{{name}}', 'Demo Operator'));
-  const moved = await settled(page);
+  const moved = await settled(page, still2);
   const panned = sideways(still2, moved);
   console.log(`[ptz] holding right for ${HOLD_MS} ms moved the picture ${panned} of ${COLUMNS} columns`);
   // At full speed 0.2 of the scene a second, 0.4 of the picture: 38 columns to the left in 0.6 s, give or take the link's timing.
@@ -181,7 +185,7 @@ test('hold a direction: the Bridge picture pans; presets are set, gone to and de
   await pad.getByRole('button', { name: texts.presets.open, exact: true }).click();
   await expect(presets).toBeHidden();
   await hold(page, pad.getByRole('button', { name: texts.control.left, exact: true }), HOLD_MS);
-  const away = await settled(page);
+  const away = await settled(page, atPreset);
   expect(sideways(atPreset, away)).toBeGreaterThan(12);
   await pad.getByRole('button', { name: texts.presets.open, exact: true }).click();
   await presets.getByRole('button', { name: texts.presets.goto, exact: true }).click();
@@ -192,7 +196,7 @@ test('hold a direction: the Bridge picture pans; presets are set, gone to and de
   expect(labelBox && presetsBox).toBeTruthy();
   if (labelBox && presetsBox) expect(labelBox.y >= presetsBox.y + presetsBox.height || labelBox.x + labelBox.width <= presetsBox.x || labelBox.x >= presetsBox.x + presetsBox.width).toBe(true);
   await page.waitForTimeout(1_000);
-  const back = await settled(page);
+  const back = await settled(page, away);
   console.log(`[ptz] preset: away ${sideways(atPreset, away)} columns, back ${sideways(atPreset, back)}`);
   expect(Math.abs(sideways(atPreset, back))).toBeLessThanOrEqual(1);
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: every suite, in stages, each timed, on a supported Node (scripts/node-runtime.mjs).
 //   1. setup      what is missing (npm packages, Debian packages, local services, Node 24)
-//   2. checks     typecheck, lint and the web build side by side
-//   3. unit       Vitest: every project of vitest.config.ts (TEST_WORKERS files at a time)
-//   4. e2e        Playwright: the app's suite (E2E_WORKERS demo stacks), then the player's harness
+//   2. unit       Vitest: every project of vitest.config.ts (TEST_WORKERS files at a time), and
+//                 beside it at the lowest priority the checks: typecheck, lint and the web build
+//   3. e2e        Playwright: the app's suite (E2E_WORKERS demo stacks), then the player's harness
 // A stage that fails stops the run after its group; the times of the stages run so far are printed
-// at the end either way. `npm test -- unit` (or checks, e2e, or several) runs only those stages.
+// at the end either way. `npm test -- unit` (or e2e) runs only those stages.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,18 +29,25 @@ if (node !== process.execPath) say(`every stage runs on ${node}`);
 /** One command of a stage: `node` with arguments, in the repository root. */
 const onNode = (...args) => ({ command: node, args, env });
 
+/**
+ * The checks run beside the unit tests at the lowest priority (`nice -n 19`): they only compute,
+ * and take what the unit tests, which mostly wait on cameras, links and ffmpeg, leave of the CPU
+ * (a quarter of it on two cores) instead of taking a stage of their own.
+ */
+const niced = ({ command, args, env: stageEnv }) => ({ command: 'nice', args: ['-n', '19', command, ...args], env: stageEnv });
+
 const groups = [
   {
-    name: 'checks',
+    name: 'unit',
     parallel: true,
     stages: [
-      { name: 'typecheck', ...onNode('scripts/typecheck.mjs') },
-      { name: 'lint', ...onNode(bin('eslint/bin/eslint.js'), '.', '--max-warnings', '0') },
-      { name: 'build', command: 'npm', args: ['run', 'build', '--silent', '-w', '@ship-cctv/web'], env },
+      // TEST_WORKERS: how many test files at once (vitest.config.ts).
+      { name: 'unit', ...onNode(bin('vitest/vitest.mjs'), 'run') },
+      { name: 'typecheck', ...niced(onNode('scripts/typecheck.mjs')) },
+      { name: 'lint', ...niced(onNode(bin('eslint/bin/eslint.js'), '.', '--max-warnings', '0')) },
+      { name: 'build', ...niced({ command: 'npm', args: ['run', 'build', '--silent', '-w', '@ship-cctv/web'], env }) },
     ],
   },
-  // TEST_WORKERS: how many test files at once (vitest.config.ts).
-  { name: 'unit', stages: [{ name: 'unit', ...onNode(bin('vitest/vitest.mjs'), 'run') }] },
   {
     name: 'e2e',
     stages: [
