@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ShipAgent } from '@ship-cctv/agent';
-import { Fmp4Splitter, type MediaFragment } from '@ship-cctv/media';
+import { Fmp4Splitter, type MediaFragment, readProducerTime } from '@ship-cctv/media';
 import type { LinkReport, MediaServerMessage } from '@ship-cctv/protocol';
 import { LinkShaper, PROFILES, syntheticCameras } from '@ship-cctv/simulator';
 import { MediaClient } from '../../../apps/server/test/helpers/media-client.ts';
@@ -28,6 +28,8 @@ const argOf = (name: string) => process.argv.find((a) => a.startsWith(`--${name}
 const SECONDS = Number(argOf('seconds') ?? 600);
 const CODEC = argOf('codec') ?? 'av1';
 const LATE_MS = Number(argOf('late-ms') ?? 1_000);
+/** A file to write every picture's lateness and every loss to (JSON), to see what a late stretch follows. */
+const SERIES = argOf('series');
 /** S2001 (six channels) is in Blue Ocean's group: its satellite tier is model 11 in H.264, 12 in AV1 (seed.ts). */
 const SHIP = 'S2001';
 const TEMPLATE = CODEC === 'av1' ? 12 : 11;
@@ -89,6 +91,11 @@ for (const v of viewers) countFrom.set(v.cameraId, v.client.chunks.length);
 const cpuStart = ffmpegCpu();
 const startStats = shaper.stats('up');
 const started = Date.now();
+const losses: { at: number; segments: number; stallMs: number; windowCut: boolean }[] = [];
+shaper.on('loss', (l) => {
+  if (l.direction === 'up') losses.push({ at: Date.now() - started, segments: l.segments, stallMs: Math.round(l.stallMs), windowCut: l.windowCut });
+});
+const series: Record<string, { at: number; late: number; bytes: number }[]> = {};
 // Arrival times: sampled by polling the client's chunk list (every 50 ms: well within a picture interval of 333 ms).
 const poll = setInterval(() => {
   const now = Date.now();
@@ -120,6 +127,7 @@ const cpuOf = (cameraId: string, codec: string) => {
 };
 let totalBad = 0;
 const lateFigures: string[] = [];
+const allFromShip: number[] = [];
 let totalExpected = 0;
 const perEncoder: number[] = [];
 for (const v of viewers) {
@@ -143,11 +151,22 @@ for (const v of viewers) {
   if (frames.length > 0) {
     const lags = frames.map((f, i) => (times[i]?.at ?? Infinity) - (f.baseMediaDecodeTime / timescale) * 1000);
     const best = Math.min(...lags);
+    series[v.cameraId] = lags.map((l, i) => ({ at: (times[i]?.at ?? NaN) - started, late: Math.round(l - best), bytes: frames[i]?.size ?? 0 }));
     excess = lags.map((l) => l - best).sort((a, b) => a - b);
     late = excess.filter((l) => l > LATE_MS).length;
   }
   const pct = (q: number) => excess[Math.min(excess.length - 1, Math.floor(q * excess.length))] ?? NaN;
-  lateFigures.push(`${v.cameraId}: late beyond best p50 ${Math.round(pct(0.5))} ms, p95 ${Math.round(pct(0.95))} ms, max ${Math.round(excess.at(-1) ?? NaN)} ms`);
+  // From the ship's encoder to the viewer: each picture's producer time (prft, stamped by the agent
+  // as the fragment leaves ffmpeg) to its arrival; one clock, as agent and viewer share this machine.
+  const fromShip = frames
+    .map((f, i) => (times[i]?.at ?? NaN) - (readProducerTime(f.data)?.wallMs ?? NaN))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  allFromShip.push(...fromShip);
+  const q = (list: number[], at: number) => Math.round(list[Math.min(list.length - 1, Math.floor(at * list.length))] ?? NaN);
+  lateFigures.push(
+    `${v.cameraId}: late beyond best p50 ${Math.round(pct(0.5))} ms, p95 ${Math.round(pct(0.95))} ms, max ${Math.round(excess.at(-1) ?? NaN)} ms; ship's encoder to viewer p50 ${q(fromShip, 0.5)} ms, p95 ${q(fromShip, 0.95)} ms`,
+  );
   // Not decoded: what ffmpeg makes of everything the viewer got (from its first init and keyframe),
   // counted against the fragments; its error lines count too.
   const file = join(dir, `${v.cameraId}.mp4`);
@@ -167,12 +186,19 @@ for (const v of viewers) {
   console.log(`| ${v.cameraId} | ${codec} | ${expected} | ${frames.length} | ${missing} | ${notDecoded} | ${late} | ${bad} | ${((bad / Math.max(1, expected)) * 100).toFixed(2)} % | ${kbps.toFixed(1)} | ${cpu} |`);
 }
 console.log(lateFigures.join('\n'));
+allFromShip.sort((a, b) => a - b);
+const at = (q: number) => Math.round(allFromShip[Math.min(allFromShip.length - 1, Math.floor(q * allFromShip.length))] ?? NaN);
+console.log(
+  `ship's encoder to viewer, all cameras: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms (glass to glass adds the picture the MP4 muxer holds, one picture interval, and the player's display)`,
+);
 console.log(`\nall cameras: ${totalBad} bad of ${totalExpected} pictures (${((totalBad / Math.max(1, totalExpected)) * 100).toFixed(2)} %); goal ≤ 1 %`);
 if (perEncoder.length === 0) {
   console.log('ffmpeg processes seen (none named its camera):');
   for (const [pid, p] of cpuEnd) console.log(`  ${pid}: ${(((p.seconds - (cpuStart.get(pid)?.seconds ?? 0)) / elapsed) * 100).toFixed(1)} %  ${p.cmd.slice(0, 160)}`);
 }
 console.log(`definition switches: ${JSON.stringify(shore.app.live.activeStreams().map((s) => ({ key: s.key, definition: s.definition, state: s.state })))}`);
+
+if (SERIES) writeFileSync(SERIES, JSON.stringify({ losses, series }));
 
 await Promise.all(viewers.map((v) => v.client.close()));
 await agent.stop();

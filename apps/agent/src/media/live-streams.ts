@@ -53,7 +53,7 @@ export interface LiveStreamsOptions {
 /** The reader that turns an encoder's output into the link's init segment and fragments. */
 export function liveReader(output: EncoderOutput, frameRate: number, encode: EncodeSpec, copied = false): Fmp4Source {
   // A copied camera's pictures may come as several packets (slices): joined into one sample each.
-  return output === 'flv' ? new FlvToFmp4({ frameRate, width: encode.width, height: encode.height, joinSlices: copied, outputClock: Date.now }) : new Fmp4Reader();
+  return output === 'flv' ? new FlvToFmp4({ frameRate, width: encode.width, height: encode.height, joinSlices: copied, outputClock: Date.now }) : new Fmp4Reader({ outputClock: Date.now });
 }
 
 interface LiveStream {

@@ -1,3 +1,5 @@
+import { LINK_ACK_INTERVAL_MS } from '@ship-cctv/protocol';
+
 /**
  * How many bytes the agent lets be on their way to shore at once, learned from shore's
  * acknowledgements (`link.ack`, link protocol 3).
@@ -13,6 +15,16 @@
  * link carries, the rate it measures is what it sent, and a gain above 1 lets the window, and with it
  * the rate, grow each round trip until the link is full; then the window stays at `gain` times the
  * link's bandwidth-delay product, so what queues in the network is `gain - 1` round trips at most.
+ *
+ * A lost packet is the exception: TCP sends it again a round trip later, and shore acknowledges
+ * nothing meanwhile, so what is sent during that round trip counts as in flight although it is not
+ * queued anywhere (it waits in shore's receive buffer for the hole to fill). With the window alone,
+ * live would stand still for most of every such stall and then arrive a further half round trip
+ * late: on an FBB link (1 % loss, 700 ms round trip) that put live pictures more than a second
+ * behind after every loss. So while shore's acknowledgements stand still as a loss holds them (no
+ * progress for the acknowledgement interval and half a round trip after the oldest byte was due),
+ * the classes that go before the background (control, talk, live) may have one round trip's worth
+ * more in flight. A slower link is not a stall: its acknowledgements still move every interval.
  */
 export interface SendWindowOptions {
   /** Window before anything is measured. Default 64 KiB. */
@@ -91,6 +103,8 @@ export class SendWindow {
   private readonly min: number;
   private readonly gain: number;
   private readonly backgroundGain: number;
+  /** When shore's acknowledgements last moved on. */
+  private lastProgress: number | undefined;
 
   constructor(opts: SendWindowOptions = {}) {
     this.initial = opts.initialBytes ?? 64 * 1024;
@@ -124,6 +138,7 @@ export class SendWindow {
   onAck(total: number, now: number): void {
     if (total <= this.acked) return;
     this.acked = Math.min(total, this.sent);
+    this.lastProgress = now;
     let sentAt: number | undefined;
     while (this.inFlight.length > 0 && (this.inFlight[0]?.end ?? Infinity) <= this.acked) sentAt = this.inFlight.shift()?.at;
     if (sentAt !== undefined) this.rtt.add(now, Math.max(1, now - sentAt));
@@ -135,7 +150,20 @@ export class SendWindow {
     const rate = this.rate.best(now);
     const rtt = this.rtt.best(now);
     if (rate === undefined || rtt === undefined) return this.initial;
-    return Math.max(this.min, Math.round(((background ? this.backgroundGain : this.gain) * rate * rtt) / 1000));
+    const gain = background ? this.backgroundGain : this.gain + (this.stalled(now, rtt) ? 1 : 0);
+    return Math.max(this.min, Math.round((gain * rate * rtt) / 1000));
+  }
+
+  /**
+   * Whether shore's acknowledgements stand still as a lost packet holds them: bytes in flight, the
+   * oldest of them due (a round trip after it left), and nothing acknowledged for the
+   * acknowledgement interval and half a round trip since then or since the last progress.
+   */
+  private stalled(now: number, rtt: number): boolean {
+    const oldest = this.inFlight[0];
+    if (!oldest || this.bytesInFlight <= 0) return false;
+    const silentSince = Math.max(oldest.at + rtt, this.lastProgress ?? -Infinity);
+    return now - silentSince >= LINK_ACK_INTERVAL_MS + rtt / 2;
   }
 
   /**

@@ -73,4 +73,57 @@ describe('the send window', () => {
     now = steady(w, 1_000, 60, 400, now + 100); // then 10 kB/s for 6 s
     expect(w.limit(now)).toBeLessThan(fast / 5);
   });
+
+  it('lets live have a round trip more in flight while a lost packet holds the acknowledgements, never the background', () => {
+    const w = new SendWindow({ gain: 1.5, backgroundGain: 1, minBytes: 1000 });
+    // 2 kB every 100 ms = 20 kB/s over a 700 ms round trip: settled at 1.5 × 14 kB.
+    // (steady's last acknowledgement comes a round trip after its last send)
+    let now = steady(w, 2_000, 50, 700) + 700;
+    const settled = w.limit(now);
+    const background = w.limit(now, true);
+    expect(settled).toBeGreaterThan(1.5 * 20 * 700 * 0.9);
+    // A packet is lost: live goes on being sent, shore acknowledges nothing for a round trip more.
+    let sent = totals.get(w) ?? 0;
+    const stallFrom = now;
+    const during: number[] = [];
+    for (; now < stallFrom + 1_400; now += 100) {
+      w.onSend(2_000, now);
+      sent += 2_000;
+      during.push(w.limit(now));
+    }
+    // Until the oldest byte is due and the silence has lasted an interval and half a round trip, nothing changes…
+    expect(during[0]).toBe(settled);
+    // …then live may have one round trip more (≈ 2.5 × 14 kB), the background still its own.
+    expect(w.limit(now)).toBeGreaterThan(2.5 * 20 * 700 * 0.9);
+    expect(w.limit(now, true)).toBe(background);
+    // 28 kB in flight now: past the settled window, within the stalled one.
+    expect(w.bytesInFlight).toBeGreaterThan(settled);
+    expect(w.allowsMore(now)).toBe(true);
+    expect(w.allowsMore(now, true)).toBe(false);
+    // The retransmission arrives: everything is acknowledged at once and the window is the settled one again.
+    w.onAck(sent, now);
+    expect(w.limit(now + 1)).toBeLessThan(1.5 * 20 * 700 * 1.6);
+    expect(w.limit(now + 1)).toBeLessThanOrEqual(settled * 1.6);
+  });
+
+  it('does not take a slower link for a stall: its acknowledgements still move', () => {
+    const w = new SendWindow({ gain: 1.5, backgroundGain: 1, minBytes: 1000 });
+    let now = steady(w, 2_000, 50, 700) + 700;
+    const settled = w.limit(now);
+    // The link now carries half of what is sent (1 kB per 100 ms): what was sent a round trip ago
+    // is acknowledged at that pace, every interval, with a queue growing behind.
+    let sent = totals.get(w) ?? 0;
+    let acked = sent;
+    const sends: { at: number; total: number }[] = [];
+    for (let i = 0; i < 30; i++, now += 100) {
+      w.onSend(2_000, now);
+      sent += 2_000;
+      sends.push({ at: now, total: sent });
+      const reachable = sends.filter((x) => x.at <= now - 700).at(-1)?.total ?? acked;
+      acked = Math.max(acked, Math.min(acked + 1_000, reachable));
+      w.onAck(acked, now);
+      expect(w.limit(now)).toBeLessThanOrEqual(settled * 1.05);
+    }
+    expect(w.bytesInFlight).toBeGreaterThan(settled);
+  });
 });

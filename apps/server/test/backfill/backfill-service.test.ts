@@ -312,7 +312,7 @@ describe('backfill on shore', () => {
     // `satellite`: the satellite tier's H.264 model (the AV1 one is for live viewers only).
     await putConfig({ backfillDefinition: 'satellite' });
     const satellite = await refill(10);
-    expect(satellite.result).toMatchObject({ choice: 'satellite', asked: { width: 320, height: 180, frameRate: 3, bitrateKbps: 32, codec: 'h264' } });
+    expect(satellite.result).toMatchObject({ choice: 'satellite', asked: { width: 320, height: 180, frameRate: 3, bitrateKbps: 16, codec: 'h264' } });
 
     // Back to the organisation's choice, and the organisation back to the default.
     expect((await putConfig({ backfillDefinition: null })).json()).toMatchObject({ data: { backfillDefinition: null } });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOURCE_TYPE_NAMES, cameraSource, type Channel, type OrgShipTreeNode, type ShipsAndChannels } from '@ship-cctv/protocol';
 import { type Database, type Db, openDatabase } from '../../src/core/db/client.ts';
 import * as schema from '../../src/core/db/schema.ts';
-import { DEMO_PASSWORD, demoShips } from '../../src/core/db/demo-fleet.ts';
+import { DEMO_PASSWORD, demoSatelliteTiers, demoShips } from '../../src/core/db/demo-fleet.ts';
 import { seedDemoFleet } from '../../src/core/db/seed.ts';
 import { loadAccess } from '../../src/core/orgs/access.ts';
 import { FleetService } from '../../src/modules/fleet/fleet-service.ts';
@@ -213,6 +213,24 @@ describe.each(['pglite', 'postgres'] as const)('data layer on %s', (kind) => {
     const before = await seedCounts(db);
     expect(await seedDemoFleet(db)).toBe(false);
     expect(await seedCounts(db)).toEqual(before);
+  });
+
+  it('moves the satellite tier seeded at 32 kbit/s to the tier’s rate once, leaving a definition an operator changed', async () => {
+    const rate = async (id: number) => (await db.select().from(t.definitionModels).where(eq(t.definitionModels.id, id)))[0]?.bitrateKbps;
+    // A fresh database gets the tier's rate at once.
+    const [h264, av1] = demoSatelliteTiers.map((x) => x.bitrateKbps);
+    expect([await rate(11), await rate(12), await rate(13), await rate(14)]).toEqual([h264, av1, h264, av1]);
+    expect(demoSatelliteTiers.every((x) => x.bitrateKbps < 32)).toBe(true);
+    // A database seeded before: the tier at 32 kbit/s, one of them changed by an operator (to 28).
+    await db.update(t.definitionModels).set({ bitrateKbps: 32 }).where(sql`${t.definitionModels.id} in (11, 12, 14)`);
+    await db.update(t.definitionModels).set({ bitrateKbps: 28 }).where(eq(t.definitionModels.id, 13));
+    await db.delete(t.settings).where(eq(t.settings.key, 'demo.satelliteTiersRetuned'));
+    await seedDemoFleet(db);
+    expect([await rate(11), await rate(12), await rate(13), await rate(14)]).toEqual([h264, av1, 28, av1]);
+    // Once: an operator who sets 32 again afterwards keeps it.
+    await db.update(t.definitionModels).set({ bitrateKbps: 32 }).where(eq(t.definitionModels.id, 11));
+    await seedDemoFleet(db);
+    expect(await rate(11)).toBe(32);
   });
 
   it('moves the serial sequences past the seeded ids (new rows get fresh ids)', async () => {

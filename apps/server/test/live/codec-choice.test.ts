@@ -99,7 +99,7 @@ describe('live codec: AV1 only when every viewer decodes it', () => {
       await av1Viewer.until((c) => lastMime(c)?.includes('av01') === true && c.chunks.length > 2, 15_000, 'an AV1 stream');
       expect(codecsAsked(agent)).toEqual(['av1']);
       expect(av1Viewer.event('codec')).toMatchObject({ templateId: SATELLITE_AV1, width: 320, height: 180 });
-      expect(agent.of('live.start')[0]?.encode).toMatchObject({ width: 320, height: 180, frameRate: 3, bitrateKbps: 32, codec: 'av1' });
+      expect(agent.of('live.start')[0]?.encode).toMatchObject({ width: 320, height: 180, frameRate: 3, bitrateKbps: 16, codec: 'av1' });
 
       // A viewer whose play says nothing of decoders (H.264 only) joins the same definition: the one
       // stream goes on in H.264 for both.

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AgentStreamMessage, type EncodeSpec, decodeStreamFrame } from '@ship-cctv/protocol';
-import { Fmp4Splitter, type InitSegment, type MediaFragment } from '@ship-cctv/media';
+import { Fmp4Splitter, type InitSegment, type MediaFragment, readProducerTime } from '@ship-cctv/media';
 import { type CameraConfig, CameraSources, type LiveLink, LiveStreams, ffmpegVideoCodecs } from '@ship-cctv/agent';
 import { run, tempDir } from '../../../../apps/agent/test/media/helpers.ts';
 import { syntheticCameras } from '../../src/camera/synthetic-camera.ts';
@@ -34,7 +34,7 @@ const CAMERAS: CameraConfig[] = [{ cameraId: 'S1-C01-1', source: 'synthetic', na
 const tmp = tempDir('satellite-live-');
 afterAll(() => tmp.remove());
 
-/** The satellite tier (seeded as 320×180, 3 fps, 32 kbit/s) in a codec. */
+/** The satellite tier at its ceiling (320×180, 3 fps, 32 kbit/s; seeded at 16) in a codec. */
 const satellite = (codec: EncodeSpec['codec']): EncodeSpec => ({ width: 320, height: 180, frameRate: 3, bitrateKbps: 32, codec });
 
 /**
@@ -49,6 +49,7 @@ describe('live at the satellite tier', () => {
     const streams = new LiveStreams(sources);
     const link = new RecordingLink();
     streams.attach(link);
+    const started = Date.now();
     streams.handle({ type: 'live.start', streamId: 1, cameraId: 'S1-C01-1', encode: satellite('av1') });
     streams.handle({ type: 'live.start', streamId: 2, cameraId: 'S1-C01-1', encode: satellite('h264') });
     // 24 s: the first keyframe, two more at 10 s and 20 s, and enough pictures to measure the rate.
@@ -68,6 +69,13 @@ describe('live at the satellite tier', () => {
       // Keyframes every 10 s (30 pictures at 3 fps), the first one first.
       const keys = fragments.flatMap((f, i) => (f.keyframe ? [i] : []));
       expect(keys.slice(0, 3)).toEqual([0, 30, 60]);
+      // Every picture says when it left the ship's encoder (prft: the cell's latency figure), in
+      // either codec's way out (FLV packager, MP4 muxer), within the test's clock.
+      for (const f of fragments) {
+        const produced = readProducerTime(f.data);
+        expect(produced?.wallMs, `${codec} picture ${fragments.indexOf(f)}`).toBeGreaterThan(started);
+        expect(produced?.wallMs).toBeLessThanOrEqual(Date.now());
+      }
 
       // What ffmpeg makes of the bytes as they went up: the codec, the size, every picture decoded.
       const file = join(tmp.dir, `stream-${id}.mp4`);

@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { hashPassword } from '../lib/passwords.ts';
 import type { Db } from './client.ts';
 import {
@@ -20,6 +20,12 @@ const RECORD_CONFIGS_SEEDED = 'demo.recordConfigsSeeded';
 
 /** Settings key that says the satellite tier's definitions were added to the demo groups (once). */
 const SATELLITE_TIERS_SEEDED = 'demo.satelliteTiersSeeded';
+
+/** Settings key that says the satellite tier's definitions seeded at 32 kbit/s were moved to demoSatelliteTiers' rate (once). */
+const SATELLITE_TIERS_RETUNED = 'demo.satelliteTiersRetuned';
+
+/** The satellite tier as it was first seeded (32 kbit/s): what the one-time retune moves, and nothing an operator changed. */
+const FIRST_SATELLITE_TIER = { width: 320, height: 180, frameRate: 3, bitrateKbps: 32 } as const;
 
 /**
  * Group ids of the demo: one standard group per top-level organisation, one group without models.
@@ -45,6 +51,7 @@ export async function seedDemoFleet(db: Db): Promise<boolean> {
   const seeded = await seedFleet(db);
   await seedDemoRecordConfigs(db);
   await seedSatelliteTiers(db);
+  await retuneSatelliteTiers(db);
   return seeded;
 }
 
@@ -76,6 +83,40 @@ export async function seedSatelliteTiers(db: Db): Promise<void> {
       );
     }
     await tx.insert(t.settings).values({ key: SATELLITE_TIERS_SEEDED, value: String(Date.now()) });
+  });
+}
+
+/**
+ * The satellite tier was first seeded at 32 kbit/s; six such cameras over one FleetBroadband link
+ * (1 % loss, 700 ms round trip) ask more than one TCP connection carries after losses halve its
+ * window, so their pictures fell seconds behind (demoSatelliteTiers says more). Once per database, the demo groups' satellite
+ * definitions still exactly as first seeded take demoSatelliteTiers' rate; one an operator changed
+ * is left as it is.
+ */
+export async function retuneSatelliteTiers(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    const [done] = await tx.select().from(t.settings).where(eq(t.settings.key, SATELLITE_TIERS_RETUNED));
+    if (done) return;
+    for (const g of GROUPS) {
+      for (const [i, id] of g.satelliteModelIds.entries()) {
+        const tier = demoSatelliteTiers[i] as (typeof demoSatelliteTiers)[number];
+        await tx
+          .update(t.definitionModels)
+          .set({ bitrateKbps: tier.bitrateKbps })
+          .where(
+            and(
+              eq(t.definitionModels.id, id),
+              eq(t.definitionModels.codec, tier.codec),
+              eq(t.definitionModels.width, FIRST_SATELLITE_TIER.width),
+              eq(t.definitionModels.height, FIRST_SATELLITE_TIER.height),
+              eq(t.definitionModels.frameRate, FIRST_SATELLITE_TIER.frameRate),
+              eq(t.definitionModels.bitrateKbps, FIRST_SATELLITE_TIER.bitrateKbps),
+            ),
+          );
+      }
+    }
+    await tx.insert(t.settings).values({ key: SATELLITE_TIERS_RETUNED, value: String(Date.now()) });
   });
 }
 
