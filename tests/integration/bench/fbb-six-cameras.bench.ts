@@ -9,7 +9,7 @@
  * (user + system over the window; a synthetic camera's ffmpeg draws the picture too). Not part of
  * npm test. Run from the repository root:
  *
- *   node --import tsx tests/integration/bench/fbb-six-cameras.bench.ts [--seconds=600] [--codec=av1|h264] [--late-ms=1000]
+ *   node --import tsx tests/integration/bench/fbb-six-cameras.bench.ts [--seconds=600] [--codec=av1|h264] [--late-ms=1000] [--seed=N] [--series=file.json]
  *
  * Goal (issue "live video at satellite rates"): 6 cameras, ≤ 1 % bad pictures for 10 minutes.
  */
@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { ShipAgent } from '@ship-cctv/agent';
 import { Fmp4Splitter, type MediaFragment, readProducerTime } from '@ship-cctv/media';
 import type { LinkReport, MediaServerMessage } from '@ship-cctv/protocol';
-import { LinkShaper, PROFILES, syntheticCameras } from '@ship-cctv/simulator';
+import { LinkShaper, PROFILES, seededRandom, syntheticCameras } from '@ship-cctv/simulator';
 import { MediaClient } from '../../../apps/server/test/helpers/media-client.ts';
 import { signIn, startShore } from '../test/helpers/shore.ts';
 
@@ -30,6 +30,8 @@ const CODEC = argOf('codec') ?? 'av1';
 const LATE_MS = Number(argOf('late-ms') ?? 1_000);
 /** A file to write every picture's lateness and every loss to (JSON), to see what a late stretch follows. */
 const SERIES = argOf('series');
+/** Seeds the link's losses and jitter, so that runs of different settings meet the same link (default: a new draw each run). */
+const SEED = argOf('seed');
 /** S2001 (six channels) is in Blue Ocean's group: its satellite tier is model 11 in H.264, 12 in AV1 (seed.ts). */
 const SHIP = 'S2001';
 const TEMPLATE = CODEC === 'av1' ? 12 : 11;
@@ -60,7 +62,7 @@ type Codec = Extract<MediaServerMessage, { type: 'codec' }>;
 const dir = mkdtempSync(join(tmpdir(), 'fbb-six-'));
 // The production liveness check (the test shore's 1 s time-out would drop a link whose round trip is 700 ms and whose losses stall it).
 const shore = await startShore({ live: { lingerMs: 1_000 }, liveness: { pingMs: 5_000, timeoutMs: 12_000 } });
-const shaper = new LinkShaper({ target: { port: shore.port }, profile: PROFILES.FBB });
+const shaper = new LinkShaper({ target: { port: shore.port }, profile: PROFILES.FBB, ...(SEED ? { random: seededRandom(Number(SEED)) } : {}) });
 await shaper.listen();
 const agent = new ShipAgent(
   { shoreUrl: `ws://127.0.0.1:${shaper.port}`, shipId: SHIP, key: await shore.app.agentKeys.issue(SHIP), cameras: CAMERAS.map((cameraId) => ({ cameraId, source: 'synthetic', name: cameraId })) },
@@ -72,7 +74,7 @@ await new Promise<void>((resolve) => (agent.connected ? resolve() : agent.once('
 const token = await signIn(shore.app);
 const load = [loadavg()];
 const errorsNote = 'not decoded: fragments ffmpeg did not turn into pictures, or its error lines, over everything the viewer got';
-console.log(`FBB link (${PROFILES.FBB.upKbps} kbit/s up, ${PROFILES.FBB.upLossPercent} % loss, ${PROFILES.FBB.oneWayDelayMs} ms one way), ${CAMERAS.length} cameras at template ${TEMPLATE}, window ${SECONDS} s; load average ${load[0]?.map((x) => x.toFixed(1)).join(' ')}`);
+console.log(`FBB link (${PROFILES.FBB.upKbps} kbit/s up, ${PROFILES.FBB.upLossPercent} % loss, ${PROFILES.FBB.oneWayDelayMs} ms one way${SEED ? `, seed ${SEED}` : ''}), ${CAMERAS.length} cameras at template ${TEMPLATE}, window ${SECONDS} s; load average ${load[0]?.map((x) => x.toFixed(1)).join(' ')}`);
 
 /** Each viewer: every fragment with the wall time it came. */
 const viewers = await Promise.all(
