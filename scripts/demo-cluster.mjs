@@ -76,13 +76,16 @@ export function sharedJwtSecret(dataDir) {
  * died, which answered nothing (`empty-response`); any other method is never sent twice
  * (`disable-l7-retry`). The health check on /healthz runs
  * every second, every 250 ms once a check failed (`fastinter`), and takes a dead instance out after
- * two failures, so reconnecting agents and browsers land on the living ones.
+ * two failures, so reconnecting agents and browsers land on the living ones. `maxconn`: the
+ * connections it holds at once (the demo's 4096 unless told; a fleet benchmark needs a socket per
+ * ship), for the process and for each frontend.
  */
-export function haproxyConfig(proxyPort, instances) {
+export function haproxyConfig(proxyPort, instances, { maxconn = 4096 } = {}) {
   return [
     'global',
-    '  maxconn 4096',
+    `  maxconn ${maxconn}`,
     'defaults',
+    `  maxconn ${maxconn}`,
     '  mode http',
     '  timeout connect 2s',
     '  timeout client 60s',

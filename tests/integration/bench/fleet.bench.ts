@@ -3,9 +3,11 @@
  * when its links all go at once. Three shore instances (processes, `apps/server/src/server.ts`) on
  * one throw-away PostgreSQL database and a redis-server of the bench's own (so its command counts
  * are the cluster's alone, and it can be paused); N light ships (the agent link without video,
- * @ship-cctv/simulator's LightShip) in this process, each dialling the next instance in turn at
- * every dial (a round-robin balancer's choice, without a balancer in between); 500 operator STOMP
- * sessions watching ship status, spread over the instances.
+ * @ship-cctv/simulator's LightShip) in this process, dialling haproxy in front of the instances
+ * (the demo cluster's configuration, `scripts/demo-cluster.mjs`) or, with `--direct`, the next
+ * instance in turn at every dial (a round-robin balancer's choice without a balancer in between);
+ * 500 operator STOMP sessions watching ship status, spread evenly over the instances (they all sign
+ * in as one user, whose subscriptions each instance bounds).
  *
  * Phases, each with its figures:
  * 1. cold start: every ship dials at once → time until all are online, CPU per instance (mean, the
@@ -21,10 +23,10 @@
  * CPU is of one core (100 % = a core; the machine has two, shared). Not part of npm test. Run from
  * the repository root (PostgreSQL as the tests use it; redis-server installed):
  *
- *   npm run bench:fleet -- [--ships=5000] [--operators=500] [--steady=30] [--port-base=21200]
+ *   npm run bench:fleet -- [--ships=5000] [--operators=500] [--steady=30] [--port-base=21200] [--direct]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@stomp/stompjs';
@@ -34,6 +36,7 @@ import WebSocket from 'ws';
 import { type LinkReport, PATHS, type ShipStatusMessage } from '@ship-cctv/protocol';
 import { openDatabase } from '@ship-cctv/server/db';
 import { LightFleet } from '@ship-cctv/simulator';
+import { HAPROXY, haproxyConfig } from '../../../scripts/demo-cluster.mjs';
 import { addLightShips } from '../test/helpers/light-fleet.ts';
 import { type ShoreProcess, signInOver, spawnShore, throwAwayDatabase, untilHealthy } from '../test/helpers/shore-cluster.ts';
 
@@ -44,6 +47,9 @@ const STEADY_S = arg('steady', 30);
 const PORT_BASE = arg('port-base', 21200);
 const INSTANCES = 3;
 const REDIS_PORT = PORT_BASE + 99;
+/** Ships dial haproxy in front of the instances (the demo cluster's configuration), unless `--direct`. */
+const DIRECT = process.argv.includes('--direct');
+const PROXY_PORT = PORT_BASE + 98;
 const REDIS_URL = `redis://127.0.0.1:${REDIS_PORT}`;
 const JWT_SECRET = 'bench-jwt-secret-of-at-least-32-characters';
 /** Subscriptions a principal may hold on one instance (the STOMP server's default): all operators sign in as one user. */
@@ -119,6 +125,20 @@ const startShore = (i: number) => {
 };
 const alive = () => shores.filter((s) => s.child.exitCode === null && s.child.signalCode === null);
 
+// haproxy as the demo cluster runs it (leastconn, health checks on /healthz every second), with room for every ship's socket.
+let proxy: ChildProcess | undefined;
+if (!DIRECT) {
+  const config = join(dir, 'haproxy.cfg');
+  const instances = Array.from({ length: INSTANCES }, (_, i) => ({ name: `shore-${i + 1}`, port: PORT_BASE + i }));
+  writeFileSync(config, haproxyConfig(PROXY_PORT, instances, { maxconn: SHIPS + OPERATORS + 1_000 }));
+  proxy = spawn(HAPROXY, ['-f', config, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let proxyErr = '';
+  proxy.stderr?.on('data', (d: Buffer) => (proxyErr = (proxyErr + d.toString()).slice(-2_000)));
+  void new Promise((r) => proxy?.once('exit', r)).then(() => {
+    if (proxy) say(`  !! haproxy exited (${proxy.exitCode ?? proxy.signalCode}): ${proxyErr}`);
+  });
+}
+
 let fleet: LightFleet | undefined;
 const operators: Client[] = [];
 async function cleanUp(): Promise<void> {
@@ -129,6 +149,9 @@ async function cleanUp(): Promise<void> {
     s.child.kill('SIGTERM');
   }
   await Promise.all(shores.map((s) => s.exited));
+  const stoppingProxy = proxy;
+  proxy = undefined;
+  stoppingProxy?.kill('SIGTERM');
   redis.disconnect();
   redisChild.kill('SIGTERM');
   await database.drop().catch(() => undefined);
@@ -149,7 +172,9 @@ const row = (...cells: (string | number)[]) => {
 };
 
 try {
-  say(`fleet bench: ${SHIPS} light ships, ${OPERATORS} operator sessions, ${INSTANCES} instances (ports ${PORT_BASE}–${PORT_BASE + INSTANCES - 1}, redis ${REDIS_PORT})`);
+  say(
+    `fleet bench: ${SHIPS} light ships, ${OPERATORS} operator sessions, ${INSTANCES} instances (ports ${PORT_BASE}–${PORT_BASE + INSTANCES - 1}, redis ${REDIS_PORT}), ships ${DIRECT ? 'dialling the instances in turn' : `through haproxy on ${PROXY_PORT}`}`,
+  );
   // The first instance migrates and seeds the database; started again, it weighs what the others do.
   await untilHealthy(startShore(0), 120_000);
   stopping.add(shores[0]!);
@@ -212,9 +237,10 @@ try {
 
   // 1. Cold start.
   say('\n1. cold start: every ship dials at once');
-  // Each dial goes to the next instance in turn that is running, as a balancer whose health checks found the dead one.
+  // Through haproxy; or, with --direct, each dial to the next instance in turn that is running, as a balancer whose health checks found the dead one.
   let turn = 0;
   const nextUrl = () => {
+    if (!DIRECT) return `ws://127.0.0.1:${PROXY_PORT}`;
     const up = alive();
     return `ws://127.0.0.1:${(up.length ? up : shores)[turn++ % Math.max(1, up.length)]!.port}`;
   };
