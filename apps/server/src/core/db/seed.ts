@@ -21,7 +21,7 @@ const RECORD_CONFIGS_SEEDED = 'demo.recordConfigsSeeded';
 /** Settings key that says the satellite tier's definitions were added to the demo groups (once). */
 const SATELLITE_TIERS_SEEDED = 'demo.satelliteTiersSeeded';
 
-/** Settings key that says the satellite tier's definitions seeded at 32 kbit/s were moved to demoSatelliteTiers' rate (once). */
+/** Settings key that says the satellite definitions seeded at 32 kbit/s took demoSatelliteTiers' rate (once). */
 const SATELLITE_TIERS_RETUNED = 'demo.satelliteTiersRetuned';
 
 /** The satellite tier as it was first seeded (32 kbit/s): what the one-time retune moves, and nothing an operator changed. */
@@ -89,9 +89,9 @@ export async function seedSatelliteTiers(db: Db): Promise<void> {
 /**
  * The satellite tier was first seeded at 32 kbit/s; six such cameras over one FleetBroadband link
  * (1 % loss, 700 ms round trip) ask more than one TCP connection carries after losses halve its
- * window, so their pictures fell seconds behind (demoSatelliteTiers says more). Once per database, the demo groups' satellite
- * definitions still exactly as first seeded take demoSatelliteTiers' rate; one an operator changed
- * is left as it is.
+ * window, so their pictures fell seconds behind (demoSatelliteTiers says more). Once per database,
+ * the demo groups' satellite definitions still exactly as first seeded take demoSatelliteTiers'
+ * rate; one an operator changed is left as it is.
  */
 export async function retuneSatelliteTiers(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
