@@ -76,7 +76,12 @@ export function sharedJwtSecret(dataDir) {
  * died, which answered nothing (`empty-response`); any other method is never sent twice
  * (`disable-l7-retry`). The health check on /healthz runs
  * every second, every 250 ms once a check failed (`fastinter`), and takes a dead instance out after
- * two failures, so reconnecting agents and browsers land on the living ones. `maxconn`: the
+ * two failures, so reconnecting agents and browsers land on the living ones. An instance taken out
+ * does not have its sessions cut (no `on-marked-down shutdown-sessions`): that also killed a request
+ * haproxy was just connecting to it, which the retry would have sent to another (one in about 14,000
+ * requests while an instance died), and, in a fleet's burst of hellos, the links of an instance that
+ * was only busy. A dead instance's sockets close with its process; a hung one's agents redial after
+ * their silence limit and browsers after their STOMP heartbeat. `maxconn`: the
  * connections it holds at once (the demo's 4096 unless told; a fleet benchmark needs a socket per
  * ship), for the process and for each frontend.
  */
@@ -104,7 +109,7 @@ export function haproxyConfig(proxyPort, instances, { maxconn = 4096 } = {}) {
     '  option redispatch 1',
     '  retry-on conn-failure empty-response',
     '  http-request disable-l7-retry unless METH_GET || METH_HEAD',
-    '  default-server inter 1s fastinter 250ms downinter 1s fall 2 rise 2 on-marked-down shutdown-sessions',
+    '  default-server inter 1s fastinter 250ms downinter 1s fall 2 rise 2',
     ...instances.map((i) => `  server ${i.name} 127.0.0.1:${i.port} check`),
     '',
   ].join('\n');

@@ -34,7 +34,11 @@ describe("the demo cluster's haproxy", () => {
     expect(backend).toMatch(/^ {2}retries [1-9]$/m);
     expect(backend).toMatch(/^ {2}retry-on conn-failure empty-response$/m);
     expect(backend).toMatch(/^ {2}http-request disable-l7-retry unless METH_GET \|\| METH_HEAD$/m);
-    expect(backend).toMatch(/^ {2}default-server .*\bfastinter \d+ms\b.*\bon-marked-down shutdown-sessions\b/m);
+    expect(backend).toMatch(/^ {2}default-server .*\bfastinter \d+ms\b/m);
+    // Taking an instance out must not cut its sessions: haproxy then also kills a request it is just
+    // connecting to that instance (its log says "D---", no retry), which the next test saw once in
+    // about 14,000 requests.
+    expect(backend).not.toMatch(/shutdown-sessions/);
     expect(backend).toMatch(/^ {2}server shore-1 127\.0\.0\.1:8081 check$/m);
     expect(backend).toMatch(/^ {2}server shore-2 127\.0\.0\.1:8082 check$/m);
   });
