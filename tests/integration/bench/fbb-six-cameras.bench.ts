@@ -127,6 +127,8 @@ const cpuOf = (cameraId: string, codec: string) => {
   const used = chosen.reduce((sum, [pid, p]) => sum + p.seconds - (cpuStart.get(pid)?.seconds ?? 0), 0);
   return chosen.length > 0 ? `${((used / elapsed) * 100).toFixed(1)} %` : '–';
 };
+/** The value at quantile `q` of an ascending list (NaN when empty). */
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 let totalBad = 0;
 const lateFigures: string[] = [];
 const allFromShip: number[] = [];
@@ -157,7 +159,6 @@ for (const v of viewers) {
     excess = lags.map((l) => l - best).sort((a, b) => a - b);
     late = excess.filter((l) => l > LATE_MS).length;
   }
-  const pct = (q: number) => excess[Math.min(excess.length - 1, Math.floor(q * excess.length))] ?? NaN;
   // From the ship's encoder to the viewer: each picture's producer time (prft, stamped by the agent
   // as the fragment leaves ffmpeg) to its arrival; one clock, as agent and viewer share this machine.
   const fromShip = frames
@@ -165,9 +166,8 @@ for (const v of viewers) {
     .filter(Number.isFinite)
     .sort((a, b) => a - b);
   allFromShip.push(...fromShip);
-  const q = (list: number[], at: number) => Math.round(list[Math.min(list.length - 1, Math.floor(at * list.length))] ?? NaN);
   lateFigures.push(
-    `${v.cameraId}: late beyond best p50 ${Math.round(pct(0.5))} ms, p95 ${Math.round(pct(0.95))} ms, max ${Math.round(excess.at(-1) ?? NaN)} ms; ship's encoder to viewer p50 ${q(fromShip, 0.5)} ms, p95 ${q(fromShip, 0.95)} ms`,
+    `${v.cameraId}: late beyond best p50 ${Math.round(quantile(excess, 0.5))} ms, p95 ${Math.round(quantile(excess, 0.95))} ms, max ${Math.round(excess.at(-1) ?? NaN)} ms; ship's encoder to viewer p50 ${Math.round(quantile(fromShip, 0.5))} ms, p95 ${Math.round(quantile(fromShip, 0.95))} ms`,
   );
   // Not decoded: what ffmpeg makes of everything the viewer got (from its first init and keyframe),
   // counted against the fragments; its error lines count too.
@@ -189,7 +189,7 @@ for (const v of viewers) {
 }
 console.log(lateFigures.join('\n'));
 allFromShip.sort((a, b) => a - b);
-const at = (q: number) => Math.round(allFromShip[Math.min(allFromShip.length - 1, Math.floor(q * allFromShip.length))] ?? NaN);
+const at = (q: number) => Math.round(quantile(allFromShip, q));
 console.log(
   `ship's encoder to viewer, all cameras: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms (glass to glass adds the picture the MP4 muxer holds, one picture interval, and the player's display)`,
 );

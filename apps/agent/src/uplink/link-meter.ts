@@ -1,5 +1,5 @@
 import { LINK_ACK_INTERVAL_MS, type LinkMeasurement } from '@ship-cctv/protocol';
-import { WindowedBest } from './send-window.ts';
+import { WindowedBest, acksHeld } from './send-window.ts';
 
 /** A TCP segment as satellite paths carry it: the unit a loss holds back and loss is counted in. */
 export const SEGMENT_BYTES = 1460;
@@ -86,10 +86,10 @@ export class LinkMeter {
     const head = this.inFlight[0];
     const rtt = this.shortest.best(now);
     if (head && rtt !== undefined && this.lastProgress !== undefined) {
-      const silentSince = Math.max(head.at + rtt, this.lastProgress);
       const idleBefore = head.at > this.lastProgress;
       const usual = [...this.steps].sort((x, y) => x - y)[Math.floor(this.steps.length / 2)] ?? 0;
-      if (now - silentSince >= LINK_ACK_INTERVAL_MS + this.stallShare * rtt && (idleBefore || step > 2 * usual)) this.stalls++;
+      const held = acksHeld(now, { oldestSentAt: head.at, rtt, lastProgress: this.lastProgress }, this.stallShare);
+      if (held && (idleBefore || step > 2 * usual)) this.stalls++;
     }
     this.lastProgress = now;
     this.steps.push(step);

@@ -26,6 +26,17 @@ import { LINK_ACK_INTERVAL_MS } from '@ship-cctv/protocol';
  * the classes that go before the background (control, talk, live) may have one round trip's worth
  * more in flight. A slower link is not a stall: its acknowledgements still move every interval.
  */
+/**
+ * Whether shore has acknowledged nothing for as long as a lost packet holds it: the oldest byte not
+ * acknowledged was due (a round trip after it left), and nothing moved on for the acknowledgement
+ * interval and `share` of the round trip since then or since the last progress (jitter stays well
+ * under half a round trip). The send window and the link meter ask the same question.
+ */
+export function acksHeld(now: number, o: { oldestSentAt: number; rtt: number; lastProgress: number | undefined }, share = 0.5): boolean {
+  const silentSince = Math.max(o.oldestSentAt + o.rtt, o.lastProgress ?? -Infinity);
+  return now - silentSince >= LINK_ACK_INTERVAL_MS + share * o.rtt;
+}
+
 export interface SendWindowOptions {
   /** Window before anything is measured. Default 64 KiB. */
   initialBytes?: number;
@@ -154,16 +165,10 @@ export class SendWindow {
     return Math.max(this.min, Math.round((gain * rate * rtt) / 1000));
   }
 
-  /**
-   * Whether shore's acknowledgements stand still as a lost packet holds them: bytes in flight, the
-   * oldest of them due (a round trip after it left), and nothing acknowledged for the
-   * acknowledgement interval and half a round trip since then or since the last progress.
-   */
+  /** Whether shore's acknowledgements stand still as a lost packet holds them (acksHeld), for the oldest message in flight. */
   private stalled(now: number, rtt: number): boolean {
     const oldest = this.inFlight[0];
-    if (!oldest || this.bytesInFlight <= 0) return false;
-    const silentSince = Math.max(oldest.at + rtt, this.lastProgress ?? -Infinity);
-    return now - silentSince >= LINK_ACK_INTERVAL_MS + rtt / 2;
+    return oldest !== undefined && acksHeld(now, { oldestSentAt: oldest.at, rtt, lastProgress: this.lastProgress });
   }
 
   /**
