@@ -107,6 +107,10 @@ test('pick a ship, long-press a channel, choose live video: it plays, and the la
   await mobile.liveDialog.getByRole('button', { name: '播放', exact: true }).tap();
   await mobile.expectPlaying();
   await expect(mobile.videoArea.locator('[data-camera-id]')).toHaveAttribute('data-camera-id', p.camera);
+  // The desktop's players: frames painted by the page where the browser can (a MediaStream on the
+  // <video>; Chromium here, as Android Chrome), the media element's own MediaSource elsewhere.
+  const painted = await mobile.video.evaluate((v: HTMLVideoElement) => ({ stream: v.srcObject instanceof MediaStream, can: 'MediaStreamTrackGenerator' in window && 'VideoDecoder' in window }));
+  expect(painted.stream).toBe(painted.can);
   // The talk button, on ships with talk on only (S1001 has it, S3002 not).
   const talk = mobile.videoArea.getByRole('button', { name: '对讲', exact: true });
   if (p.ship === 'S1001') await expect(talk).toBeVisible();

@@ -5,7 +5,7 @@ import { decideLiveEdge, toRanges, trimRange, waitingAtPlayhead } from './live-e
 import type { MediaSurface } from './media-surface.ts';
 import type { StreamMode, ModeTick } from './stream-mode.ts';
 import type { PlayerStats } from './types.ts';
-import { PictureAge } from './picture-age.ts';
+import { PictureAge, watchComposited } from './picture-age.ts';
 import { medianOf } from './stats.ts';
 
 /** Frames over which the arrival latency is taken (the median): a second at 10 fps. */
@@ -168,16 +168,17 @@ export class LiveController implements StreamMode {
   private watchPresented(): void {
     const video = this.ctx.video;
     const source = this.ctx.surface.source;
-    if (!source || this.presentedWatch === source || typeof video.requestVideoFrameCallback !== 'function') return;
-    this.presentedWatch = source;
-    const onFrame = (_now: number, meta: VideoFrameCallbackMetadata): void => {
-      if (this.presentedWatch !== source) return;
-      this.presented = { mediaTime: meta.mediaTime, at: performance.now() };
-      this.age.noteShown(meta.mediaTime, frameDurationMs(this.ctx.frameRate()) / 2000);
-      this.newestShown = Math.max(this.newestShown ?? meta.mediaTime, meta.mediaTime);
-      video.requestVideoFrameCallback(onFrame);
-    };
-    video.requestVideoFrameCallback(onFrame);
+    if (!source || this.presentedWatch === source) return;
+    const watching = watchComposited(
+      video,
+      () => this.presentedWatch === source,
+      (mediaTime) => {
+        this.presented = { mediaTime, at: performance.now() };
+        this.age.noteShown(mediaTime, frameDurationMs(this.ctx.frameRate()) / 2000);
+        this.newestShown = Math.max(this.newestShown ?? mediaTime, mediaTime);
+      },
+    );
+    if (watching) this.presentedWatch = source;
   }
 
   /** The frame on screen, if one showed within the last two frame durations (and a bit). */

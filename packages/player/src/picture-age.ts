@@ -10,9 +10,10 @@ const MAX_BELIEVABLE_AGE_MS = 120_000;
 const RECENT_MS = 2_000;
 
 /**
- * How old the picture on screen is (stats.pictureAgeMs of both live players): now minus when the
- * ship's encoder put it out (the fragment's producer reference time, ship clock), the median over
- * the last pictures shown. Media times are in the caller's unit (buffer seconds, stream ms).
+ * How old the picture on screen is (stats.pictureAgeMs of both live players, the cell's latency):
+ * when the browser put it on screen (a requestVideoFrameCallback, where the browser has one) minus
+ * when the ship's encoder put it out (the fragment's producer reference time, ship clock), the
+ * median over the last pictures shown. Media times are in the caller's unit (buffer seconds, stream ms).
  */
 export class PictureAge {
   /** When the pictures not shown yet left the encoder: [media time, epoch ms], in presentation order. */
@@ -25,7 +26,7 @@ export class PictureAge {
     if (this.produced.length > PRODUCED_KEPT) this.produced.shift();
   }
 
-  /** The picture at `media` is on screen; `halfFrame` (half a frame's duration, same unit) is how near counts. */
+  /** The picture at `media` is on screen now; `halfFrame` (half a frame's duration, same unit) is how near counts. */
   noteShown(media: number, halfFrame: number): void {
     const list = this.produced;
     let i = 0;
@@ -55,4 +56,23 @@ export class PictureAge {
     this.produced.length = 0;
     this.ages.length = 0;
   }
+}
+
+/** The part of a <video> that watchComposited uses. */
+export type CompositedVideo = Pick<HTMLVideoElement, 'requestVideoFrameCallback'>;
+
+/**
+ * Calls `shown` with the media time (seconds) of each frame the <video> composites — the moment the
+ * picture is on screen, where a picture's age ends — for as long as `keep()` says. False (nothing
+ * watched) where the browser has no requestVideoFrameCallback.
+ */
+export function watchComposited(video: CompositedVideo, keep: () => boolean, shown: (mediaTime: number) => void): boolean {
+  if (typeof video.requestVideoFrameCallback !== 'function') return false;
+  const onFrame = (_now: number, meta: VideoFrameCallbackMetadata): void => {
+    if (!keep()) return;
+    shown(meta.mediaTime);
+    video.requestVideoFrameCallback(onFrame);
+  };
+  video.requestVideoFrameCallback(onFrame);
+  return true;
 }

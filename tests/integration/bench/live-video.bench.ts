@@ -105,7 +105,20 @@ if (!(GLASS_SECONDS > 0)) {
 }
 /** `--glass-together`: every profile's camera plays at once in the one page (one window for all). */
 const GLASS_TOGETHER = argv.includes('--glass-together');
-const CFG = { ...BASE_CFG, glassWindowS: GLASS_SECONDS, deadlineS: BASE_CFG.deadlineS + Math.max(0, GLASS_SECONDS - BASE_CFG.glassWindowS) * (GLASS_TOGETHER ? 1 : PROFILES_RUN.length) };
+/**
+ * `--rounds=5`: the glass part that many times, the profiles interleaved (their order turned every
+ * other round), each round a cold start of every player; a table per round and the rounds pooled.
+ */
+const ROUNDS = Number(argOf('rounds') ?? 1);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
+  console.error(`bad --rounds=${argOf('rounds')}: a whole number of rounds, 1 or more`);
+  process.exit(2);
+}
+const CFG = {
+  ...BASE_CFG,
+  glassWindowS: GLASS_SECONDS,
+  deadlineS: BASE_CFG.deadlineS + (Math.max(0, GLASS_SECONDS - BASE_CFG.glassWindowS) + (ROUNDS - 1) * (GLASS_SECONDS + 60)) * (GLASS_TOGETHER ? 1 : PROFILES_RUN.length),
+};
 /** The first seconds after a player's first frame are its start-up; smoothness is judged after them. */
 const STARTUP_S = 10;
 const LINGER_MS = 500;
@@ -850,6 +863,10 @@ function steadyOf(p: PagePlayerReport): Smoothness {
 interface GlassFigures {
   profile: ProfileName;
   players: PagePlayerReport[];
+  /** Which round (`--rounds`), from 1. */
+  round: number;
+  /** The machine's 1-minute load average as the round ended. */
+  load: number;
 }
 
 async function pageServer(): Promise<{ url: string; server: Server }> {
@@ -936,8 +953,10 @@ async function glassToGlass(rig: Rig, profiles: ProfileName[], url: string): Pro
       // The peer through the same emulated link as the ship (udp-link.ts), or directly on LOOPBACK.
       ...(janus ? { janus: { apiUrl: janus.apiUrl, rtspUrl: rig.ready.cameras[SHIP_OF[profile]] ?? '', relay: isShaped(profile) } } : {}),
     });
-    const rounds = GLASS_TOGETHER ? [profiles] : profiles.map((p) => [p]);
-    for (const round of rounds) {
+    const groups = GLASS_TOGETHER ? [profiles] : profiles.map((p) => [p]);
+    const { loadavg } = await import('node:os');
+    for (let n = 1; n <= ROUNDS; n++)
+    for (const round of n % 2 === 0 ? [...groups].reverse() : groups) {
       for (const profile of round) await rig.idle(SHIP_OF[profile]);
       for (const [i, profile] of round.entries()) await page.evaluate(([o, add]) => window.bench.start(o, add), [startOf(profile), i > 0] as const);
       await page.waitForFunction(() => window.bench.report().every((p) => p.stats.firstFrameMs !== undefined), undefined, { timeout: 30_000 });
@@ -958,13 +977,13 @@ async function glassToGlass(rig: Rig, profiles: ProfileName[], url: string): Pro
       await page.evaluate(() => window.bench.stop());
       for (const profile of round) {
         const mine = players.filter((p) => p.cameraId === startOf(profile).cameraId);
-        out.push({ profile, players: mine });
+        out.push({ profile, players: mine, round: n, load: loadavg()[0] ?? NaN });
         if (process.env.LIVE_BENCH_DUMP) {
-          writeFileSync(`${process.env.LIVE_BENCH_DUMP}-${profile}.json`, JSON.stringify(mine, null, 1));
+          writeFileSync(`${process.env.LIVE_BENCH_DUMP}-${profile}${ROUNDS > 1 ? `-${n}` : ''}.json`, JSON.stringify(mine, null, 1));
         }
         for (const p of mine) {
           console.log(
-            `  ${profile.padEnd(7)} ${p.label.padEnd(16)} glass median ${ms(median(p.glass))}, p95 ${ms(quantile(p.glass, 0.95))}, ` +
+            `  ${ROUNDS > 1 ? `round ${n} ` : ''}${profile.padEnd(7)} ${p.label.padEnd(16)} glass median ${ms(median(p.glass))}, p95 ${ms(quantile(p.glass, 0.95))}, ` +
               `max ${ms(maxOf(p.glass))} over ${p.glass.length} frames; buffer latency ${ms(median(p.bufferLatency))}`,
           );
         }
@@ -1003,6 +1022,76 @@ function printPeerComparison(glass: GlassFigures[]): void {
   if (!rows.length) return;
   console.log('\nthe product beside the WebRTC peer (Janus, same camera and link; steady state)');
   console.log(table(['profile', 'player', 'glass med', 'p95', 'dropped', 'frozen', 'repeated', 'bad', '× peer'], rows));
+  for (const v of verdicts) console.log(v);
+}
+
+/** The cell's latency figure (stats.pictureAgeMs, sampled once a second from the window's start) over the steady state. */
+function cellFigureOf(p: PagePlayerReport): number[] {
+  return p.pictureAge.slice(Math.max(0, STARTUP_S - CFG.glassWarmupS));
+}
+
+/**
+ * Each system per round (`--rounds`): steady glass median and p95, bad frames, first frame, the
+ * cell's latency figure beside the measured median, the load average; then the rounds pooled and
+ * the goals beside the WebRTC peer: FramePlayer ≤ 1.2× the peer's median and ≤ 1.5× its p95 with
+ * ≤ 1 % bad, its p95 within 1.5× its own median, the cell's figure within 10 ms of the measured
+ * median, the MSE path ≤ 3× the peer's median.
+ */
+function printRounds(glass: GlassFigures[]): void {
+  const rows: string[][] = [];
+  for (const g of glass) {
+    for (const p of g.players) {
+      const sm = steadyOf(p);
+      const med = median(sm.glass);
+      const cell = median(cellFigureOf(p));
+      rows.push([String(g.round), g.profile, p.label, ms(med), ms(quantile(sm.glass, 0.95)), `${fmt(sm.badPct, 2)} %`, ms(p.stats.firstFrameMs), ms(cell), Number.isFinite(cell) ? `${fmt(cell - med)} ms` : '–', fmt(g.load, 2)]);
+    }
+  }
+  console.log('\nper round (steady state; first frame: play → first frame on screen, a cold start each round; cell: the latency figure the cell shows)');
+  console.log(table(['round', 'profile', 'player', 'glass med', 'p95', 'bad', 'first frame', 'cell figure', 'cell − glass', 'load'], rows));
+
+  const pooled: string[][] = [];
+  const verdicts: string[] = [];
+  for (const profile of [...new Set(glass.map((g) => g.profile))]) {
+    const rounds = glass.filter((g) => g.profile === profile);
+    const labels = [...new Set(rounds.flatMap((g) => g.players.map((p) => p.label)))];
+    const pool = (label: string) => {
+      const mine = rounds.flatMap((g) => g.players.filter((p) => p.label === label));
+      const steady = mine.map(steadyOf);
+      const all = steady.flatMap((sm) => sm.glass);
+      const expected = steady.reduce((a, sm) => a + sm.expected, 0);
+      const bad = steady.reduce((a, sm) => a + sm.dropped + sm.frozen + sm.repeated, 0);
+      const firsts = mine.map((p) => p.stats.firstFrameMs).filter((x): x is number => x !== undefined);
+      return { med: median(all), p95: quantile(all, 0.95), badPct: expected ? (bad / expected) * 100 : NaN, first: median(firsts), cell: median(mine.flatMap(cellFigureOf)) };
+    };
+    const peerLabel = labels.find((l) => l.startsWith('webrtc'));
+    const peer = peerLabel ? pool(peerLabel) : undefined;
+    for (const label of labels) {
+      const f = pool(label);
+      const x = (a: number, b: number | undefined) => (b ? `${fmt(a / b, 2)}×` : '–');
+      pooled.push([profile, label, String(rounds.length), ms(f.med), ms(f.p95), `${fmt(f.p95 / f.med, 2)}`, `${fmt(f.badPct, 2)} %`, ms(f.first), ms(f.cell), x(f.med, peer?.med), x(f.p95, peer?.p95)]);
+      if (label === peerLabel) continue;
+      const cellOk = Math.abs(f.cell - f.med) <= 10;
+      if (label.startsWith('frames')) {
+        const goals = [
+          peer ? `median ${x(f.med, peer.med)} the peer's (≤ 1.2×): ${f.med <= 1.2 * peer.med ? 'met' : 'NOT met'}` : undefined,
+          peer ? `p95 ${x(f.p95, peer.p95)} the peer's (≤ 1.5×): ${f.p95 <= 1.5 * peer.p95 ? 'met' : 'NOT met'}` : undefined,
+          `p95 ${fmt(f.p95 / f.med, 2)}× its median (≤ 1.5×): ${f.p95 <= 1.5 * f.med ? 'met' : 'NOT met'}`,
+          `bad ${fmt(f.badPct, 2)} % (≤ 1 %): ${f.badPct <= 1 ? 'met' : 'NOT met'}`,
+          `cell figure ${ms(f.cell)} against ${ms(f.med)} (within 10 ms): ${cellOk ? 'met' : 'NOT met'}`,
+        ];
+        verdicts.push(`${profile} ${label}: ${goals.filter(Boolean).join('; ')}`);
+      } else {
+        const goals = [
+          peer ? `median ${x(f.med, peer.med)} the peer's (≤ 3×): ${f.med <= 3 * peer.med ? 'met' : 'NOT met'}` : undefined,
+          `cell figure ${ms(f.cell)} against ${ms(f.med)} (within 10 ms): ${cellOk ? 'met' : 'NOT met'}`,
+        ];
+        verdicts.push(`${profile} ${label}: ${goals.filter(Boolean).join('; ')}`);
+      }
+    }
+  }
+  console.log(`\nthe rounds pooled (every steady-state frame of every round; first frame and cell figure: medians)`);
+  console.log(table(['profile', 'player', 'rounds', 'glass med', 'p95', 'p95 ÷ med', 'bad', 'first frame', 'cell figure', '× peer med', '× peer p95'], pooled));
   for (const v of verdicts) console.log(v);
 }
 
@@ -1336,6 +1425,7 @@ async function main(): Promise<void> {
       console.log(`goal on 4G (${g4.label}): median ≤ 150 ms and steady bad ≤ 1 % — ${met ? 'met' : 'NOT met'} (${ms(median(g4.glass))}, ${fmt(bad, 2)} %)`);
     }
     printPeerComparison(glass);
+    printRounds(glass);
   }
   console.log(`\ntotal ${fmt((performance.now() - started) / 1000, 1)} s; load average now ${load()} (the machine is shared: other jobs skew CPU and latency figures)`);
   clearTimeout(deadline);

@@ -6,7 +6,7 @@ import { MsePlayer } from '../mse-player.ts';
 import { pictureOnlyMime } from '../sound-mime.ts';
 import type { CodecInfo, MsePlayerEventMap, MsePlayerOptions, PlayerCommand, PlayerState, PlayerStats } from '../types.ts';
 import { SlidingRate } from '../watchdog.ts';
-import { PictureAge } from '../picture-age.ts';
+import { PictureAge, watchComposited } from '../picture-age.ts';
 import { stripUndefined } from '../stats.ts';
 import { FrameSink, type FrameSinkDeps } from './frame-sink.ts';
 import { webCodecsDecoders } from '../decoders.ts';
@@ -81,6 +81,8 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
   private readonly shownRate = new SlidingRate(2000);
   /** How old the frames shown are, from when they left the ship's encoder (stream ms). */
   private readonly age = new PictureAge();
+  /** The <video>'s composited frames are watched (requestVideoFrameCallback), until destroy(). */
+  private shownWatched = false;
 
   constructor(
     private readonly video: HTMLVideoElement,
@@ -161,6 +163,7 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
     }
     this.command = command;
     this.attachTrack();
+    this.watchShown();
     if (this.decoders) return this.session.play();
     // The first play of the page waits for WebCodecs' answer (a few ms), so it says what it decodes.
     const play = this.plays;
@@ -180,6 +183,7 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
 
   destroy(): void {
     this.stop();
+    this.shownWatched = false;
     this.sink.close();
     void this.writer?.close().catch(() => undefined);
     this.track?.stop();
@@ -279,9 +283,29 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
     void this.video.play()?.catch((err: unknown) => this.session.playRefused(err));
   }
 
+  /**
+   * The frames the <video> composites (requestVideoFrameCallback: its media time is the frame's
+   * timestamp, ours): the picture's age is read there, when it is on screen, not as it is handed to
+   * the track — that is a compositor step earlier. Where the browser has no callback, as it is handed.
+   */
+  private watchShown(): void {
+    const video = this.video;
+    if (this.shownWatched) return;
+    this.shownWatched = watchComposited(
+      video,
+      () => this.shownWatched,
+      (mediaTime) => {
+        // Not while the stream went to an MsePlayer on the same element (its own player reads its age).
+        if (!this.delegate) {
+          this.age.noteShown(mediaTime * 1000, 500 / (this.frameRateOfStream || 10));
+        }
+      },
+    );
+  }
+
   private onPresented(mediaMs: number): void {
     this.framesShown++;
-    this.age.noteShown(mediaMs, 500 / (this.frameRateOfStream || 10));
+    if (!this.shownWatched) this.age.noteShown(mediaMs, 500 / (this.frameRateOfStream || 10));
     // Frames the sink holds still show after the socket was lost.
     this.session.framesShown(performance.now(), true);
   }

@@ -3,7 +3,7 @@ import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../shared/runtime-config.tsx';
 import type { PlayableSource } from '../../shared/playable-source.ts';
-import { useMsePlayer } from '../../shared/player-cell/index.ts';
+import { createLivePlayer, useMsePlayer } from '../../shared/player-cell/index.ts';
 import { useNow } from '../../shared/player-cell/index.ts';
 import { mediaSocketUrl } from '../../shared/player-cell/index.ts';
 import { bannerFor, needsClock, overlayFor, type Overlay } from '../../shared/player-cell/index.ts';
@@ -26,7 +26,7 @@ const PHONE_VIEW = { gridSize: 1, fullScreen: false } as const;
  */
 const StillsSurface = lazy(() => import('../../features/stills/cell-control.ts').then((m) => ({ default: m.STILLS_SURFACE.Component })));
 
-/** Live video of one camera at a definition (undefined: the ship's default), with the desktop's player. */
+/** Live video of one camera at a definition (undefined: the ship's default), with the desktop's players. */
 export function LiveVideo({ source, templateId, onClose }: { source: PlayableSource; templateId: number | undefined; onClose(): void }) {
   const { t } = useTranslation();
   const { mediaPath } = useRuntimeConfig();
@@ -40,7 +40,9 @@ export function LiveVideo({ source, templateId, onClose }: { source: PlayableSou
   const [barSlot, setBarSlot] = useState<HTMLElement | null>(null);
   const frameRef = useRef<HTMLSpanElement>(null);
   const ready = definition.ready && covered === false;
-  const { player, view, replay, continueWatching } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, undefined, ready);
+  // The desktop's player: frames painted by the page where the phone's browser decodes them
+  // (Android Chrome), the media element elsewhere (Safari, Firefox); its code loads on first use.
+  const { player, view, replay, continueWatching } = useMsePlayer(videoRef, url, source.cameraId, definition.templateId, source.waitTime, undefined, ready, createLivePlayer);
   const { linkType } = useShipStatus(source.shipName);
   const now = useNow(needsClock(view, performance.now()));
   // The browser refused to start muted video without a gesture: this tap is the gesture.

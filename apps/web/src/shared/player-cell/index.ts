@@ -12,4 +12,5 @@ export * from './sound.ts';
 export * from './useCellSound.ts';
 export { SoundIcon } from './icons.tsx';
 export * from './useMsePlayer.ts';
+export { createLivePlayer } from './live-player.ts';
 export * from './useNow.ts';
