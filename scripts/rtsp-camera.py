@@ -86,6 +86,13 @@ def no_sync(_bin: Gst.Bin, _parent: Gst.Bin, element: Gst.Element) -> None:
         element.set_property('sync', False)
 
 
+def capture_time_reports(_bin: Gst.Bin, _parent: Gst.Bin, element: Gst.Element) -> None:
+    # RTCP sender reports that map the RTP clock to when each picture was captured (its buffer's
+    # time), as IP cameras' do, rather than to when it was sent (GStreamer's default).
+    if element.find_property('rtcp-sync-send-time') is not None:
+        element.set_property('rtcp-sync-send-time', False)
+
+
 class FlvFeed:
     """Reads the encoder's FLV from stdin as it comes (the encoder never waits, as a camera's
     does not wait for a viewer) and hands each H.264 picture whole to the media's appsrc, when a
@@ -198,6 +205,7 @@ def main() -> None:
     feed = FlvFeed(say_ready) if a.stdin == 'flv' else None
     if feed is not None:
         factory.connect('media-configure', lambda _factory, media: feed.attach(media))
+    factory.connect('media-configure', lambda _factory, media: media.get_element().get_parent().connect('deep-element-added', capture_time_reports))
     server.get_mount_points().add_factory(a.path, factory)
 
     open_sessions = set()

@@ -161,7 +161,9 @@ export class UrlCamera implements CameraSource {
         kind: 'ready',
         cameraCodec,
         transcoded: false,
-        reader: passThrough ? new Fmp4Reader({ outputClock: Date.now }) : new FlvToFmp4({ frameRate: info.frameRate ?? encode.frameRate, width: encode.width, height: encode.height, outputClock: Date.now }),
+        reader: passThrough
+          ? new Fmp4Reader({ outputClock: capturedClock(session) })
+          : new FlvToFmp4({ frameRate: info.frameRate ?? encode.frameRate, width: encode.width, height: encode.height, outputClock: capturedClock(session) }),
         start: () => {
           const tap = startSessionTap(session, { ...req.encoder, resumeWithinMs: CAMERA_AWAY_MS });
           release();
@@ -176,7 +178,7 @@ export class UrlCamera implements CameraSource {
       kind: 'ready',
       cameraCodec,
       transcoded: true,
-      reader: liveReader(req.output, encode.frameRate, encode),
+      reader: liveReader(req.output, encode.frameRate, encode, false, capturedClock(session)),
       start: () => {
         const encoder = startEncoder(sessionTranscodeArgs(encode, req.output, info.frameRate, container), { ...req.encoder, command: req.ffmpegCommand, stdin: true });
         // A camera that stays away ends the stream (as the copied one does, startSessionTap).
@@ -316,4 +318,14 @@ export class SegmentRecording implements CameraRecording {
     writeFileSync(listFile, concatList(entries));
     return { args: recordingPlaybackArgs({ listFile, encode: run.encode, speed: run.speed, ...(probe ? { probe } : {}) }), from, tempFile: listFile };
   }
+}
+
+/**
+ * The clock a live stream from a camera session stamps its pictures with (their prft): the ship's
+ * wall clock less the camera's own delay, so a viewer's latency figure starts where the camera
+ * captured the picture, as far as the camera says (CameraSession.cameraDelayMs), not where the
+ * ship packaged it.
+ */
+function capturedClock(session: CameraSession): () => number {
+  return () => Date.now() - session.cameraDelayMs();
 }

@@ -26,6 +26,8 @@ export interface VideoPacket {
   timestampMs: number;
   /** Presentation − decode time in ms. */
   compositionMs: number;
+  /** When the camera captured it, by the camera's clock (epoch ms), where the camera says so (RTCP sender reports). */
+  capturedAt?: number;
 }
 
 export const NAL_SLICE = 1;

@@ -41,6 +41,13 @@ import { type SessionConfig, type SessionContainer, type SessionMuxer, container
  * (session-muxer.ts): `subscribeStream` picks it, `container` names it.
  */
 
+/** Pictures whose capture delay is kept (cameraDelayMs): 5 s at 10 fps. */
+const CAMERA_DELAYS_KEPT = 50;
+/** Fewer than this and the camera's delay is not known yet. */
+const MIN_CAMERA_DELAYS = 5;
+/** A camera whose pictures arrive later than this after their capture has a clock that disagrees with the ship's. */
+const MAX_CAMERA_DELAY_MS = 1_000;
+
 export interface SessionPicture extends VideoPacket {
   /** The first picture after a time jump, a camera drop or a new sequence header. */
   discontinuity: boolean;
@@ -131,6 +138,8 @@ export class CameraSession {
   /** The last picture's camera stamp did not move on from the one before. */
   private stalled = false;
   private recentSizes: { at: number; bytes: number }[] = [];
+  /** Arrival − the capture time the camera gave, ms, of the last pictures that had one. */
+  private readonly cameraDelays: number[] = [];
   private state: CameraSessionHealth = {
     online: false,
     lastPictureAt: undefined,
@@ -179,6 +188,20 @@ export class CameraSession {
 
   get consumers(): number {
     return this.listeners.size;
+  }
+
+  /**
+   * How long the camera's pictures take to reach the ship after their capture: the median, over
+   * the last pictures, of their arrival − when the camera says it captured them (its RTCP sender
+   * reports, rtsp/stream.ts). 0 where the camera says nothing, or where its clock and the ship's
+   * disagree beyond reason (a picture from the future, or older than a second on arrival).
+   * A live stream's producer times start this much before the ship packages each picture.
+   */
+  cameraDelayMs(): number {
+    const sorted = [...this.cameraDelays].sort((a, b) => a - b);
+    if (sorted.length < MIN_CAMERA_DELAYS) return 0;
+    const median = sorted[Math.floor(sorted.length / 2)] as number;
+    return median >= 0 && median <= MAX_CAMERA_DELAY_MS ? Math.round(median) : 0;
   }
 
   health(): CameraSessionHealth {
@@ -483,6 +506,10 @@ export class CameraSession {
     this.state.lastPictureAt = now;
     this.recentSizes.push({ at: now, bytes: p.data.length });
     while (this.recentSizes.length > 0 && now - (this.recentSizes[0] as { at: number }).at > 5_000) this.recentSizes.shift();
+    if (p.capturedAt !== undefined) {
+      this.cameraDelays.push(now - p.capturedAt);
+      if (this.cameraDelays.length > CAMERA_DELAYS_KEPT) this.cameraDelays.shift();
+    }
     const picture: SessionPicture = { ...p, timestampMs: ms, discontinuity, arrivedAt: now };
     if (picture.keyframe) {
       this.gop = [picture];

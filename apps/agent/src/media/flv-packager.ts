@@ -51,7 +51,8 @@ export interface FlvPackagerOptions {
   /**
    * A wall clock (epoch ms): each fragment gets a producer reference time box (prft) saying when
    * its picture left the encoder, from which the player tells how old the picture on screen is.
-   * Live streams pass Date.now; without it no prft is written.
+   * Live streams pass Date.now, or, from a camera session, Date.now less the camera's own delay
+   * (url-camera.ts capturedClock); without it no prft is written.
    */
   outputClock?: () => number;
 }

@@ -51,9 +51,9 @@ export interface LiveStreamsOptions {
 }
 
 /** The reader that turns an encoder's output into the link's init segment and fragments. */
-export function liveReader(output: EncoderOutput, frameRate: number, encode: EncodeSpec, copied = false): Fmp4Source {
+export function liveReader(output: EncoderOutput, frameRate: number, encode: EncodeSpec, copied = false, outputClock: () => number = Date.now): Fmp4Source {
   // A copied camera's pictures may come as several packets (slices): joined into one sample each.
-  return output === 'flv' ? new FlvToFmp4({ frameRate, width: encode.width, height: encode.height, joinSlices: copied, outputClock: Date.now }) : new Fmp4Reader({ outputClock: Date.now });
+  return output === 'flv' ? new FlvToFmp4({ frameRate, width: encode.width, height: encode.height, joinSlices: copied, outputClock }) : new Fmp4Reader({ outputClock });
 }
 
 interface LiveStream {

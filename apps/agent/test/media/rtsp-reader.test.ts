@@ -83,6 +83,26 @@ describe('the rtsp reader and the ffmpeg reader on one multi-slice camera', () =
     const ahead = common.map((p) => ((byBytes.get(p.data.toString('base64')) as SessionPicture & { at: number }).at - p.at)).sort((x, y) => x - y);
     console.log(`rtsp reader ahead of ffmpeg per picture: median ${ahead[Math.floor(ahead.length / 2)]?.toFixed(1)} ms over ${ahead.length} pictures`);
   });
+
+  it("learns from the camera's RTCP sender reports when it captured each picture, and so the camera's own delay", async () => {
+    const session = new CameraSession(camera.url, { reader: 'rtsp', lingerMs: 0 });
+    sessions.push(session);
+    const { pictures } = collect(session);
+    expect(session.cameraDelayMs()).toBe(0);
+    // GStreamer's RTSP server sends its first report a few seconds into the session.
+    await expect.poll(() => session.cameraDelayMs(), { timeout: 20_000 }).toBeGreaterThan(0);
+    const stamped = pictures.filter((p) => p.capturedAt !== undefined);
+    expect(stamped.length).toBeGreaterThanOrEqual(5);
+    // Captured before it arrived, less than a second before (the camera and the ship share this clock).
+    for (const p of stamped) {
+      expect(p.capturedAt as number).toBeLessThanOrEqual(p.arrivedAt);
+      expect(p.arrivedAt - (p.capturedAt as number)).toBeLessThan(1_000);
+    }
+    // Pictures 100 ms apart by the camera's clock, as by their stamps.
+    const steps = stamped.slice(1).map((p, i) => (p.capturedAt as number) - ((stamped[i] as SessionPicture).capturedAt as number));
+    for (const step of steps) expect(step).toBeCloseTo(100, 0);
+    console.log(`the camera's own delay (capture → the ship's reader): ${session.cameraDelayMs()} ms`);
+  });
 });
 
 describe('a camera that asks for credentials (Digest)', () => {

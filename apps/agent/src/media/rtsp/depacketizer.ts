@@ -25,6 +25,11 @@ export interface AccessUnit {
   keyframe: boolean;
   /** False for a unit of parameter sets or SEI alone, which go with the next picture. */
   slices: boolean;
+  /**
+   * When the camera captured it, by its own clock (epoch ms), from the camera's RTCP sender
+   * reports (stream.ts); undefined until the camera sent one.
+   */
+  capturedAt?: number;
 }
 
 export interface DepacketizerStats {

@@ -121,6 +121,7 @@ export function startRtspReader(url: string, opts: CameraReaderOptions, events: 
         keyframe: au.keyframe,
         timestampMs,
         compositionMs: toMs(pts) - timestampMs,
+        ...(au.capturedAt === undefined ? {} : { capturedAt: au.capturedAt }),
       });
     },
     onEnd(end) {
@@ -231,6 +232,12 @@ export class HevcPictures {
     const { dts } = this.decodeTimes.next(pts);
     const toMs = (ticks: number) => Math.round((ticks * 1000) / clockRate);
     const timestampMs = toMs(dts);
-    this.events.onPicture({ data: joinNals(nals, NAL_LENGTH_BYTES), keyframe: au.keyframe, timestampMs, compositionMs: toMs(pts) - timestampMs });
+    this.events.onPicture({
+      data: joinNals(nals, NAL_LENGTH_BYTES),
+      keyframe: au.keyframe,
+      timestampMs,
+      compositionMs: toMs(pts) - timestampMs,
+      ...(au.capturedAt === undefined ? {} : { capturedAt: au.capturedAt }),
+    });
   }
 }

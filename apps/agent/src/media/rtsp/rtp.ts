@@ -62,3 +62,50 @@ export function rtcpReceiverReport(ssrc: number): Buffer {
   b.writeUInt32BE(ssrc >>> 0, 4);
   return b;
 }
+
+/** Seconds from the NTP epoch (1900) to the Unix epoch (1970). */
+const NTP_UNIX_OFFSET_S = 2_208_988_800;
+
+/** What a camera's RTCP sender report says: its wall clock at one RTP timestamp. */
+export interface SenderReport {
+  ssrc: number;
+  /** The camera's wall clock, epoch ms (from the report's 64-bit NTP time). */
+  wallMs: number;
+  /** The RTP timestamp (32-bit, as sent) that corresponds to `wallMs`. */
+  rtpTimestamp: number;
+}
+
+/**
+ * The sender report (RFC 3550 6.4.1, packet type 200) of a compound RTCP packet, if it has one; a
+ * packet that is not RTCP version 2 or whose lengths do not fit has none.
+ */
+export function readSenderReport(buf: Buffer): SenderReport | undefined {
+  let at = 0;
+  while (at + 4 <= buf.length) {
+    const b0 = buf[at] as number;
+    if (b0 >> 6 !== 2) return undefined;
+    const length = (buf.readUInt16BE(at + 2) + 1) * 4;
+    if (at + length > buf.length) return undefined;
+    if (buf[at + 1] === 200 && length >= 28) {
+      const seconds = buf.readUInt32BE(at + 8);
+      const fraction = buf.readUInt32BE(at + 12);
+      return {
+        ssrc: buf.readUInt32BE(at + 4),
+        wallMs: (seconds - NTP_UNIX_OFFSET_S) * 1000 + (fraction / 2 ** 32) * 1000,
+        rtpTimestamp: buf.readUInt32BE(at + 16),
+      };
+    }
+    at += length;
+  }
+  return undefined;
+}
+
+/**
+ * When the camera says it captured the picture of RTP timestamp `rtpTimestamp` (unwrapped or as
+ * sent), from its latest sender report: the report's wall clock plus the steps of the RTP clock
+ * between them (signed 32-bit, so a wrap between the two does not matter).
+ */
+export function capturedAt(report: SenderReport, rtpTimestamp: number, clockRate: number): number {
+  const ticks = ((rtpTimestamp >>> 0) - report.rtpTimestamp) | 0;
+  return report.wallMs + (ticks * 1000) / clockRate;
+}

@@ -1,6 +1,6 @@
 import { RtspConnection, type RtspResponse, header } from './connection.ts';
 import { type AccessUnit, Depacketizer, UnsupportedPayload } from './depacketizer.ts';
-import { parseRtp, rtcpReceiverReport } from './rtp.ts';
+import { type SenderReport, capturedAt, parseRtp, readSenderReport, rtcpReceiverReport } from './rtp.ts';
 import { type VideoTrack, parseSdp, resolveControl, videoTrack } from './sdp.ts';
 
 /**
@@ -8,7 +8,8 @@ import { type VideoTrack, parseSdp, resolveControl, videoTrack } from './sdp.ts'
  * camera asks), SETUP of the first video stream with RTP interleaved on the RTSP connection (TCP:
  * nothing lost on the way, one connection through firewalls and NAT), PLAY; then keep-alives at
  * half the session's time-out, and TEARDOWN on stop. Pictures are handed on as the depacketizer
- * completes them (depacketizer.ts: at the marker bit).
+ * completes them (depacketizer.ts: at the marker bit), each with when the camera captured it once
+ * the camera sent an RTCP sender report (its wall clock at an RTP timestamp).
  */
 
 export interface RtspStreamOptions {
@@ -80,7 +81,15 @@ export function openRtspStream(url: string, opts: RtspStreamOptions): RtspStream
   };
 
   let rtpChannel = 0;
+  /** The camera's latest sender report: when it captured each picture, by its clock. */
+  let report: SenderReport | undefined;
+  let videoSsrc: number | undefined;
   const onInterleaved = (channel: number, data: Buffer) => {
+    if (channel === rtpChannel + 1) {
+      const sr = readSenderReport(data);
+      if (sr && (videoSsrc === undefined || sr.ssrc === videoSsrc)) report = sr;
+      return;
+    }
     if (channel !== rtpChannel || !depacketizer || !track) return;
     clearTimeout(firstPacket);
     firstPacket = undefined;
@@ -89,6 +98,8 @@ export function openRtspStream(url: string, opts: RtspStreamOptions): RtspStream
     try {
       const pkt = parseRtp(data);
       if (pkt.payloadType !== track.payloadType) return;
+      if (videoSsrc !== pkt.ssrc && report && report.ssrc !== pkt.ssrc) report = undefined;
+      videoSsrc = pkt.ssrc;
       units = depacketizer.push(pkt);
     } catch (err) {
       if (err instanceof UnsupportedPayload) return end({ reason: err.message, fallback: err.message });
@@ -96,7 +107,10 @@ export function openRtspStream(url: string, opts: RtspStreamOptions): RtspStream
       depacketizer.breakPicture();
       return;
     }
-    for (const au of units) opts.onAccessUnit(au, track);
+    for (const au of units) {
+      if (report) au.capturedAt = capturedAt(report, au.timestamp, track.clockRate);
+      opts.onAccessUnit(au, track);
+    }
   };
 
   const connectTo = async (target: URL): Promise<RtspConnection> => {
