@@ -46,6 +46,21 @@ describe('the playout clock', () => {
     expect(later.at(-1)).toBeCloseTo(5000 + 150 * 100 + 40 + 15, 5);
   });
 
+  it('does not step when what it measured changes: the earliest frame leaving its window, a burst of late ones', () => {
+    const clock = new PlayoutClock();
+    // One frame 30 ms quicker than the rest, which leaves the window 200 frames (20 s) later; then
+    // 10 frames 120 ms late in a row (a stall upstream).
+    const dues = feed(clock, 600, (i) => (i === 20 ? 10 : i >= 400 && i < 410 ? 160 : 40));
+    const steps = dues.slice(12).map((d, i) => d - (dues[i + 11] ?? 0));
+    // Every frame a frame after the one before, give or take the slew: no step of a refresh or a frame.
+    expect(Math.min(...steps)).toBeGreaterThanOrEqual(92 - 1e-9);
+    expect(Math.max(...steps)).toBeLessThanOrEqual(108 + 1e-9);
+    // The quick frame leaving moved nothing (the aim is the late 2 %'s arrival + the margin, whatever
+    // the earliest); the burst (5 % of the window) raised it by 120 ms, reached at the slew.
+    expect((dues[300] ?? 0) - (dues[100] ?? 0)).toBeCloseTo(200 * 100, 6);
+    expect((dues[450] ?? 0) - (dues[390] ?? 0)).toBeCloseTo(60 * 100 + 120, 6);
+  });
+
   it('a restart forgets the media clock but carries the allowance to the next encoder', () => {
     const clock = new PlayoutClock();
     feed(clock, 200, (i) => (i % 10 === 0 ? 190 : 40));

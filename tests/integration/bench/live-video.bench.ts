@@ -5,7 +5,7 @@
  *
  *   node --import tsx tests/integration/bench/live-video.bench.ts [--profile=FOURTHG|VSAT|FBB|LOOPBACK|FOURTHG,VSAT|all] [--quick]
  *        [--parts=encoder,cold,warm,uplink,cpu,glass] [--glass-only=target|default] [--glass-targets=100,200,default,frames,webrtc]
- *        [--glass-seconds=600] [--glass-together] [--muxer=flv|fmp4] [--camera=synthetic|rtsp] [--camera-feed=flv|h264]
+ *        [--glass-seconds=600] [--glass-together] [--rounds=5] [--muxer=flv|fmp4] [--camera=synthetic|rtsp] [--camera-feed=flv|h264]
  *
  * All of it takes about 5 minutes, --quick about 2 (fewer runs, shorter windows, and the relay-CPU
  * part on the same rig, S1001 through the FOURTHG shaper, instead of a rig of its own without a
