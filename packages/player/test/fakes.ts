@@ -2,6 +2,7 @@ import { afterEach, beforeEach, vi } from 'vitest';
 import type { SourceBufferLike } from '../src/append-queue.ts';
 import { concatBytes, initSegment as writeInit, isInitSegment, mediaFragment } from '@ship-cctv/media';
 import type { SocketLike } from '../src/types.ts';
+import type { DecoderLike, FrameSinkDeps } from '../src/frames/frame-sink.ts';
 
 /** TimeRanges over plain pairs. */
 export function timeRanges(ranges: Array<[number, number]>): TimeRanges {
@@ -209,4 +210,38 @@ export function initSegment(timescale: number): Uint8Array {
 /** One sample (moof with a 64-bit tfdt + mdat) of the video track. */
 export function fragment(baseDecodeTime: number, payload = [1, 2, 3]): Uint8Array {
   return mediaFragment({ sequence: 1, baseMediaDecodeTime: baseDecodeTime, duration: 1, keyframe: true, data: Uint8Array.from(payload) });
+}
+
+// ── WebCodecs for the FramePlayer ─────────────────────────────────────────────────────────────
+
+/**
+ * WebCodecs for FramePlayer: each sample decodes into a frame a millisecond later, on the test's
+ * timers; `show` sees each frame the sink puts on screen.
+ */
+export function decoderDeps(show: (frame: VideoFrame) => void = () => undefined): FrameSinkDeps {
+  return {
+    createDecoder: (init) => {
+      const decoder: DecoderLike & { state: string } = {
+        state: 'unconfigured',
+        decodeQueueSize: 0,
+        configure() {
+          decoder.state = 'configured';
+        },
+        decode(chunk) {
+          const timestamp = (chunk as unknown as { timestamp: number }).timestamp;
+          setTimeout(() => init.output({ timestamp, close: () => undefined } as unknown as VideoFrame), 1);
+        },
+        reset() {},
+        close() {
+          decoder.state = 'closed';
+        },
+      };
+      return decoder;
+    },
+    chunk: (init) => init as unknown as EncodedVideoChunk,
+    show,
+    now: () => performance.now(),
+    setTimer: (fn, ms) => setTimeout(fn, ms),
+    clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  };
 }

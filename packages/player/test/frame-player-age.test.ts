@@ -1,8 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { withProducerTime } from '@ship-cctv/media';
 import { FramePlayer } from '../src/frames/frame-player.ts';
-import type { DecoderLike, FrameSinkDeps } from '../src/frames/frame-sink.ts';
-import { FakeSocket, fragment, initSegment, makeVideo, playerTestEnvironment } from './fakes.ts';
+import { FakeSocket, decoderDeps, fragment, initSegment, makeVideo, playerTestEnvironment } from './fakes.ts';
 
 /**
  * The FramePlayer's latency figure (stats.pictureAgeMs, what the cell shows): from when the ship put
@@ -12,35 +11,6 @@ import { FakeSocket, fragment, initSegment, makeVideo, playerTestEnvironment } f
 
 const CODEC = { type: 'codec', mime: 'video/mp4; codecs="avc1.42c01e"', width: 640, height: 360, frameRate: 10, templateId: 6 };
 const SHIP_EPOCH = 1_800_000_000_000;
-
-/** WebCodecs: each sample decodes into a frame at once; the frames handed to the track are noted. */
-function decoderDeps(handed: number[]): FrameSinkDeps {
-  return {
-    createDecoder: (init) => {
-      const decoder: DecoderLike & { state: string } = {
-        state: 'unconfigured',
-        decodeQueueSize: 0,
-        configure() {
-          decoder.state = 'configured';
-        },
-        decode(chunk) {
-          const timestamp = (chunk as unknown as { timestamp: number }).timestamp;
-          init.output({ timestamp, close: () => undefined } as unknown as VideoFrame);
-        },
-        reset() {},
-        close() {
-          decoder.state = 'closed';
-        },
-      };
-      return decoder;
-    },
-    chunk: (init) => init as unknown as EncodedVideoChunk,
-    show: () => handed.push(Date.now()),
-    now: () => performance.now(),
-    setTimer: (fn, ms) => setTimeout(fn, ms),
-    clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-  };
-}
 
 const env = playerTestEnvironment();
 
@@ -56,7 +26,7 @@ describe('FramePlayer: the age of the picture on screen', () => {
     const callbacks: VideoFrameRequestCallback[] = [];
     Object.defineProperty(video, 'requestVideoFrameCallback', { value: withCallback ? (cb: VideoFrameRequestCallback) => callbacks.push(cb) : undefined });
     const handed: number[] = [];
-    const player = env.keep(new FramePlayer(video, { url: '/media', WebSocketImpl: FakeSocket, sinkDeps: decoderDeps(handed), reconnect: { minMs: 500, maxMs: 4000 } }));
+    const player = env.keep(new FramePlayer(video, { url: '/media', WebSocketImpl: FakeSocket, sinkDeps: decoderDeps(() => handed.push(Date.now())), reconnect: { minMs: 500, maxMs: 4000 } }));
     player.play({ type: 'play', mode: 'live', cameraId: 'S1001-C01-1' });
     const socket = FakeSocket.instances.at(-1)!;
     socket.open();

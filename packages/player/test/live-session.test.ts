@@ -1,10 +1,9 @@
 import type { PlayCommand } from '@ship-cctv/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { FramePlayer } from '../src/frames/frame-player.ts';
-import type { DecoderLike, FrameSinkDeps } from '../src/frames/frame-sink.ts';
 import { MsePlayer } from '../src/mse-player.ts';
 import type { LivePlayer, MsePlayerEventMap, MsePlayerOptions } from '../src/types.ts';
-import { FakeMediaSource, FakeSocket, fragment, initSegment, makeVideo, playerTestEnvironment } from './fakes.ts';
+import { FakeMediaSource, FakeSocket, decoderDeps, fragment, initSegment, makeVideo, playerTestEnvironment } from './fakes.ts';
 
 /**
  * The session both live players drive (live-session.ts): the same socket, reconnects, server
@@ -16,35 +15,6 @@ const COMMAND: PlayCommand = { type: 'play', mode: 'live', cameraId: 'S1001-C01-
 /** The play as a socket sends it: the command and what the browser decodes (these fakes: H.264). */
 const PLAY = { ...COMMAND, decoders: ['avc1'] };
 const CODEC = { type: 'codec', mime: 'video/mp4; codecs="avc1.42c01e"', width: 640, height: 360, frameRate: 4, templateId: 6 };
-
-/** WebCodecs for FramePlayer: each sample decodes into a frame a millisecond later, on the test's timers. */
-function decoderDeps(): FrameSinkDeps {
-  return {
-    createDecoder: (init) => {
-      const decoder: DecoderLike & { state: string } = {
-        state: 'unconfigured',
-        decodeQueueSize: 0,
-        configure() {
-          decoder.state = 'configured';
-        },
-        decode(chunk) {
-          const timestamp = (chunk as unknown as { timestamp: number }).timestamp;
-          setTimeout(() => init.output({ timestamp, close: () => undefined } as unknown as VideoFrame), 1);
-        },
-        reset() {},
-        close() {
-          decoder.state = 'closed';
-        },
-      };
-      return decoder;
-    },
-    chunk: (init) => init as unknown as EncodedVideoChunk,
-    show: () => undefined,
-    now: () => performance.now(),
-    setTimer: (fn, ms) => setTimeout(fn, ms),
-    clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-  };
-}
 
 type Make = (video: HTMLVideoElement, options: MsePlayerOptions) => LivePlayer;
 const PLAYERS: Array<[string, Make]> = [
