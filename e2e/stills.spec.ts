@@ -67,7 +67,9 @@ test("an FBB ship's cell shows stills with its cost, refreshed; switched to vide
   const picture = surface.locator('img[data-picture-id]');
   await expect(picture).toBeVisible({ timeout: 30_000 });
   await expect(picture).toHaveAttribute('data-still-size', 'full', { timeout: 15_000 });
-  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
+  // The cell shows the camera's newest picture: one taken at the camera's own size (1280 wide)
+  // during the test stays newest until the next still, 10 s after it and the FBB link's time on.
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 30_000 }).toBe(320);
   await expect(surface.locator('[data-still-age]')).toHaveText(/^\d+ 秒前$/);
   const cost = surface.locator('[data-still-cost]');
   await expect(cost).toHaveText(/^≈ [\d.]+ (kB|MB)\/小时$/);
