@@ -37,6 +37,7 @@
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -954,9 +955,9 @@ async function glassToGlass(rig: Rig, profiles: ProfileName[], url: string): Pro
       ...(janus ? { janus: { apiUrl: janus.apiUrl, rtspUrl: rig.ready.cameras[SHIP_OF[profile]] ?? '', relay: isShaped(profile) } } : {}),
     });
     const groups = GLASS_TOGETHER ? [profiles] : profiles.map((p) => [p]);
-    const { loadavg } = await import('node:os');
-    for (let n = 1; n <= ROUNDS; n++)
-    for (const round of n % 2 === 0 ? [...groups].reverse() : groups) {
+    // Every round plays each group of profiles; every other round in the reverse order.
+    const schedule = Array.from({ length: ROUNDS }, (_, k) => (k % 2 === 1 ? [...groups].reverse() : groups).map((round) => ({ n: k + 1, round }))).flat();
+    for (const { n, round } of schedule) {
       for (const profile of round) await rig.idle(SHIP_OF[profile]);
       for (const [i, profile] of round.entries()) await page.evaluate(([o, add]) => window.bench.start(o, add), [startOf(profile), i > 0] as const);
       await page.waitForFunction(() => window.bench.report().every((p) => p.stats.firstFrameMs !== undefined), undefined, { timeout: 30_000 });
@@ -1116,9 +1117,8 @@ async function main(): Promise<void> {
     `live-video benchmark${QUICK ? ' (quick)' : ''}: profiles ${PROFILES_RUN.join(', ')}; parts ${[...PARTS_RUN].join(', ')}; ` +
       `packet loss ${process.env.LIVE_BENCH_LOSS === 'off' ? 'off (LIVE_BENCH_LOSS=off)' : "on (each profile's; LIVE_BENCH_LOSS=off for none)"}`,
   );
-  const os = await import('node:os');
-  const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
-  console.log(`node ${process.version}, ${os.cpus().length} CPUs, load average ${load()}; stream: default definition (640×360 @ 10 fps, 400 kbit/s); linger ${LINGER_MS} ms; encoder output ${MUXER === 'flv' ? 'FLV, repackaged by the agent' : "ffmpeg's MP4 muxer (a frame later)"}\n`);
+  const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+  console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${load()}; stream: default definition (640×360 @ 10 fps, 400 kbit/s); linger ${LINGER_MS} ms; encoder output ${MUXER === 'flv' ? 'FLV, repackaged by the agent' : "ffmpeg's MP4 muxer (a frame later)"}\n`);
 
   let encoder: EncoderFigures | undefined;
   if (PARTS_RUN.has('encoder')) {

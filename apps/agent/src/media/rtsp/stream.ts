@@ -81,13 +81,14 @@ export function openRtspStream(url: string, opts: RtspStreamOptions): RtspStream
   };
 
   let rtpChannel = 0;
-  /** The camera's latest sender report: when it captured each picture, by its clock. */
+  /**
+   * The camera's latest sender report (its RTCP channel carries the one stream set up): when it
+   * captured each picture, by its clock. Dropped when the pictures come from another source.
+   */
   let report: SenderReport | undefined;
-  let videoSsrc: number | undefined;
   const onInterleaved = (channel: number, data: Buffer) => {
     if (channel === rtpChannel + 1) {
-      const sr = readSenderReport(data);
-      if (sr && (videoSsrc === undefined || sr.ssrc === videoSsrc)) report = sr;
+      report = readSenderReport(data) ?? report;
       return;
     }
     if (channel !== rtpChannel || !depacketizer || !track) return;
@@ -98,8 +99,7 @@ export function openRtspStream(url: string, opts: RtspStreamOptions): RtspStream
     try {
       const pkt = parseRtp(data);
       if (pkt.payloadType !== track.payloadType) return;
-      if (videoSsrc !== pkt.ssrc && report && report.ssrc !== pkt.ssrc) report = undefined;
-      videoSsrc = pkt.ssrc;
+      if (report && report.ssrc !== pkt.ssrc) report = undefined;
       units = depacketizer.push(pkt);
     } catch (err) {
       if (err instanceof UnsupportedPayload) return end({ reason: err.message, fallback: err.message });
