@@ -12,7 +12,8 @@ export interface LiveEdgeInput {
   /**
    * Media time of the frame on screen (requestVideoFrameCallback), when frames show lately. Once
    * it ran dry Chrome may go on showing frames as they come while currentTime stands still: the
-   * picture is live then, however far currentTime lags.
+   * picture is live then, however far currentTime lags, but the clock is moved up to it (a seek to
+   * the next frame) before it restarts from where it stood and freezes the picture.
    */
   presentedTime?: number;
   ranges: Ranges;
@@ -97,8 +98,9 @@ const DEFAULT_FRAME_SEC = 0.1;
  *   in proportion), from 40 ms over the target down to 10 ms over it.
  * - A seek drops frames, so it is kept for a surplus beyond `jumpSec`, a playhead outside the
  *   newest range (a gap after a definition change or a reconnect that Chrome would not play
- *   across), and an element stuck with media ahead (see `stuckSec`). It never lands on a frame
- *   already shown or an older one (`newestShownSec`): the picture does not step back.
+ *   across), an element stuck with media ahead (see `stuckSec`), and a clock more than a frame
+ *   behind the frame on screen (see `presentedTime`). It never lands on a frame already shown or
+ *   an older one (`newestShownSec`): the picture does not step back.
  * - Below the target (judged on the latency measured as frames come), it plays 0.9–0.97× until the
  *   buffer holds the target again: an element that ran dry rebuilds its margin instead of staying
  *   at the edge, where Chrome shows each frame as it comes and the picture stutters.
@@ -116,9 +118,14 @@ export function decideLiveEdge(input: LiveEdgeInput): LiveEdgeDecision {
   const surplus = (input.arrivalLatencySec ?? latencySec) - targetSec;
   // Media ahead of a clock that stands still, beyond the frame at currentTime: stuck, not starved.
   const stuck = stuckSec >= STUCK_SEC && end - currentTime > frameSec + EPSILON_SEC;
-  if (!inLiveRange || stuck || latencySec - targetSec > jumpSec) {
+  // The clock stands more than a frame behind the frame on screen: Chrome showed frames as they came
+  // while its clock stood still, and once it restarts from there the picture freezes until the
+  // clock has caught up with it (a still as long as the lag, and that much more latency after).
+  const clockBehind = input.presentedTime !== undefined && input.presentedTime - currentTime > frameSec + EPSILON_SEC;
+  if (!inLiveRange || stuck || clockBehind || latencySec - targetSec > jumpSec) {
     // Not back to a frame already shown: the next one at the earliest (a hair inside it).
-    const next = input.newestShownSec === undefined ? -Infinity : input.newestShownSec + frameSec + 0.001;
+    const shown = Math.max(input.newestShownSec ?? -Infinity, input.presentedTime ?? -Infinity);
+    const next = shown + frameSec + 0.001;
     const seekTo = Math.max(landing, next);
     // Nothing newer than what was shown is buffered yet: wait for it where the picture is.
     if (seekTo > end + EPSILON_SEC) return { latencySec: Math.max(0, latencySec), playbackRate: 1 };

@@ -44,6 +44,11 @@ export interface SessionPlayer {
   serverEnded?(): boolean;
   /** The session dropped the socket to start over: what was being decoded goes too. */
   restarting?(): void;
+  /**
+   * The picture stood still while bytes kept coming (stallVerdict `frozen`): what paints them is
+   * stuck and starts afresh with the next socket (a new MediaSource).
+   */
+  paintingStuck?(): void;
   /** Every tick, after the bitrate and before the watchdogs: the player's own stats and progress. */
   tick(now: number): TickReport;
 }
@@ -328,6 +333,12 @@ export class LiveSession {
         this.restart();
         return;
       }
+      // Not in a hidden page, where the browser may stop painting on purpose.
+      if (verdict === 'frozen' && !this.serverHold && !pageHidden()) {
+        this.player.paintingStuck?.();
+        this.restart();
+        return;
+      }
       if (verdict !== 'ok' && state === 'playing') {
         this.setState('stalled');
         this.fail({ kind: 'stalled', message: `No picture for ${settings.stallTimeoutMs} ms` });
@@ -343,4 +354,8 @@ export class LiveSession {
 
     if (settings.captureLatencyProbe) this.stats.captureLatencyMs = settings.captureLatencyProbe(this.video);
   }
+}
+
+function pageHidden(): boolean {
+  return typeof document !== 'undefined' && document.visibilityState === 'hidden';
 }

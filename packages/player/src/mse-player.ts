@@ -92,6 +92,7 @@ export class MsePlayer extends Emitter<MsePlayerEventMap> {
         binary: (bytes) => this.onBinary(bytes),
         serverEnded: () => this.mode?.serverEnded() ?? false,
         tick: (now) => this.tick(now),
+        paintingStuck: () => this.teardownMedia(),
       },
       (type, payload) => this.emit(type, payload),
     );

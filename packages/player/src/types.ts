@@ -134,9 +134,9 @@ export interface MsePlayerOptions {
   WebSocketImpl?: SocketConstructor;
   MediaSourceImpl?: MediaSourceConstructor;
   /**
-   * Live latency (end of the buffer − playhead) the catch-up aims for, ms. Default `auto`: from the
-   * stream's frame rate (its `codec` message) and `link` — about a frame and a half on 4G or LEO
-   * (140 ms at 10 fps), 300 ms on a satellite link or one not known.
+   * Live latency (end of the buffer − playhead) the catch-up aims for, ms. Default `auto`: the frame
+   * on screen plus the queue the element needs to play evenly (250 ms, or a frame + 150 ms at slow
+   * frame rates, from the stream's `codec` message), raised when frames come unevenly (a lossy link).
    */
   liveLatencyTargetMs?: LatencyTarget;
   /** The ship's link, for an `auto` target; MsePlayer.setLink() changes it later. */

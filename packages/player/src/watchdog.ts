@@ -1,4 +1,7 @@
-export type StallVerdict = 'ok' | 'stalled' | 'reconnect';
+export type StallVerdict = 'ok' | 'stalled' | 'reconnect' | 'frozen';
+
+/** A picture that stood still this many stall timeouts while bytes kept coming: its element is stuck. */
+const FROZEN_STALL_TIMEOUTS = 2;
 
 export interface StallInput {
   now: number;
@@ -13,12 +16,16 @@ export interface StallInput {
 /**
  * Stalled when the picture froze or the bytes stopped for stallTimeoutMs; after a longer silence
  * the socket is probably dead without having closed (satellite links drop without a FIN), so
- * reconnect.
+ * reconnect. `frozen`: the picture stood still for twice the stall timeout while bytes kept
+ * coming — not the link but what paints them is stuck (a media element whose seek never
+ * completed), and only a fresh one plays again.
  */
 export function stallVerdict(i: StallInput): StallVerdict {
   const silentFor = i.now - i.lastBytesAt;
+  const stillFor = i.now - i.lastProgressAt;
   if (silentFor >= i.silenceReconnectMs) return 'reconnect';
-  if (silentFor >= i.stallTimeoutMs || i.now - i.lastProgressAt >= i.stallTimeoutMs) return 'stalled';
+  if (silentFor < i.stallTimeoutMs && stillFor >= FROZEN_STALL_TIMEOUTS * i.stallTimeoutMs) return 'frozen';
+  if (silentFor >= i.stallTimeoutMs || stillFor >= i.stallTimeoutMs) return 'stalled';
   return 'ok';
 }
 

@@ -2,27 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { autoLatencyTargetMs, frameDurationMs, latencyTargetMs, measuredLatencyTargetMs } from '../src/latency-target.ts';
 
 describe('autoLatencyTargetMs', () => {
-  it('holds 300 ms, or a frame plus 200 ms at slow frame rates, on every link', () => {
+  it('holds 250 ms, or a frame plus 150 ms at slow frame rates, on every link', () => {
     for (const link of ['FOURTHG', 'AUTO', 'VSAT', 'FBB', 'FX', 'IRIDIUM', 'IRIDIUM1', 'UNKNOWN', 'OFFLINE', undefined] as const) {
-      expect(autoLatencyTargetMs(10, link)).toBe(300);
+      expect(autoLatencyTargetMs(10, link)).toBe(250);
     }
-    expect(autoLatencyTargetMs(25, 'FOURTHG')).toBe(300);
-    expect(autoLatencyTargetMs(5, 'FOURTHG')).toBe(400);
-    expect(autoLatencyTargetMs(2, 'VSAT')).toBe(700);
+    expect(autoLatencyTargetMs(25, 'FOURTHG')).toBe(250);
+    expect(autoLatencyTargetMs(5, 'FOURTHG')).toBe(350);
+    expect(autoLatencyTargetMs(2, 'VSAT')).toBe(650);
   });
 
   it('assumes 10 fps until the stream says', () => {
     expect(frameDurationMs(undefined)).toBe(100);
     expect(frameDurationMs(0)).toBe(100);
-    expect(autoLatencyTargetMs(undefined, 'FOURTHG')).toBe(300);
+    expect(autoLatencyTargetMs(undefined, 'FOURTHG')).toBe(250);
   });
 });
 
 describe('latencyTargetMs', () => {
   it('takes a number as given and works out `auto`', () => {
     expect(latencyTargetMs(200, 10, 'FOURTHG')).toBe(200);
-    expect(latencyTargetMs('auto', 10, 'FOURTHG')).toBe(300);
-    expect(latencyTargetMs('auto', 10, 'VSAT')).toBe(300);
+    expect(latencyTargetMs('auto', 10, 'FOURTHG')).toBe(250);
+    expect(latencyTargetMs('auto', 10, 'VSAT')).toBe(250);
   });
 });
 
@@ -35,11 +35,11 @@ describe('measuredLatencyTargetMs', () => {
   });
 
   it('raises an `auto` target above the link figure when the measured jitter needs more, never lowers it, never touches a number given', () => {
-    expect(latencyTargetMs('auto', 10, 'VSAT', 30)).toBe(300);
+    expect(latencyTargetMs('auto', 10, 'VSAT', 30)).toBe(250);
     expect(latencyTargetMs('auto', 10, 'VSAT', 600)).toBe(710);
     expect(latencyTargetMs('auto', 10, 'FOURTHG', 300)).toBe(410);
-    expect(latencyTargetMs('auto', 10, 'FOURTHG', 5)).toBe(300);
-    expect(latencyTargetMs('auto', 10, 'VSAT', undefined)).toBe(300);
+    expect(latencyTargetMs('auto', 10, 'FOURTHG', 5)).toBe(250);
+    expect(latencyTargetMs('auto', 10, 'VSAT', undefined)).toBe(250);
     expect(latencyTargetMs(200, 10, 'VSAT', 600)).toBe(200);
   });
 });

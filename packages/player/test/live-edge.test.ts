@@ -78,14 +78,22 @@ describe('decideLiveEdge', () => {
     });
   });
 
-  it('counts a live picture whose clock stands still as live (frames shown as they come)', () => {
-    // currentTime lags 0.8 s, but the frame on screen is the newest: not behind.
-    const d = decideLiveEdge({ ...base, currentTime: 9.1, presentedTime: 9.9, starved: true, stuckSec: 0.25, ranges: [[0, 10]] });
-    expect(d).toEqual({ latencySec: expect.closeTo(0.1, 5), playbackRate: 1 });
+  it('moves a clock that stands behind the frame on screen up to the next frame at once (frames shown as they come)', () => {
+    // currentTime lags 0.8 s, but the frame on screen is the newest: the picture is live, and the
+    // clock is moved to the frame after it before it restarts from 9.1 and freezes the picture.
+    const d = decideLiveEdge({ ...base, currentTime: 9.1, presentedTime: 9.9, newestShownSec: 9.9, starved: true, stuckSec: 0.25, ranges: [[0, 10]] });
+    expect(d).toEqual({ latencySec: expect.closeTo(-0.001, 5), playbackRate: 1, seekTo: expect.closeTo(10.001, 6) });
+    // Without newestShownSec as well: never back to the frame on screen or before it.
+    expect(decideLiveEdge({ ...base, currentTime: 9.1, presentedTime: 9.9, ranges: [[0, 10]] }).seekTo).toBeCloseTo(10.001, 6);
+    // A clock restarted from where it stood (the picture frozen meanwhile): moved up as well.
+    const restarted = decideLiveEdge({ ...base, currentTime: 9.5, presentedTime: 9.7, newestShownSec: 9.7, frameSec: 0.1, ranges: [[0, 10]] });
+    expect(restarted.seekTo).toBeCloseTo(9.801, 6);
+    // Up to a frame behind the picture is how Chrome plays (it shows a frame a little before its time).
+    expect(decideLiveEdge({ ...base, currentTime: 9.8, presentedTime: 9.9, ranges: [[0, 10]] }).seekTo).toBeUndefined();
   });
 
   it('restarts a clock stuck with media ahead by a seek to the target behind the end', () => {
-    const stuck = { ...base, currentTime: 9.1, presentedTime: 9.9, starved: true, ranges: [[0, 10]] as const };
+    const stuck = { ...base, currentTime: 9.1, starved: true, ranges: [[0, 10]] as const };
     expect(decideLiveEdge({ ...stuck, stuckSec: 0.5 }).seekTo).toBe(9.7);
     // Only with more than the frame on screen ahead of the clock: otherwise it is just starved.
     expect(decideLiveEdge({ ...base, currentTime: 9.92, starved: true, stuckSec: 3, ranges: [[0, 10]] }).seekTo).toBeUndefined();

@@ -233,3 +233,54 @@ describe.each(PLAYERS)('%s drives the live session', (_name, make) => {
     expect(FakeSocket.instances).toHaveLength(1);
   });
 });
+
+describe('MsePlayer whose element stands still while media comes', () => {
+  it('starts afresh after twice the stall timeout: a new socket and a new MediaSource, then plays', async () => {
+    const { video, clock } = makeVideo();
+    // What Chromium did on a cold start: a seek that never completed, the clock standing still.
+    let seekHangs = false;
+    Object.defineProperty(video, 'seeking', { get: () => seekHangs });
+    const player = env.keep(new MsePlayer(video, { url: '/m', WebSocketImpl: FakeSocket, MediaSourceImpl: FakeMediaSource, reconnect: { minMs: 500, maxMs: 4000 }, stallTimeoutMs: 1000, silenceReconnectMs: 3000 }));
+    const socket = () => FakeSocket.instances.at(-1)!;
+    const start = () => {
+      socket().open();
+      socket().receive(CODEC);
+      socket().receive(initSegment(1000));
+      const source = FakeMediaSource.instances.at(-1)!;
+      source.open();
+      source.sourceBuffer!.secondsPerAppend = 0.25;
+    };
+    let t = 0;
+    /** Fragments every 250 ms for `ms`; the element's clock follows unless it is `stuck`. */
+    const flow = async (ms: number, stuck = false) => {
+      for (let i = 0; i < ms / 250; i++) {
+        socket().receive(fragment(t));
+        t += 250;
+        await vi.advanceTimersByTimeAsync(250);
+        if (!stuck) clock.time += 0.25;
+      }
+    };
+    player.play(COMMAND);
+    start();
+    await flow(1000);
+    expect(player.state).toBe('playing');
+
+    // Media keeps coming; the picture stands still: stalled first, the same socket and MediaSource.
+    seekHangs = true;
+    await flow(1500, true);
+    expect(player.state).toBe('stalled');
+    expect(FakeSocket.instances).toHaveLength(1);
+    expect(FakeMediaSource.instances).toHaveLength(1);
+    // Twice the stall timeout: the socket goes and the element is emptied.
+    await flow(750, true);
+    expect(FakeSocket.instances[0]?.closedByClient).toBe(true);
+    expect(player.state).toBe('reconnecting');
+    await vi.advanceTimersByTimeAsync(500);
+    expect(FakeSocket.instances).toHaveLength(2);
+    seekHangs = false;
+    start();
+    expect(FakeMediaSource.instances).toHaveLength(2);
+    await flow(1000);
+    expect(player.state).toBe('playing');
+  });
+});

@@ -13,6 +13,13 @@ describe('stallVerdict', () => {
     expect(stallVerdict({ ...limits, now: 10_000, lastProgressAt: 9_900, lastBytesAt: 6_000 })).toBe('stalled');
   });
 
+  it('is frozen when the picture stood still twice the stall timeout while bytes kept coming', () => {
+    expect(stallVerdict({ ...limits, now: 10_000, lastProgressAt: 2_000, lastBytesAt: 9_900 })).toBe('frozen');
+    expect(stallVerdict({ ...limits, now: 10_000, lastProgressAt: 2_100, lastBytesAt: 9_900 })).toBe('stalled');
+    // The bytes stopped too: the link, not the element — stalled, then a reconnect.
+    expect(stallVerdict({ ...limits, now: 10_000, lastProgressAt: 1_000, lastBytesAt: 5_000 })).toBe('stalled');
+  });
+
   it('asks for a reconnect after a long silence', () => {
     expect(stallVerdict({ ...limits, now: 20_000, lastProgressAt: 4_000, lastBytesAt: 5_000 })).toBe('reconnect');
   });

@@ -28,7 +28,8 @@
  * profile's delay and jitter (udp-link.ts); the summary then sets each player beside it (issue 20's goal:
  * median within 2× the peer's, steady bad ≤ 1 %). Ports: JANUS_HTTP_PORT (18610), JANUS_MEDIA_PORTS (18700-18799).
  * The shapers lose packets as their profiles say (VSAT 0.5 %, FBB 1 %; seeded per ship);
- * LIVE_BENCH_LOSS=off runs them loss-free for a with/without comparison. Part 1 then also prints
+ * LIVE_BENCH_LOSS=off runs them loss-free for a with/without comparison. LIVE_BENCH_MEDIA_LOG=1 prints
+ * Chromium's media log for the glass part (buffering states, decoder, low-delay mode) as it comes. Part 1 then also prints
  * what the link lost, the first viewer's stalls and the definitions the controller chose.
  *
  * The system under test (shore server + ship agents behind LinkShapers) runs in a child process
@@ -43,7 +44,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import WebSocket from 'ws';
-import { type Browser, chromium } from '@playwright/test';
+import { type Browser, chromium, type Page } from '@playwright/test';
 import { type MediaServerMessage, PATHS, decodeCaptureCode, decodeStreamFrame } from '@ship-cctv/protocol';
 import { RelaySplitter } from '../../../apps/server/src/core/media/fmp4.ts';
 import { readBaseDecodeTime, readTimescale } from '@ship-cctv/media';
@@ -903,6 +904,16 @@ async function startPeer(): Promise<JanusPeer | undefined> {
   return peer;
 }
 
+/** LIVE_BENCH_MEDIA_LOG: Chromium's media log of every player on the page (DevTools' Media domain), as it comes. */
+async function printMediaLog(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const say = (playerId: string, line: string) => console.log(`  [media ${playerId.slice(0, 6)}] ${line}`);
+  cdp.on('Media.playerMessagesLogged', (e) => e.messages.forEach((m) => say(e.playerId, `${m.level}: ${m.message}`)));
+  cdp.on('Media.playerPropertiesChanged', (e) => e.properties.forEach((p) => say(e.playerId, `${p.name} = ${p.value}`)));
+  cdp.on('Media.playerEventsAdded', (e) => e.events.forEach((ev) => say(e.playerId, `event ${ev.value}`)));
+  await cdp.send('Media.enable');
+}
+
 async function glassToGlass(rig: Rig, profiles: ProfileName[], url: string): Promise<GlassFigures[]> {
   const janus = await startPeer();
   const browser: Browser = await chromium.launch({
@@ -930,6 +941,7 @@ async function glassToGlass(rig: Rig, profiles: ProfileName[], url: string): Pro
   try {
     const page = await browser.newPage({ viewport: { width: 800, height: 450 } });
     page.on('pageerror', (err) => console.log(`  ! page error: ${err.message}`));
+    if (process.env.LIVE_BENCH_MEDIA_LOG) await printMediaLog(page);
     if (janus) {
       await page.exposeFunction('benchUdpRelay', async (rtspUrl: string, ip: string, port: number): Promise<number> => {
         const profile = profiles.find((p) => rig.ready.cameras[SHIP_OF[p]] === rtspUrl);
