@@ -46,7 +46,7 @@ test.describe('MsePlayer in Chromium, against a real ffmpeg', () => {
     const seconds = (last.at - first.at) / 1000;
     expect(last.currentTime - first.currentTime).toBeGreaterThan(seconds * 0.95);
     expect(last.totalFrames - first.totalFrames).toBeGreaterThan(seconds * 15 * 0.9);
-    // The live latency the player reports stays bounded (target 300 ms) for the whole minute, but
+    // The live latency the player reports stays bounded (target 250 ms) for the whole minute, but
     // for the seconds after a stall upstream of it: when no media reaches the page for a while (the
     // encoder, the harness or the browser starved on a loaded machine), what comes next arrives at
     // once and the latency is that stall's length however the player plays, then drains at up to
