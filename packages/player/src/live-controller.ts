@@ -50,6 +50,8 @@ export class LiveController implements StreamMode {
   /** The frame on screen lately, and when it showed. */
   private presented: { mediaTime: number; at: number } | undefined;
   private presentedWatch: object | undefined;
+  /** When the controller last moved currentTime (performance.now()). */
+  private seekedAt: number | undefined;
 
   constructor(
     private readonly command: LiveCommand,
@@ -88,7 +90,7 @@ export class LiveController implements StreamMode {
     this.lastBufferEnd = 0;
     this.stuckSince = undefined;
     this.presented = this.presentedWatch = undefined;
-    this.newestShown = undefined;
+    this.newestShown = this.seekedAt = undefined;
     this.jitter.restart();
     this.age.reset();
   }
@@ -105,7 +107,10 @@ export class LiveController implements StreamMode {
       targetSec: this.latencyTargetMs / 1000,
       jumpSec: this.ctx.liveJumpMs / 1000,
     });
-    if (decision.seekTo !== undefined) video.currentTime = decision.seekTo;
+    if (decision.seekTo !== undefined) {
+      video.currentTime = decision.seekTo;
+      this.seekedAt = performance.now();
+    }
     this.watchPresented();
     return true;
   }
@@ -134,11 +139,13 @@ export class LiveController implements StreamMode {
       starved,
       stuckSec: this.stuckSince === undefined ? 0 : (now - this.stuckSince) / 1000,
       newestShownSec: this.newestShown,
+      sinceSeekSec: this.seekedAt === undefined ? undefined : (now - this.seekedAt) / 1000,
       currentRate: video.playbackRate,
       frameSec: frameDurationMs(this.ctx.frameRate()) / 1000,
     });
     if (decision.seekTo !== undefined && !video.seeking) {
       video.currentTime = decision.seekTo;
+      this.seekedAt = now;
       // Measured before the seek: no longer true.
       this.arrivalLatencies.length = 0;
       this.stuckSince = undefined;

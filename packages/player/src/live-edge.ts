@@ -44,6 +44,12 @@ export interface LiveEdgeInput {
    * earliest), never on it or before: no frame shows twice and the picture never steps back.
    */
   newestShownSec?: number;
+  /**
+   * Seconds since the player last moved currentTime itself. A clock behind the picture is moved up
+   * at most once a second: a browser whose frame callback runs ahead of its clock by nature is
+   * not sent seeking on every tick.
+   */
+  sinceSeekSec?: number;
   /** The rate now: catch-up that has started carries on down to the target (hysteresis). */
   currentRate?: number;
   /** Duration of one frame: the latency rises and falls by this much as frames come. */
@@ -74,6 +80,8 @@ const REBUILD_AT_SEC = 0.04;
 const EPSILON_SEC = 0.01;
 /** A clock standing still this long with media ahead: the element is stuck, not starved (live and playback). */
 export const STUCK_SEC = 0.5;
+/** The least time between two moves of a clock behind the picture (see `sinceSeekSec`). */
+const CLOCK_BEHIND_GAP_SEC = 1;
 /** HTMLMediaElement.HAVE_FUTURE_DATA (the constant is not there in every test environment). */
 const HAVE_FUTURE_DATA = 3;
 
@@ -121,7 +129,8 @@ export function decideLiveEdge(input: LiveEdgeInput): LiveEdgeDecision {
   // The clock stands more than a frame behind the frame on screen: Chrome showed frames as they came
   // while its clock stood still, and once it restarts from there the picture freezes until the
   // clock has caught up with it (a still as long as the lag, and that much more latency after).
-  const clockBehind = input.presentedTime !== undefined && input.presentedTime - currentTime > frameSec + EPSILON_SEC;
+  const clockBehind =
+    input.presentedTime !== undefined && input.presentedTime - currentTime > frameSec + EPSILON_SEC && (input.sinceSeekSec ?? Infinity) >= CLOCK_BEHIND_GAP_SEC;
   if (!inLiveRange || stuck || clockBehind || latencySec - targetSec > jumpSec) {
     // Not back to a frame already shown: the next one at the earliest (a hair inside it).
     const shown = Math.max(input.newestShownSec ?? -Infinity, input.presentedTime ?? -Infinity);

@@ -90,6 +90,9 @@ describe('decideLiveEdge', () => {
     expect(restarted.seekTo).toBeCloseTo(9.801, 6);
     // Up to a frame behind the picture is how Chrome plays (it shows a frame a little before its time).
     expect(decideLiveEdge({ ...base, currentTime: 9.8, presentedTime: 9.9, ranges: [[0, 10]] }).seekTo).toBeUndefined();
+    // At most once a second: not within a second of the player's last seek.
+    expect(decideLiveEdge({ ...base, currentTime: 9.5, presentedTime: 9.7, sinceSeekSec: 0.75, ranges: [[0, 10]] }).seekTo).toBeUndefined();
+    expect(decideLiveEdge({ ...base, currentTime: 9.5, presentedTime: 9.7, sinceSeekSec: 1, ranges: [[0, 10]] }).seekTo).toBeCloseTo(9.801, 6);
   });
 
   it('restarts a clock stuck with media ahead by a seek to the target behind the end', () => {
