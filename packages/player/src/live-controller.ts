@@ -179,9 +179,9 @@ export class LiveController implements StreamMode {
     const watching = watchComposited(
       video,
       () => this.presentedWatch === source,
-      (mediaTime) => {
+      (mediaTime, shownAtMs) => {
         this.presented = { mediaTime, at: performance.now() };
-        this.age.noteShown(mediaTime, frameDurationMs(this.ctx.frameRate()) / 2000);
+        this.age.noteShown(mediaTime, frameDurationMs(this.ctx.frameRate()) / 2000, shownAtMs);
         this.newestShown = Math.max(this.newestShown ?? mediaTime, mediaTime);
       },
     );

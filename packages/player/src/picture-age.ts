@@ -26,8 +26,11 @@ export class PictureAge {
     if (this.produced.length > PRODUCED_KEPT) this.produced.shift();
   }
 
-  /** The picture at `media` is on screen now; `halfFrame` (half a frame's duration, same unit) is how near counts. */
-  noteShown(media: number, halfFrame: number): void {
+  /**
+   * The picture at `media` is on screen since `shownAtMs` (epoch ms; now by default); `halfFrame`
+   * (half a frame's duration, same unit) is how near counts.
+   */
+  noteShown(media: number, halfFrame: number, shownAtMs = Date.now()): void {
     const list = this.produced;
     let i = 0;
     while (i < list.length && (list[i]?.[0] ?? 0) < media - halfFrame) i++;
@@ -35,7 +38,7 @@ export class PictureAge {
     // Older entries are of pictures shown already (or skipped): dropped.
     list.splice(0, i);
     if (!hit || Math.abs(hit[0] - media) > halfFrame) return;
-    const ms = Date.now() - hit[1];
+    const ms = shownAtMs - hit[1];
     if (ms < 0 || ms > MAX_BELIEVABLE_AGE_MS) return;
     this.ages.push({ ms, at: performance.now() });
     if (this.ages.length > AGE_SAMPLES) this.ages.shift();
@@ -62,15 +65,17 @@ export class PictureAge {
 export type CompositedVideo = Pick<HTMLVideoElement, 'requestVideoFrameCallback'>;
 
 /**
- * Calls `shown` with the media time (seconds) of each frame the <video> composites — the moment the
- * picture is on screen, where a picture's age ends — for as long as `keep()` says. False (nothing
- * watched) where the browser has no requestVideoFrameCallback.
+ * Calls `shown` with the media time (seconds) of each frame the <video> composites and the time it
+ * went on screen (epoch ms) — where a picture's age ends — for as long as `keep()` says. False
+ * (nothing watched) where the browser has no requestVideoFrameCallback. The time is the rendering
+ * step's (the callback's `now`, as wall clock): the same for every frame callback of that step,
+ * whatever work the page's other callbacks did before this one ran.
  */
-export function watchComposited(video: CompositedVideo, keep: () => boolean, shown: (mediaTime: number) => void): boolean {
+export function watchComposited(video: CompositedVideo, keep: () => boolean, shown: (mediaTime: number, shownAtMs: number) => void): boolean {
   if (typeof video.requestVideoFrameCallback !== 'function') return false;
-  const onFrame = (_now: number, meta: VideoFrameCallbackMetadata): void => {
+  const onFrame = (now: number, meta: VideoFrameCallbackMetadata): void => {
     if (!keep()) return;
-    shown(meta.mediaTime);
+    shown(meta.mediaTime, Date.now() - Math.max(0, performance.now() - now));
     video.requestVideoFrameCallback(onFrame);
   };
   video.requestVideoFrameCallback(onFrame);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PictureAge } from '../src/picture-age.ts';
+import { PictureAge, watchComposited } from '../src/picture-age.ts';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['performance', 'Date'] });
@@ -50,5 +50,27 @@ describe('PictureAge: how old the picture on screen is (both live players)', () 
     expect(age.medianMs(performance.now())).toBe(120);
     age.reset();
     expect(age.medianMs(performance.now())).toBeUndefined();
+  });
+});
+
+describe('watchComposited', () => {
+  it('gives the time of the rendering step the frame showed in, not the time its callback came to run', () => {
+    const callbacks: VideoFrameRequestCallback[] = [];
+    const video = { requestVideoFrameCallback: (cb: VideoFrameRequestCallback) => callbacks.push(cb) };
+    const shown: Array<[number, number]> = [];
+    expect(watchComposited(video, () => true, (mediaTime, at) => shown.push([mediaTime, at]))).toBe(true);
+    const step = performance.now();
+    const stepWall = Date.now();
+    // The page's other frame callbacks of the step took 14 ms before this one ran.
+    vi.advanceTimersByTime(14);
+    callbacks.shift()?.(step, { mediaTime: 2.5 } as VideoFrameCallbackMetadata);
+    expect(shown).toEqual([[2.5, stepWall]]);
+    // And it asks for the next frame.
+    expect(callbacks).toHaveLength(1);
+    // A picture shown at that step, 90 ms after it left the ship, is 90 ms old, not 104.
+    const age = new PictureAge();
+    age.noteProduced(2.5, stepWall - 90);
+    age.noteShown(2.5, 0.05, shown[0]![1]);
+    expect(age.medianMs(performance.now())).toBe(90);
   });
 });

@@ -167,7 +167,7 @@ describe('LiveController measures', () => {
       },
     );
     /** Shows the frame at `mediaTime` (the browser's frame callback). */
-    const present = (mediaTime: number) => frameCallbacks.splice(0).forEach((cb) => cb(0, { mediaTime }));
+    const present = (mediaTime: number) => frameCallbacks.splice(0).forEach((cb) => cb(performance.now(), { mediaTime }));
     return { live, clock, stats, allowances, present };
   }
 

@@ -1377,7 +1377,7 @@ async function main(): Promise<void> {
     console.log(`(slow!: the camera made fewer than ${0.9 * ENCODE.frameRate} frames/s in that window — its ffmpeg was starved of CPU; that step's figures are low)`);
   }
   if (glass.length) {
-    console.log(`\nglass to glass in Chromium: Date.now() at the frame callback − capture time, ${CFG.glassWindowS} s after ${CFG.glassWarmupS} s of warm-up`);
+    console.log(`\nglass to glass in Chromium: the frame callback's rendering step (wall clock) − capture time, ${CFG.glassWindowS} s after ${CFG.glassWarmupS} s of warm-up`);
     console.log('(socket→frame: since the latest media message reached the page; buffered after: media buffered past the presented frame, one frame duration when it is the newest; cell latency: stats.pictureAgeMs, what the cell shows, from the ship\'s producer time)');
     console.log(
       table(

@@ -37,11 +37,11 @@ export interface PagePlayerReport {
   sizes: Record<string, number>;
   state: PlayerState;
   stats: PlayerStats;
-  /** Date.now() at the frame callback − capture time, ms, one per presented frame since mark(). */
+  /** The frame callback's rendering step (wall clock) − capture time, ms, one per presented frame since mark(). */
   glass: number[];
   /** The frame's expected display time − capture time, ms. */
   display: number[];
-  /** Date.now() at the frame callback − arrival of the latest media message on the socket, ms. */
+  /** The frame callback's rendering step (wall clock) − arrival of the latest media message on the socket, ms. */
   sinceArrival: number[];
   /** End of the buffered media − the presented frame's media time, ms (one frame duration when it is the newest). */
   bufferedAfter: number[];
@@ -125,8 +125,12 @@ let running: Running[] = [];
 function watchFrames(r: Running): void {
   const canvas = document.createElement('canvas');
   const ctx = canvas.getContext('2d', { willReadFrequently: true });
-  const onFrame = (_now: number, meta: VideoFrameCallbackMetadata): void => {
+  const onFrame = (step: number, meta: VideoFrameCallbackMetadata): void => {
     if (!r.alive) return;
+    // The display time: the rendering step's (as wall clock), the same for every video's callback
+    // of that step — not when this one came to run, after the other videos' reading of their
+    // pixels, nor after its own below.
+    const now = Date.now() - Math.max(0, performance.now() - step);
     const w = r.video.videoWidth;
     const h = r.video.videoHeight;
     if (ctx && w > 0 && h > 0) {
@@ -139,7 +143,6 @@ function watchFrames(r: Running): void {
       if (captured === undefined) {
         r.unreadable++;
       } else {
-        const now = Date.now();
         r.frames.push([now, captured, 1000 / (r.frameRates.get(w) ?? 10)]);
         r.sizes[`${w}×${h}`] = (r.sizes[`${w}×${h}`] ?? 0) + 1;
         r.glass.push(now - captured);

@@ -294,10 +294,10 @@ export class FramePlayer extends Emitter<MsePlayerEventMap> {
     this.shownWatched = watchComposited(
       video,
       () => this.shownWatched,
-      (mediaTime) => {
+      (mediaTime, shownAtMs) => {
         // Not while the stream went to an MsePlayer on the same element (its own player reads its age).
         if (!this.delegate) {
-          this.age.noteShown(mediaTime * 1000, 500 / (this.frameRateOfStream || 10));
+          this.age.noteShown(mediaTime * 1000, 500 / (this.frameRateOfStream || 10), shownAtMs);
         }
       },
     );
