@@ -75,9 +75,17 @@ export function watchComposited(video: CompositedVideo, keep: () => boolean, sho
   if (typeof video.requestVideoFrameCallback !== 'function') return false;
   const onFrame = (now: number, meta: VideoFrameCallbackMetadata): void => {
     if (!keep()) return;
-    shown(meta.mediaTime, Date.now() - Math.max(0, performance.now() - now));
+    shown(meta.mediaTime, stepWallClockMs(now));
     video.requestVideoFrameCallback(onFrame);
   };
   video.requestVideoFrameCallback(onFrame);
   return true;
+}
+
+/**
+ * A frame callback's rendering step (its `now`, performance time) as wall clock, epoch ms: the
+ * same for every frame callback of that step, however long the ones before it took.
+ */
+export function stepWallClockMs(step: number): number {
+  return Date.now() - Math.max(0, performance.now() - step);
 }

@@ -11,6 +11,7 @@ import { decodeCaptureCode, type LinkType } from '@ship-cctv/protocol';
 import { MsePlayer } from '../../../packages/player/src/index.ts';
 import type { LivePlayer, PlayerState, PlayerStats } from '../../../packages/player/src/index.ts';
 import { FramePlayer } from '../../../packages/player/src/frames/index.ts';
+import { stepWallClockMs } from '../../../packages/player/src/picture-age.ts';
 import { emptyStats } from '../../../packages/player/src/stats.ts';
 import { type JanusWatch, JanusViewer } from './janus-viewer.ts';
 
@@ -130,7 +131,7 @@ function watchFrames(r: Running): void {
     // The display time: the rendering step's (as wall clock), the same for every video's callback
     // of that step — not when this one came to run, after the other videos' reading of their
     // pixels, nor after its own below.
-    const now = Date.now() - Math.max(0, performance.now() - step);
+    const now = stepWallClockMs(step);
     const w = r.video.videoWidth;
     const h = r.video.videoHeight;
     if (ctx && w > 0 && h > 0) {
