@@ -61,6 +61,30 @@ describe('the playout clock', () => {
     expect((dues[450] ?? 0) - (dues[390] ?? 0)).toBeCloseTo(60 * 100 + 120, 6);
   });
 
+  it('lets one hold upstream through as a frame held instead of waiting for it 20 s; a second one raises the allowance', () => {
+    const clock = new PlayoutClock();
+    // A stall of 700 ms upstream: frames 300–307 held, then released together (2 ms apart).
+    const stall = (at: number) => (i: number) => (i >= at && i < at + 8 ? (at + 7 - i) * 100 + 40 + (i - at) * 2 : 40);
+    feed(clock, 300, () => 40);
+    // Frame 300, due 55 ms after its media time, could only be shown when the bunch came, 700 ms later.
+    const due = feed(clock, 1, stall(300), 300)[0] ?? 0;
+    clock.late(due, 5000 + 307 * 100 + 40);
+    feed(clock, 79, stall(300), 301);
+    expect(clock.allowanceMs()).toBe(15);
+    // The extra drains at the slew (8 ms a frame): 100 frames after the stall the picture is back at
+    // the even link's offset.
+    const after = feed(clock, 30, () => 40, 380);
+    expect(after.at(-1)).toBeCloseTo(5000 + 409 * 100 + 40 + 15, 5);
+    // The same stall again within the window: recurring, so now waited for (the 4th latest frame of
+    // the other bunch, 400 ms over the even ones, is covered).
+    feed(clock, 50, stall(450), 410);
+    expect(clock.allowanceMs()).toBe(400 + 6 + 15);
+    // The same frames spaced a frame apart (the link's delay stepping up) were never a bunch: they count.
+    const stepped = new PlayoutClock();
+    feed(stepped, 380, (i) => (i >= 300 && i < 308 ? 440 : 40));
+    expect(stepped.allowanceMs()).toBe(400 + 15);
+  });
+
   it('a restart forgets the media clock but carries the allowance to the next encoder', () => {
     const clock = new PlayoutClock();
     feed(clock, 200, (i) => (i % 10 === 0 ? 190 : 40));

@@ -1,3 +1,5 @@
+import { countedLateness, type Arrival } from '../late-bunch.ts';
+
 /**
  * When each decoded live frame goes on screen, for a player that paints frames itself (FramePlayer)
  * rather than queueing them in a media element: a jitter buffer of its own, as a WebRTC receiver
@@ -18,6 +20,13 @@
  * the earliest lateness but not for the allowance. A frame decoded after its time is shown at once and
  * the offset rises by how late it was, so the frames after it keep their spacing (a stall shows
  * as one frame held, not as frames skipped); the extra then drains at the slew.
+ *
+ * The allowance covers delays that recur, not the window's single worst hold: frames that came
+ * together after a gap (`late-bunch.ts`) count as one event, and the worst such bunch is left out of
+ * the quantile. Alone in its window it shows as one frame held, drained at the slew in a few
+ * seconds, instead of holding every frame of the next 20 s that much later; a second one within the
+ * window raises the allowance as before. Frames that come late but evenly spaced (the link's delay
+ * stepping up) are not a bunch and always count.
  */
 
 export interface PlayoutClockOptions {
@@ -55,7 +64,7 @@ const DEFAULTS: Required<PlayoutClockOptions> = {
 
 export class PlayoutClock {
   private readonly o: Required<PlayoutClockOptions>;
-  private readonly lateness: number[] = [];
+  private readonly lateness: Arrival[] = [];
   /** Lateness of the frames of the first `settleMs` (the joining burst): for the earliest only. */
   private readonly early: number[] = [];
   private firstArrival: number | undefined;
@@ -77,7 +86,7 @@ export class PlayoutClock {
       this.early.push(wallMs - mediaMs);
       return;
     }
-    this.lateness.push(wallMs - mediaMs);
+    this.lateness.push({ lateness: wallMs - mediaMs, wallMs, mediaMs });
     if (this.lateness.length > this.o.window) this.lateness.shift();
     // Once measured, the start's frames go: the two clocks drift apart over hours.
     if (this.lateness.length >= this.o.minSamples) this.early.length = 0;
@@ -94,14 +103,14 @@ export class PlayoutClock {
 
   private earliest(): number | undefined {
     if (this.lateness.length === 0 && this.early.length === 0) return undefined;
-    return Math.min(...this.lateness, ...this.early);
+    return Math.min(...this.lateness.map((a) => a.lateness), ...this.early);
   }
 
   /** How long frames wait beyond the earliest path, ms: the allowance aimed at. */
   allowanceMs(): number {
     const o = this.o;
     if (this.lateness.length < o.minSamples) return this.carried ?? o.initialAllowanceMs;
-    const sorted = [...this.lateness].sort((a, b) => a - b);
+    const sorted = countedLateness(this.lateness, 0, o.minSamples).sort((a, b) => a - b);
     const earliest = sorted[0] ?? 0;
     const late = sorted[Math.min(sorted.length - 1, Math.floor(o.quantile * sorted.length))] ?? earliest;
     return Math.min(o.maxAllowanceMs, Math.max(o.minAllowanceMs, late - earliest + o.marginMs));
