@@ -11,6 +11,7 @@ import {
 } from './camera-reader.ts';
 import type { Encoder, EncoderExit, EncoderOptions, EncoderState } from './encoder.ts';
 import type { InputProbe } from './ffmpeg-args.ts';
+import { FrameRateMeter } from './frame-rate.ts';
 import { startRtspReader } from './rtsp/reader.ts';
 import { type SessionConfig, type SessionContainer, type SessionMuxer, containerOf, muxerFor, sessionConfig } from './session-muxer.ts';
 
@@ -134,6 +135,11 @@ export class CameraSession {
   private lastMs: number | undefined;
   private offsetMs = 0;
   private frameMs = 100;
+  /**
+   * The camera's frame rate as a probe gives it (info()): over the last pictures' stamps once they
+   * span a second, frameMs's running average of the gaps only before.
+   */
+  private readonly frameRate = new FrameRateMeter();
   private pendingDiscontinuity = false;
   /** The last picture's camera stamp did not move on from the one before. */
   private stalled = false;
@@ -218,7 +224,8 @@ export class CameraSession {
   info(): InputProbe | undefined {
     if (!this.config || this.gop.length === 0 || this.config.width === undefined || this.config.height === undefined) return undefined;
     const probe: InputProbe = { codec: this.config.codec === 'h265' ? 'hevc' : 'h264', width: this.config.width, height: this.config.height, pixFmt: 'yuv420p' };
-    if (this.frameMs > 0) probe.frameRate = Math.round((1000 / this.frameMs) * 1000) / 1000;
+    const rate = this.frameRate.rate() ?? (this.frameMs > 0 ? 1000 / this.frameMs : undefined);
+    if (rate !== undefined) probe.frameRate = Math.round(rate * 1000) / 1000;
     const now = this.opts.now();
     const recent = this.recentSizes.filter((s) => now - s.at <= 5_000);
     if (recent.length >= 2) {
@@ -498,6 +505,8 @@ export class CameraSession {
       this.frameMs = this.frameMs * 0.8 + gap * 0.2;
     }
     this.stalled = gap !== undefined && gap <= 0 && this.lastMs !== undefined;
+    if (discontinuity) this.frameRate.restart();
+    this.frameRate.note(ms);
     if (discontinuity && this.lastMs !== undefined) this.state.discontinuities += 1;
     this.pendingDiscontinuity = false;
     this.lastCameraMs = p.timestampMs;

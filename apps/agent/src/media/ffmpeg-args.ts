@@ -203,9 +203,9 @@ export function urlKind(url: string): UrlKind {
 /**
  * How far above the template's frame rate a camera's measured rate may be and still count as the
  * same: a camera session measures it from the camera's clock, which wanders (10 fps read as
- * 9.98–10.01, and more with a camera that stamps pictures as they arrive). Without it a camera at
- * the template's very rate was transcoded now and then — three pictures (300 ms at 10 fps) of
- * decoder and frame-rate filter on the ship, and an encoder's CPU.
+ * 9.98–10.01 over its last pictures, frame-rate.ts). Without it a camera at the template's very
+ * rate was transcoded now and then — three pictures (300 ms at 10 fps) of decoder and frame-rate
+ * filter on the ship, and an encoder's CPU.
  */
 const FRAME_RATE_TOLERANCE = 0.02;
 
