@@ -12,7 +12,7 @@ import { MsePlayer } from '../../../packages/player/src/index.ts';
 import type { LivePlayer, PlayerState, PlayerStats } from '../../../packages/player/src/index.ts';
 import { FramePlayer } from '../../../packages/player/src/frames/index.ts';
 import { stepWallClockMs } from '../../../packages/player/src/picture-age.ts';
-import { emptyStats } from '../../../packages/player/src/stats.ts';
+import { emptyStats, medianOf } from '../../../packages/player/src/stats.ts';
 import { type JanusWatch, JanusViewer } from './janus-viewer.ts';
 
 export interface PageStart {
@@ -52,12 +52,22 @@ export interface PagePlayerReport {
   bufferLatency: number[];
   /** The player's stats.pictureAgeMs (what the cell shows as latency) once a second, since mark(). */
   pictureAge: number[];
+  /**
+   * Once a second since mark(), beside the cell's figure: [the figure, the median of `glass` over the
+   * last 10 frames presented] — what the benchmark measured for the pictures the figure is of (the
+   * player's figure is the median age of its last 10 pictures shown).
+   */
+  cellBeside: Array<[cell: number, measured: number]>;
   errors: string[];
   states: string[];
   /** 'waiting' events of the video since mark(): playback ran dry at the live edge. */
   waiting: number;
   /** playbackRate once a second since mark() (the catch-up). */
   rates: number[];
+  /** The player's stats.latencyTargetMs once a second since mark() (what the catch-up aims for). */
+  targets: number[];
+  /** Whether the ship re-encoded the camera's picture for this stream (its `codec` message), when it said. */
+  shipTranscoded?: boolean;
   videoWidth: number;
   videoHeight: number;
   droppedFrames: number;
@@ -100,10 +110,13 @@ interface Running {
   unreadable: number;
   bufferLatency: number[];
   pictureAge: number[];
+  cellBeside: Array<[cell: number, measured: number]>;
   errors: string[];
   states: string[];
   waiting: number;
   rates: number[];
+  targets: number[];
+  shipTranscoded?: boolean;
   sampler: ReturnType<typeof setInterval>;
   alive: boolean;
 }
@@ -174,6 +187,7 @@ function productPlayer(video: HTMLVideoElement, options: PageStart, p: PageStart
   player.on('state', ({ state }) => r().states.push(`${Math.round(performance.now())}:${state}`));
   player.on('error', (e) => r().errors.push(`${e.kind}: ${e.message}`));
   player.on('codec', (c) => {
+    if (c.transcoded !== undefined) r().shipTranscoded = c.transcoded;
     if (c.frameRate) r().frameRates.set(c.width, c.frameRate);
   });
   player.play({ type: 'play', mode: 'live', cameraId: options.cameraId });
@@ -232,17 +246,23 @@ function start(options: PageStart, add = false): void {
       unreadable: 0,
       bufferLatency: [],
       pictureAge: [],
+      cellBeside: [],
       errors: [],
       states: [],
       waiting: 0,
       rates: [],
+      targets: [],
       alive: true,
       sampler: setInterval(() => {
         const l = player.stats.latencyMs;
         if (l !== undefined) current().bufferLatency.push(l);
         const age = player.stats.pictureAgeMs;
         if (age !== undefined) current().pictureAge.push(age);
+        const measured = current().glass.length >= 10 ? medianOf(current().glass.slice(-10)) : undefined;
+        if (age !== undefined && measured !== undefined) current().cellBeside.push([age, measured]);
         current().rates.push(video.playbackRate);
+        const target = player.stats.latencyTargetMs;
+        if (target !== undefined) current().targets.push(target);
       }, 1_000),
     };
     made.r = r;
@@ -262,9 +282,11 @@ function mark(): void {
     r.unreadable = 0;
     r.bufferLatency = [];
     r.pictureAge = [];
+    r.cellBeside = [];
     r.sizes = {};
     r.waiting = 0;
     r.rates = [];
+    r.targets = [];
   }
 }
 
@@ -285,10 +307,13 @@ function report(): PagePlayerReport[] {
       unreadable: r.unreadable,
       bufferLatency: r.bufferLatency,
       pictureAge: r.pictureAge,
+      cellBeside: r.cellBeside,
       errors: r.errors,
       states: r.states,
       waiting: r.waiting,
       rates: r.rates,
+      targets: r.targets,
+      ...(r.shipTranscoded !== undefined ? { shipTranscoded: r.shipTranscoded } : {}),
       videoWidth: r.video.videoWidth,
       videoHeight: r.video.videoHeight,
       droppedFrames: q.droppedVideoFrames,
