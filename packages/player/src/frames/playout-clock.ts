@@ -64,7 +64,8 @@ const DEFAULTS: Required<PlayoutClockOptions> = {
 
 export class PlayoutClock {
   private readonly o: Required<PlayoutClockOptions>;
-  private readonly lateness: Arrival[] = [];
+  /** The last frames' arrivals after the start (`window` of them): the allowance's measure. */
+  private readonly arrivals: Arrival[] = [];
   /** Lateness of the frames of the first `settleMs` (the joining burst): for the earliest only. */
   private readonly early: number[] = [];
   private firstArrival: number | undefined;
@@ -86,10 +87,10 @@ export class PlayoutClock {
       this.early.push(wallMs - mediaMs);
       return;
     }
-    this.lateness.push({ lateness: wallMs - mediaMs, wallMs, mediaMs });
-    if (this.lateness.length > this.o.window) this.lateness.shift();
+    this.arrivals.push({ lateness: wallMs - mediaMs, wallMs, mediaMs });
+    if (this.arrivals.length > this.o.window) this.arrivals.shift();
     // Once measured, the start's frames go: the two clocks drift apart over hours.
-    if (this.lateness.length >= this.o.minSamples) this.early.length = 0;
+    if (this.arrivals.length >= this.o.minSamples) this.early.length = 0;
   }
 
   /** Within the first `settleMs` of the stream (or before its first frame). */
@@ -102,15 +103,15 @@ export class PlayoutClock {
   }
 
   private earliest(): number | undefined {
-    if (this.lateness.length === 0 && this.early.length === 0) return undefined;
-    return Math.min(...this.lateness.map((a) => a.lateness), ...this.early);
+    if (this.arrivals.length === 0 && this.early.length === 0) return undefined;
+    return Math.min(...this.arrivals.map((a) => a.lateness), ...this.early);
   }
 
   /** How long frames wait beyond the earliest path, ms: the allowance aimed at. */
   allowanceMs(): number {
     const o = this.o;
-    if (this.lateness.length < o.minSamples) return this.carried ?? o.initialAllowanceMs;
-    const sorted = countedLateness(this.lateness, 0, o.minSamples).sort((a, b) => a - b);
+    if (this.arrivals.length < o.minSamples) return this.carried ?? o.initialAllowanceMs;
+    const sorted = countedLateness(this.arrivals, 0, o.minSamples).sort((a, b) => a - b);
     const earliest = sorted[0] ?? 0;
     const late = sorted[Math.min(sorted.length - 1, Math.floor(o.quantile * sorted.length))] ?? earliest;
     return Math.min(o.maxAllowanceMs, Math.max(o.minAllowanceMs, late - earliest + o.marginMs));
@@ -152,8 +153,8 @@ export class PlayoutClock {
 
   /** A new encoder (definition change, reconnect): its media times start elsewhere; the allowance carries over. */
   restart(): void {
-    if (this.lateness.length >= this.o.minSamples) this.carried = this.allowanceMs();
-    this.lateness.length = 0;
+    if (this.arrivals.length >= this.o.minSamples) this.carried = this.allowanceMs();
+    this.arrivals.length = 0;
     this.early.length = 0;
     this.offset = this.lastMediaMs = this.firstArrival = undefined;
     this.lastArrival = 0;
