@@ -78,7 +78,13 @@ describe('playback of a URL camera’s recorded segments', () => {
     expect(Math.min(...steps)).toBeGreaterThan(0);
     const positions = link.of('playback.position').map((m) => m.time);
     expect(positions.some((t) => t >= spans[1]!.start)).toBe(true);
-    expect(positions.every((t) => t < spans[0]!.end || t >= spans[1]!.start)).toBe(true);
+    // Never inside the gap. A span's last position may be its very end: the frame-rate filter can put
+    // the last picture in a later output slot than the recording reaches, and the position is capped
+    // at the span's end (as at 1×, where the end is a position like any other); the next run's first
+    // is the second span's start. Under load the second ffmpeg starts late enough for the 1 s position
+    // timer to send that capped end.
+    const inGap = positions.filter((t) => t > spans[0]!.end && t < spans[1]!.start);
+    expect(inGap).toEqual([]);
   });
 
   it('at 16× sends keyframes only', async () => {
