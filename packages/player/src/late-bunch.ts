@@ -1,8 +1,10 @@
 /**
  * Frames that came together after a gap: a stall upstream of the player (the ship, shore or this
- * machine pausing, a joining viewer's frames since the keyframe) releases the frames it held in one
- * bunch, the oldest the latest. Both live players' jitter measures (PlayoutClock, ArrivalJitter)
- * count such a bunch as one event: alone in their window it is not waited for.
+ * machine pausing) releases the frames it held in one bunch, the oldest the latest; so does a slow
+ * link delivering a joining viewer's pictures since the keyframe. Both live players' jitter measures
+ * (PlayoutClock, ArrivalJitter) count such a bunch as one event: alone in their window it is not
+ * waited for. (A joining viewer's pictures on a fast link are stamped a millisecond apart by the
+ * ship, so they are no bunch by this test: the measures leave out a stream's first second instead.)
  */
 
 /** A frame's arrival: when it came, its media time and its lateness (arrival − media time), ms. */

@@ -48,7 +48,7 @@ describe('ArrivalJitter', () => {
     // after its first second, as long as they come together (less than half a frame apart).
     const slow = new ArrivalJitter();
     for (let i = 0; i < 40; i++) slow.note(50_000 + i * 45, (i + 1) * 0.1);
-    // And a lone stall later (defined below): the window's worst bunch, not counted either.
+    // And a lone stall later: the window's worst bunch, not counted either.
     feed(slow, 100, (i) => stall(50)(i), 4, 51_850);
     expect(slow.allowanceMs()).toBe(0);
     feed(j, 50, stall(20), 10.5, 60_100);

@@ -258,7 +258,9 @@ function start(options: PageStart, add = false): void {
         if (l !== undefined) current().bufferLatency.push(l);
         const age = player.stats.pictureAgeMs;
         if (age !== undefined) current().pictureAge.push(age);
-        const measured = current().glass.length >= 10 ? medianOf(current().glass.slice(-10)) : undefined;
+        // Pushed whenever the figure is (the last 10 frames, or those there are), so that entries stay a
+        // second apart from mark() as pictureAge's do and the steady state slices both alike.
+        const measured = medianOf(current().glass.slice(-10));
         if (age !== undefined && measured !== undefined) current().cellBeside.push([age, measured]);
         current().rates.push(video.playbackRate);
         const target = player.stats.latencyTargetMs;
